@@ -1,0 +1,59 @@
+"""The ``analyze`` command line: builds the parser from the command registry and dispatches.
+
+Nothing below this module imports it. Any exception that escapes a command is turned into
+an internal-error message (exit 3) instead of a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from typing import List, Optional
+
+from analyzer import __version__, exitcodes
+from analyzer.registry import COMMANDS
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the full argparse parser from the registry (live commands only)."""
+    parser = argparse.ArgumentParser(
+        prog="analyze",
+        description="Read-only analyzer for MemoryCustodian Protocol 0.7 memory projects.",
+        epilog="Exit codes: 0 ok, 1 check failed, 2 invalid input, 3 internal error (docs/cli.md).",
+    )
+    parser.add_argument("--version", action="version", version=f"memory-analyzer {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for spec in COMMANDS:
+        if spec.status != "live":
+            continue
+        module = importlib.import_module(spec.module)
+        cmd = sub.add_parser(spec.name, help=spec.summary, description=spec.description or spec.summary)
+        module.add_arguments(cmd)
+        cmd.set_defaults(_module=spec.module)
+    return parser
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """Entry point of the ``analyze`` console script; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "_module", None):
+        parser.print_help(sys.stderr)
+        return exitcodes.INVALID
+    module = importlib.import_module(args._module)
+    try:
+        return int(module.run(args))
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return exitcodes.INTERNAL
+    except BrokenPipeError:
+        return exitcodes.OK
+    except Exception as exc:  # a traceback must never reach a user
+        print(f"analyze: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print("please report this with the command line that caused it", file=sys.stderr)
+        return exitcodes.INTERNAL
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
