@@ -1,0 +1,321 @@
+"""Rule compilation: each planned rule variant becomes a specialised Python function.
+
+The generated source is plain nested ``for`` loops over sets and index lookups, tuple
+construction and set membership tests: no per-tuple dictionaries or interpretation, which
+is what makes the engine as fast as a hand-written semi-naive loop. Three flavours are
+generated from the same plan (see :data:`PLAIN`, :data:`PROV`, :data:`WHY`); provenance
+bookkeeping lives only in its own flavour, so plain evaluation pays nothing for it.
+Every function's source is kept and can be printed (``Engine.source()``).
+"""
+
+from __future__ import annotations
+
+import re
+from itertools import islice
+from typing import Dict, List, Tuple
+
+from analyzer.engine import ast
+from analyzer.engine.errors import EngineError
+from analyzer.engine.limits import CHECK_EVERY
+from analyzer.engine.plan import CALL, CMP, NEG, SCAN, Step, outer_vars
+
+PLAIN, PROV, WHY = "plain", "prov", "why"
+_CMP_OPS = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+def _div(a: int, b: int) -> int:
+    # C (Soufflé) semantics: truncate toward zero
+    if b == 0:
+        raise EngineError("division by zero", code="DL905")
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def _mod(a: int, b: int) -> int:
+    if b == 0:
+        raise EngineError("modulo by zero", code="DL905")
+    return a - b * _div(a, b)
+
+
+def _chunks(iterable, size=CHECK_EVERY):
+    # lets a long outer loop stop for a limit check every `size` tuples at no per-tuple cost
+    it = iter(iterable)
+    while True:
+        chunk = list(islice(it, size))
+        if not chunk:
+            return
+        yield chunk
+
+
+RUNTIME = {"_div": _div, "_mod": _mod, "_chunks": _chunks}
+
+
+class Resources:
+    """The named inputs a generated function takes: sets, deltas, indexes, builtins."""
+
+    def __init__(self):
+        self.params: Dict[Tuple, str] = {}
+
+    def name(self, key: Tuple) -> str:
+        """The parameter name for ``key`` = (kind, relation[, columns])."""
+        if key not in self.params:
+            parts = [key[0]] + ["_".join(map(str, k)) if isinstance(k, tuple) else str(k)
+                                for k in key[1:]]
+            parts[0] = {"N": "add"}.get(parts[0], parts[0])
+            base = re.sub(r"\W", "_", "_".join(parts))
+            while base in self.params.values():  # names made alike by the substitution
+                base += "_"
+            self.params[key] = base
+        return self.params[key]
+
+
+class RuleCompiler:
+    """Generates the source of one variant of one rule."""
+
+    def __init__(self, rule: ast.Rule, index: int, steps: List[Step], flavour: str, builtins):
+        self.rule, self.index, self.steps, self.flavour = rule, index, steps, flavour
+        self.builtins = builtins
+        self.res = Resources()
+        self.lines: List[str] = []
+        self.depth = 1
+        self.loops = 0
+        self.tmp = 0
+        self.kept: List[str] = []  # why flavour: body tuples, builtin results, aggregate values
+        self.names: Dict[str, str] = {}
+
+    # -- helpers ---------------------------------------------------------------------
+    def emit(self, line: str) -> None:
+        self.lines.append("    " * self.depth + line)
+
+    def fresh(self, prefix: str) -> str:
+        self.tmp += 1
+        return f"{prefix}{self.tmp}"
+
+    def var(self, name: str) -> str:
+        if name not in self.names:
+            self.names[name] = "v_" + name if name.isidentifier() else f"v{len(self.names)}"
+        return self.names[name]
+
+    def expr(self, term) -> str:
+        if isinstance(term, ast.Var):
+            return self.var(term.name)
+        if isinstance(term, ast.Const):
+            return repr(term.value)
+        if isinstance(term, ast.BinOp):
+            left, right = self.expr(term.left), self.expr(term.right)
+            if term.op == "/":
+                return f"_div({left}, {right})"
+            if term.op == "%":
+                return f"_mod({left}, {right})"
+            return f"({left} {term.op} {right})"
+        if isinstance(term, ast.Aggregate):
+            return term._pyname
+        raise EngineError(f"unsupported term {term!r}", getattr(term, "span", None))
+
+    @staticmethod
+    def tuple_expr(parts: List[str]) -> str:
+        return f"({parts[0]},)" if len(parts) == 1 else f"({', '.join(parts)})"
+
+    # -- generation ------------------------------------------------------------------
+    def generate(self, fname: str) -> Tuple[str, List[Tuple]]:
+        from analyzer.engine.astfmt import rule_text
+
+        body_lines = self.lines
+        if self.flavour == WHY:
+            for i, t in enumerate(self.rule.head.args):
+                if isinstance(t, ast.Var) and t.name in self.steps_bound0():
+                    if t.name not in self.names:
+                        self.emit(f"{self.var(t.name)} = T[{i}]")
+        self.gen_steps(self.steps, self.head_action)
+        params = list(self.res.params.items())
+        extra = {PLAIN: ["_check"], PROV: ["_check", "IT"], WHY: ["T"]}[self.flavour]
+        sig = ", ".join([p for _, p in params] + extra)
+        head = [f"def {fname}({sig}):", f"    # {rule_text(self.rule)}"]
+        gets = [f"    {p}_get = {p}.get" for k, p in params if k[0] == "I"]
+        return "\n".join(head + gets + body_lines) + "\n", [k for k, _ in params]
+
+    def steps_bound0(self):
+        return self.steps[0].bound if self.steps else frozenset()
+
+    def head_action(self) -> None:
+        head = self.rule.head
+        h = self.tuple_expr([self.expr(t) for t in head.args])
+        if self.flavour == WHY:
+            outer = outer_vars(self.rule)
+            env = "{" + ", ".join(f"{n!r}: {self.var(n)}" for n in sorted(outer)) + "}"
+            self.emit(f"if {h} == T:")
+            self.emit(f"    yield {env}, ({''.join(k + ', ' for k in self.kept)})")
+            return
+        self.emit(f"h = {h}")
+        add = self.res.name(("N", head.rel))
+        if self.flavour == PLAIN:
+            full = self.res.name(("F", head.rel))
+            self.emit(f"if h not in {full}:")
+            self.emit(f"    {add}(h)")
+        else:
+            prov = self.res.name(("P", head.rel))
+            self.emit(f"if h not in {prov}:")
+            self.emit(f"    {prov}[h] = ({self.index}, IT)")
+            self.emit(f"    {add}(h)")
+
+    def gen_steps(self, steps: List[Step], innermost) -> None:
+        if not steps:
+            innermost()
+            return
+        step, rest = steps[0], steps[1:]
+        saved = self.depth
+        for agg in step.aggs:
+            self.gen_aggregate(agg)
+        getattr(self, "gen_" + step.kind)(step)
+        self.gen_steps(rest, innermost)
+        self.depth = saved
+
+    def open_loop(self, target: str, source: str, keep: bool) -> None:
+        if self.loops == 0 and self.flavour != WHY:
+            chunk = self.fresh("chunk")
+            self.emit(f"for {chunk} in _chunks({source}):")
+            self.depth += 1
+            self.emit("_check()")
+            source = chunk
+        self.loops += 1
+        if keep:
+            self.emit(f"for {keep} in {source}:")
+            self.depth += 1
+            self.emit(f"{target} = {keep}")
+        else:
+            self.emit(f"for {target} in {source}:")
+            self.depth += 1
+
+    def unpack(self, atom: ast.Atom, bound, filter_bound: bool):
+        """Loop targets for an atom's columns plus the equality checks they need."""
+        targets, checks, seen = [], [], set()
+        for t in atom.args:
+            if isinstance(t, ast.Var) and t.name not in bound and t.name not in seen:
+                seen.add(t.name)
+                targets.append(self.var(t.name))
+            elif isinstance(t, ast.Var) and t.name in seen:
+                tmp = self.fresh("r")
+                targets.append(tmp)
+                checks.append(f"{tmp} == {self.var(t.name)}")
+            elif filter_bound and not isinstance(t, ast.Wildcard):
+                tmp = self.fresh("c")
+                targets.append(tmp)
+                checks.append(f"{tmp} == {self.expr(t)}")
+            else:
+                targets.append("_")
+        return (targets[0] + "," if len(targets) == 1 else ", ".join(targets)), checks
+
+    def emit_checks(self, checks: List[str]) -> None:
+        if checks:
+            self.emit(f"if {' and '.join(checks)}:")
+            self.depth += 1
+
+    def key_of(self, atom: ast.Atom, bound):
+        cols = tuple(i for i, t in enumerate(atom.args) if _is_bound(t, bound))
+        parts = [self.expr(atom.args[i]) for i in cols]
+        key = parts[0] if len(parts) == 1 else self.tuple_expr(parts) if parts else ""
+        return cols, key
+
+    def gen_scan(self, step: Step) -> None:
+        atom = step.literal
+        keep = self.fresh("t") if self.flavour == WHY else None
+        if keep:
+            self.kept.append(keep)
+        cols, key = self.key_of(atom, step.bound)
+        if step.delta:
+            target, checks = self.unpack(atom, step.bound, filter_bound=True)
+            self.open_loop(target, self.res.name(("D", atom.rel)), keep)
+            self.emit_checks(checks)
+            return
+        if len(cols) == len(atom.args) and cols:
+            full = self.res.name(("F", atom.rel))
+            self.emit(f"if {self.tuple_expr([self.expr(t) for t in atom.args])} in {full}:")
+            self.depth += 1
+            if keep:
+                self.emit(f"{keep} = {self.tuple_expr([self.expr(t) for t in atom.args])}")
+            return
+        target, checks = self.unpack(atom, step.bound, filter_bound=False)
+        if cols:
+            source = f"{self.res.name(('I', atom.rel, cols))}_get({key}, ())"
+        else:
+            source = self.res.name(("F", atom.rel))
+        self.open_loop(target, source, keep)
+        self.emit_checks(checks)
+
+    def gen_neg(self, step: Step) -> None:
+        atom = step.literal.atom
+        cols, key = self.key_of(atom, step.bound)
+        if not cols:
+            self.emit(f"if not {self.res.name(('F', atom.rel))}:")
+        elif len(cols) == len(atom.args):
+            self.emit(f"if {self.tuple_expr([self.expr(t) for t in atom.args])} "
+                      f"not in {self.res.name(('F', atom.rel))}:")
+        else:
+            self.emit(f"if {key} not in {self.res.name(('I', atom.rel, cols))}:")
+        self.depth += 1
+
+    def gen_cmp(self, step: Step) -> None:
+        lit = step.literal
+        if step.assign is not None:
+            var, other = (lit.left, lit.right) if (
+                isinstance(lit.left, ast.Var) and lit.left.name == step.assign) else (lit.right, lit.left)
+            self.emit(f"{self.var(step.assign)} = {self.expr(other)}")
+            return
+        self.emit(f"if {self.expr(lit.left)} {_CMP_OPS[lit.op]} {self.expr(lit.right)}:")
+        self.depth += 1
+
+    def gen_call(self, step: Step) -> None:
+        atom = step.literal
+        args = [self.expr(t) if _is_bound(t, step.bound) else "None" for t in atom.args]
+        fn = self.res.name(("B", atom.rel))
+        ctx = self.res.name(("CTX",))
+        keep = self.fresh("b") if self.flavour == WHY else None
+        if keep:
+            self.kept.append(keep)
+        target, checks = self.unpack(atom, step.bound, filter_bound=False)
+        self.open_loop(target, f"{fn}({ctx}, {self.tuple_expr(args)})", keep)
+        self.emit_checks(checks)
+
+    def gen_aggregate(self, agg) -> None:
+        node = agg.node
+        name = self.fresh("agg")
+        object.__setattr__(node, "_pyname", name)
+        init = {"count": "0", "sum": "0"}.get(node.func, "None")
+        self.emit(f"{name} = {init}")
+        saved_depth, saved_loops = self.depth, self.loops
+        self.loops = max(self.loops, 1)  # no limit-check chunking inside an aggregate
+
+        def accumulate():
+            if node.func == "count":
+                self.emit(f"{name} += 1")
+            elif node.func == "sum":
+                self.emit(f"{name} += {self.expr(node.target)}")
+            else:
+                val = self.fresh("x")
+                op = "<" if node.func == "min" else ">"
+                self.emit(f"{val} = {self.expr(node.target)}")
+                self.emit(f"if {name} is None or {val} {op} {name}:")
+                self.emit(f"    {name} = {val}")
+
+        flavour, self.flavour = self.flavour, PLAIN  # aggregate bodies keep no proof tuples
+        self.gen_steps(agg.steps, accumulate)
+        self.flavour = flavour
+        self.depth, self.loops = saved_depth, saved_loops
+        if self.flavour == WHY:
+            self.kept.append(name)
+        if node.func in ("min", "max"):
+            self.emit(f"if {name} is not None:")
+            self.depth += 1
+
+
+def _is_bound(term, bound) -> bool:
+    if isinstance(term, ast.Wildcard):
+        return False
+    if isinstance(term, ast.Var):
+        return term.name in bound
+    return True
+
+
+def compile_function(rule, index, steps, flavour, builtins, fname):
+    """Source and parameter keys of one rule variant's function."""
+    return RuleCompiler(rule, index, steps, flavour, builtins).generate(fname)

@@ -1,0 +1,126 @@
+"""The result of an evaluation: every relation, pattern queries, proofs and statistics."""
+
+from __future__ import annotations
+
+from typing import Dict, Iterable, List, Mapping, Optional, Union
+
+from analyzer.engine import ast
+from analyzer.engine.errors import EngineError, FactsError
+
+_PYTYPE = {ast.SYMBOL: str, ast.NUMBER: int}
+
+
+def sort_key(tup: tuple) -> tuple:
+    """Numbers before symbols within a column; an int is never compared with a str."""
+    return tuple((0, v, "") if isinstance(v, int) else (1, 0, v) for v in tup)
+
+
+def sorted_tuples(tuples: Iterable[tuple]) -> List[tuple]:
+    """Tuples in the engine's one order (fast path when no column mixes types)."""
+    tuples = list(tuples)
+    try:
+        # if no int/str comparison happens the plain order equals the keyed order
+        return sorted(tuples)
+    except TypeError:
+        return sorted(tuples, key=sort_key)
+
+
+def check_facts(rel: str, tuples: Iterable, decls: Mapping) -> List[tuple]:
+    """Validate input facts against the declaration: declared relation, arity, column types."""
+    decl = decls.get(rel)
+    if decl is None:
+        raise FactsError(f"facts given for undeclared relation {rel!r}")
+    types = [_PYTYPE[c.type] for c in decl.columns]
+    out = []
+    for tup in tuples:
+        tup = tuple(tup)
+        if len(tup) != len(types):
+            raise FactsError(f"fact {rel}{tup!r} has {len(tup)} values; "
+                             f"{rel} is declared with {len(types)} columns")
+        for value, py, col in zip(tup, types, decl.columns):
+            if type(value) is not py:
+                raise FactsError(f"fact {rel}{tup!r}: column {col.name} is a {col.type}, "
+                                 f"got {type(value).__name__} {value!r}")
+        out.append(tup)
+    return out
+
+
+class Database:
+    """Relations after evaluation (read-only view), with queries, proofs and profile stats."""
+
+    def __init__(self, engine, full: Dict[str, set], prov, spans, stats, done):
+        self.engine = engine
+        self._full = full
+        self._prov = prov
+        self.spans = spans
+        self._stats = stats
+        self._done = frozenset(done)
+        self._why_cache: dict = {}
+
+    def _rel(self, name: str) -> set:
+        if name not in self._full:
+            raise EngineError(f"undeclared relation {name!r}", code="DL906")
+        if name not in self._done:
+            raise EngineError(f"relation {name!r} was not evaluated (not needed by only=)",
+                              code="DL909")
+        return self._full[name]
+
+    def relation(self, name: str) -> List[tuple]:
+        """Every tuple of a relation, sorted."""
+        return sorted_tuples(self._rel(name))
+
+    def count(self, name: str) -> int:
+        """How many tuples a relation holds."""
+        return len(self._rel(name))
+
+    def contains(self, name: str, tup: tuple) -> bool:
+        """Whether ``tup`` is in relation ``name``."""
+        return tuple(tup) in self._rel(name)
+
+    def query(self, pattern: Union[str, ast.Atom]) -> List[tuple]:
+        """Sorted tuples matching a pattern: constants, repeated variables, ``_``."""
+        if isinstance(pattern, str):
+            from analyzer.engine.syntax import parse_query
+
+            pattern = parse_query(pattern)
+        tuples = self._rel(pattern.rel)
+        decl = self.engine.program.decls[pattern.rel]
+        if len(pattern.args) != decl.arity:
+            raise EngineError(f"{pattern.rel} has {decl.arity} columns, the pattern gives "
+                              f"{len(pattern.args)}", pattern.span, code="DL910")
+        tests = []
+        first: Dict[str, int] = {}
+        for i, term in enumerate(pattern.args):
+            if isinstance(term, ast.Const):
+                tests.append((i, None, term.value))
+            elif isinstance(term, ast.Var):
+                if term.name in first:
+                    tests.append((i, first[term.name], None))
+                else:
+                    first[term.name] = i
+            elif not isinstance(term, ast.Wildcard):
+                raise EngineError("a query pattern holds only constants, variables and _",
+                                  getattr(term, "span", None) or pattern.span, code="DL910")
+        if not tests:
+            return sorted_tuples(tuples)
+        return sorted_tuples(t for t in tuples if all(
+            t[i] == value and type(t[i]) is type(value) if j is None else t[i] == t[j]
+            for i, j, value in tests))
+
+    @property
+    def stats(self):
+        """Per-rule :class:`~analyzer.engine.profile.RuleStats` (needs ``profile=True``)."""
+        if self._stats is None:
+            raise EngineError("no profile: evaluate with profile=True", code="DL911")
+        return list(self._stats)
+
+    def why(self, rel: str, tup: tuple):
+        """A proof tree for ``rel(tup)``, or None when the tuple is not in the relation."""
+        if self._prov is None:
+            raise EngineError("no provenance: evaluate with provenance=True", code="DL912")
+        from analyzer.engine.provenance import prove
+
+        tup = tuple(tup)
+        if tup not in self._rel(rel):
+            return None
+        return prove(self, rel, tup)

@@ -1,0 +1,62 @@
+"""Errors raised by the engine back end (stratification, evaluation, fact input).
+
+Every engine error carries a stable ``code`` and, when the problem has a place in a source
+file, a :class:`~analyzer.span.Span`; :meth:`EngineError.diagnostic` turns it into the one
+printed form every command uses.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from analyzer.span import Span
+
+
+class EngineError(Exception):
+    """A program, fact set or request the engine cannot evaluate."""
+
+    code = "DL900"
+
+    def __init__(self, message: str, span: Optional[Span] = None, code: Optional[str] = None):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+        if code is not None:
+            self.code = code
+
+    def diagnostic(self, default_path: str = "<engine>"):
+        """This error as a :class:`~analyzer.diagnostics.Diagnostic` (source line added when readable)."""
+        from analyzer.diagnostics import Diagnostic
+
+        span = self.span or Span(default_path, 1, 1)
+        return Diagnostic(span, self.code, self.message, source_line=_source_line(span))
+
+
+class StratificationError(EngineError):
+    """Negation, an aggregate or a graph builtin depends on its own result (a cycle)."""
+
+    code = "DL901"
+
+
+class EvaluationLimitError(EngineError):
+    """A resource limit (derived tuples, wall time) was reached; names the limit and relation."""
+
+    code = "DL902"
+
+
+class FactsError(EngineError):
+    """Facts that do not fit the declarations (undeclared relation, arity, type, bad file)."""
+
+    code = "DL903"
+
+
+def _source_line(span: Span) -> Optional[str]:
+    # a caret line is a convenience: any problem reading the file just drops it
+    try:
+        with open(span.path, encoding="utf-8") as fh:
+            for number, line in enumerate(fh, 1):
+                if number == span.line:
+                    return line
+    except (OSError, UnicodeDecodeError):
+        return None
+    return None

@@ -1,0 +1,293 @@
+"""The engine: stratify once, compile once, evaluate semi-naively as often as asked.
+
+Relations are Python sets of tuples; every (relation, columns) pair a rule looks up gets a
+hash index (dict key -> list of tuples) built once and extended as tuples arrive. Each
+stratum runs its non-recursive rules once, then its delta variants until nothing is new.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Dict, Iterable, List, Mapping, Optional
+
+from analyzer.engine import ast
+from analyzer.engine.database import Database, check_facts
+from analyzer.engine.errors import EngineError, EvaluationLimitError
+from analyzer.engine.limits import Limits
+from analyzer.engine.plan import annotate_aggregates
+from analyzer.engine.profile import RuleStats
+from analyzer.engine.stratify import needed_relations, stratify
+from analyzer.engine.variants import PLAIN, PROV, build_variants
+
+
+def default_builtins() -> Mapping:
+    """The builtin registry (empty while the front end's builtins module is absent)."""
+    try:
+        from analyzer.engine.builtins import BUILTINS
+    except ImportError:
+        return {}
+    return BUILTINS
+
+
+class Engine:
+    """A stratified, compiled program; :meth:`evaluate` runs it over a set of facts."""
+
+    def __init__(self, program: ast.Program, *, limits: Optional[Limits] = None,
+                 builtins: Optional[Mapping] = None):
+        self.program = program
+        self.limits = limits or Limits()
+        self.builtins = default_builtins() if builtins is None else builtins
+        self.rules: List[ast.Rule] = list(program.rules)
+        self.facts: Dict[str, list] = {}  # program facts: rel -> [(tuple, span)]
+        for rule in self.rules:
+            _check_relations(rule, program.decls, self.builtins)
+            annotate_aggregates(rule)
+            if rule.is_fact:
+                self.facts.setdefault(rule.head.rel, []).append((_ground(rule.head), rule.span))
+        self.strata = stratify(program, self.builtins)
+        self._compiled: Dict[str, list] = {}
+        self._why_variants: Dict[int, object] = {}  # rule index -> proof search function
+
+    def compiled(self, flavour: str) -> list:
+        """Per stratum ``(non-recursive variants, delta variants)``, compiled on first use."""
+        if flavour not in self._compiled:
+            rules = [r if not r.is_fact else None for r in self.rules]
+            self._compiled[flavour] = [
+                build_variants(rules, s, self.builtins, flavour) if s.rules else ([], [])
+                for s in self.strata]
+        return self._compiled[flavour]
+
+    def source(self, provenance: bool = False) -> str:
+        """The generated Python source of every rule variant, in evaluation order."""
+        out = []
+        for base, delta in self.compiled(PROV if provenance else PLAIN):
+            out.extend(v.source for v in base + delta)
+        return "\n".join(out)
+
+    def evaluate(self, facts: Mapping[str, Iterable[tuple]], *, spans: Optional[Mapping] = None,
+                 provenance: bool = False, profile: bool = False,
+                 only: Optional[Iterable[str]] = None) -> Database:
+        """Evaluate over ``facts`` (relation -> tuples); see :class:`Database` for the result."""
+        run = _Run(self, provenance, profile)
+        run.load(facts, spans or {})
+        wanted = None
+        if only is not None:
+            only = list(only)
+            for rel in only:
+                if rel not in self.program.decls:
+                    raise EngineError(f"undeclared relation {rel!r} in only=", code="DL906")
+            wanted = needed_relations(self.program, self.builtins, only)
+        for si, (base, delta) in enumerate(self.compiled(PROV if provenance else PLAIN)):
+            stratum = self.strata[si]
+            if not stratum.rules or (wanted is not None and not wanted & set(stratum.relations)):
+                continue
+            run.stratum(stratum, base, delta)
+            run.done.update(stratum.relations)
+        return Database(self, run.full, run.prov, run.spans, run.stats if profile else None,
+                        run.done)
+
+
+class _Run:
+    """The state of one evaluation: relations, indexes, provenance, counters, deadline."""
+
+    def __init__(self, engine: Engine, provenance: bool, profile: bool):
+        self.engine = engine
+        self.full: Dict[str, set] = {name: set() for name in engine.program.decls}
+        self.index: Dict[tuple, dict] = {}
+        self.prov: Optional[Dict[str, dict]] = {n: {} for n in self.full} if provenance else None
+        self.spans: Dict = {}
+        self.profile = profile
+        self.stats = [RuleStats(r) for r in engine.rules]
+        self.done = {n for n in self.full}  # relations without rules are complete from the start
+        for s in engine.strata:
+            if s.rules:
+                self.done.difference_update(s.relations)
+        self.derived = 0
+        self.height = 0
+        limits = engine.limits
+        self.max_tuples = limits.max_tuples
+        self.deadline = None if limits.timeout_s is None else time.monotonic() + limits.timeout_s
+        self.new: Dict[str, set] = {}
+        self.current = ""
+        self.ctx = _Context(self.full)
+
+    def load(self, facts: Mapping, spans: Mapping) -> None:
+        decls = self.engine.program.decls
+        for rel, items in self.engine.facts.items():
+            for tup, span in items:
+                self.full[rel].add(tup)
+                if span is not None:
+                    self.spans.setdefault((rel, tup), span)
+        for rel, tuples in facts.items():
+            self.full[rel].update(check_facts(rel, tuples, decls))
+        self.spans.update(spans)
+        if self.prov is not None:
+            for rel, tuples in self.full.items():
+                self.prov[rel] = dict.fromkeys(tuples, (None, 0))
+
+    def check(self) -> None:
+        """Raise when a limit is reached (called per iteration and per chunk of a long loop)."""
+        count = self.derived + sum(map(len, self.new.values()))
+        if count > self.max_tuples:
+            raise EvaluationLimitError(
+                f"limit max_tuples={self.max_tuples} exceeded: {count} tuples derived "
+                f"(while deriving relation {self.current!r})")
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise EvaluationLimitError(
+                f"limit timeout={self.engine.limits.timeout_s}s exceeded after {count} derived "
+                f"tuples (while deriving relation {self.current!r})")
+
+    def stratum(self, stratum, base, delta_variants) -> None:
+        for variant in base + delta_variants:
+            for key in variant.params:
+                if key[0] == "I" and key not in self.index:
+                    self.index[key] = _build_index(self.full[key[1]], key[2])
+        self.height += 1
+        self.new = {rel: set() for rel in stratum.relations}
+        for variant in base:
+            self.call(variant, None)
+        self.merge()
+        if not stratum.recursive:
+            return
+        delta = {rel: set(self.full[rel]) for rel in stratum.relations}
+        while any(delta.values()):
+            self.height += 1
+            self.new = {rel: set() for rel in stratum.relations}
+            for variant in delta_variants:
+                if delta[variant.delta_rel]:
+                    self.call(variant, delta)
+            delta = self.new
+            self.merge()
+
+    def call(self, variant, delta) -> None:
+        rule = self.engine.rules[variant.rule]
+        self.current = rule.head.rel
+        args = [self.resource(key, delta) for key in variant.params] + [self.check]
+        if self.prov is not None:
+            args.append(self.height)
+        target = self.new[rule.head.rel]
+        before = len(target)
+        start = time.perf_counter() if self.profile else 0.0
+        try:
+            variant.fn(*args)
+        except TypeError as exc:  # e.g. a comparison between a number and a symbol
+            raise EngineError(f"type error evaluating rule: {exc}", rule.span, code="DL907") from None
+        except EngineError as exc:
+            raise type(exc)(exc.message, exc.span or rule.span, exc.code) from None
+        if self.profile:
+            stats = self.stats[variant.rule]
+            stats.seconds += time.perf_counter() - start
+            stats.iterations += 1
+            stats.derived += len(target) - before
+
+    def resource(self, key, delta):
+        kind = key[0]
+        if kind == "F":
+            return self.full[key[1]]
+        if kind == "I":
+            return self.index[key]
+        if kind == "D":
+            return delta[key[1]]
+        if kind == "N":
+            return self.new[key[1]].add
+        if kind == "P":
+            return self.prov[key[1]]
+        if kind == "B":
+            return self.engine.builtins[key[1]].fn
+        return self.ctx
+
+    def merge(self) -> None:
+        for rel, tuples in self.new.items():
+            if not tuples:
+                continue
+            self.full[rel].update(tuples)
+            self.derived += len(tuples)
+            for key, idx in self.index.items():
+                if key[1] == rel:
+                    _extend_index(idx, tuples, key[2])
+        self.check()
+
+
+class _Context:
+    """What builtins may see: complete relations, and relations as networkx graphs."""
+
+    def __init__(self, full):
+        self._full = full
+        self._graphs = {}
+
+    def relation(self, name: str) -> set:
+        """The tuples of a (completely evaluated) relation."""
+        return self._full[name]
+
+    def graph(self, name: str):
+        """A binary relation as a networkx DiGraph (built once per evaluation)."""
+        if name not in self._graphs:
+            import networkx as nx
+
+            graph = nx.DiGraph()
+            graph.add_edges_from(sorted(self._full[name], key=repr))
+            self._graphs[name] = graph
+        return self._graphs[name]
+
+
+def _build_index(tuples, cols) -> dict:
+    idx: dict = {}
+    _extend_index(idx, tuples, cols)
+    return idx
+
+
+def _extend_index(idx: dict, tuples, cols) -> None:
+    if len(cols) == 1:
+        (c,) = cols
+        for t in tuples:
+            bucket = idx.get(t[c])
+            if bucket is None:
+                idx[t[c]] = [t]
+            else:
+                bucket.append(t)
+        return
+    for t in tuples:
+        k = tuple(t[c] for c in cols)
+        bucket = idx.get(k)
+        if bucket is None:
+            idx[k] = [t]
+        else:
+            bucket.append(t)
+
+
+def _ground(atom: ast.Atom) -> tuple:
+    from analyzer.engine.compile import RUNTIME
+
+    values = []
+    for t in atom.args:
+        if isinstance(t, ast.Const):
+            values.append(t.value)
+        elif isinstance(t, ast.BinOp) and not _has_vars(t):
+            values.append(eval(_const_expr(t), dict(RUNTIME)))  # noqa: S307 - constants only
+        else:
+            raise EngineError("a fact must be ground", atom.span, code="DL908")
+    return tuple(values)
+
+
+def _has_vars(term) -> bool:
+    if isinstance(term, ast.BinOp):
+        return _has_vars(term.left) or _has_vars(term.right)
+    return not isinstance(term, ast.Const)
+
+
+def _const_expr(term) -> str:
+    if isinstance(term, ast.Const):
+        return repr(term.value)
+    op = {"/": "_div", "%": "_mod"}.get(term.op)
+    left, right = _const_expr(term.left), _const_expr(term.right)
+    return f"{op}({left}, {right})" if op else f"({left} {term.op} {right})"
+
+
+def _check_relations(rule: ast.Rule, decls, builtins) -> None:
+    from analyzer.engine.stratify import body_dependencies
+
+    if rule.head.rel not in decls:
+        raise EngineError(f"undeclared relation {rule.head.rel!r}", rule.head.span, code="DL906")
+    for rel, _neg, span in body_dependencies(rule.body, builtins):
+        if rel not in decls:
+            raise EngineError(f"undeclared relation {rel!r}", span, code="DL906")

@@ -1,0 +1,198 @@
+"""Proof trees from provenance.
+
+With ``provenance=True`` evaluation records, for every tuple, the rule that first derived it
+and the iteration (*height*) in which that happened; base facts have height 0. A proof is
+rebuilt on demand: an instantiation of that rule whose head is the tuple and whose positive
+body tuples all have strictly lower heights (so the tree is well-founded), down to base
+facts. Among several such instantiations the one with the lowest body heights, then the
+smallest body tuples, is chosen, so proofs do not depend on hash seeds or fact order.
+Trees are built and walked without recursion: a chain of 1,000 steps is a normal proof.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional
+
+from analyzer.engine import ast
+from analyzer.engine.astfmt import atom_text, literal_text, rule_text, term_text, value_text
+from analyzer.engine.database import sort_key
+from analyzer.engine.errors import EngineError
+from analyzer.engine.plan import CALL, NEG, SCAN
+from analyzer.span import Span
+
+
+@dataclass(eq=False)
+class Proof:
+    """Why ``relation(tuple)`` holds: the rule and bindings used, and the proofs of its body."""
+
+    relation: str
+    tuple: tuple
+    rule: Optional[ast.Rule] = None
+    span: Optional[Span] = None
+    bindings: Dict[str, object] = field(default_factory=dict)
+    children: List["Proof"] = field(default_factory=list)
+    absent: List[str] = field(default_factory=list)
+    builtins: List[str] = field(default_factory=list)
+
+    @property
+    def fact_text(self) -> str:
+        """``rel(v1, v2)`` with values as written in the rule language."""
+        return f"{self.relation}({', '.join(value_text(v) for v in self.tuple)})"
+
+    def _label(self) -> str:
+        where = f" ({self.span})" if self.span else ""
+        if self.rule is None:
+            return f"{self.fact_text}  <- fact{where}"
+        return f"{self.fact_text}  <- rule {rule_text(self.rule)}{where}"
+
+    def render(self) -> str:
+        """An indented text tree; a subproof already shown is referred to, not repeated."""
+        lines: List[str] = []
+        shown = set()
+        stack = [(self, 0)]
+        while stack:
+            node, depth = stack.pop()
+            pad = "  " * depth
+            if isinstance(node, str):
+                lines.append(pad + node)
+                continue
+            if id(node) in shown:
+                lines.append(f"{pad}{node.fact_text}  (shown above)")
+                continue
+            shown.add(id(node))
+            lines.append(pad + node._label())
+            extra = []
+            if node.bindings:
+                extra.append("with " + ", ".join(f"{k} = {value_text(v)}"
+                                                 for k, v in sorted(node.bindings.items())))
+            extra += [f"absent: !{a}" for a in node.absent]
+            extra += [f"builtin: {b}" for b in node.builtins]
+            items = [(e, depth + 1) for e in extra] + [(c, depth + 1) for c in node.children]
+            stack.extend(reversed(items))
+        return "\n".join(lines)
+
+    def as_dict(self) -> dict:
+        """JSON-ready nested form; a repeated subproof becomes ``{"relation", "tuple", "see_above"}``."""
+        seen = set()
+        root: dict = {}
+        stack = [(self, root)]
+        while stack:
+            node, out = stack.pop()
+            out.update(relation=node.relation, tuple=list(node.tuple))
+            if id(node) in seen:
+                out["see_above"] = True
+                continue
+            seen.add(id(node))
+            out.update(rule=rule_text(node.rule) if node.rule else None,
+                       location=str(node.span) if node.span else None,
+                       bindings=dict(sorted(node.bindings.items())),
+                       absent=list(node.absent), builtins=list(node.builtins), children=[])
+            for child in node.children:
+                sub: dict = {}
+                out["children"].append(sub)
+                stack.append((child, sub))
+        return root
+
+
+def prove(db, rel: str, tup: tuple) -> Proof:
+    """The proof of a tuple known to be in ``db`` (evaluated with provenance)."""
+    memo: Dict[tuple, Proof] = {}
+    root = memo[(rel, tup)] = Proof(rel, tup)
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        for child in _expand(db, node):
+            key = (child.relation, child.tuple)
+            if key in memo:
+                node.children.append(memo[key])
+            else:
+                memo[key] = child
+                node.children.append(child)
+                todo.append(child)
+    return root
+
+
+def _expand(db, node: Proof) -> List[Proof]:
+    prov = db._prov
+    ri, height = prov[node.relation][node.tuple]
+    if ri is None:
+        node.span = db.spans.get((node.relation, node.tuple))
+        return []
+    engine = db.engine
+    rule = engine.rules[ri]
+    node.rule, node.span = rule, rule.span
+    variant = _why_variant(db, ri)
+    args = [_resource(db, key) for key in variant.params]
+    best = None
+    for env, kept in variant.fn(*args, node.tuple):
+        parts = _classify(variant.steps, kept)
+        heights = [prov[r][t][1] for kind, r, t in parts if kind == SCAN]
+        if any(h >= height for h in heights):
+            continue
+        key = (max(heights, default=0), [sort_key(t) for kind, r, t in parts if kind == SCAN],
+               sort_key(tuple(sorted(env.items()))))
+        if best is None or key < best[0]:
+            best = (key, env, parts)
+    if best is None:
+        raise EngineError(f"internal: no well-founded derivation of {node.fact_text}", rule.span)
+    _, env, parts = best
+    node.bindings = dict(env)
+    children = []
+    for kind, what, value in parts:
+        if kind == SCAN:
+            children.append(Proof(what, value))
+        elif kind == CALL:
+            node.builtins.append(atom_text(what, env))
+        elif kind == "agg":
+            node.builtins.append(f"{term_text(what, env)} = {value_text(value)}")
+    for step in variant.steps:
+        if step.kind == NEG:
+            node.absent.append(literal_text(step.literal.atom, env))
+    return children
+
+
+def _classify(steps, kept) -> list:
+    """Pair the generated function's kept values with the literals they belong to."""
+    parts, pos = [], 0
+    for step in steps:
+        for agg in step.aggs:
+            parts.append(("agg", agg.node, kept[pos]))
+            pos += 1
+        if step.kind == SCAN:
+            parts.append((SCAN, step.literal.rel, kept[pos]))
+            pos += 1
+        elif step.kind == CALL:
+            parts.append((CALL, step.literal, kept[pos]))
+            pos += 1
+    return parts
+
+
+def _why_variant(db, ri: int):
+    from analyzer.engine.variants import why_variant
+
+    cache = db.engine._why_variants
+    if ri not in cache:
+        cache[ri] = why_variant(db.engine.rules[ri], ri, db.engine.builtins)
+    return cache[ri]
+
+
+def _resource(db, key):
+    from analyzer.engine.evaluate import _build_index
+
+    kind = key[0]
+    if kind == "F":
+        return db._full[key[1]]
+    if kind == "I":
+        if key not in db._why_cache:
+            db._why_cache[key] = _build_index(db._full[key[1]], key[2])
+        return db._why_cache[key]
+    if kind == "B":
+        return db.engine.builtins[key[1]].fn
+    if kind == "CTX":
+        if "ctx" not in db._why_cache:
+            from analyzer.engine.evaluate import _Context
+
+            db._why_cache["ctx"] = _Context(db._full)
+        return db._why_cache["ctx"]
+    raise EngineError(f"internal: unexpected resource {key!r}")
