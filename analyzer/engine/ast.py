@@ -159,3 +159,5 @@ class Program:
     decls: dict  # name -> Decl (first declaration wins; conflicts are diagnostics)
     rules: list  # [Rule] in source order (includes expanded in place)
     files: list = field(default_factory=list)  # every file read, in include order
+    all_decls: list = field(default_factory=list)  # every Decl as written (for redeclaration checks)
+    sources: dict = field(default_factory=dict)  # path -> text of every file read (for carets)

@@ -1,0 +1,368 @@
+"""Rule-language text -> :mod:`analyzer.engine.ast` nodes, with ``.include`` resolution.
+
+The LALR parser for ``grammar/datalog.lark`` is built once per process and its tables are
+cached on disk (``$XDG_CACHE_HOME/memory-analyzer``), never inside the analyzed project.
+``///`` doc comments are ignored by the grammar and gathered by a lexer callback, then
+attached to the next ``.decl`` or rule by position (see docs/rule-language.md).
+Every syntax error becomes a :class:`~analyzer.diagnostics.DiagnosticError`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import threading
+from pathlib import Path
+from typing import List, Optional
+
+import lark
+from lark import Token
+from lark.exceptions import UnexpectedInput
+
+from analyzer.diagnostics import Diagnostic, DiagnosticError
+from analyzer.engine import ast
+from analyzer.engine import errors_table as et
+from analyzer.resources import data_file
+from analyzer.span import Span
+
+_local = threading.local()  # the doc-comment tokens of the parse running on this thread
+
+
+def _collect_doc(token: Token) -> Token:
+    docs = getattr(_local, "docs", None)
+    if docs is not None:
+        docs.append(token)
+    return token
+
+
+_PARSER = None
+_CACHE_ENABLED = True
+
+
+def set_grammar_cache(enabled: bool) -> None:
+    """Turn the on-disk grammar-table cache on or off (``--no-cache``); call before parsing."""
+    global _CACHE_ENABLED
+    _CACHE_ENABLED = enabled
+
+
+def cache_dir() -> Path:
+    """Where our caches live: ``$XDG_CACHE_HOME/memory-analyzer`` or ``~/.cache/memory-analyzer``."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "memory-analyzer"
+
+
+def _cache_file(grammar: str):
+    """A writable cache file name keyed by grammar text and Lark version, or False."""
+    if not _CACHE_ENABLED:
+        return False
+    key = hashlib.sha256(f"{grammar}\0{lark.__version__}".encode()).hexdigest()[:16]
+    try:
+        directory = cache_dir() / "lark"
+        directory.mkdir(parents=True, exist_ok=True)
+        if not os.access(directory, os.W_OK):
+            return False
+    except OSError:
+        return False
+    return str(directory / f"datalog-{key}.lark-cache")
+
+
+def parser() -> lark.Lark:
+    """The process-wide Lark parser for the rule language (built, or loaded from cache, once)."""
+    global _PARSER
+    if _PARSER is None:
+        grammar = data_file("grammar", "datalog.lark").read_text(encoding="utf-8")
+        _PARSER = lark.Lark(grammar, parser="lalr", lexer="contextual", propagate_positions=True,
+                            start=["start", "query"], cache=_cache_file(grammar),
+                            lexer_callbacks={"DOC_COMMENT": _collect_doc})
+    return _PARSER
+
+
+# ---- syntax errors -----------------------------------------------------------------------
+
+def _signature(exc: UnexpectedInput):
+    """How a parse failed, independent of where: LALR state (with what it would accept after
+    reductions, which tells ``(X`` from ``X != Y`` at end of input) and the token or char."""
+    state = (getattr(getattr(exc, "state", None), "position", None),
+             frozenset(getattr(exc, "accepts", None) or ()))
+    token = getattr(exc, "token", None)
+    if token is not None:
+        return ("token", state, token.type, str(token))
+    return ("char", state, None, getattr(exc, "char", None))
+
+
+_EXAMPLES: Optional[list] = None
+
+
+def _example_signatures() -> list:
+    global _EXAMPLES
+    if _EXAMPLES is None:
+        table = []
+        for mistake in et.KNOWN_MISTAKES:
+            for example in mistake.examples:
+                try:
+                    parser().parse(example, start="start")
+                except UnexpectedInput as exc:
+                    table.append((_signature(exc), mistake))
+        _EXAMPLES = table
+    return _EXAMPLES
+
+
+def classify(exc: UnexpectedInput) -> tuple:
+    """Return ``(code, message)`` for a Lark error: an exact known mistake, then a same-type one."""
+    kind, state, ttype, value = _signature(exc)
+    if kind == "char" and value == '"':
+        return _known("DL005")
+    by_type = None
+    for (k, s, t, v), mistake in _example_signatures():
+        if (k, s, t) != (kind, state, ttype):
+            continue
+        if v == value:
+            return mistake.code, mistake.message
+        by_type = by_type or mistake
+    if by_type is not None:
+        return by_type.code, by_type.message
+    if kind == "char":
+        return et.UNEXPECTED_CHARACTER, f"unexpected character {value!r}"
+    accepts = state[1] or frozenset(getattr(exc, "expected", None) or ())
+    # What the parser would accept names the likely omission when no example matched.
+    if "RPAR" in accepts and "COMMA" in accepts and ttype != "$END":
+        return _known("DL011")
+    if "RPAR" in accepts and "DOT" not in accepts:
+        return _known("DL004")
+    if "DOT" in accepts:
+        return _known("DL002")
+    shown = "end of input" if ttype == "$END" else repr(value)
+    return et.GENERIC_SYNTAX, f"unexpected {shown}; expected one of: {_pretty(accepts)}"
+
+
+def _known(code: str) -> tuple:
+    return code, next(m.message for m in et.KNOWN_MISTAKES if m.code == code)
+
+
+def _pretty(terminals) -> str:
+    """Terminal names as the user types them: ``)`` rather than RPAR."""
+    shown = []
+    for name in terminals:
+        if name == "$END":
+            shown.append("end of input")
+            continue
+        try:
+            pattern = parser().get_terminal(name).pattern
+        except KeyError:
+            shown.append(name)
+            continue
+        shown.append(f"`{pattern.value}`" if pattern.type == "str" else name.lower())
+    return ", ".join(sorted(shown))
+
+
+def line_of(text: str, line: int) -> Optional[str]:
+    """The 1-based ``line`` of ``text`` (for the caret display), or None when out of range."""
+    lines = text.splitlines()
+    return lines[line - 1] if 1 <= line <= len(lines) else None
+
+
+def _error(text: str, path: str, line: int, col: int, code: str, message: str) -> DiagnosticError:
+    return DiagnosticError([Diagnostic(Span(path, line, col), code, message,
+                                       source_line=line_of(text, line))])
+
+
+def _syntax_error(exc: UnexpectedInput, text: str, path: str) -> DiagnosticError:
+    code, message = classify(exc)
+    line, col = getattr(exc, "line", -1), getattr(exc, "column", -1)
+    if line is None or line < 1:  # end of input: point just past the last character
+        stripped = text.rstrip()
+        line = stripped.count("\n") + 1
+        col = len(stripped) - (stripped.rfind("\n") + 1) + 1
+    return _error(text, path, line, col, code, message)
+
+
+# ---- tree -> ast --------------------------------------------------------------------------
+
+_ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "t": "\t"}
+
+
+class _Builder:
+    """Turns one file's Lark tree into ast nodes; knows the path and text for spans/errors."""
+
+    def __init__(self, text: str, path: str):
+        self.text, self.path = text, path
+
+    def span(self, item) -> Span:
+        if isinstance(item, Token):
+            return Span(self.path, item.line, item.column)
+        return Span(self.path, item.meta.line, item.meta.column)
+
+    def string(self, token: Token) -> str:
+        def unescape(match):
+            if match.group(1) not in _ESCAPES:
+                raise _error(self.text, self.path, token.line, token.column + match.start(),
+                             et.INVALID_ESCAPE, f"unknown escape '\\{match.group(1)}' in string")
+            return _ESCAPES[match.group(1)]
+        return re.sub(r"\\(.)", unescape, token[1:-1])
+
+    def term(self, node):
+        if isinstance(node, Token):  # never: terminals are wrapped by name/string/number rules
+            raise AssertionError(node)
+        kind = node.data
+        if kind == "name":
+            tok = node.children[0]
+            return ast.Wildcard(self.span(tok)) if tok == "_" else ast.Var(str(tok), self.span(tok))
+        if kind == "string":
+            return ast.Const(self.string(node.children[0]), self.span(node))
+        if kind == "number":
+            return ast.Const(int(node.children[0]), self.span(node))
+        if kind == "neg":
+            inner = self.term(node.children[1])
+            if isinstance(inner, ast.Const) and isinstance(inner.value, int):
+                return ast.Const(-inner.value, self.span(node))
+            return ast.BinOp("-", ast.Const(0, self.span(node)), inner, self.span(node))
+        if kind == "binop":
+            left, op, right = node.children
+            return ast.BinOp(str(op), self.term(left), self.term(right), self.span(node))
+        if kind == "aggregate":
+            func = str(node.children[0])
+            target = self.term(node.children[1]) if len(node.children) == 3 else None
+            return ast.Aggregate(func, target, self.body(node.children[-1]), self.span(node))
+        raise AssertionError(kind)
+
+    def atom(self, node) -> ast.Atom:
+        name, *args = node.children
+        terms = tuple(self.term(a) for a in args if a is not None)
+        return ast.Atom(str(name), terms, self.span(node))
+
+    def literal(self, node):
+        if node.data == "atom":
+            return self.atom(node)
+        if node.data == "negation":
+            return ast.Negation(self.atom(node.children[0]), self.span(node))
+        left, op, right = node.children
+        return ast.Comparison(str(op), self.term(left), self.term(right), self.span(node))
+
+    def body(self, node) -> tuple:
+        return tuple(self.literal(child) for child in node.children)
+
+    def statement(self, node, doc: str):
+        if node.data == "include":
+            return ast.Include(self.string(node.children[1]), self.span(node))
+        if node.data == "decl":
+            columns = tuple(ast.Column(str(c.children[0]), str(c.children[1]))
+                            for c in node.children[2:] if c is not None)
+            return _documented_decl(str(node.children[1]), columns, doc, self.span(node))
+        head = self.atom(node.children[0])
+        body = self.body(node.children[2]) if node.data == "rule" else ()
+        return ast.Rule(head, body, doc, self.span(node))
+
+
+_COLUMN_DOC = re.compile(r"^-\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*)$")
+
+
+def _documented_decl(name: str, columns: tuple, doc: str, span: Span) -> ast.Decl:
+    """Split a decl's doc block: ``- col: text`` lines document columns, the rest the relation."""
+    names = {c.name for c in columns}
+    col_docs: dict = {}
+    rest = []
+    for line in doc.splitlines():
+        match = _COLUMN_DOC.match(line.strip())
+        if match and match.group(1) in names:
+            col_docs.setdefault(match.group(1), []).append(match.group(2).strip())
+        else:
+            rest.append(line)
+    columns = tuple(ast.Column(c.name, c.type, " ".join(col_docs.get(c.name, ())))
+                    for c in columns)
+    return ast.Decl(name, columns, "\n".join(rest).strip(), span)
+
+
+def _doc_text(tokens: List[Token]) -> str:
+    lines = []
+    for tok in tokens:
+        body = tok[3:]
+        lines.append(body[1:] if body.startswith(" ") else body)
+    return "\n".join(lines).strip("\n")
+
+
+def parse_statements(text: str, path: str = "<string>") -> list:
+    """Parse one file into Decl/Rule/Include nodes in source order (includes not followed)."""
+    _local.docs = []
+    try:
+        tree = parser().parse(text, start="start")
+        docs = list(_local.docs)
+    except UnexpectedInput as exc:
+        raise _syntax_error(exc, text, path) from None
+    finally:
+        _local.docs = None
+    builder = _Builder(text, path)
+    statements, previous_end, d = [], (0, 0), 0
+    for node in tree.children:
+        start = (node.meta.line, node.meta.column)
+        block = []
+        while d < len(docs) and (docs[d].line, docs[d].column) < start:
+            if (docs[d].line, docs[d].column) > previous_end:
+                block.append(docs[d])
+            d += 1
+        statements.append(builder.statement(node, _doc_text(block)))
+        previous_end = (node.meta.end_line, node.meta.end_column)
+    return statements
+
+
+def parse_query(text: str) -> ast.Atom:
+    """Parse a query pattern such as ``p(X, "a", _)`` into an :class:`ast.Atom`."""
+    try:
+        tree = parser().parse(text, start="query")
+    except UnexpectedInput as exc:
+        raise _syntax_error(exc, text, "<query>") from None
+    return _Builder(text, "<query>").atom(tree.children[0])
+
+
+# ---- programs and includes ------------------------------------------------------------------
+
+def _identity(path: str) -> str:
+    return os.path.realpath(path) if not path.startswith("<") else path
+
+
+def parse_program(text: str, path: str = "<string>") -> ast.Program:
+    """Parse ``text`` (read from ``path``) and every file it includes into one Program.
+
+    ``.include "f.dl"`` is resolved relative to the including file's directory (the current
+    directory for ``<string>``); a file already included is not read again; an include
+    cycle is a DL018 diagnostic naming the cycle.
+    """
+    program = ast.Program(decls={}, rules=[], files=[])
+    _load(program, text, path, stack=[], seen=set())
+    return program
+
+
+def _load(program: ast.Program, text: str, path: str, stack: list, seen: set) -> None:
+    stack.append((_identity(path), path))
+    seen.add(_identity(path))
+    program.files.append(path)
+    program.sources[path] = text
+    for stmt in parse_statements(text, path):
+        if isinstance(stmt, ast.Decl):
+            program.decls.setdefault(stmt.name, stmt)
+            program.all_decls.append(stmt)
+        elif isinstance(stmt, ast.Rule):
+            program.rules.append(stmt)
+        else:
+            _include(program, stmt, text, path, stack, seen)
+    stack.pop()
+
+
+def _include(program, inc: ast.Include, text: str, path: str, stack: list, seen: set) -> None:
+    base = Path(path).parent if not path.startswith("<") else Path(".")
+    target = os.path.normpath(str(base / inc.path))
+    ident = _identity(target)
+    chain = [ident for ident, _ in stack]
+    if ident in chain:
+        cycle = [shown for _, shown in stack[chain.index(ident):]] + [target]
+        raise _error(text, path, inc.span.line, inc.span.col, et.INCLUDE_CYCLE,
+                     "include cycle: " + " -> ".join(cycle))
+    if ident in seen:
+        return
+    try:
+        included = Path(target).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise _error(text, path, inc.span.line, inc.span.col, et.INCLUDE_NOT_FOUND,
+                     f"cannot include {target!r}: {reason}") from None
+    _load(program, included, target, stack, seen)
