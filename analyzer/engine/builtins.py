@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import weakref
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable, Iterable, Iterator, Optional, Protocol, Tuple
 
 import networkx as nx
@@ -87,6 +88,37 @@ def _concat(ctx, args):
         yield from _consistent(args, (a, b, a + b))
     elif isinstance(c, str):
         yield from _consistent(args, *((c[:i], c[i:], c) for i in range(len(c) + 1)))
+
+
+def _concat3(ctx, args):
+    if _all_str(*args[:3]):
+        yield from _consistent(args, (*args[:3], "".join(args[:3])))
+
+
+def _replace(ctx, args):
+    text, old, new, _out = args
+    if _all_str(text, old, new) and old:
+        yield from _consistent(args, (text, old, new, text.replace(old, new)))
+
+
+@lru_cache(maxsize=1024)
+def _regex(pattern: str):
+    return re.compile(pattern)
+
+
+def regex_problem(pattern: str) -> Optional[str]:
+    """Why ``pattern`` is not a valid Python regular expression, or None."""
+    try:
+        _regex(pattern)
+    except re.error as exc:
+        return f"invalid regular expression: {exc}"
+    return None
+
+
+def _re_match(ctx, args):
+    pattern, text = args
+    if _all_str(pattern, text) and regex_problem(pattern) is None and _regex(pattern).fullmatch(text):
+        yield args
 
 
 def _test(pred):
@@ -215,6 +247,11 @@ BUILTINS = {b.name: b for b in (
        "Path is not a normalized relative path; Message says why."),
     _b("concat", (_S, _S, _S), ("bbf", "ffb"), _concat,
        "C is A followed by B (with only C bound: every split of C)."),
+    _b("concat3", (_S, _S, _S, _S), ("bbbf",), _concat3, "D is A, B and C joined."),
+    _b("replace", (_S, _S, _S, _S), ("bbbf",), _replace,
+       "Out is S with every occurrence of the non-empty Old replaced by New."),
+    _b("re_match", (_S, _S), ("bb",), _re_match,
+       "S fully matches the Python regular expression Pattern (invalid patterns match nothing)."),
     _b("starts_with", (_S, _S), ("bb",), _test(str.startswith), "S starts with Prefix."),
     _b("ends_with", (_S, _S), ("bb",), _test(str.endswith), "S ends with Suffix."),
     _b("contains", (_S, _S), ("bb",), _test(lambda s, sub: sub in s), "Sub occurs in S."),
@@ -239,9 +276,16 @@ BUILTINS = {b.name: b for b in (
        "C is the smallest node of X's strongly connected component in Rel.", relation_arg=0),
 )}
 
+# Constant arguments that can be validated before evaluation: name -> (index, problem(value)).
+CONSTANT_CHECKS = {
+    "glob_match": (0, globs.glob_valid),
+    "re_match": (0, regex_problem),
+}
+
 _ARG_NAMES = {
     "glob_match": "Glob, Path", "glob_invalid": "Glob, Message", "path_invalid": "Path, Message",
-    "concat": "A, B, C", "starts_with": "S, Prefix", "ends_with": "S, Suffix",
+    "re_match": "Pattern, S", "concat": "A, B, C", "concat3": "A, B, C, D", "replace": "S, Old, New, Out",
+    "starts_with": "S, Prefix", "ends_with": "S, Suffix",
     "contains": "S, Sub", "casefold": "S, F", "lower": "S, L", "upper": "S, U", "trim": "S, T",
     "split": "S, Sep, Part, Index", "strlen": "S, N", "substr": "S, Start, Len, Out",
     "to_number": "S, N", "to_string": "N, S", "reaches": "Rel, X, Y", "on_cycle": "Rel, X",

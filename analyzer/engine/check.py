@@ -16,7 +16,7 @@ import networkx as nx
 
 from analyzer.diagnostics import Diagnostic, DiagnosticError, sort_diagnostics
 from analyzer.engine import ast
-from analyzer.engine.builtins import ANY, BUILTINS
+from analyzer.engine.builtins import ANY, BUILTINS, CONSTANT_CHECKS
 from analyzer.engine.errors_table import INCLUDE_NOT_FOUND
 from analyzer.engine.syntax import line_of, parse_program
 from analyzer.span import Span
@@ -27,7 +27,7 @@ CHECK_CODES = {
     "DL103": "atom or builtin call with the wrong number of arguments",
     "DL104": "constant or expression of the wrong type for its column",
     "DL105": "variable used at columns of different types",
-    "DL106": "arithmetic (or sum/min/max) on symbols",
+    "DL106": "arithmetic (or sum) on symbols",
     "DL107": "comparison between a number and a symbol",
     "DL108": "head variable not bound by a positive body literal (unsafe rule)",
     "DL109": "variable in a negation not bound by a positive literal",
@@ -45,6 +45,7 @@ CHECK_CODES = {
     "DL121": "declaration with a duplicate column name",
     "DL122": "aggregate not on one side of `=` in a rule body",
     "DL123": "graph builtin over a relation in its own recursion (the cycle is named)",
+    "DL124": "constant builtin argument that can never work (invalid glob or regular expression)",
 }
 
 
@@ -164,7 +165,18 @@ def _check_atoms(program: ast.Program, rule: ast.Rule, report: Reporter) -> bool
             ok = False
         elif builtin and builtin.relation_arg is not None:
             ok = _check_relation_arg(program, atom, builtin.relation_arg, report) and ok
+        elif builtin and atom.rel in CONSTANT_CHECKS:
+            _check_constant_arg(atom, report)
     return ok
+
+
+def _check_constant_arg(atom: ast.Atom, report: Reporter) -> None:
+    index, problem_of = CONSTANT_CHECKS[atom.rel]
+    arg = atom.args[index]
+    if isinstance(arg, ast.Const) and isinstance(arg.value, str):
+        problem = problem_of(arg.value)
+        if problem:
+            report(arg.span, "DL124", f"argument {index + 1} of {atom.rel}: {problem}")
 
 
 def graph_relation(program: ast.Program, atom: ast.Atom, index: int) -> Optional[ast.Decl]:
@@ -232,8 +244,10 @@ class _Types:
                 self.number_operand(side, f"operand of `{term.op}`")
             return ast.NUMBER
         if isinstance(term, ast.Aggregate):
-            if term.target is not None:
-                self.number_operand(term.target, f"{term.func} target")
+            if term.func == "sum":
+                self.number_operand(term.target, "sum target")
+            elif term.func in ("min", "max"):  # ordered: numbers, or symbols by code point
+                return self.of(term.target)
             return ast.NUMBER
         return None
 
@@ -241,7 +255,7 @@ class _Types:
         typ = self.of(term)
         if typ == ast.SYMBOL:
             self.report(getattr(term, "span", None), "DL106", f"{what} is a symbol; arithmetic "
-                        "and sum/min/max work on numbers")
+                        "and sum work on numbers")
         elif typ is None and isinstance(term, ast.Var):
             self.bind(term, ast.NUMBER, what)
 
