@@ -18,6 +18,16 @@ _EXPORTS = {
     "Builtin": "analyzer.engine.builtins",
     "BuiltinContext": "analyzer.engine.builtins",
     # back end: add its names here
+    "Engine": "analyzer.engine.evaluate",
+    "Limits": "analyzer.engine.limits",
+    "Database": "analyzer.engine.database",
+    "Proof": "analyzer.engine.provenance",
+    "RuleStats": "analyzer.engine.profile",
+    "EngineError": "analyzer.engine.errors",
+    "EvaluationLimitError": "analyzer.engine.errors",
+    "StratificationError": "analyzer.engine.errors",
+    "read_facts_dir": "analyzer.engine.factsio",
+    "write_facts_dir": "analyzer.engine.factsio",
 }
 
 __all__ = sorted(_EXPORTS)

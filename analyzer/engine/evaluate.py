@@ -109,6 +109,7 @@ class _Run:
         self.deadline = None if limits.timeout_s is None else time.monotonic() + limits.timeout_s
         self.new: Dict[str, set] = {}
         self.current = ""
+        self.current_span = None
         self.ctx = _Context(self.full)
 
     def load(self, facts: Mapping, spans: Mapping) -> None:
@@ -119,7 +120,8 @@ class _Run:
                 if span is not None:
                     self.spans.setdefault((rel, tup), span)
         for rel, tuples in facts.items():
-            self.full[rel].update(check_facts(rel, tuples, decls))
+            checked = check_facts(rel, tuples, decls)
+            self.full[rel].update(checked)
         self.spans.update(spans)
         if self.prov is not None:
             for rel, tuples in self.full.items():
@@ -131,11 +133,11 @@ class _Run:
         if count > self.max_tuples:
             raise EvaluationLimitError(
                 f"limit max_tuples={self.max_tuples} exceeded: {count} tuples derived "
-                f"(while deriving relation {self.current!r})")
+                f"(while deriving relation {self.current!r})", self.current_span)
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise EvaluationLimitError(
                 f"limit timeout={self.engine.limits.timeout_s}s exceeded after {count} derived "
-                f"tuples (while deriving relation {self.current!r})")
+                f"tuples (while deriving relation {self.current!r})", self.current_span)
 
     def stratum(self, stratum, base, delta_variants) -> None:
         for variant in base + delta_variants:
@@ -161,7 +163,7 @@ class _Run:
 
     def call(self, variant, delta) -> None:
         rule = self.engine.rules[variant.rule]
-        self.current = rule.head.rel
+        self.current, self.current_span = rule.head.rel, rule.span
         args = [self.resource(key, delta) for key in variant.params] + [self.check]
         if self.prov is not None:
             args.append(self.height)
@@ -205,6 +207,7 @@ class _Run:
             for key, idx in self.index.items():
                 if key[1] == rel:
                     _extend_index(idx, tuples, key[2])
+        self.new = {}  # merged: counted in self.derived from now on
         self.check()
 
 

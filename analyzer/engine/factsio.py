@@ -1,0 +1,91 @@
+"""Soufflé-style fact directories: ``Rel.facts``, tab-separated, one tuple per line.
+
+Reading types each field by the relation's ``.decl`` (a ``number`` column must hold an
+integer) and records a span per fact, so proofs point at ``Rel.facts:line:1``. Every
+problem names ``file:line:col``. Writing sorts tuples; a symbol containing a tab or a line
+break cannot be written in this format and is refused rather than silently corrupted.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Dict, Iterable, List, Mapping, Tuple
+
+from analyzer.engine import ast
+from analyzer.engine.database import sorted_tuples
+from analyzer.engine.errors import FactsError
+from analyzer.span import Span
+
+SUFFIX = ".facts"
+
+
+def read_facts_dir(directory, decls: Mapping[str, ast.Decl]) -> Tuple[Dict[str, List[tuple]], Dict]:
+    """``(facts, spans)`` from every ``*.facts`` file of ``directory``; raises FactsError."""
+    root = Path(directory)
+    if not root.is_dir():
+        raise FactsError(f"facts directory {str(root)!r} does not exist or is not a directory",
+                         Span(str(root), 1, 1))
+    facts: Dict[str, List[tuple]] = {}
+    spans: Dict = {}
+    for path in sorted(root.glob("*" + SUFFIX)):
+        rel = path.name[: -len(SUFFIX)]
+        decl = decls.get(rel)
+        if decl is None:
+            raise FactsError(f"{path.name}: no .decl for relation {rel!r} in the program",
+                             Span(str(path), 1, 1))
+        facts[rel] = _read_file(path, decl, spans)
+    return facts, spans
+
+
+def _read_file(path: Path, decl: ast.Decl, spans: Dict) -> List[tuple]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise FactsError(f"cannot read facts file: {exc}", Span(str(path), 1, 1)) from None
+    out = []
+    for number, line in enumerate(text.split("\n"), 1):
+        line = line.rstrip("\r")
+        if not line:
+            continue
+        fields = line.split("\t")
+        if len(fields) != decl.arity:
+            raise FactsError(f"{decl.name} has {decl.arity} columns, this line has {len(fields)} "
+                             f"tab-separated fields", Span(str(path), number, 1))
+        values = []
+        col = 1
+        for field, column in zip(fields, decl.columns):
+            if column.type == ast.NUMBER:
+                try:
+                    values.append(int(field))
+                except ValueError:
+                    raise FactsError(f"column {column.name} of {decl.name} is a number, got {field!r}",
+                                     Span(str(path), number, col)) from None
+            else:
+                values.append(field)
+            col += len(field) + 1
+        tup = tuple(values)
+        out.append(tup)
+        spans.setdefault((decl.name, tup), Span(str(path), number, 1))
+    return out
+
+
+def write_facts_dir(directory, decls: Mapping[str, ast.Decl],
+                    relations: Mapping[str, Iterable[tuple]]) -> List[Path]:
+    """Write each relation to ``directory/Rel.facts`` (sorted); returns the files written."""
+    root = Path(directory)
+    root.mkdir(parents=True, exist_ok=True)
+    written = []
+    for rel in sorted(relations):
+        if rel not in decls:
+            raise FactsError(f"cannot write facts of undeclared relation {rel!r}")
+        lines = []
+        for tup in sorted_tuples(relations[rel]):
+            for value in tup:
+                if isinstance(value, str) and ("\t" in value or "\n" in value or "\r" in value):
+                    raise FactsError(f"{rel}{tup!r}: a symbol with a tab or line break cannot be "
+                                     f"written to a .facts file")
+            lines.append("\t".join(str(v) for v in tup) + "\n")
+        path = root / (rel + SUFFIX)
+        path.write_text("".join(lines), encoding="utf-8")
+        written.append(path)
+    return written
