@@ -170,7 +170,8 @@ def _error(text: str, path: str, line: int, col: int, code: str, message: str) -
 def _syntax_error(exc: UnexpectedInput, text: str, path: str) -> DiagnosticError:
     code, message = classify(exc)
     line, col = getattr(exc, "line", -1), getattr(exc, "column", -1)
-    if line is None or line < 1:  # end of input: point just past the last character
+    at_end = getattr(getattr(exc, "token", None), "type", None) == "$END"
+    if at_end or line is None or line < 1:  # end of input: point just past the last character
         stripped = text.rstrip()
         line = stripped.count("\n") + 1
         col = len(stripped) - (stripped.rfind("\n") + 1) + 1

@@ -1,0 +1,78 @@
+"""The protocol glob dialect (§8.1.3): matching, validity, and the spec's unit scenarios."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from analyzer.engine.glob import glob_match, glob_regex, glob_valid, path_valid
+
+SCENARIOS = Path(__file__).resolve().parents[2] / ".." / "shared" / "spec" / "scenarios.jsonl"
+
+
+@pytest.mark.parametrize("glob,path,expected", [
+    ("**/*.py", "root.py", True),
+    ("**/*.py", "cli/root.py", True),
+    ("web/**", "web/a/b.ts", True),
+    ("web/**", "web", False),
+    ("web/*", "web/a/b.ts", False),
+    ("web/*", "web/a.ts", True),
+    ("a/**/b", "a/b", True),
+    ("a/**/b", "a/x/y/b", True),
+    ("a/**/b", "a/xb", False),
+    (".github/**", ".github/workflows/ci.yml", True),
+    ("CLI/**", "cli/x.py", False),
+    ("src/?.ts", "src/a.ts", True),
+    ("src/?.ts", "src/ab.ts", False),
+    ("*", "a/b", False),
+    ("**", "anything/at/all", True),
+    ("a.b", "axb", False),  # `.` is literal
+    ("a+(b)", "a+(b)", True),
+    ("a/**/b", "a/[x]/b", True),
+    ("a/[x]", "a/x", False),  # invalid globs match nothing
+])
+def test_matching(glob, path, expected):
+    assert glob_match(glob, path) is expected
+
+
+@pytest.mark.parametrize("glob", [
+    "", "/abs/**", "C:/x/**", "a\\b", "a/[ab].md", "a/{b,c}", "a//b", "./a", "a/../b", "a/**b",
+    "***", "a/", "**x/y",
+])
+def test_invalid_globs(glob):
+    assert isinstance(glob_valid(glob), str)
+
+
+@pytest.mark.parametrize("glob", ["*.md", "**", "a/**/b/**", ".github/**", "a-b_c/?x*"])
+def test_valid_globs(glob):
+    assert glob_valid(glob) is None
+
+
+def test_regex_is_compiled_once():
+    assert glob_regex("docs/**") is glob_regex("docs/**")
+
+
+def _unit_scenarios():
+    if not SCENARIOS.is_file():
+        return []
+    rows = [json.loads(line) for line in SCENARIOS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [r for r in rows if r.get("command", [None])[0] == "__unit__" and "glob" in r["command"][1]]
+
+
+def test_spec_unit_scenarios():
+    scenarios = _unit_scenarios()
+    if not scenarios:
+        pytest.skip("shared spec scenarios not available")
+    checked = 0
+    for scenario in scenarios:
+        expect = scenario["expect"]
+        for glob, path, result in expect.get("cases", []) + expect.get("derived_cases", []):
+            assert glob_match(glob, path) is result, (scenario["name"], glob, path)
+            checked += 1
+        for glob in expect.get("invalid_globs_derived", []):
+            assert glob_valid(glob) is not None, glob
+            checked += 1
+        for path in expect.get("invalid_input_paths_derived", []):
+            assert path_valid(path) is not None, path
+            checked += 1
+    assert checked > 0
