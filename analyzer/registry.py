@@ -1,8 +1,15 @@
-"""The command registry: every command, its status, and where its code lives.
+"""The command registry: every command, its status, where its code lives and its output shapes.
 
-This is the single list the CLI is built from. Output shapes are declared alongside (see
-``analyzer.contract``) so that the CLI, docs/cli.md and docs/schemas/ never drift apart.
-A reserved command is declared but not offered; ``instead`` says what to use.
+This is the single list the CLI is built from (live commands only), that ``analyze
+conformance`` checks the real parser against, and that docs/cli.md and docs/schemas/ are
+generated from. A reserved command is declared but not offered; ``instead`` says what to use
+until it lands. Lookups are fail-closed: an undeclared command or shape raises ``KeyError``,
+never returns a default.
+
+To add a command: append a ``CommandSpec`` (status "live" once its module exists), declare
+each JSON document it prints as a ``Shape`` (see ``analyzer.contract`` for the type
+language), print JSON only through ``analyzer.output.emit_json``, then run
+``python -m analyzer.gendocs`` and commit the regenerated docs.
 """
 
 from __future__ import annotations
@@ -10,10 +17,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
+from analyzer.contract import Enum, Obj, Shape, list_of
+
+LIVE, RESERVED = "live", "reserved"
+
+DIAGNOSTIC = Obj({"code": "str", "severity": "str", "message": "str", "path": "str", "line": "int", "col": "int"})
+ERROR_BODY = Obj({"diagnostics": list_of(DIAGNOSTIC)})
+
 
 @dataclass(frozen=True)
 class CommandSpec:
-    """One CLI command: its name, status (live|reserved), module and one-line summary."""
+    """One CLI command: name, status (live|reserved), module, summary, output shapes."""
 
     name: str
     status: str
@@ -21,14 +35,159 @@ class CommandSpec:
     summary: str
     description: str = ""
     instead: Optional[str] = None
+    shapes: Tuple[Shape, ...] = ()
+    exits: Tuple[Tuple[int, str], ...] = ()  # exit statuses not covered by a shape (text-only output)
 
+    def shape(self, name: str) -> Shape:
+        """The declared shape ``name`` of this command; ``KeyError`` when undeclared."""
+        for shape in self.shapes:
+            if shape.name == name:
+                return shape
+        raise KeyError(f"command {self.name!r} declares no output shape {name!r}")
+
+
+# ---- shapes -----------------------------------------------------------------------------
+
+QUERY_SHAPES = (
+    Shape("result", 1, "the program, facts and pattern are valid and evaluation finished", True,
+          ("MATCH", "NO_MATCH"), (0,),
+          Obj({"pattern": "str", "relation": "str", "tuples": "list[list[str|int]]"},
+              {"proofs": "list[any]", "profile": "list[dict[any]]"}),
+          "status MATCH when at least one tuple matched the pattern, else NO_MATCH."),
+    Shape("error", 1, "the program, facts or pattern is invalid, or evaluation stopped at a limit", False,
+          ("INVALID", "LIMIT"), (2,), ERROR_BODY,
+          "INVALID: diagnostics name the bad input (DL… codes); LIMIT: a tuple or time cap stopped evaluation."),
+)
+
+FACTS_SHAPES = (
+    Shape("result", 1, "the project was read; problems in its files are diagnostic facts, not errors", True,
+          ("OK", "DIAGNOSTICS"), (0,),
+          Obj({"project_root": "str",
+               "relations": list_of(Obj({"name": "str", "tuples": "list[list[str|int]]"})),
+               "diagnostics": list_of(DIAGNOSTIC)}),
+          "status DIAGNOSTICS when any file produced a diagnostic, else OK."),
+    Shape("error", 1, "the project root or the options are unusable (no fact base could be built)", False,
+          ("INVALID",), (2,), ERROR_BODY),
+)
+
+COMPLETENESS = Enum("COMPLETE", "INCOMPLETE", "AMBIGUOUS", "INVALID")
+READ_MODULE = Obj({
+    "path": "str",
+    "disposition": Enum("loaded", "skipped", "missing-required", "missing-optional", "invalid"),
+    "reasons": "list[str]", "primary_reason": "str", "details": "list[str]", "required": "bool",
+    "matching_input": "str|null",
+})
+CONFLICT_FINDING = Obj({"code": "str", "status": "str", "message": "str", "entries": "list[str]",
+                        "subject": "str", "facet": "str", "scopes": "list[str]"})
+READ_SHAPES = (
+    Shape("result", 1, "routing ran: valid routing input, or an invalid manifest/routing input "
+          "(routing_completeness INVALID, a single invalid manifest.md module, error set)", True,
+          COMPLETENESS.values, (0, 1, 2),
+          Obj({
+              "task": "str", "canonical_task": "str|null",
+              "paths": list_of(Obj({"path": "str", "missing_on_disk": "bool"})),
+              "explicit": "list[str]",
+              "routing_completeness": COMPLETENESS, "shared_routing_completeness": COMPLETENESS,
+              "incomplete_dimensions": "list[str]",
+              "modules": list_of(READ_MODULE),
+              "budget_omissions": list_of(Obj({"module": "str", "unit": "str"})),
+              "oversized": list_of(Obj({"module": "str", "budget": "int"})),
+              "warnings": "list[str]",
+              "conflict_status": Enum("CLEAR", "REVIEW", "CONFLICT", "INVALID"),
+              "conflict_findings": list_of(CONFLICT_FINDING),
+              "local_overlay_status": Enum("DISABLED", "UNBOUND", "BOUND", "REVIEW"),
+              "local_warnings": "list[str]", "local_loaded": "list[str]",
+              "strict": "bool", "approved": "bool", "exit_code": "int", "error": "str|null",
+              "context_pack": Obj({"text": "str", "sha256": "str"}),
+          }),
+          "status is the routing completeness; exit_code is the exit status of §8.7 (0, 1 or 2)."),
+)
+
+WHY_SHAPES = (
+    Shape("result", 1, "the module is known to routing (any disposition); the proof explains it", True,
+          ("PROVED",), (0,),
+          Obj({"task": "str", "module": "str", "disposition": "str", "reasons": "list[str]",
+               "proof": list_of(Obj({"depth": "int", "relation": "str", "values": "list[str|int]"},
+                                    {"rule": "str", "path": "str", "line": "int", "col": "int",
+                                     "absent": "bool"}))}),
+          "proof is the proof tree in pre-order; depth 0 is the disposition tuple itself."),
+)
+
+CONFORMANCE_SHAPES = (
+    Shape("result", 1, "the conformance checks ran (some may have failed)", True, ("PASS", "FAIL"), (0, 1),
+          Obj({"source_tree": "bool",
+               "checks": list_of(Obj({"id": "str", "title": "str",
+                                      "result": Enum("pass", "fail", "skip"), "details": "list[str]"}))}),
+          "status FAIL (exit 1) when any check failed; skipped checks do not fail. source_tree is false "
+          "when run from an installed package (checks that need tests/ and docs/ are skipped)."),
+)
+
+# ---- commands ---------------------------------------------------------------------------
 
 COMMANDS: Tuple[CommandSpec, ...] = (
     CommandSpec(
-        "query", "live", "analyzer.commands.query",
+        "query", LIVE, "analyzer.commands.query",
         "evaluate a datalog program and print the tuples matching a pattern",
         "Evaluate PROGRAM.dl (with optional Soufflé-style facts) and print the tuples that match "
         "PATTERN, e.g. 'path(X, \"a\", _)'. --why prints a proof tree per tuple, --profile per-rule statistics.",
+        shapes=QUERY_SHAPES,
+    ),
+    # facts and read are declared ahead of their modules; whoever lands the module flips the
+    # status to LIVE (a live command whose module is missing breaks build_parser()).
+    CommandSpec(
+        "facts", RESERVED, "analyzer.commands.facts",
+        "read a memory project and dump its fact base",
+        "Parse every memory file of the project into the base relations of facts/schema.dl and print "
+        "them (table, json) or write Soufflé .facts files (souffle --out DIR).",
+        instead="not available yet (issue 3): the extractor is being written",
+        shapes=FACTS_SHAPES,
+    ),
+    CommandSpec(
+        "conformance", LIVE, "analyzer.commands.conformance",
+        "check the real CLI, golden tests and generated docs against this registry",
+        "Inspect the argparse parser the CLI is built from, the golden cases under tests/golden/ and "
+        "the generated docs, and report each check by its stable id (CONF-…).",
+        shapes=CONFORMANCE_SHAPES,
+    ),
+    CommandSpec(
+        "explain", LIVE, "analyzer.commands.explain",
+        "print the catalogue entry of a finding or reason code",
+        "Print what docs/findings.md says about CODE: title, kind, severity or status, the rule file "
+        "and relation that derive it, the explanation and its fixtures.",
+        exits=((0, "the code is declared by a rule file; its entry is printed"),
+               (2, "no rule file declares the code")),
+    ),
+    CommandSpec(
+        "read", RESERVED, "analyzer.commands.read",
+        "route a task to the memory modules it needs and print the context pack",
+        instead="not available yet (issue 4); `analyze facts` shows what the project declares",
+        shapes=READ_SHAPES,
+    ),
+    CommandSpec(
+        "why", RESERVED, "analyzer.commands.why",
+        "print the proof of a module's routing disposition",
+        instead="`analyze query --why` over rules/ and a fact dump, until `analyze why` lands with read",
+        shapes=WHY_SHAPES,
+    ),
+    CommandSpec(
+        "check", RESERVED, "analyzer.commands.check",
+        "run the protocol's project checks (routing, reachability, freshness, conflicts)",
+        instead="`analyze read --strict-routing` gates a single task once read lands; no project-wide check yet",
+    ),
+    CommandSpec(
+        "list", RESERVED, "analyzer.commands.list",
+        "list canonical memory entries by ID",
+        instead="`analyze facts --format json` (entry facts carry ID, status, scope and file)",
+    ),
+    CommandSpec(
+        "show", RESERVED, "analyzer.commands.show",
+        "print one memory entry by ID",
+        instead="`analyze facts` and `analyze query` over the entry relations",
+    ),
+    CommandSpec(
+        "subject", RESERVED, "analyzer.commands.subject",
+        "list subjects and preview subject merges",
+        instead="`analyze query` over the subject relations of `analyze facts --format souffle`",
     ),
 )
 
@@ -39,3 +198,13 @@ def command(name: str) -> CommandSpec:
         if spec.name == name:
             return spec
     raise KeyError(f"undeclared command {name!r}")
+
+
+def shape(command_name: str, shape_name: str) -> Shape:
+    """Look up a declared output shape; ``KeyError`` for an undeclared command or shape."""
+    return command(command_name).shape(shape_name)
+
+
+def schema_name(command_name: str, shape_name: str) -> str:
+    """The name a document carries in ``schema.name`` and its docs/schemas/ file stem."""
+    return f"{command_name}.{shape_name}"

@@ -1,0 +1,36 @@
+"""``analyze explain CODE``: print the catalogue entry of a finding or reason code (like ``ruff rule``).
+
+The text is the code's section of docs/findings.md, built from the ``@code`` block of the one
+rule file that declares it. Fixtures are listed when the source tree (tests/) is present.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from analyzer import exitcodes
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare the code argument."""
+    parser.add_argument("code", metavar="CODE", help="a finding or reason code, e.g. MC-ROUTE-PATH (case-insensitive)")
+
+
+def run(args: argparse.Namespace, locate=None) -> int:
+    """Print the entry; exit 2 with a message on stderr when no rule file declares the code."""
+    from analyzer import catalog
+    from analyzer.gendocs import source_root
+    from analyzer.resources import data_dir
+
+    root = source_root()
+    known = catalog.load(locate or data_dir, root=root)
+    code = args.code.strip().upper()
+    entries = known.find(code)
+    if not entries:
+        close = sorted(c for c in known.codes() if c.rsplit("-", 1)[0] == code.rsplit("-", 1)[0])
+        hint = f"; codes of that family: {', '.join(close)}" if close else ""
+        print(f"analyze explain: unknown code {args.code!r}: no rule file declares it{hint}", file=sys.stderr)
+        return exitcodes.INVALID
+    sys.stdout.write("\n".join(catalog.render_entry(e, with_fixtures=root is not None) for e in entries))
+    return exitcodes.OK
