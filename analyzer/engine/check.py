@@ -49,6 +49,15 @@ CHECK_CODES = {
 }
 
 
+def markdown_code_table() -> str:
+    """Every DL code of the front end with its meaning (docs/rule-language.md; a test syncs it)."""
+    from analyzer.engine.errors_table import syntax_codes
+
+    rows = ["| code | meaning |", "| --- | --- |"]
+    rows += [f"| {code} | {text} |" for code, text in {**syntax_codes(), **CHECK_CODES}.items()]
+    return "\n".join(rows)
+
+
 class Reporter:
     """Collects diagnostics, adding the source line for the caret."""
 

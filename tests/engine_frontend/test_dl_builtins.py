@@ -123,3 +123,10 @@ def test_doc_lists_every_builtin_exactly_as_generated():
     assert markdown_table() in text, "regenerate the builtins table: builtins.markdown_table()"
     for name in BUILTINS:
         assert f"`{name}(" in text
+
+
+def test_doc_lists_every_diagnostic_code_as_generated():
+    from analyzer.engine.check import markdown_code_table
+
+    assert markdown_code_table() in DOC.read_text(encoding="utf-8"), \
+        "regenerate the code table: check.markdown_code_table()"
