@@ -1,0 +1,1 @@
+"""Engine front-end tests (package so helpers import relatively)."""
