@@ -135,11 +135,10 @@ COMMANDS: Tuple[CommandSpec, ...] = (
     # facts and read are declared ahead of their modules; whoever lands the module flips the
     # status to LIVE (a live command whose module is missing breaks build_parser()).
     CommandSpec(
-        "facts", RESERVED, "analyzer.commands.facts",
+        "facts", LIVE, "analyzer.commands.facts",
         "read a memory project and dump its fact base",
         "Parse every memory file of the project into the base relations of facts/schema.dl and print "
         "them (table, json) or write Soufflé .facts files (souffle --out DIR).",
-        instead="not available yet (issue 3): the extractor is being written",
         shapes=FACTS_SHAPES,
     ),
     CommandSpec(

@@ -44,3 +44,32 @@ def parser(name: str, start: Sequence[str] = ("start",)):
         built = Lark(text, **options)
     _PARSERS[key] = built
     return built
+
+
+_PATTERNS: Dict[Tuple[str, str], object] = {}
+
+
+def terminal(name: str, term: str):
+    """The compiled regex of terminal ``term`` of ``grammar/<name>.lark`` (for full-line matching).
+
+    Line classifiers use these instead of running the parser per line: the grammar file
+    stays the single definition of the syntax, and matching costs one regex call.
+    """
+    key = (name, term)
+    found = _PATTERNS.get(key)
+    if found is None:
+        import re
+
+        lark = _terminals_parser(name)
+        found = re.compile(lark.get_terminal(term).pattern.to_regexp())
+        _PATTERNS[key] = found
+    return found
+
+
+def _terminals_parser(name: str):
+    """A parser for a line grammar whose rules are all start symbols."""
+    import re
+
+    text = data_file("grammar", f"{name}.lark").read_text(encoding="utf-8")
+    starts = tuple(sorted(set(re.findall(r"^([a-z_]+):", text, re.M))))
+    return parser(name, starts)

@@ -1,0 +1,94 @@
+"""``analyze facts``: read a memory project and dump its fact base (table, json or Soufflé files).
+
+Problems in the project's files are diagnostics (stderr, and ``diagnostic`` facts); they do
+not fail the command. Exit 2 only when no fact base can be built (the root is not a
+directory, or --out is unusable).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from analyzer import exitcodes
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare the facts options."""
+    parser.add_argument("--project-root", default=".", metavar="DIR", help="project root (default: current directory)")
+    parser.add_argument("--memory-dir", default="docs/memory", metavar="DIR",
+                        help="memory directory under docs/ (default: docs/memory)")
+    parser.add_argument("--format", choices=("table", "json", "souffle"), default="table",
+                        help="table (default), json, or souffle (one <Rel>.facts file per relation, needs --out)")
+    parser.add_argument("--out", metavar="DIR", help="directory for --format souffle (created if needed)")
+    parser.add_argument("--relation", action="append", default=[], metavar="NAME",
+                        help="only dump this relation (repeatable)")
+    parser.add_argument("--no-cache", action="store_true", help="do not read or write the facts cache")
+
+
+def escape_symbol(value) -> str:
+    """A column value for a tab-separated .facts file: backslash, tab and newlines escaped."""
+    if isinstance(value, int):
+        return str(value)
+    return (value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r"))
+
+
+def _error(message: str, path: str, fmt: str) -> int:
+    from analyzer.diagnostics import Diagnostic
+    from analyzer.span import Span
+
+    diag = Diagnostic(Span(path, 1, 1), "MA-USAGE", message)
+    if fmt == "json":
+        from analyzer.output import diagnostics_payload, emit_json
+
+        code = emit_json("facts", "error", diagnostics_payload([diag]))
+        return exitcodes.INVALID if code == exitcodes.OK else code
+    print(diag.render(caret=False), file=sys.stderr)
+    return exitcodes.INVALID
+
+
+def run(args: argparse.Namespace) -> int:
+    """Load the project and print or write its facts."""
+    from analyzer.project import load_project
+    from analyzer.schema import declared_relations
+
+    if not os.path.isdir(args.project_root):
+        return _error("project root is not a directory", args.project_root, args.format)
+    if args.format == "souffle" and not args.out:
+        return _error("--format souffle needs --out DIR", ".", args.format)
+    project = load_project(args.project_root, memory_dir=args.memory_dir, use_cache=not args.no_cache)
+    declared = declared_relations()
+    names = sorted(declared) if not args.relation else sorted(set(args.relation))
+    unknown = [n for n in names if n not in declared]
+    if unknown:
+        return _error(f"undeclared relation(s): {', '.join(unknown)}", ".", args.format)
+    for diag in project.diagnostics:
+        print(diag.render(caret=False), file=sys.stderr)
+    relations = {name: project.facts.relation(name) for name in names}
+    if args.format == "json":
+        from analyzer.output import emit_json
+
+        return emit_json("facts", "result", {
+            "status": "DIAGNOSTICS" if project.diagnostics else "OK",
+            "project_root": project.root,
+            "relations": [{"name": n, "tuples": [list(t) for t in relations[n]]} for n in names],
+            "diagnostics": [d.as_dict() for d in project.diagnostics],
+        })
+    if args.format == "souffle":
+        try:
+            os.makedirs(args.out, exist_ok=True)
+            for name in names:
+                with open(os.path.join(args.out, f"{name}.facts"), "w", encoding="utf-8", newline="\n") as fh:
+                    for fact in relations[name]:
+                        fh.write("\t".join(escape_symbol(v) for v in fact) + "\n")
+        except OSError as exc:
+            return _error(f"cannot write facts: {exc.strerror}", args.out, args.format)
+        return exitcodes.OK
+    for name in names:
+        if not relations[name]:
+            continue
+        print(f"{name} ({len(relations[name])})")
+        for fact in relations[name]:
+            print("  " + "\t".join(escape_symbol(v) for v in fact))
+    return exitcodes.OK

@@ -1,0 +1,160 @@
+"""Find and read memory files safely: inventory (§2.1), symlink refusal, bounded reads, decoding.
+
+Nothing here follows a symlink: the walk uses ``os.scandir`` without following links and
+files are opened with ``O_NOFOLLOW``. Problems become :class:`FileProblem` records that the
+caller turns into diagnostics; one bad file never stops the others from being read.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from dataclasses import dataclass
+from typing import List, Optional, Tuple
+
+SIZE_CAP = 10 * 1024 * 1024  # bytes; larger files are refused, never read
+MANAGED_DIR_NAMES = ("areas", "rules", "profiles", "archive")
+BOM = b"\xef\xbb\xbf"
+
+
+@dataclass(frozen=True, order=True)
+class FileProblem:
+    """A problem with one path (relative to the memory dir), with its position when known."""
+
+    module: str
+    code: str
+    message: str
+    line: int = 1
+    col: int = 1
+    severity: str = "error"
+
+
+@dataclass
+class Inventory:
+    """The managed ``*.md`` files under the memory dir (sorted) and the problems met."""
+
+    modules: List[str]
+    problems: List[FileProblem]
+    not_files: List[str]  # managed *.md names that are not regular files
+
+
+def _inside(path: str, root: str) -> bool:
+    real = os.path.realpath(path)
+    return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def inventory(memory_dir: str, project_root: str) -> Inventory:
+    """Walk ``memory_dir`` without following symlinks and list the managed Markdown files."""
+    modules: List[str] = []
+    problems: List[FileProblem] = []
+    not_files: List[str] = []
+    real_root = os.path.realpath(project_root)
+    stack = [""]
+    while stack:
+        rel_dir = stack.pop()
+        try:
+            with os.scandir(os.path.join(memory_dir, rel_dir)) as it:
+                entries = sorted(it, key=lambda e: e.name)
+        except OSError as exc:
+            problems.append(FileProblem(rel_dir or ".", "MA-FILE-UNREADABLE", f"cannot list directory: {exc.strerror}"))
+            continue
+        for entry in entries:
+            rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
+            is_md = entry.name.casefold().endswith(".md")
+            if entry.is_symlink():
+                if is_md or (not rel_dir and entry.name in MANAGED_DIR_NAMES):
+                    problems.append(FileProblem(rel, "MA-FILE-SYMLINK", "Managed memory path must not be a symlink"))
+                    if is_md:
+                        not_files.append(rel)
+                elif not _inside(entry.path, real_root):
+                    problems.append(FileProblem(rel, "MA-FILE-SYMLINK",
+                                                "symlink points outside the project; not followed", severity="warning"))
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                if is_md:
+                    problems.append(FileProblem(rel, "MA-FILE-NOT-REGULAR", "Managed memory path is not a regular file"))
+                    not_files.append(rel)
+                else:
+                    stack.append(rel)
+                continue
+            if not is_md:
+                continue
+            if entry.is_file(follow_symlinks=False):
+                modules.append(rel)
+            else:
+                problems.append(FileProblem(rel, "MA-FILE-NOT-REGULAR", "Managed memory path is not a regular file"))
+                not_files.append(rel)
+    return Inventory(sorted(modules), sorted(problems), sorted(not_files))
+
+
+def read_bytes(path: str) -> Tuple[Optional[bytes], Optional[str]]:
+    """Read a regular file without following a symlink; returns (data, error message)."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        return None, f"cannot open: {exc.strerror}"
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            return None, "not a regular file"
+        if info.st_size > SIZE_CAP:
+            return None, f"file is {info.st_size} bytes, over the {SIZE_CAP} byte limit; not read"
+        chunks = []
+        total = 0
+        while True:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            total += len(chunk)
+            if total > SIZE_CAP:  # the file grew while we read it
+                return None, f"file is over the {SIZE_CAP} byte limit; not read"
+            chunks.append(chunk)
+        return b"".join(chunks), None
+    except OSError as exc:
+        return None, f"cannot read: {exc.strerror}"
+    finally:
+        os.close(fd)
+
+
+def decode(module: str, data: bytes) -> Tuple[Optional[str], List[FileProblem]]:
+    """Decode UTF-8 (a leading BOM is dropped); report BOM, CRLF, NUL and invalid bytes."""
+    problems: List[FileProblem] = []
+    if data.startswith(BOM):
+        data = data[len(BOM):]
+        problems.append(FileProblem(module, "MA-FILE-BOM", "UTF-8 byte order mark ignored", severity="warning"))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        col = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        problems.append(FileProblem(module, "MA-FILE-ENCODING",
+                                    f"file is not valid UTF-8 (byte 0x{data[exc.start]:02x}); not read", line, col))
+        return None, problems
+    crlf = text.find("\r\n")
+    if crlf >= 0:
+        problems.append(FileProblem(module, "MA-FILE-CRLF", "CRLF line endings read as LF",
+                                    text.count("\n", 0, crlf) + 1, severity="warning"))
+    nul = text.find("\x00")
+    if nul >= 0:
+        line = text.count("\n", 0, nul) + 1
+        col = nul - (text.rfind("\n", 0, nul) + 1) + 1
+        problems.append(FileProblem(module, "MA-FILE-NUL", "file contains NUL bytes", line, col, severity="warning"))
+    return text, problems
+
+
+def check_memory_dir(project_root: str, memory_dir: str) -> Optional[str]:
+    """Why ``memory_dir`` (relative to the root) is not usable, or None (§1: under docs/, no symlinks)."""
+    parts = memory_dir.replace("\\", "/").strip("/").split("/")
+    if memory_dir.startswith("/") or len(parts) < 2 or parts[0] != "docs" or any(p in ("", ".", "..") for p in parts):
+        return "memory dir must be a strict subdirectory of docs/"
+    current = project_root
+    for part in parts:
+        current = os.path.join(current, part)
+        if os.path.islink(current):
+            return f"memory dir component {part!r} is a symlink"
+        if not os.path.exists(current):
+            return "memory dir does not exist"
+    if not os.path.isdir(current):
+        return "memory dir is not a directory"
+    return None

@@ -1,0 +1,219 @@
+"""From a project root to a fact base: inventory, safe reads, one extractor per file kind, cache.
+
+:func:`load_project` is the entry point for every command that needs facts. It never writes
+into the project; the only writes are cache files under ``$XDG_CACHE_HOME/memory-analyzer``.
+The returned :class:`Project` also exposes file and unit *texts*, which renderers need but
+which are not facts.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, Tuple
+
+from analyzer import cache, files
+from analyzer.diagnostics import Diagnostic, sort_diagnostics
+from analyzer.extract.sink import Sink
+from analyzer.factbase import FactBase
+from analyzer.span import Span
+
+DEFAULT_MEMORY_DIR = "docs/memory"
+SPECIAL = {"manifest.md": "manifest", "subjects.md": "subjects", "reconciliations.md": "reconciliations"}
+
+
+def file_kind(module: str) -> str:
+    """How a managed file is parsed: manifest, subjects, reconciliations, readme or entries."""
+    if module in SPECIAL:
+        return SPECIAL[module]
+    if module.rsplit("/", 1)[-1].casefold() == "readme.md":
+        return "readme"
+    return "entries"
+
+
+@dataclass
+class Project:
+    """A loaded project: its fact base, diagnostics, and the texts behind the facts."""
+
+    root: str
+    memory_dir: str
+    facts: FactBase
+    diagnostics: List[Diagnostic]
+    texts: Dict[str, str] = field(default_factory=dict)  # module -> decoded text
+    unit_ranges: Dict[str, List[Tuple[int, int]]] = field(default_factory=dict)
+    titled: Dict[str, bool] = field(default_factory=dict)
+
+    def text(self, module: str) -> Optional[str]:
+        """The decoded text of a managed file (module path relative to the memory dir)."""
+        return self.texts.get(module)
+
+    def title(self, module: str) -> Optional[str]:
+        """The ``# `` title line of a module, or None."""
+        text = self.texts.get(module)
+        if text is None or not self.titled.get(module):
+            return None
+        return text.splitlines()[0]
+
+    def unit_text(self, module: str, ordinal: int) -> Optional[str]:
+        """The text of unit ``ordinal`` (1-based, as in the ``unit`` facts) of ``module``."""
+        ranges = self.unit_ranges.get(module, [])
+        if not 1 <= ordinal <= len(ranges):
+            return None
+        start, end = ranges[ordinal - 1]
+        return "\n".join(self.texts[module].splitlines()[start:end + 1]).strip("\n")
+
+
+class _Loader:
+    """Accumulates sinks and diagnostics while one project is read."""
+
+    def __init__(self, root: str, memory_dir: str, use_cache: bool) -> None:
+        self.root = root
+        self.memory_dir = memory_dir
+        self.use_cache = use_cache
+        self.base = FactBase()
+        self.diags: List[Diagnostic] = []
+        self.project = Project(root, memory_dir, self.base, [])
+
+    def rel(self, module: str) -> str:
+        return f"{self.memory_dir}/{module}" if module else self.memory_dir
+
+    def diag(self, path: str, code: str, message: str, line: int = 1, col: int = 1, severity: str = "error",
+             text: Optional[str] = None) -> None:
+        source = None
+        if text is not None:
+            lines = text.splitlines()
+            source = lines[line - 1] if 0 < line <= len(lines) else None
+        self.diags.append(Diagnostic(Span(path, line, col), code, message, severity, source))
+
+    def merge(self, sink: Sink, text: Optional[str]) -> None:
+        for rel, values, line, col in sink.facts:
+            self.base.add(rel, *values, span=Span(sink.path, line, col))
+        for code, message, line, col, severity in sink.diagnostics:
+            self.diag(sink.path, code, message, line, col, severity, text)
+
+    def read_text(self, module: str) -> Optional[str]:
+        data, error = files.read_bytes(os.path.join(self.root, self.rel(module)))
+        if data is None:
+            self.diag(self.rel(module), "MA-FILE-UNREADABLE", error)
+            self.base.add("file_unreadable", module, error, span=Span(self.rel(module)))
+            return None
+        text, problems = files.decode(module, data)
+        for p in problems:
+            self.diag(self.rel(module), p.code, p.message, p.line, p.col, p.severity)
+        if text is None:
+            self.base.add("file_unreadable", module, problems[-1].message, span=Span(self.rel(module)))
+        return text
+
+
+def load_project(root, memory_dir: str = DEFAULT_MEMORY_DIR, use_cache: bool = True,
+                 order: Optional[Iterable[str]] = None) -> Project:
+    """Read every memory file of the project at ``root`` into a fact base (never raises on bad input).
+
+    ``order`` (tests only) overrides the order in which modules are extracted; the result
+    must not depend on it.
+    """
+    from analyzer.extract.manifest import ManifestInfo, extract_manifest
+    from analyzer.extract import overlay
+
+    root = os.path.abspath(str(root))
+    memory_dir = memory_dir.replace("\\", "/").strip("/") or DEFAULT_MEMORY_DIR
+    loader = _Loader(root, memory_dir, use_cache)
+    base = loader.base
+    base.add("memory_dir", memory_dir, span=Span(memory_dir))
+    problem = files.check_memory_dir(root, memory_dir)
+    if problem is not None:
+        base.add("memory_dir_missing", memory_dir, span=Span(memory_dir))
+        base.add("manifest_state", "missing", span=Span(memory_dir))
+        loader.diag(memory_dir, "MA-MEMDIR", problem)
+        return _finish(loader)
+    inv = files.inventory(os.path.join(root, memory_dir), root)
+    for p in inv.problems:
+        loader.diag(loader.rel(p.module), p.code, p.message, p.line, p.col, p.severity)
+        if p.code == "MA-FILE-SYMLINK" and p.severity == "error":
+            base.add("symlink_refused", p.module, span=Span(loader.rel(p.module)))
+    modules = list(order) if order is not None else inv.modules
+    for module in modules:
+        _inventory_facts(base, module, loader.rel(module))
+    info = ManifestInfo("0.5", 1, "", False)
+    if "manifest.md" in inv.modules:
+        text = loader.read_text("manifest.md")
+        if text is None:
+            base.add("manifest_state", "ok", span=Span(loader.rel("manifest.md")))
+            base.add("manifest_error", 1, "manifest.md could not be read", span=Span(loader.rel("manifest.md")))
+        else:
+            sink = Sink(loader.rel("manifest.md"))
+            info = extract_manifest(text, sink)
+            sink.fact("manifest_state", "ok")
+            loader.merge(sink, text)
+            loader.project.texts["manifest.md"] = text
+    elif "manifest.md" in inv.not_files:
+        base.add("manifest_state", "not-a-file", span=Span(loader.rel("manifest.md")))
+    else:
+        base.add("manifest_state", "missing", span=Span(loader.rel("manifest.md")))
+        loader.diag(loader.rel("manifest.md"), "MA-MANIFEST-MISSING", "manifest.md is missing")
+    if "subjects.md" not in inv.modules:
+        base.add("registry_missing", "subjects.md", span=Span(loader.rel("subjects.md")))
+    for module in modules:
+        if module != "manifest.md" and file_kind(module) != "readme":
+            _extract_file(loader, module, info.entry_schema)
+    _source_paths(loader)
+    overlay.load_overlay(loader, info)
+    return _finish(loader)
+
+
+def _inventory_facts(base: FactBase, module: str, rel: str) -> None:
+    span = Span(rel)
+    base.add("memory_file", module, span=span)
+    base.add("file_kind", module, file_kind(module), span=span)
+    base.add("file_folder", module, module.split("/", 1)[0] if "/" in module else "", span=span)
+
+
+def _extract_file(loader: _Loader, module: str, schema: int) -> None:
+    from analyzer.extract import entries, records, subjects
+
+    text = loader.read_text(module)
+    if text is None:
+        return
+    kind = file_kind(module)
+    key = cache.key(kind, module, schema, text)
+    sink = cache.load(key) if loader.use_cache else None
+    if sink is None or sink.path != loader.rel(module):
+        sink = Sink(loader.rel(module))
+        if kind == "subjects":
+            subjects.extract_subjects(text, module, sink)
+        elif kind == "reconciliations":
+            records.extract_records(text, module, sink)
+        else:
+            entries.extract_entries(text, module, schema, sink)
+        if loader.use_cache:
+            cache.store(key, sink)
+    loader.merge(sink, text)
+    loader.project.texts[module] = text
+    loader.project.unit_ranges[module] = sink.units
+    loader.project.titled[module] = sink.has_title
+
+
+def _source_paths(loader: _Loader) -> None:
+    """State of every evidence source path on disk: file, dir, missing, or escapes (symlink)."""
+    real_root = os.path.realpath(loader.root)
+    for fact in loader.base.relation("evidence_source"):
+        path = fact[3]
+        full = os.path.join(loader.root, path)
+        real = os.path.realpath(full)
+        if real != real_root and not real.startswith(real_root + os.sep):
+            state = "escapes"
+        elif os.path.isdir(full):
+            state = "dir"
+        elif os.path.exists(full):
+            state = "file"
+        else:
+            state = "missing"
+        loader.base.add("source_path", path, state)
+
+
+def _finish(loader: _Loader) -> Project:
+    loader.project.diagnostics = sort_diagnostics(loader.diags)
+    for d in loader.project.diagnostics:
+        loader.base.add("diagnostic", d.code, d.span.path, d.span.line, d.message, span=d.span)
+    return loader.project
