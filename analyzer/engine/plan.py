@@ -138,7 +138,7 @@ def _mode_ok(atom: ast.Atom, spec, bound: Set[str]) -> bool:
     return False
 
 
-def plan_body(body: Tuple, bound: Set[str], builtins: Mapping, rule_vars_outside,
+def plan_body(body: Tuple, bound: Set[str], builtins: Mapping,
               delta: Optional[int] = None) -> List[Step]:
     """Order ``body`` given variables already ``bound``; ``delta`` = index of the delta atom."""
     bound = set(bound)
@@ -157,7 +157,7 @@ def plan_body(body: Tuple, bound: Set[str], builtins: Mapping, rule_vars_outside
                               f"{', '.join(missing)} are not bound by any earlier literal",
                               getattr(lit, "span", None), code="DL904")
         todo.remove(pick)
-        steps.append(_make_step(body[pick], bound, builtins, rule_vars_outside, pick == delta))
+        steps.append(_make_step(body[pick], bound, builtins, pick == delta))
     return steps
 
 
@@ -178,6 +178,9 @@ def _choose(body, todo, bound, builtins) -> Optional[int]:
         elif lit.rel in builtins:
             if _mode_ok(lit, builtins[lit.rel], bound):
                 score = (2, 0)
+        elif all(isinstance(t, ast.Const) or (isinstance(t, ast.Var) and t.name in bound)
+                 for t in lit.args):
+            score = (3, 0)  # a fully bound atom is a membership test: a cheap filter
         elif _literal_needs(lit, builtins) <= bound:
             nbound = sum(1 for t in lit.args if isinstance(t, ast.Const)
                          or (isinstance(t, ast.Var) and t.name in bound))
@@ -194,9 +197,9 @@ def _assignable(lit: ast.Comparison, bound) -> bool:
     return False
 
 
-def _make_step(lit, bound: Set[str], builtins, outside, is_delta) -> Step:
+def _make_step(lit, bound: Set[str], builtins, is_delta) -> Step:
     before = frozenset(bound)
-    aggs = [AggPlan(a, plan_body(a.body, bound, builtins, outside))
+    aggs = [AggPlan(a, plan_body(a.body, bound, builtins))
             for a in aggregates_in(lit, [])]
     if isinstance(lit, ast.Comparison):
         assign = None

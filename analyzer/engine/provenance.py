@@ -127,10 +127,10 @@ def _expand(db, node: Proof) -> List[Proof]:
     best = None
     for env, kept in variant.fn(*args, node.tuple):
         parts = _classify(variant.steps, kept)
-        heights = [prov[r][t][1] for kind, r, t in parts if kind == SCAN]
+        heights = [prov[r][t][1] for kind, r, t, _ in parts if kind == SCAN]
         if any(h >= height for h in heights):
             continue
-        key = (max(heights, default=0), [sort_key(t) for kind, r, t in parts if kind == SCAN],
+        key = (max(heights, default=0), [sort_key(t) for kind, r, t, _ in parts if kind == SCAN],
                sort_key(tuple(sorted(env.items()))))
         if best is None or key < best[0]:
             best = (key, env, parts)
@@ -139,7 +139,10 @@ def _expand(db, node: Proof) -> List[Proof]:
     _, env, parts = best
     node.bindings = dict(env)
     children = []
-    for kind, what, value in parts:
+    # children in the order the rule's body lists them, not the join order
+    order = {id(lit): i for i, lit in enumerate(rule.body)}
+    parts.sort(key=lambda part: order.get(id(part[3]), len(order)))
+    for kind, what, value, _lit in parts:
         if kind == SCAN:
             children.append(Proof(what, value))
         elif kind == CALL:
@@ -157,13 +160,13 @@ def _classify(steps, kept) -> list:
     parts, pos = [], 0
     for step in steps:
         for agg in step.aggs:
-            parts.append(("agg", agg.node, kept[pos]))
+            parts.append(("agg", agg.node, kept[pos], step.literal))
             pos += 1
         if step.kind == SCAN:
-            parts.append((SCAN, step.literal.rel, kept[pos]))
+            parts.append((SCAN, step.literal.rel, kept[pos], step.literal))
             pos += 1
         elif step.kind == CALL:
-            parts.append((CALL, step.literal, kept[pos]))
+            parts.append((CALL, step.literal, kept[pos], step.literal))
             pos += 1
     return parts
 
