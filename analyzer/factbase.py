@@ -34,6 +34,18 @@ class FactBase:
             if old is None or span < old:
                 self._spans[key] = span
 
+    def add_located(self, path: str, rows: Iterable[Tuple[str, tuple, int, int]]) -> None:
+        """Add many ``(relation, values, line, col)`` rows from one file (a fast path for extractors)."""
+        facts, spans = self._facts, self._spans
+        for relation, values, line, col in rows:
+            fact = tuple(values)
+            facts[relation].add(fact)
+            key = (relation, fact)
+            span = Span(path, line, col)
+            old = spans.get(key)
+            if old is None or span < old:
+                spans[key] = span
+
     def extend(self, other: "FactBase") -> None:
         """Add every fact (and span) of ``other``."""
         for rel, facts in other._facts.items():

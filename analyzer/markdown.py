@@ -25,6 +25,8 @@ FORMAL_H2_RE = re.compile(r"^ {0,3}##[ \t]+MC-(?:DEC|CON|DNU|PREF|AREA|INBOX|TOM
 FIELD_LINE_RE = re.compile(r"^([A-Za-z][A-Za-z-]*):")
 LIST_FIELDS = frozenset({"Aliases", "Entries", "Evidence", "Merged-From"})
 BULLET_PREFIXES = ("- ", "* ", "+ ")
+_H2_FIRST = frozenset(" #")
+_SPECIAL_FIRST = frozenset(" \t`~<")  # first characters that need the full per-line checks
 
 # Lexical error messages, worded as the reference implementation words them (§3).
 ERR_FENCE_INFO = "Backtick fence info strings must not contain backticks"
@@ -90,6 +92,9 @@ def lex(text: str) -> Lexed:
     fence: Optional[Tuple[str, int, int]] = None  # (char, length, opening line)
     comment_start: Optional[int] = None
     for i, line in enumerate(lines):
+        # fast path: most lines cannot open a fence or comment nor be indented code
+        if fence is None and comment_start is None and line[:1] not in _SPECIAL_FIRST:
+            continue
         if fence is not None:
             visible[i] = False
             char, length, _ = fence
@@ -192,12 +197,13 @@ def split_units(lexed: Lexed) -> Document:
         if not (lexed.visible[i] and not lexed.indented[i]):
             continue
         line = lines[i]
-        if H2_UNIT_RE.match(line):
+        first_char = line[:1]
+        if first_char in _H2_FIRST and H2_UNIT_RE.match(line):
             formal = bool(FORMAL_H2_RE.match(line))
             kind, current_field = "h2", None
             starts.append((i, kind, formal))
             continue
-        if kind == "h2":
+        if kind == "h2" and first_char.isalpha():
             fm = FIELD_LINE_RE.match(line)
             if fm:
                 current_field = fm.group(1)

@@ -55,9 +55,9 @@ def terminal(name: str, term: str):
     Line classifiers use these instead of running the parser per line: the grammar file
     stays the single definition of the syntax, and matching costs one regex call.
     """
-    key = (name, term)
-    found = _PATTERNS.get(key)
+    found = _PATTERNS.get((name, term))
     if found is None:
+        key = (name, term)
         import re
 
         lark = _terminals_parser(name)

@@ -45,7 +45,8 @@ class Sink:
         """Rebuild a sink from :meth:`to_json` output; None when the data is malformed."""
         try:
             sink = cls(str(data["path"]))
-            sink.facts = [(str(r), tuple(v), int(ln), int(c)) for r, v, ln, c in data["facts"]]
+            # our own output, keyed by content hash: only the row shape is checked here
+            sink.facts = [(r, tuple(v), ln, c) for r, v, ln, c in data["facts"]]
             sink.diagnostics = [(str(a), str(b), int(c), int(d), str(e)) for a, b, c, d, e in data["diagnostics"]]
             sink.units = [(int(a), int(b)) for a, b in data["units"]]
             sink.has_title = bool(data["has_title"])
