@@ -244,6 +244,13 @@ class RuleCompiler:
 
     def gen_neg(self, step: Step) -> None:
         atom = step.literal.atom
+        if atom.rel in self.builtins:
+            # !builtin(...) holds when the call yields no result for the bound arguments
+            args = [self.expr(t) if _is_bound(t, step.bound) else "None" for t in atom.args]
+            fn, ctx = self.res.name(("B", atom.rel)), self.res.name(("CTX",))
+            self.emit(f"if next(iter({fn}({ctx}, {self.tuple_expr(args)})), None) is None:")
+            self.depth += 1
+            return
         cols, key = self.key_of(atom, step.bound)
         if not cols:
             self.emit(f"if not {self.res.name(('F', atom.rel))}:")

@@ -1,0 +1,20 @@
+"""A negated builtin holds when the call yields nothing for its bound arguments."""
+
+from analyzer.engine import Engine, load_program
+
+PROGRAM = """
+.decl p(x: symbol)
+.decl plain(x: symbol)
+.decl unmatched(path: symbol)
+plain(X) :- p(X), !starts_with(X, "./").
+unmatched(X) :- p(X), !glob_match("src/**", X).
+"""
+
+
+def test_negated_builtins_filter_and_explain():
+    engine = Engine(load_program(text=PROGRAM))
+    db = engine.evaluate({"p": [("./a",), ("b",), ("src/x.py",)]}, provenance=True)
+    assert db.relation("plain") == [("b",), ("src/x.py",)]
+    assert db.relation("unmatched") == [("./a",), ("b",)]
+    proof = db.why("plain", ("b",))
+    assert 'absent: !starts_with("b", "./")' in proof.render()
