@@ -188,6 +188,7 @@ def emit_entry(sink, module: str, ordinal: int, heading, entry: ParsedEntry, lin
     if not prefix:
         sink.fact("entry_unit", eid, module, ordinal, line=line)
         sink.fact("entry_title", eid, heading.group("title"), line=line)
+        sink.fact("entry_display", eid, e, line=line)
         _emit_fields(sink, eid, entry)
         issues += storage_issues(e, code, module, entry)
     else:
