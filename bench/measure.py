@@ -106,17 +106,15 @@ def run_series(argv: list, reps: int, timeout: float, slow_after: float = 60.0) 
     return series
 
 
-def source_commit() -> str:
-    """The repository commit the measured package was installed from (plus "+dirty")."""
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+def source_commit(python: str) -> str:
+    """The commit bench/setup_venv.sh installed into ``python``'s venv ("+dirty": uncommitted
+    engine changes were installed too)."""
+    record = os.path.join(os.path.dirname(os.path.dirname(python)), "installed-commit.txt")
     try:
-        head = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"],
-                              capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-    dirty = subprocess.run(["git", "-C", root, "status", "--porcelain", "--", "analyzer", "grammar"],
-                           capture_output=True, text=True).stdout.strip()
-    return head + ("+dirty" if dirty else "")
+        with open(record, encoding="utf-8") as fh:
+            return fh.read().strip()
+    except OSError:
+        return "unknown (not installed by bench/setup_venv.sh)"
 
 
 def versions(python: str) -> str:
@@ -140,7 +138,7 @@ def machine() -> str:
 def header(python: str, how: str) -> list:
     """The report's opening lines: machine, versions and commit, load, how cells were measured."""
     return [f"Machine: {machine()}.  ",
-            f"Versions: {versions(python)}; engine at commit {source_commit()}.  ",
+            f"Versions: {versions(python)}; engine installed from commit {source_commit(python)}.  ",
             f"Load average (1/5/15 min) at the end: {load()}; other work shared the machine.  ",
             how, ""]
 

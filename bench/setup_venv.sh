@@ -11,6 +11,10 @@ if [ ! -x "$venv/bin/python" ]; then
   "$venv/bin/python" -m pip install --quiet --upgrade pip
 fi
 "$venv/bin/python" -m pip install --quiet "clingo==5.8.3" "pyDatalog==0.22.4" "networkx>=3.0"
+# Record what was installed: reports name this commit, not whatever HEAD is when they run.
+commit="$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+if [ -n "$(git -C "$root" status --porcelain -- analyzer grammar 2>/dev/null)" ]; then commit="$commit+dirty"; fi
+echo "$commit" > "$venv/installed-commit.txt"
 # Reinstall ours every time so the venv measures the current working tree.
 "$venv/bin/python" -m pip install --quiet --force-reinstall --no-deps "$root"
 "$venv/bin/python" -m pip install --quiet "$root"
