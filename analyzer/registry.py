@@ -157,15 +157,18 @@ COMMANDS: Tuple[CommandSpec, ...] = (
                (2, "no rule file declares the code")),
     ),
     CommandSpec(
-        "read", RESERVED, "analyzer.commands.read",
+        "read", LIVE, "analyzer.commands.read",
         "route a task to the memory modules it needs and print the context pack",
-        instead="not available yet (issue 4); `analyze facts` shows what the project declares",
+        "Decide which memory modules load for --task and the touched --path values (and explicit "
+        "--rule/--profile/--area), why every other module does not, whether the pack is complete, "
+        "and print the pack. Exit 0, 1 (strict gate) or 2 (invalid routing or blocking conflict).",
         shapes=READ_SHAPES,
     ),
     CommandSpec(
-        "why", RESERVED, "analyzer.commands.why",
+        "why", LIVE, "analyzer.commands.why",
         "print the proof of a module's routing disposition",
-        instead="`analyze query --why` over rules/ and a fact dump, until `analyze why` lands with read",
+        "Evaluate a read request with provenance and print the proof tree of MODULE's disposition "
+        "(rule, manifest line, path and glob, or the missing input), or of every tuple matching --pattern.",
         shapes=WHY_SHAPES,
     ),
     CommandSpec(

@@ -1,0 +1,65 @@
+"""``analyze read``: which memory loads for a task and touched paths, and why."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from analyzer import exitcodes
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare the read options (the reference's, plus --format and --why)."""
+    parser.add_argument("--task", default="default",
+                        help="task being started (canonical or alias, e.g. implementation, review, output); default: general")
+    parser.add_argument("--path", action="append", default=[], metavar="P",
+                        help="project-relative path the work touches (repeatable); activates path-routed areas")
+    parser.add_argument("--rule", action="append", default=[], metavar="R", help="open an optional rule explicitly (repeatable)")
+    parser.add_argument("--profile", action="append", default=[], metavar="P", help="open a profile explicitly (repeatable)")
+    parser.add_argument("--area", action="append", default=[], metavar="A", help="open an optional area explicitly (repeatable)")
+    parser.add_argument("--explain", action="store_true", help="show disposition, reason and matching input of every module")
+    parser.add_argument("--names-only", action="store_true", help="list modules without their contents")
+    parser.add_argument("--strict-routing", action="store_true",
+                        help="reject the pack unless routing is COMPLETE and conflicts allow the task (exit 1/2)")
+    parser.add_argument("--no-local", action="store_true", help="ignore the repo-external local overlay")
+    parser.add_argument("--project-root", default=".", metavar="DIR", help="project root (default: current directory)")
+    parser.add_argument("--memory-dir", default="docs/memory", metavar="DIR", help="memory directory under docs/ (default: docs/memory)")
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    parser.add_argument("--why", metavar="MODULE", help="print the proof of MODULE's disposition instead of the pack")
+    parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Evaluate the request and print the pack, its JSON form, or a proof."""
+    from pathlib import Path
+
+    from analyzer.query.read import ReadRequest, UnknownTask, run_read
+
+    request = ReadRequest(
+        task=args.task, paths=args.path, rules=args.rule, profiles=args.profile, areas=args.area,
+        strict=args.strict_routing, no_local=args.no_local, project_root=Path(args.project_root),
+        memory_dir=args.memory_dir, use_cache=not args.no_cache,
+    )
+    try:
+        result, db, _ = run_read(request, provenance=bool(args.why))
+    except UnknownTask as exc:
+        print(f"analyze read: error: argument --task: invalid choice: '{exc}'", file=sys.stderr)
+        return exitcodes.INVALID
+    if args.why:
+        from analyzer.query.why import disposition_proof
+
+        text, code = disposition_proof(db, args.why)
+        print(text, end="")
+        return code
+    if result.error:
+        print(result.error, file=sys.stderr)
+    if args.format == "json":
+        from analyzer.render.read_json import read_payload
+        from analyzer.output import emit_json
+
+        status = emit_json("read", "result", read_payload(result, explain=args.explain, names_only=args.names_only))
+        return status if status else result.exit_code
+    from analyzer.render.read_text import render_read_text
+
+    sys.stdout.write(render_read_text(result, explain=args.explain, names_only=args.names_only))
+    return result.exit_code

@@ -1,0 +1,229 @@
+"""The ``read`` request: record the request as facts, evaluate rules/read/read.dl, and select
+the derived relations into a :class:`~analyzer.query.read_model.ReadResult`.
+
+Every decision (task, paths, dispositions, budgets, completeness, conflicts, overlay, exit
+status) is a relation derived by the rules; this module only moves data between the
+project, the engine and the result model, and puts module texts into the pack.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from analyzer.query.paths import probe_path
+from analyzer.query.program import read_program
+from analyzer.query.read_model import (
+    ConflictFinding,
+    ModuleView,
+    Omission,
+    PackSection,
+    ReadResult,
+)
+
+FOLDER_LABEL = {"rules": "rule", "profiles": "profile", "areas": "area"}
+
+
+@dataclass
+class ReadRequest:
+    """The arguments of one read request, exactly as supplied."""
+
+    task: str = "default"
+    paths: Sequence[str] = ()
+    rules: Sequence[str] = ()
+    profiles: Sequence[str] = ()
+    areas: Sequence[str] = ()
+    strict: bool = False
+    no_local: bool = False
+    project_root: Path = field(default_factory=Path.cwd)
+    memory_dir: str = "docs/memory"
+    use_cache: bool = True
+
+    def facts(self) -> Dict[str, List[tuple]]:
+        """The request as facts of facts/request.dl (verbatim; rules interpret them)."""
+        facts: Dict[str, List[tuple]] = {
+            "req_task": [(self.task,)],
+            "req_path": [(p,) for p in self.paths],
+            "req_explicit": [("rules", v) for v in self.rules]
+            + [("profiles", v) for v in self.profiles]
+            + [("areas", v) for v in self.areas],
+            "req_flag": [],
+        }
+        if self.strict:
+            facts["req_flag"].append(("strict-routing",))
+        if self.no_local:
+            facts["req_flag"].append(("no-local",))
+        return facts
+
+
+class UnknownTask(ValueError):
+    """The supplied task is not a spelling the rules know (a usage error)."""
+
+
+def run_read(request: ReadRequest, project=None, *, provenance: bool = False):
+    """Evaluate a read request; returns ``(ReadResult, database, project)``."""
+    from analyzer.project import load_project
+
+    if project is None:
+        project = load_project(request.project_root, memory_dir=request.memory_dir, use_cache=request.use_cache)
+    engine = read_program()
+    facts = _merge(project.facts.relations(), request.facts())
+    spans = project.facts.spans()
+    # Phase 1 normalizes touched paths (rules), phase 2 adds what the filesystem says about
+    # each normalized path; the filesystem is never consulted for anything rules reject.
+    first = engine.evaluate(facts, only=["path_norm", "unknown_task"])
+    unknown = first.relation("unknown_task")
+    if unknown:
+        raise UnknownTask(unknown[0][0])
+    norm = sorted({p for _, p in first.relation("path_norm")})
+    facts["path_probe"] = [(p, probe_path(Path(request.project_root), p)) for p in norm]
+    db = engine.evaluate(facts, spans=spans, provenance=provenance)
+    return build_result(db, request, project), db, project
+
+
+def _merge(*parts: Dict[str, List[tuple]]) -> Dict[str, List[tuple]]:
+    merged: Dict[str, List[tuple]] = {}
+    for part in parts:
+        for name, rows in part.items():
+            merged.setdefault(name, []).extend(rows)
+    return merged
+
+
+def _one(db, name: str, default=None):
+    rows = db.relation(name)
+    return rows[0][0] if rows else default
+
+
+def build_result(db, request: ReadRequest, project) -> ReadResult:
+    """Select the derived relations of a read evaluation into the result model."""
+    invalid = _one(db, "invalid_reason")
+    completeness = _one(db, "completeness", "INVALID")
+    modules = _invalid_module(invalid) if invalid is not None else _modules(db)
+    omissions = [
+        Omission(m, ref)
+        for _, _, m, _, ref in sorted(
+            (_module_rank(db, m), n, m, n, ref) for m, n, ref in db.relation("budget_omission")
+        )
+    ]
+    paths = [(p, bool(db.query(f'path_missing_on_disk("{_esc(p)}")'))) for (p,) in db.relation("touched_path")]
+    if invalid is not None:
+        paths = [(p, False) for (p,) in sorted({(p,) for _, p in db.relation("path_norm")})]
+    explicit = [
+        f"{FOLDER_LABEL[f]}:{s}"
+        for f, s in sorted({(f, s) for f, _, s in db.relation("explicit_norm")}, key=lambda x: (list(FOLDER_LABEL).index(x[0]), x[1]))
+    ]
+    contents = bool(db.relation("contents_shown"))
+    sections = []
+    if contents:
+        for mod in modules:
+            if mod.disposition == "loaded":
+                text = _pack_text(db, project, mod.path)
+                if text:
+                    sections.append(PackSection(mod.path, text))
+    local_loaded = [name for _, name in db.relation("local_loaded")]
+    local_sections = []
+    if db.relation("local_contents_shown"):
+        local_sections = [PackSection(f"local/{n}", _local_text(db, n)) for _, n in db.relation("local_loaded_module")]
+    return ReadResult(
+        task=request.task,
+        canonical_task=None if invalid is not None else _one(db, "canonical_task"),
+        paths=paths,
+        explicit=explicit,
+        completeness=completeness,
+        shared_completeness=_one(db, "shared_completeness", completeness),
+        incomplete_dimensions=[d for _, d in db.relation("incomplete_dimension")],
+        modules=modules,
+        omissions=omissions,
+        oversized=[(m, b) for _, m, b in sorted((_module_rank(db, m), m, b) for m, b in db.relation("oversized"))],
+        conflict_status=_one(db, "conflict_status", "INVALID"),
+        conflict_findings=_findings(db),
+        local_status=_one(db, "local_status", "DISABLED"),
+        local_warnings=[w for _, w in db.relation("local_warning")],
+        local_loaded=[f"local/{n}" for n in local_loaded],
+        local_scope_warnings=[w for _, w in db.relation("local_scope_warning")],
+        warnings=[w for _, w in db.relation("routing_warning")] + [m for (m,) in db.relation("migration_required")],
+        strict=request.strict,
+        approved=bool(db.relation("approved")),
+        exit_code=_one(db, "exit_code", 2),
+        notice=_one(db, "pack_notice"),
+        error=None if invalid is None else f"Error: Routing input or manifest is invalid: {invalid}",
+        sections=sections,
+        local_sections=local_sections,
+    )
+
+
+def _local_text(db, module: str) -> str:
+    """The whole text of a loaded local module (local modules are never budget-packed)."""
+    directory = _one(db, "overlay_dir", "")
+    try:
+        return (Path(directory) / "local" / module).read_text(encoding="utf-8").strip("\n")
+    except (OSError, UnicodeDecodeError):
+        return ""
+
+
+def _esc(text: str) -> str:
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _invalid_module(message: str) -> List[ModuleView]:
+    return [ModuleView("manifest.md", "invalid", ["MC-ROUTE-INVALID"], [message], False, "MC-ROUTE-INVALID")]
+
+
+def _module_rank(db, module: str) -> Tuple[int, int, str]:
+    rows = db.query(f'module_position("{_esc(module)}", _, _)')
+    return (rows[0][1], rows[0][2], module) if rows else (9, 0, module)
+
+
+def _modules(db) -> List[ModuleView]:
+    reasons: Dict[str, List[Tuple[int, str]]] = {}
+    for m, r, o in db.relation("module_reason"):
+        reasons.setdefault(m, []).append((o, r))
+    details: Dict[str, List[Tuple[str, int, str]]] = {}
+    for m, p, o, d in db.relation("module_detail"):
+        details.setdefault(m, []).append((p, o, d))
+    disposition = dict(db.relation("disposition"))
+    primary = dict(db.relation("primary_reason"))
+    matching = dict(db.relation("matching_input"))
+    required = {m for (m,) in db.relation("module_required")}
+    views = []
+    for _, _, m in sorted((g, o, m) for m, g, o in db.relation("module_position")):
+        ordered = []
+        for _, r in sorted(reasons.get(m, [])):
+            if r not in ordered:
+                ordered.append(r)
+        views.append(ModuleView(
+            path=m,
+            disposition=disposition[m],
+            reasons=ordered,
+            details=[d for _, _, d in sorted(details.get(m, []))],
+            required=m in required,
+            primary_reason=primary.get(m, ordered[0] if ordered else ""),
+            matching_input=matching.get(m),
+        ))
+    return views
+
+
+def _findings(db) -> List[ConflictFinding]:
+    entries: Dict[str, List[str]] = {}
+    for fid, e in db.relation("conflict_finding_entry"):
+        entries.setdefault(fid, []).append(e)
+    scopes: Dict[str, List[str]] = {}
+    for fid, _, s in db.relation("conflict_finding_scope"):
+        scopes.setdefault(fid, []).append(s)
+    out = []
+    for fid, code, status, message, subject, facet in db.relation("conflict_finding"):
+        out.append(ConflictFinding(code, status, message, sorted(entries.get(fid, []), key=str.casefold),
+                                   subject, facet, scopes.get(fid, [])))
+    out.sort(key=lambda f: (f.code, f.subject, f.facet, f.scopes, f.entries))
+    return out
+
+
+def _pack_text(db, project, module: str) -> Optional[str]:
+    """The packed text of a loaded module: whole, or title plus the kept units."""
+    if not db.query(f'over_budget("{_esc(module)}")'):
+        return project.text(module)
+    kept = [n for _, n in db.query(f'kept_unit("{_esc(module)}", _)')]
+    parts = [project.title(module)] if project.title(module) else []
+    parts += [project.unit_text(module, n) for n in sorted(kept)]
+    return "\n\n".join(parts)

@@ -1,0 +1,92 @@
+"""Text rendering of ``analyze read`` in the reference layout (spec §8.8)."""
+
+from __future__ import annotations
+
+from typing import List
+
+from analyzer.query.read_model import ModuleView, ReadResult
+
+GROUPS = (
+    ("Loaded:", "loaded"),
+    ("Skipped optional:", "skipped"),
+    ("Missing required:", "missing-required"),
+    ("Missing optional:", "missing-optional"),
+    ("Invalid:", "invalid"),
+)
+LOCAL_PRECEDENCE = "  Precedence: below shared constraints, tombstones, decisions, and rules"
+
+
+def render_read_text(result: ReadResult, *, explain: bool, names_only: bool) -> str:
+    """Render the context pack report; module contents follow unless ``names_only``."""
+    out: List[str] = ["# Memory Context Pack", f"Task: {result.task}"]
+    out.append(f"Canonical task: {result.canonical_task or '<invalid>'}")
+    out.append("Paths:")
+    if result.paths:
+        out += [f"- {p}{' (missing-on-disk)' if missing else ''}" for p, missing in result.paths]
+    else:
+        out.append("- none supplied")
+    out.append("Explicit scope:")
+    out += [f"- {e}" for e in result.explicit] or ["- none supplied"]
+    out.append(f"Routing completeness: {result.completeness}")
+    if result.shared_completeness != result.completeness:
+        out.append(f"Shared routing completeness: {result.shared_completeness}")
+    out.append(f"Local overlay status: {result.local_status}")
+    out += [f"- {w}" for w in result.local_warnings]
+    if result.local_loaded:
+        out.append("Local loaded:")
+        for name in result.local_loaded:
+            out.append(f"- {name}")
+            if explain:
+                out.append(LOCAL_PRECEDENCE)
+    for heading, disposition in GROUPS:
+        out.append(heading)
+        mods = result.modules_with(disposition)
+        if not mods:
+            out.append("- none")
+        for mod in mods:
+            out += _module_lines(mod, explain)
+    if explain:
+        out += [
+            "Policy exclusions:",
+            "- inbox.md: candidate/maintenance-only; excluded from normal task context",
+            "- archive/: explicit maintenance only; archive files were not enumerated",
+            "Incomplete dimensions:",
+        ]
+        out += [f"- {d}" for d in result.incomplete_dimensions] or ["- none"]
+    out.append("Budget omissions:")
+    if not result.omissions:
+        out.append("- none")
+    for om in result.omissions:
+        out.append(f"- {om.unit}")
+        if explain:
+            out += [f"  Module: {om.module}", "  Disposition: omitted-by-budget", "  Reason: MC-OMIT-BUDGET"]
+    if result.oversized:
+        out.append("Oversized atomic entries:")
+        out += [
+            f"- {m}: one atomic entry exceeds the {b}-token budget and was included whole"
+            for m, b in result.oversized
+        ]
+    out.append(f"Conflict status: {result.conflict_status}")
+    out += [f"- {f.render()}" for f in result.conflict_findings]
+    if result.warnings:
+        out.append("Warnings:")
+        out += [f"- {w}" for w in result.warnings]
+    out += [f"Warning: {w}" for w in result.local_scope_warnings]
+    if result.notice:
+        out.append(result.notice)
+    if not names_only:
+        for section in result.sections + result.local_sections:
+            out += ["", f"## {section.title}", "", section.text]
+    return "\n".join(out) + "\n"
+
+
+def _module_lines(mod: ModuleView, explain: bool) -> List[str]:
+    lines = [f"- {mod.path}"]
+    if not explain:
+        return lines
+    lines.append(f"  Disposition: {mod.disposition}")
+    detail = f" ({'; '.join(mod.details)})" if mod.details else ""
+    lines.append(f"  Reason: {mod.primary_reason}{detail}")
+    if mod.matching_input:
+        lines.append(f"  Matching input: {mod.matching_input}")
+    return lines

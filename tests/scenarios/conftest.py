@@ -1,0 +1,6 @@
+"""Make the harness modules of this folder importable by their plain names."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))

@@ -1,0 +1,121 @@
+"""Build a project from a scenario of ../shared/spec/scenarios.jsonl and run our CLI on it.
+
+The scenario format is described in §15 of the protocol reference. This harness only lays
+out files, local-overlay state and git history, and runs ``python -m analyzer``; the
+assertions live in the test modules.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, List, Optional
+
+REPO = Path(__file__).resolve().parents[2]
+SCENARIOS = REPO.parent / "shared" / "spec" / "scenarios.jsonl"
+
+
+def load_scenarios() -> List[dict]:
+    """Every scenario, or an empty list when ../shared is absent."""
+    if not SCENARIOS.is_file():
+        return []
+    return [json.loads(line) for line in SCENARIOS.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+@dataclass
+class Run:
+    """The outcome of one CLI run."""
+
+    argv: List[str]
+    exit_code: int
+    stdout: str
+    stderr: str
+
+
+class ScenarioProject:
+    """A scenario laid out on disk: project root, state dir, environment."""
+
+    def __init__(self, scenario: dict, tmp: Path):
+        self.scenario = scenario
+        self.root = (tmp / "project").resolve()
+        self.root.mkdir()
+        self.other_root = (tmp / "other-root").resolve()
+        self.other_root.mkdir()
+        self.env = self._environment(tmp)
+        for rel, content in scenario.get("files", {}).items():
+            self._write(self.root / rel, content)
+        self._state_files(scenario.get("state_files") or {})
+        self._git_steps(scenario.get("git_steps") or [])
+
+    def _environment(self, tmp: Path) -> Dict[str, str]:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
+        env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
+        env["XDG_CACHE_HOME"] = str(tmp / "cache")
+        self.state_dir = tmp / "state"
+        self.state_dir.mkdir()
+        for key, value in (self.scenario.get("env") or {}).items():
+            if value in ("${EMPTY_TEMP_DIR}", "${STATE_DIR}"):
+                value = str(self.state_dir)
+            env[key] = value
+        return env
+
+    def _subst(self, text: str) -> str:
+        return text.replace("${PROJECT_ROOT}", str(self.root)).replace(
+            "${OTHER_EXISTING_ROOT}", str(self.other_root)
+        )
+
+    @staticmethod
+    def _write(path: Path, content: str) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(content.encode("utf-8"))
+
+    def _state_files(self, files: Dict[str, Optional[str]]) -> None:
+        for rel, content in sorted(files.items()):
+            path = self.state_dir / rel
+            # every directory the overlay uses must be 0700, every file 0600 (spec §11.1)
+            for parent in reversed(path.parents):
+                if str(parent).startswith(str(self.state_dir)) and parent != self.state_dir:
+                    parent.mkdir(exist_ok=True)
+                    if "memory-custodian" in parent.relative_to(self.state_dir).parts[:1]:
+                        parent.chmod(0o700)
+            if content is None:
+                path.mkdir(parents=True, exist_ok=True)
+                path.chmod(0o700)
+            else:
+                self._write(path, self._subst(content))
+                path.chmod(0o600)
+
+    def _git(self, *args: str) -> None:
+        subprocess.run(["git", *args], cwd=self.root, check=True, capture_output=True,
+                       env={**self.env, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
+                            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"})
+
+    def _git_steps(self, steps: List[dict]) -> None:
+        for step in steps:
+            kind = step.get("step") or step.get("kind") or next(iter(step))
+            if kind == "git_init_and_commit":
+                self._git("init", "-q")
+                self._git("add", "-A")
+                self._git("commit", "-qm", "init")
+            elif kind == "write":
+                for rel, content in step.get("files", step.get("write", {})).items():
+                    self._write(self.root / rel, content)
+            elif kind == "commit":
+                self._git("add", "-A")
+                self._git("commit", "-qm", step.get("message", "commit"))
+                if step.get("tag"):
+                    self._git("tag", step["tag"])
+            elif kind == "checkout_new_branch":
+                self._git("checkout", "-qb", step["name"], step.get("from", "HEAD"))
+            elif kind == "checkout":
+                self._git("checkout", "-q", step["name"])
+
+    def run(self, argv: List[str]) -> Run:
+        """Run ``analyze <argv> --project-root <root>`` in a subprocess."""
+        full = [sys.executable, "-m", "analyzer", *argv, "--project-root", str(self.root)]
+        proc = subprocess.run(full, capture_output=True, text=True, env=self.env, cwd=str(self.root), timeout=120)
+        return Run(argv, proc.returncode, proc.stdout, proc.stderr)
