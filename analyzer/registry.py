@@ -103,14 +103,18 @@ READ_SHAPES = (
           "status is the routing completeness; exit_code is the exit status of §8.7 (0, 1 or 2)."),
 )
 
+PROOF = "dict[any]"  # a proof tree node: relation, tuple, rule, location, bindings, absent, builtins, children
+
 WHY_SHAPES = (
-    Shape("result", 1, "the module is known to routing (any disposition); the proof explains it", True,
+    Shape("module", 1, "MODULE is part of the read result (any disposition); its proofs explain it", True,
           ("PROVED",), (0,),
-          Obj({"task": "str", "module": "str", "disposition": "str", "reasons": "list[str]",
-               "proof": list_of(Obj({"depth": "int", "relation": "str", "values": "list[str|int]"},
-                                    {"rule": "str", "path": "str", "line": "int", "col": "int",
-                                     "absent": "bool"}))}),
-          "proof is the proof tree in pre-order; depth 0 is the disposition tuple itself."),
+          Obj({"task": "str", "module": "str", "disposition": "str", "primary_reason": "str",
+               "proofs": f"list[{PROOF}]"}),
+          "proofs[0] proves the disposition tuple, proofs[1] (when present) the displayed reason."),
+    Shape("pattern", 1, "--pattern was given: one proof per matching derived tuple (possibly none)", True,
+          ("PROVED", "NO_MATCH"), (0,),
+          Obj({"task": "str", "pattern": "str", "relation": "str", "proofs": f"list[{PROOF}]"}),
+          "NO_MATCH when no tuple matches the pattern; proofs is then empty."),
 )
 
 CONFORMANCE_SHAPES = (

@@ -29,28 +29,33 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
 
 
-def run(args: argparse.Namespace) -> int:
-    """Evaluate the request and print the pack, its JSON form, or a proof."""
+def request_from(args: argparse.Namespace):
+    """The :class:`~analyzer.query.read.ReadRequest` of parsed read options."""
     from pathlib import Path
 
-    from analyzer.query.read import ReadRequest, UnknownTask, run_read
+    from analyzer.query.read import ReadRequest
 
-    request = ReadRequest(
+    return ReadRequest(
         task=args.task, paths=args.path, rules=args.rule, profiles=args.profile, areas=args.area,
         strict=args.strict_routing, no_local=args.no_local, project_root=Path(args.project_root),
         memory_dir=args.memory_dir, use_cache=not args.no_cache,
     )
+
+
+def run(args: argparse.Namespace) -> int:
+    """Evaluate the request and print the pack, its JSON form, or a proof."""
+    from analyzer.query.read import UnknownTask, run_read
+
+    if args.why:
+        from analyzer.commands import why
+
+        args.module, args.pattern = args.why, None
+        return why.run(args)
     try:
-        result, db, _ = run_read(request, provenance=bool(args.why))
+        result, _, _ = run_read(request_from(args))
     except UnknownTask as exc:
         print(f"analyze read: error: argument --task: invalid choice: '{exc}'", file=sys.stderr)
         return exitcodes.INVALID
-    if args.why:
-        from analyzer.query.why import disposition_proof
-
-        text, code = disposition_proof(db, args.why)
-        print(text, end="")
-        return code
     if result.error:
         print(result.error, file=sys.stderr)
     if args.format == "json":

@@ -13,52 +13,56 @@ import sys
 from analyzer import exitcodes
 from analyzer.commands import read as read_command
 
+SKIPPED_READ_OPTIONS = ("why", "format", "explain", "names_only", "help")
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """MODULE or --pattern, plus the read request options."""
+    """MODULE or --pattern, --format, plus the read request options."""
     parser.add_argument("module", nargs="?", help="module whose disposition to explain, e.g. areas/web.md")
     parser.add_argument("--pattern", help="explain every tuple matching this pattern instead, e.g. 'skip_reason(_, _)'")
-    for action in _read_actions():
-        if action.dest in ("why", "format", "explain", "names_only", "help"):
-            continue
-        parser._add_action(action)
-
-
-def _read_actions():
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     scratch = argparse.ArgumentParser(add_help=False)
     read_command.add_arguments(scratch)
-    return scratch._actions
+    for action in scratch._actions:
+        if action.dest not in SKIPPED_READ_OPTIONS:
+            parser._add_action(action)
 
 
 def run(args: argparse.Namespace) -> int:
     """Evaluate the read request with provenance and print the proofs asked for."""
-    from pathlib import Path
-
-    from analyzer.query.read import ReadRequest, UnknownTask, run_read
-    from analyzer.query.why import disposition_proof, pattern_proofs
+    from analyzer.diagnostics import DiagnosticError
+    from analyzer.query.read import UnknownTask, run_read
+    from analyzer.query.why import module_proofs, pattern_proofs
 
     if bool(args.module) == bool(args.pattern):
-        print("analyze why: give either MODULE or --pattern", file=sys.stderr)
+        print("analyze why: error: give either MODULE or --pattern", file=sys.stderr)
         return exitcodes.INVALID
-    request = ReadRequest(
-        task=args.task, paths=args.path, rules=args.rule, profiles=args.profile, areas=args.area,
-        strict=args.strict_routing, no_local=args.no_local, project_root=Path(args.project_root),
-        memory_dir=args.memory_dir, use_cache=not args.no_cache,
-    )
     try:
-        _, db, _ = run_read(request, provenance=True)
+        _, db, _ = run_read(read_command.request_from(args), provenance=True)
+        answer = module_proofs(db, args.module) if args.module else pattern_proofs(db, args.pattern)
     except UnknownTask as exc:
         print(f"analyze why: error: argument --task: invalid choice: '{exc}'", file=sys.stderr)
         return exitcodes.INVALID
-    if args.module:
-        text, code = disposition_proof(db, args.module)
-    else:
-        from analyzer.diagnostics import DiagnosticError
+    except DiagnosticError as exc:
+        print(str(exc), file=sys.stderr)
+        return exitcodes.INVALID
+    if answer.error:
+        print(f"analyze why: error: {answer.error}", file=sys.stderr)
+        return exitcodes.INVALID
+    if args.format == "json":
+        from analyzer.output import emit_json
 
-        try:
-            text, code = pattern_proofs(db, args.pattern)
-        except DiagnosticError as exc:
-            print(str(exc), file=sys.stderr)
-            return exitcodes.INVALID
-    (sys.stdout if code == exitcodes.OK else sys.stderr).write(text)
-    return code
+        proofs = [p.as_dict() for p in answer.proofs]
+        if args.module:
+            return emit_json("why", "module", {
+                "status": "PROVED", "task": args.task, "module": args.module,
+                "disposition": answer.tuples[0][1], "primary_reason": _reason(answer), "proofs": proofs})
+        return emit_json("why", "pattern", {
+            "status": "PROVED" if proofs else "NO_MATCH", "task": args.task, "pattern": args.pattern,
+            "relation": answer.relation, "proofs": proofs})
+    sys.stdout.write(answer.render() if answer.proofs else f"no tuple of {answer.relation} matches {args.pattern}\n")
+    return exitcodes.OK
+
+
+def _reason(answer) -> str:
+    return answer.titles[1][len("Reason "):-1] if len(answer.titles) > 1 else ""

@@ -2,43 +2,64 @@
 
 The proof trees come from the engine's provenance (rule, bindings, body facts down to base
 facts with their manifest/file spans, negated atoms shown absent); this module only picks
-the tuples to explain and frames the text.
+the tuples to explain and frames them as text or JSON payloads.
 """
 
 from __future__ import annotations
 
-from typing import List, Tuple
-
-from analyzer import exitcodes
+from dataclasses import dataclass, field
+from typing import List, Optional, Tuple
 
 
 def _quote(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def disposition_proof(db, module: str) -> Tuple[str, int]:
-    """Text explaining ``module``'s disposition and displayed reason, and an exit status."""
+@dataclass
+class WhyAnswer:
+    """Proofs selected for one why request."""
+
+    relation: str
+    tuples: List[tuple]
+    proofs: list = field(default_factory=list)
+    titles: List[str] = field(default_factory=list)
+    error: Optional[str] = None
+
+    def render(self) -> str:
+        """The proofs as indented text, each under its title."""
+        out: List[str] = []
+        for title, proof in zip(self.titles, self.proofs):
+            out += [title, proof.render(), ""]
+        return "\n".join(out).rstrip("\n") + "\n"
+
+
+def module_proofs(db, module: str) -> WhyAnswer:
+    """Proofs of ``module``'s disposition and of its displayed reason."""
     rows = db.query(f"disposition({_quote(module)}, _)")
     if not rows:
         known = ", ".join(m for m, _ in db.relation("disposition")) or "none"
-        return f"analyze read: module {module!r} is not part of this result (modules: {known})\n", exitcodes.INVALID
-    out: List[str] = [f"{module}: {rows[0][1]}", ""]
-    out.append(db.why("disposition", rows[0]).render())
+        return WhyAnswer("disposition", [], error=f"module {module!r} is not part of this result (modules: {known})")
+    answer = WhyAnswer("disposition", rows)
+    answer.titles.append(f"{module}: {rows[0][1]}")
+    answer.proofs.append(db.why("disposition", rows[0]))
     for row in db.query(f"primary_reason({_quote(module)}, _)"):
-        out += ["", f"Reason {row[1]}:", db.why("primary_reason", row).render()]
-    return "\n".join(out).rstrip("\n") + "\n", exitcodes.OK
+        answer.titles.append(f"Reason {row[1]}:")
+        answer.proofs.append(db.why("primary_reason", row))
+    return answer
 
 
-def pattern_proofs(db, pattern: str) -> Tuple[str, int]:
-    """Proof trees of every tuple matching ``pattern`` (e.g. ``skip_reason(_, _)``)."""
-    atom = db.parse_pattern(pattern) if hasattr(db, "parse_pattern") else None
-    rows = db.query(pattern)
-    rel = atom.rel if atom is not None else pattern.split("(", 1)[0].strip()
-    if not rows:
-        return f"no tuple of {rel} matches {pattern}\n", exitcodes.OK
-    out: List[str] = []
+def pattern_proofs(db, pattern: str) -> WhyAnswer:
+    """Proofs of every tuple matching ``pattern`` (e.g. ``skip_reason(_, _)``)."""
+    from analyzer.engine import parse_query
+
+    atom = parse_query(pattern)
+    rows = db.query(atom)
+    answer = WhyAnswer(atom.rel, rows)
     for row in rows:
-        proof = db.why(rel, row)
-        out.append(proof.render() if proof is not None else f"{rel}{row}: no proof")
-        out.append("")
-    return "\n".join(out).rstrip("\n") + "\n", exitcodes.OK
+        answer.titles.append(f"{atom.rel}{_show(row)}:")
+        answer.proofs.append(db.why(atom.rel, row))
+    return answer
+
+
+def _show(row: Tuple) -> str:
+    return "(" + ", ".join(_quote(v) if isinstance(v, str) else str(v) for v in row) + ")"
