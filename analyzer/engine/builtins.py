@@ -17,8 +17,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Iterable, Iterator, Optional, Protocol, Tuple
 
-import networkx as nx
-
 from analyzer.engine import glob as globs
 
 SYMBOL, NUMBER = "symbol", "number"
@@ -172,6 +170,8 @@ def _facts(graph: "nx.DiGraph") -> dict:
     """Per-graph derived data (SCCs, reachability), computed lazily and cached per graph."""
     facts = _GRAPH_CACHE.get(graph)
     if facts is None:
+        import networkx as nx  # imported on first use: it costs ~0.2 s of start-up
+
         comp = {}
         for members in nx.strongly_connected_components(graph):
             frozen = frozenset(members)
@@ -187,6 +187,8 @@ def _reach(graph, facts, node, kind: str) -> list:
     """Nodes reachable from ``node`` by one or more edges (``anc``: that reach ``node``)."""
     memo = facts[kind]
     if node not in memo:
+        import networkx as nx
+
         found = set(nx.descendants(graph, node) if kind == "desc" else nx.ancestors(graph, node))
         if node in facts["cyclic"]:
             found.add(node)

@@ -12,8 +12,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import List, Optional
 
-import networkx as nx
-
 from analyzer.diagnostics import Diagnostic, DiagnosticError, sort_diagnostics
 from analyzer.engine import ast
 from analyzer.engine.builtins import ANY, BUILTINS, CONSTANT_CHECKS
@@ -326,6 +324,8 @@ def dependency_graph(program: ast.Program):
     Returns ``(graph, uses)`` where ``uses`` lists ``(head, rel, kind, span)`` for each
     negation, aggregate-body atom and graph-builtin relation argument.
     """
+    import networkx as nx  # only when a program is checked, never on the cached read path
+
     graph = nx.DiGraph()
     graph.add_nodes_from(sorted(program.decls))
     uses = []
@@ -349,6 +349,10 @@ def dependency_graph(program: ast.Program):
 
 
 def _check_recursion(program: ast.Program, report: Reporter) -> None:
+    import networkx as nx
+
+    import networkx as nx  # lazily, like dependency_graph
+
     graph, uses = dependency_graph(program)
     component = {}
     for members in nx.strongly_connected_components(graph):
