@@ -283,9 +283,9 @@ class _Types:
         if left and right and left != right and final:
             self.report(cmp.span, "DL107", f"`{cmp.op}` compares a {left} with a {right}")
         elif left and not right and isinstance(cmp.right, ast.Var):
-            self.bind(cmp.right, left, "compared")
+            self.bind(cmp.right, left, f"in `{cmp.op}` with a {left}")
         elif right and not left and isinstance(cmp.left, ast.Var):
-            self.bind(cmp.left, right, "compared")
+            self.bind(cmp.left, right, f"in `{cmp.op}` with a {right}")
 
 
 def _check_types(program: ast.Program, rule: ast.Rule, report: Reporter) -> None:
@@ -349,8 +349,6 @@ def dependency_graph(program: ast.Program):
 
 
 def _check_recursion(program: ast.Program, report: Reporter) -> None:
-    import networkx as nx
-
     import networkx as nx  # lazily, like dependency_graph
 
     graph, uses = dependency_graph(program)
