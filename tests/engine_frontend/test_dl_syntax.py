@@ -110,6 +110,7 @@ def test_parse_query():
     atom = parse_query('p(X, "a", _, -3)')
     assert atom == ast.Atom("p", (ast.Var("X"), ast.Const("a"), ast.Wildcard(), ast.Const(-3)))
     assert atom.span == Span("<query>", 1, 1)
+    assert parse_query("p(X).") == ast.Atom("p", (ast.Var("X"),))
     with pytest.raises(DiagnosticError):
         parse_query("p(X")
 
