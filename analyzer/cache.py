@@ -12,19 +12,32 @@ import hashlib
 import json
 import os
 import tempfile
+from functools import lru_cache
+from pathlib import Path
 from typing import Optional
 
+from analyzer.resources import data_dir
 from analyzer.extract.grammars import cache_root
 from analyzer.extract.sink import Sink
 
-# Bump whenever an extractor changes what it emits for the same input.
-EXTRACTOR_VERSION = "3"
+@lru_cache(maxsize=None)
+def extractor_version() -> str:
+    """A digest of the code and grammars extraction runs (a hand-bumped version number was
+    forgotten once already: cached facts then lacked a relation added since)."""
+    here = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    sources = [here / "markdown.py", here / "files.py", here / "cache.py", *sorted((here / "extract").glob("*.py")),
+               *sorted(data_dir("grammar").glob("*.lark"))]
+    for path in sources:
+        if path.is_file():
+            h.update(path.name.encode() + b"\0" + path.read_bytes())
+    return h.hexdigest()[:16]
 
 
 def key(kind: str, module: str, schema: int, text: str) -> str:
     """The cache key of one file's extraction."""
     h = hashlib.sha256()
-    h.update(f"{EXTRACTOR_VERSION}\0{kind}\0{module}\0{schema}\0".encode("utf-8"))
+    h.update(f"{extractor_version()}\0{kind}\0{module}\0{schema}\0".encode("utf-8"))
     h.update(text.encode("utf-8", "surrogatepass"))
     return h.hexdigest()
 

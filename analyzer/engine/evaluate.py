@@ -48,6 +48,25 @@ class Engine:
         self._compiled: Dict[str, list] = {}
         self._why_variants: Dict[int, object] = {}  # rule index -> proof search function
 
+    def state(self) -> dict:
+        """What :meth:`from_state` needs to rebuild this engine without re-stratifying
+        (picklable: the program, its strata and facts; limits and builtins are not kept)."""
+        return {"program": self.program, "rules": self.rules, "facts": self.facts, "strata": self.strata}
+
+    @classmethod
+    def from_state(cls, state: dict, compiled: Optional[Dict[str, list]] = None) -> "Engine":
+        """Rebuild an engine from :meth:`state` (and already compiled variants, by flavour)."""
+        engine = cls.__new__(cls)
+        engine.program = state["program"]
+        engine.limits = Limits()
+        engine.builtins = default_builtins()
+        engine.rules = state["rules"]
+        engine.facts = state["facts"]
+        engine.strata = state["strata"]
+        engine._compiled = dict(compiled or {})
+        engine._why_variants = {}
+        return engine
+
     def compiled(self, flavour: str) -> list:
         """Per stratum ``(non-recursive variants, delta variants)``, compiled on first use."""
         if flavour not in self._compiled:

@@ -108,13 +108,20 @@ def _cycle_message(sub, body: str, head: str) -> str:
 
 
 def needed_relations(program: ast.Program, builtins: Mapping, wanted: Iterable[str]) -> Set[str]:
-    """The relations ``wanted`` depend on (transitively), themselves included."""
-    import networkx as nx
+    """The relations ``wanted`` depend on (transitively), themselves included.
 
-    graph = dependency_graph(program, builtins)
+    A plain worklist over rule bodies: this runs on every request-driven evaluation, and
+    building a networkx graph for it would cost more than the evaluation it saves.
+    """
+    reads: Dict[str, Set[str]] = {}
+    for rule in program.rules:
+        deps = reads.setdefault(rule.head.rel, set())
+        deps.update(rel for rel, _, _ in body_dependencies(rule.body, builtins))
     need: Set[str] = set()
-    for rel in wanted:
-        if rel in graph:
+    todo = [rel for rel in wanted if rel in program.decls]
+    while todo:
+        rel = todo.pop()
+        if rel not in need:
             need.add(rel)
-            need |= nx.ancestors(graph, rel)
+            todo.extend(reads.get(rel, ()))
     return need

@@ -9,8 +9,9 @@ from analyzer.resources import data_file
 
 
 @lru_cache(maxsize=None)
-def read_program():
-    """The engine for rules/read/read.dl, parsed, checked and stratified once."""
-    from analyzer.engine import Engine, load_program
+def read_program(use_cache: bool = True):
+    """The engine for rules/read/read.dl, parsed, checked, stratified and compiled once
+    (per process, and across processes through the program cache)."""
+    from analyzer.engine.cache import load_engine
 
-    return Engine(load_program(str(data_file("rules", "read/read.dl"))))
+    return load_engine(data_file("rules", "read/read.dl"), use_cache=use_cache)

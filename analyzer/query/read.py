@@ -67,7 +67,7 @@ def run_read(request: ReadRequest, project=None, *, provenance: bool = False):
 
     if project is None:
         project = load_project(request.project_root, memory_dir=request.memory_dir, use_cache=request.use_cache)
-    engine = read_program()
+    engine = read_program(request.use_cache)
     facts = _merge(project.facts.relations(), request.facts())
     spans = project.facts.spans()
     # Phase 1 normalizes touched paths (rules), phase 2 adds what the filesystem says about
@@ -100,13 +100,13 @@ def build_result(db, request: ReadRequest, project) -> ReadResult:
     invalid = _one(db, "invalid_reason")
     completeness = _one(db, "completeness", "INVALID")
     modules = _invalid_module(invalid) if invalid is not None else _modules(db)
+    rank = {m: (g, o) for m, g, o in db.relation("module_position")}
     omissions = [
         Omission(m, ref)
-        for _, _, m, _, ref in sorted(
-            (_module_rank(db, m), n, m, n, ref) for m, n, ref in db.relation("budget_omission")
-        )
+        for _, n, m, ref in sorted((rank.get(m, (9, 0)), n, m, ref) for m, n, ref in db.relation("budget_omission"))
     ]
-    paths = [(p, bool(db.query(f'path_missing_on_disk("{_esc(p)}")'))) for (p,) in db.relation("touched_path")]
+    missing = {p for (p,) in db.relation("path_missing_on_disk")}
+    paths = [(p, p in missing) for (p,) in db.relation("touched_path")]
     if invalid is not None:
         paths = [(p, False) for (p,) in sorted({(p,) for _, p in db.relation("path_norm")})]
     explicit = [
@@ -116,9 +116,13 @@ def build_result(db, request: ReadRequest, project) -> ReadResult:
     contents = bool(db.relation("contents_shown"))
     sections = []
     if contents:
+        over = {m for (m,) in db.relation("over_budget")}
+        kept: Dict[str, List[int]] = {}
+        for m, n in db.relation("kept_unit"):
+            kept.setdefault(m, []).append(n)
         for mod in modules:
             if mod.disposition == "loaded":
-                text = _pack_text(db, project, mod.path)
+                text = _pack_text(project, mod.path, kept.get(mod.path) if mod.path in over else None)
                 if text:
                     sections.append(PackSection(mod.path, text))
     local_loaded = [name for _, name in db.relation("local_loaded")]
@@ -135,7 +139,7 @@ def build_result(db, request: ReadRequest, project) -> ReadResult:
         incomplete_dimensions=[d for _, d in db.relation("incomplete_dimension")],
         modules=modules,
         omissions=omissions,
-        oversized=[(m, b) for _, m, b in sorted((_module_rank(db, m), m, b) for m, b in db.relation("oversized"))],
+        oversized=[(m, b) for _, m, b in sorted((rank.get(m, (9, 0)), m, b) for m, b in db.relation("oversized"))],
         conflict_status=_one(db, "conflict_status", "INVALID"),
         conflict_findings=_findings(db),
         local_status=_one(db, "local_status", "DISABLED"),
@@ -162,17 +166,8 @@ def _local_text(db, module: str) -> str:
         return ""
 
 
-def _esc(text: str) -> str:
-    return text.replace("\\", "\\\\").replace('"', '\\"')
-
-
 def _invalid_module(message: str) -> List[ModuleView]:
     return [ModuleView("manifest.md", "invalid", ["MC-ROUTE-INVALID"], [message], False, "MC-ROUTE-INVALID")]
-
-
-def _module_rank(db, module: str) -> Tuple[int, int, str]:
-    rows = db.query(f'module_position("{_esc(module)}", _, _)')
-    return (rows[0][1], rows[0][2], module) if rows else (9, 0, module)
 
 
 def _modules(db) -> List[ModuleView]:
@@ -219,11 +214,10 @@ def _findings(db) -> List[ConflictFinding]:
     return out
 
 
-def _pack_text(db, project, module: str) -> Optional[str]:
-    """The packed text of a loaded module: whole, or title plus the kept units."""
-    if not db.query(f'over_budget("{_esc(module)}")'):
+def _pack_text(project, module: str, kept: Optional[List[int]]) -> Optional[str]:
+    """The packed text of a loaded module: whole (``kept`` None), or title plus kept units."""
+    if kept is None:
         return project.text(module)
-    kept = [n for _, n in db.query(f'kept_unit("{_esc(module)}", _)')]
     parts = [project.title(module)] if project.title(module) else []
     parts += [project.unit_text(module, n) for n in sorted(kept)]
     return "\n\n".join(parts)

@@ -1,0 +1,62 @@
+"""The compiled-program cache gives the same engine as compiling afresh, and a damaged
+cache file is a miss, never an error."""
+
+from pathlib import Path
+
+from analyzer.engine.cache import cache_dir, cache_key, load_engine
+
+PROGRAM = """
+.decl edge(a: number, b: number)
+.decl path(a: number, b: number)
+.decl isolated(a: number)
+.decl node(a: number)
+path(X, Y) :- edge(X, Y).
+path(X, Z) :- path(X, Y), edge(Y, Z).
+node(X) :- edge(X, _).
+node(Y) :- edge(_, Y).
+isolated(X) :- node(X), !path(X, _), N = count : { path(_, X) }, N = 0.
+"""
+FACTS = {"edge": [(1, 2), (2, 3), (3, 1), (4, 5)]}
+
+
+def _program(tmp_path: Path) -> Path:
+    path = tmp_path / "prog.dl"
+    path.write_text(PROGRAM, encoding="utf-8")
+    return path
+
+
+def test_cached_engine_matches_fresh_engine(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    entry = _program(tmp_path)
+    fresh = load_engine(entry, use_cache=False).evaluate(FACTS)
+    first = load_engine(entry).evaluate(FACTS)  # miss: compiles and writes the cache
+    assert (cache_dir() / f"{cache_key(entry)}.pickle").is_file()
+    second = load_engine(entry).evaluate(FACTS, provenance=True)  # hit
+    for rel in ("path", "node", "isolated"):
+        assert fresh.relation(rel) == first.relation(rel) == second.relation(rel)
+    assert second.why("path", (1, 1)) is not None
+
+
+def test_damaged_cache_file_is_a_miss(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    entry = _program(tmp_path)
+    load_engine(entry)
+    target = cache_dir() / f"{cache_key(entry)}.pickle"
+    target.write_bytes(target.read_bytes()[:100])
+    assert load_engine(entry).evaluate(FACTS).relation("isolated") == []
+
+
+def test_changed_rules_change_the_key(tmp_path):
+    entry = _program(tmp_path)
+    before = cache_key(entry)
+    other = tmp_path / "other.dl"
+    other.write_text(PROGRAM, encoding="utf-8")
+    assert cache_key(other) != before
+
+
+def test_edited_program_is_recompiled(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    entry = _program(tmp_path)
+    assert load_engine(entry).evaluate(FACTS).relation("isolated") == []
+    entry.write_text(PROGRAM + "isolated(9).\n", encoding="utf-8")
+    assert load_engine(entry).evaluate(FACTS).relation("isolated") == [(9,)]
