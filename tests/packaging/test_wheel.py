@@ -1,0 +1,64 @@
+"""A non-editable install from a built wheel works from any directory: grammar/, facts/ and
+rules/ ship inside the package (issue 2, skeleton)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+PROGRAM = """
+.decl edge(a: symbol, b: symbol)
+.decl reach(src: symbol, dst: symbol)
+edge("a", "b"). edge("b", "c").
+reach(X, Y) :- edge(X, Y).
+reach(X, Z) :- reach(X, Y), edge(Y, Z).
+"""
+
+
+def _run(cmd, cwd, **kw):
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=600, **kw)
+
+
+@pytest.mark.slow
+def test_wheel_installs_into_fresh_venv_and_runs_outside_the_tree(tmp_path):
+    dist = tmp_path / "dist"
+    built = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-w", str(dist), str(REPO)],
+                 cwd=tmp_path)
+    if built.returncode != 0:  # fall back to an isolated build (needs setuptools from the index)
+        built = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(dist), str(REPO)], cwd=tmp_path)
+    assert built.returncode == 0, built.stderr
+    wheel = next(dist.glob("memory_analyzer-*.whl"))
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=True).create(env_dir)
+    py = env_dir / "bin" / "python"
+    installed = _run([str(py), "-m", "pip", "install", "-q", str(wheel)], cwd=tmp_path)
+    assert installed.returncode == 0, installed.stderr
+    analyze = env_dir / "bin" / "analyze"
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+
+    version = _run([str(analyze), "--version"], cwd=outside)
+    assert version.returncode == 0 and version.stdout.startswith("memory-analyzer "), version
+
+    (outside / "reach.dl").write_text(PROGRAM, encoding="utf-8")
+    query = _run([str(analyze), "query", "reach.dl", 'reach("a", X)', "--format", "csv"], cwd=outside)
+    assert query.returncode == 0, query.stderr
+    assert query.stdout.splitlines() == ["src,dst", "a,b", "a,c"]
+
+    project = outside / "acme"
+    shutil.copytree(REPO / "examples" / "acme-shop", project)
+    read = _run([str(analyze), "read", "--project-root", str(project), "--task", "implementation",
+                 "--path", "web/src/cart.ts", "--names-only"], cwd=outside,
+                env={"PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": str(tmp_path / "cache")})
+    assert "Routing completeness: COMPLETE" in read.stdout, read.stderr
+    assert "- areas/web.md" in read.stdout
+    assert not (project / ".cache").exists()
+    installed_rules = _run([str(py), "-c", "from analyzer.resources import data_dir; print(data_dir('rules'))"],
+                           cwd=outside)
+    assert "site-packages" in installed_rules.stdout
