@@ -44,8 +44,13 @@ def request_from(args: argparse.Namespace):
 
 def run(args: argparse.Namespace) -> int:
     """Evaluate the request and print the pack, its JSON form, or a proof."""
+    from pathlib import Path
+
     from analyzer.query.read import UnknownTask, run_read
 
+    if not Path(args.project_root).is_dir():
+        print(f"analyze {args.command}: error: project root is not a directory: {args.project_root}", file=sys.stderr)
+        return exitcodes.INVALID
     if args.why:
         from analyzer.commands import why
 

@@ -31,9 +31,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Evaluate the read request with provenance and print the proofs asked for."""
     from analyzer.diagnostics import DiagnosticError
+    from analyzer.engine.errors import EngineError
     from analyzer.query.read import UnknownTask, run_read
     from analyzer.query.why import module_proofs, pattern_proofs
 
+    from pathlib import Path
+
+    if not Path(args.project_root).is_dir():
+        print(f"analyze why: error: project root is not a directory: {args.project_root}", file=sys.stderr)
+        return exitcodes.INVALID
     if bool(args.module) == bool(args.pattern):
         print("analyze why: error: give either MODULE or --pattern", file=sys.stderr)
         return exitcodes.INVALID
@@ -46,13 +52,16 @@ def run(args: argparse.Namespace) -> int:
     except DiagnosticError as exc:
         print(str(exc), file=sys.stderr)
         return exitcodes.INVALID
+    except EngineError as exc:  # e.g. a pattern over a relation the read program does not declare
+        print(f"analyze why: error: {exc}", file=sys.stderr)
+        return exitcodes.INVALID
     if answer.error:
         print(f"analyze why: error: {answer.error}", file=sys.stderr)
         return exitcodes.INVALID
     if args.format == "json":
         from analyzer.output import emit_json
 
-        proofs = [p.as_dict() for p in answer.proofs]
+        proofs = [answer.json_proof(p) for p in answer.proofs]
         if args.module:
             return emit_json("why", "module", {
                 "status": "PROVED", "task": args.task, "module": args.module,

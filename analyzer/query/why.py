@@ -29,8 +29,25 @@ class WhyAnswer:
         """The proofs as indented text, each under its title."""
         out: List[str] = []
         for title, proof in zip(self.titles, self.proofs):
-            out += [title, proof.render(), ""]
+            out += [title, shipped_relative(proof.render()), ""]
         return "\n".join(out).rstrip("\n") + "\n"
+
+    @staticmethod
+    def json_proof(proof) -> dict:
+        """A proof tree as JSON data, with shipped rule files named relative to the package."""
+        import json
+
+        return json.loads(shipped_relative(json.dumps(proof.as_dict())))
+
+
+def shipped_relative(text: str) -> str:
+    """Name shipped rule and fact files as ``rules/…``/``facts/…`` wherever they are installed,
+    so that proofs read the same from a checkout and from a wheel."""
+    from analyzer.resources import data_dir
+
+    for kind in ("rules", "facts"):
+        text = text.replace(str(data_dir(kind)) + "/", kind + "/")
+    return text
 
 
 def module_proofs(db, module: str) -> WhyAnswer:
