@@ -18,6 +18,12 @@ def value_text(value) -> str:
     return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def _operand(term, env) -> str:
+    # nested arithmetic keeps its parentheses: (X + 1) * 2 must not print as X + 1 * 2
+    text = term_text(term, env)
+    return f"({text})" if isinstance(term, ast.BinOp) else text
+
+
 def term_text(term, env: Optional[Mapping] = None) -> str:
     """One term; variables replaced by their values from ``env`` when bound there."""
     if isinstance(term, ast.Var):
@@ -29,7 +35,7 @@ def term_text(term, env: Optional[Mapping] = None) -> str:
     if isinstance(term, ast.Const):
         return value_text(term.value)
     if isinstance(term, ast.BinOp):
-        return f"{term_text(term.left, env)} {term.op} {term_text(term.right, env)}"
+        return f"{_operand(term.left, env)} {term.op} {_operand(term.right, env)}"
     if isinstance(term, ast.Aggregate):
         target = "" if term.target is None else " " + term_text(term.target)
         body = ", ".join(literal_text(lit, env) for lit in term.body)

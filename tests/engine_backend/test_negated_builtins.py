@@ -18,3 +18,4 @@ def test_negated_builtins_filter_and_explain():
     assert db.relation("unmatched") == [("./a",), ("b",)]
     proof = db.why("plain", ("b",))
     assert 'absent: !starts_with("b", "./")' in proof.render()
+
