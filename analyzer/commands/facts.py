@@ -27,13 +27,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the facts cache")
 
 
-def escape_symbol(value) -> str:
-    """A column value for a tab-separated .facts file: backslash, tab and newlines escaped."""
-    if isinstance(value, int):
-        return str(value)
-    return (value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r"))
-
-
 def _error(message: str, path: str, fmt: str) -> int:
     from analyzer.diagnostics import Diagnostic
     from analyzer.span import Span
@@ -50,6 +43,7 @@ def _error(message: str, path: str, fmt: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Load the project and print or write its facts."""
+    from analyzer.engine.factsio import fact_line
     from analyzer.project import load_project
     from analyzer.schema import declared_relations
 
@@ -80,8 +74,7 @@ def run(args: argparse.Namespace) -> int:
             os.makedirs(args.out, exist_ok=True)
             for name in names:
                 with open(os.path.join(args.out, f"{name}.facts"), "w", encoding="utf-8", newline="\n") as fh:
-                    for fact in relations[name]:
-                        fh.write("\t".join(escape_symbol(v) for v in fact) + "\n")
+                    fh.writelines(fact_line(fact) for fact in relations[name])
         except OSError as exc:
             return _error(f"cannot write facts: {exc.strerror}", args.out, args.format)
         return exitcodes.OK
@@ -90,5 +83,5 @@ def run(args: argparse.Namespace) -> int:
             continue
         print(f"{name} ({len(relations[name])})")
         for fact in relations[name]:
-            print("  " + "\t".join(escape_symbol(v) for v in fact))
+            print("  " + fact_line(fact), end="")
     return exitcodes.OK

@@ -61,12 +61,45 @@ def _read_file(path: Path, decl: ast.Decl, spans: Dict) -> List[tuple]:
                     raise FactsError(f"column {column.name} of {decl.name} is a number, got {field!r}",
                                      Span(str(path), number, col)) from None
             else:
-                values.append(field)
+                values.append(unescape_symbol(field))
             col += len(field) + 1
         tup = tuple(values)
         out.append(tup)
         spans.setdefault((decl.name, tup), Span(str(path), number, 1))
     return out
+
+
+def escape_symbol(value) -> str:
+    """A column value for a tab-separated line: backslash, tab, CR and LF escaped (``\\``,
+    ``\t``, ``\r``, ``\n``). Symbols without those characters are written unchanged, so
+    ordinary facts move between us and Soufflé as they are."""
+    if isinstance(value, int):
+        return str(value)
+    return value.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+
+
+_UNESCAPE = {"\\": "\\", "t": "\t", "n": "\n", "r": "\r"}
+
+
+def unescape_symbol(field: str) -> str:
+    """Undo :func:`escape_symbol` (an unknown escape keeps its backslash)."""
+    if "\\" not in field:
+        return field
+    out, i = [], 0
+    while i < len(field):
+        ch = field[i]
+        if ch == "\\" and i + 1 < len(field) and field[i + 1] in _UNESCAPE:
+            out.append(_UNESCAPE[field[i + 1]])
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+def fact_line(tup: tuple) -> str:
+    """One tab-separated line (with its newline) of a ``.facts`` file."""
+    return "\t".join(escape_symbol(v) for v in tup) + "\n"
 
 
 def write_facts_dir(directory, decls: Mapping[str, ast.Decl],
@@ -78,14 +111,8 @@ def write_facts_dir(directory, decls: Mapping[str, ast.Decl],
     for rel in sorted(relations):
         if rel not in decls:
             raise FactsError(f"cannot write facts of undeclared relation {rel!r}")
-        lines = []
-        for tup in sorted_tuples(relations[rel]):
-            for value in tup:
-                if isinstance(value, str) and ("\t" in value or "\n" in value or "\r" in value):
-                    raise FactsError(f"{rel}{tup!r}: a symbol with a tab or line break cannot be "
-                                     f"written to a .facts file")
-            lines.append("\t".join(str(v) for v in tup) + "\n")
         path = root / (rel + SUFFIX)
-        path.write_text("".join(lines), encoding="utf-8")
+        with open(path, "w", encoding="utf-8", newline="\n") as handle:
+            handle.writelines(fact_line(tup) for tup in sorted_tuples(relations[rel]))
         written.append(path)
     return written

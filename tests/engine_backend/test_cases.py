@@ -56,12 +56,14 @@ def test_facts_file_errors_name_file_line_col(tmp_path, content, where, message)
     assert str(info.value.span).endswith("r.facts" + where)
 
 
-def test_undeclared_facts_file_and_unwritable_symbol(tmp_path):
+def test_undeclared_facts_file_and_escaped_symbols_round_trip(tmp_path):
     from analyzer.engine.errors import FactsError
 
     program = load_program(text=".decl r(s: symbol)\n", name="r.dl")
     (tmp_path / "q.facts").write_text("a\n")
     with pytest.raises(FactsError, match="no .decl"):
         read_facts_dir(tmp_path, program.decls)
-    with pytest.raises(FactsError, match="tab or line break"):
-        write_facts_dir(tmp_path / "out", program.decls, {"r": [("a\tb",)]})
+    odd = [("a\tb",), ("line\nbreak",), ("back\\slash",), ("plain",)]
+    write_facts_dir(tmp_path / "out", program.decls, {"r": odd})
+    facts, _ = read_facts_dir(tmp_path / "out", program.decls)
+    assert sorted(facts["r"]) == sorted(odd)

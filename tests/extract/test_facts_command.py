@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from analyzer.cli import main
-from analyzer.commands.facts import escape_symbol
+from analyzer.engine.factsio import escape_symbol, unescape_symbol
 from analyzer.project import load_project
 from analyzer.schema import declared_relations, parse_schema
 
@@ -91,6 +91,8 @@ def test_facts_table_and_bad_root(tmp_path, capsys):
 def test_escape_symbol():
     assert escape_symbol("a\tb\nc\\") == "a\\tb\\nc\\\\"
     assert escape_symbol(3) == "3"
+    for value in ("a\tb\nc\\", "plain", "x\\ty", "\\", "end\\"):
+        assert unescape_symbol(escape_symbol(value)) == value
 
 
 def test_example_has_its_documented_problems():
