@@ -37,7 +37,22 @@ def _safe_dir(path: str) -> bool:
     return True
 
 
-def _read(path: str):
+def _safe_file(path: str) -> bool:
+    """A regular file (not a symlink) owned by the current user with mode exactly 0600 (§11.1)."""
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return False
+    if not stat.S_ISREG(info.st_mode):
+        return False
+    return not hasattr(os, "getuid") or (info.st_uid == os.getuid() and stat.S_IMODE(info.st_mode) == 0o600)
+
+
+def _read(path: str, sink: Sink = None):
+    """The text of an overlay file, or None; an unsafe file is reported and not read."""
+    if sink is not None and os.path.lexists(path) and not _safe_file(path):
+        sink.fact("overlay_issue", f"Unsafe local overlay file: {path} must be a regular file with mode 0600.")
+        return None
     data, error = files.read_bytes(path)
     if data is None:
         return None
@@ -52,7 +67,7 @@ def _bindings(path: str, project_id: str, sink: Sink) -> None:
             raise ValueError("duplicate key")
         return dict(pairs)
 
-    text = _read(path)
+    text = _read(path) if _safe_file(path) else None  # an unsafe binding file counts as corrupt
     try:
         data = json.loads(text, object_pairs_hook=no_duplicates) if text is not None else None
     except ValueError:
@@ -69,7 +84,7 @@ def _bindings(path: str, project_id: str, sink: Sink) -> None:
 
 
 def _local_manifest(local: str, project_id: str, sink: Sink) -> list:
-    text = _read(os.path.join(local, "manifest.md"))
+    text = _read(os.path.join(local, "manifest.md"), sink)
     if text is None:
         sink.fact("overlay_issue", "Local manifest is missing or unreadable.")
         return []
@@ -137,7 +152,7 @@ def load_overlay(loader, info) -> None:
         sink.fact("overlay_issue", "Local overlay profiles/ directory is missing or unsafe.")
     for module in _local_manifest(local, info.project_id, sink):
         sink.fact("overlay_module", module)
-        text = _read(os.path.join(local, module))
+        text = _read(os.path.join(local, module), sink)
         if text is None:
             sink.fact("overlay_issue", f"Declared local module is missing or unreadable: {module}")
             continue

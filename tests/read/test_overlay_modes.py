@@ -1,0 +1,44 @@
+"""The local overlay is trusted only with private permissions (spec §11.1)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+
+def _overlay(acme: Path, state: Path, prefs_mode: int = 0o600) -> Path:
+    manifest = (acme / "docs" / "memory" / "manifest.md").read_text(encoding="utf-8")
+    project_id = re.search(r"- project_id: (\S+)", manifest).group(1)
+    base = state / "memory-custodian" / "projects" / project_id
+    local = base / "local"
+    (local / "profiles").mkdir(parents=True)
+    for d in (state / "memory-custodian", state / "memory-custodian" / "projects", base, local, local / "profiles"):
+        d.chmod(0o700)
+    files = {
+        base / "bindings.json": json.dumps({"project_id": project_id, "roots": [str(acme.resolve())]}),
+        local / "manifest.md": f"# Local Memory Overlay\n\n- local_overlay_schema_version: 1\n"
+                               f"- project_id: {project_id}\n\n## Preferences\n- preferences.md\n\n## Profiles\n",
+        local / "preferences.md": "# Local Preferences\n\n## MC-PREF-20261101-0f0f0f0f — Terse\n\nStatus: active\n"
+                                  "Scope: local-user\nEvidence:\n- user-confirmed\n\nPreference:\nKeep answers terse.\n",
+    }
+    for path, text in files.items():
+        path.write_text(text, encoding="utf-8")
+        path.chmod(0o600)
+    (local / "preferences.md").chmod(prefs_mode)
+    return local
+
+
+def test_bound_private_overlay_loads(acme, analyze, tmp_path):
+    _overlay(acme, tmp_path / "state")
+    run = analyze("read", "--project-root", str(acme), "--task", "general", "--no-cache")
+    assert "Local overlay status: BOUND" in run.stdout, run.stdout
+    assert "Keep answers terse." in run.stdout
+
+
+def test_world_readable_local_module_puts_overlay_in_review(acme, analyze, tmp_path):
+    _overlay(acme, tmp_path / "state", prefs_mode=0o644)
+    run = analyze("read", "--project-root", str(acme), "--task", "general", "--no-cache")
+    assert "Local overlay status: REVIEW" in run.stdout, run.stdout
+    assert "mode 0600" in run.stdout
+    assert "Keep answers terse." not in run.stdout
