@@ -21,6 +21,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("table", "json", "csv"), default="table")
     parser.add_argument("--why", action="store_true", help="print a proof tree for each tuple")
     parser.add_argument("--profile", action="store_true", help="print per-rule time, iterations, tuples")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="compile the program afresh instead of using the compiled-program cache")
     parser.add_argument("--max-tuples", type=int, default=None, metavar="N",
                         help="stop when more than N tuples have been derived (default 50,000,000)")
     parser.add_argument("--timeout", type=float, default=None, metavar="S",
@@ -33,8 +35,9 @@ def run(args: argparse.Namespace) -> int:
     from analyzer.engine.errors import EngineError, EvaluationLimitError
 
     try:
-        program, atom, facts, spans = _inputs(args)
-        db = _evaluate(args, program, facts, spans, atom.rel)
+        engine, atom, facts, spans = _inputs(args)
+        program = engine.program
+        db = _evaluate(args, engine, facts, spans, atom.rel)
         rows = db.query(atom)
     except DiagnosticError as exc:
         return _fail(args, exc.diagnostics, "INVALID")
@@ -49,12 +52,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _inputs(args):
+    from pathlib import Path
+
     from analyzer.diagnostics import Diagnostic, DiagnosticError
-    from analyzer.engine.check import load_program
+    from analyzer.engine.cache import load_engine
     from analyzer.engine.syntax import parse_query
 
     try:
-        program = load_program(args.program)
+        if not Path(args.program).is_file():
+            raise FileNotFoundError(2, "No such file or directory")
+        engine = load_engine(Path(args.program), use_cache=not args.no_cache)
+        program = engine.program
     except OSError as exc:
         raise DiagnosticError([Diagnostic(_span(args.program), "DL914", f"cannot read program: {exc.strerror}")])
     atom = parse_query(args.pattern)
@@ -71,18 +79,17 @@ def _inputs(args):
         from analyzer.engine.factsio import read_facts_dir
 
         facts, spans = read_facts_dir(args.facts, program.decls)
-    return program, atom, facts, spans
+    return engine, atom, facts, spans
 
 
-def _evaluate(args, program, facts, spans, rel):
-    from analyzer.engine.evaluate import Engine
+def _evaluate(args, engine, facts, spans, rel):
     from analyzer.engine.limits import Limits
 
     limits = Limits()
     if args.max_tuples is not None or args.timeout is not None:
         limits = Limits(max_tuples=args.max_tuples if args.max_tuples is not None else limits.max_tuples,
                         timeout_s=args.timeout)
-    engine = Engine(program, limits=limits)
+    engine.limits = limits
     return engine.evaluate(facts, spans=spans, provenance=args.why, profile=args.profile, only=[rel])
 
 

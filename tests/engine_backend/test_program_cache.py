@@ -60,3 +60,17 @@ def test_edited_program_is_recompiled(tmp_path, monkeypatch):
     assert load_engine(entry).evaluate(FACTS).relation("isolated") == []
     entry.write_text(PROGRAM + "isolated(9).\n", encoding="utf-8")
     assert load_engine(entry).evaluate(FACTS).relation("isolated") == [(9,)]
+
+
+def test_query_command_uses_and_bypasses_the_cache(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    entry = _program(tmp_path)
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    for extra in ([], [], ["--no-cache"]):
+        run = subprocess.run([sys.executable, "-m", "analyzer", "query", str(entry), "path(1, X)", "--format", "csv",
+                              *extra], capture_output=True, text=True, env=env, timeout=120)
+        assert run.stdout.splitlines() == ["a,b", "1,1", "1,2", "1,3"], run.stderr
+    assert list((tmp_path / "cache" / "memory-analyzer" / "programs").glob("*.pickle"))
