@@ -16,9 +16,10 @@ from __future__ import annotations
 from unittest import mock
 
 import pytest
-import yaml
 
 pytest.importorskip("datalog_conformance")
+
+import yaml  # noqa: E402 - installed with datalog-conformance, absent without it
 
 from datalog_conformance import plugin  # noqa: E402
 from datalog_conformance.runner import YamlTestRunner  # noqa: E402

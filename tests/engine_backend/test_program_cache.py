@@ -67,7 +67,8 @@ def test_query_command_uses_and_bypasses_the_cache(tmp_path):
     import subprocess
     import sys
 
-    entry = _program(tmp_path)
+    entry = tmp_path / "with_facts.dl"
+    entry.write_text(PROGRAM + "edge(1, 2). edge(2, 3). edge(3, 1). edge(4, 5).\n", encoding="utf-8")
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
     for extra in ([], [], ["--no-cache"]):
         run = subprocess.run([sys.executable, "-m", "analyzer", "query", str(entry), "path(1, X)", "--format", "csv",
