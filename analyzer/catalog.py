@@ -27,7 +27,11 @@ from analyzer.resources import data_dir
 
 TAGS = ("code", "kind", "title", "severity", "relation")
 REQUIRED_TAGS = ("code", "kind", "title", "relation")
-KINDS = ("reason", "finding", "completeness", "status")
+KINDS = ("reason", "finding", "completeness", "status", "reserved")
+# Reserved codes are protocol codes no rule derives yet (they belong to the unbuilt `check`
+# command). They are declared only in this metadata-only file, with ``@relation none``, so the
+# catalogue can name them while showing they are not implemented.
+RESERVED, RESERVED_FILE, NO_RELATION = "reserved", "rules/reserved.dl", "none"
 SEVERITIES = ("none", "ERROR", "WARNING", "INFO", "CLEAR", "REVIEW", "CONFLICT", "INVALID")
 CODE_RE = re.compile(r"MC-[A-Z0-9]+(?:-[A-Z0-9]+)+")
 # completeness and status values (COMPLETE, CLEAR, …) are declared like codes, keyed by kind too
@@ -36,6 +40,7 @@ VALUE_RE = re.compile(r"[A-Z][A-Z0-9_-]*")
 # Entry, subject and record IDs share the MC- prefix but are not codes (spec §5.3, §6, §7).
 ID_FAMILIES = {"DEC", "CON", "DNU", "PREF", "AREA", "INBOX", "TOMB", "SUBJ", "REC"}
 _MENTION_RE = re.compile(r"(?<![A-Za-z0-9_-])MC-[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*(?:-\*)?")
+CATALOGUE_DOC = "docs/findings.md"
 _TEXT_SUFFIXES = {"", ".md", ".py", ".dl", ".json", ".jsonl", ".txt", ".toml", ".lark", ".facts", ".cfg", ".yml"}
 
 
@@ -52,6 +57,11 @@ class CodeEntry:
     explanation: str
     fixtures: Tuple[str, ...] = ()
 
+    @property
+    def reserved(self) -> bool:
+        """True for a protocol code that no rule derives yet (declared in rules/reserved.dl)."""
+        return self.kind == RESERVED
+
 
 @dataclass
 class Catalogue:
@@ -65,8 +75,12 @@ class Catalogue:
         return [entry for entry in self.entries if entry.code == code]
 
     def codes(self) -> Set[str]:
-        """The set of declared codes."""
+        """The set of declared codes (implemented and reserved)."""
         return {e.code for e in self.entries}
+
+    def reserved_codes(self) -> Set[str]:
+        """The declared codes that no rule derives yet."""
+        return {e.code for e in self.entries if e.reserved}
 
 
 def rule_files(locate: Callable[[str], Path] = data_dir) -> List[Tuple[str, Path]]:
@@ -149,11 +163,35 @@ def _check_block(block: Dict[str, str], text: str, seen: Dict[Tuple[str, str], s
         problems.append(f"{where}: {code} has @kind {block['kind']!r}; expected one of {', '.join(KINDS)}")
     if block.get("severity", "none") not in SEVERITIES:
         problems.append(f"{where}: {code} has @severity {block['severity']!r}; expected one of {', '.join(SEVERITIES)}")
-    relation = block.get("relation")
+    relation, rel = block.get("relation"), where.rsplit(":", 1)[0]
+    if (block.get("kind") == RESERVED) != (rel == RESERVED_FILE):
+        return problems + [f"{where}: {code}: reserved codes are declared in {RESERVED_FILE}, "
+                           f"and that file declares only reserved codes"]
+    if block.get("kind") == RESERVED:
+        if relation != NO_RELATION:
+            problems.append(f"{where}: {code} is reserved, so its @relation must be {NO_RELATION!r}")
+        return problems
     # the relation must be defined in this file (a rule head or a .decl), outside comments
-    code_text = "\n".join(line.split("//", 1)[0] for line in text.splitlines())
+    code_text = _code_text(text)
     if relation and not re.search(rf"(?<![\w.]){re.escape(relation)}\s*\(", code_text):
         problems.append(f"{where}: {code} names relation {relation!r}, which this file does not define")
+    return problems
+
+
+def _code_text(text: str) -> str:
+    # the file without its comments: what the engine would read
+    return "\n".join(line.split("//", 1)[0] for line in text.splitlines())
+
+
+def reserved_problems(catalogue: Catalogue, locate: Callable[[str], Path] = data_dir) -> List[str]:
+    """Ways a reserved code is in fact implemented: rules in rules/reserved.dl, or a rule using it."""
+    reserved, problems = catalogue.reserved_codes(), []
+    for rel, path in rule_files(locate):
+        code_text = _code_text(path.read_text(encoding="utf-8"))
+        if rel == RESERVED_FILE and code_text.strip():
+            problems.append(f"{rel}: holds declarations or rules; it must be metadata only")
+        problems += [f"{rel}: derives reserved code {code} (move its block here from {RESERVED_FILE})"
+                     for code in sorted(reserved) if f'"{code}"' in code_text]
     return problems
 
 
@@ -168,6 +206,8 @@ def mentions(root: Path, folders: Iterable[str] = ("docs", "tests")) -> Dict[str
             if not path.is_file() or "__pycache__" in path.parts or path.suffix not in _TEXT_SUFFIXES:
                 continue
             rel = path.relative_to(root).as_posix()
+            if rel == CATALOGUE_DOC:
+                continue  # the generated catalogue lists every code; it is not a mention
             for code in codes_in(path.read_text(encoding="utf-8", errors="replace")):
                 found.setdefault(code, set()).add(rel)
     return found
@@ -210,6 +250,9 @@ def _anchor(title: str) -> str:
 
 def render_entry(entry: CodeEntry, with_fixtures: bool = True) -> str:
     """One code's section, as docs/findings.md and ``analyze explain`` print it."""
+    derived = (f"- derived by: nothing yet; reserved in `{entry.rule_file}` (produced by `analyze check`, "
+               "not built yet)" if entry.reserved else
+               f"- derived by: `{entry.rule_file}`, relation `{entry.relation}`")
     lines = [
         f"## {heading(entry)}",
         "",
@@ -217,7 +260,7 @@ def render_entry(entry: CodeEntry, with_fixtures: bool = True) -> str:
         "",
         f"- kind: {entry.kind}",
         f"- severity or status: {entry.severity}",
-        f"- derived by: `{entry.rule_file}`, relation `{entry.relation}`",
+        derived,
     ]
     if with_fixtures:
         shown = ", ".join(f"`{f}`" for f in entry.fixtures) or "none yet"
@@ -240,9 +283,16 @@ def render_findings(catalogue: Catalogue) -> str:
         "line numbers. Fixtures are the test files that mention the code. `analyze explain CODE`",
         "prints the same section.",
         "",
+        f"Codes of kind `{RESERVED}` are protocol codes that no rule derives yet: they belong to the",
+        f"`analyze check` command, which is not built, and are listed (metadata only) in `{RESERVED_FILE}`",
+        "so that docs and tests may name them.",
+        "",
     ]
     if not catalogue.entries:
         return "\n".join(out + ["No codes are declared yet: no rule file has an `@code` block.", ""])
+    reserved = len(catalogue.reserved_codes())
+    out += [f"{len(catalogue.entries) - reserved} codes and values are implemented by rules; {reserved} codes are "
+            "reserved.", ""]
     out += ["| code | kind | severity or status | title |", "| --- | --- | --- | --- |"]
     out += [f"| [{e.code}](#{_anchor(heading(e))}) | {e.kind} | {e.severity} | {e.title} |"
             for e in catalogue.entries]

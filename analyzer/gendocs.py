@@ -63,11 +63,17 @@ def exit_code_table() -> str:
 def command_exits(spec: CommandSpec) -> Dict[int, List[str]]:
     """Every exit status a command can end with, and when (from its shapes and its own list)."""
     exits: Dict[int, List[str]] = {}
+    shapes_by_exit: Dict[int, List[str]] = {}
     for shape in spec.shapes:
         for code in shape.exits:
-            exits.setdefault(code, []).append(f"`{shape.name}` printed: {shape.when}")
+            shapes_by_exit.setdefault(code, []).append(shape)
     for code, meaning in spec.exits:
         exits.setdefault(code, []).append(meaning)
+    for code, shapes in shapes_by_exit.items():
+        if code in exits:  # the command explains this exit itself; the shapes' conditions would only repeat
+            exits[code][-1] += " (JSON: " + ", ".join(f"`{s.name}`" for s in shapes) + ")"
+        else:
+            exits[code] = [f"`{s.name}` printed: {s.when}" for s in shapes]
     exits.setdefault(exitcodes.INVALID, []).append("usage error (unknown option or missing argument)")
     exits.setdefault(exitcodes.INTERNAL, []).append("internal error, including an output that does not match its shape")
     return dict(sorted(exits.items()))

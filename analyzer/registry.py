@@ -36,7 +36,9 @@ class CommandSpec:
     description: str = ""
     instead: Optional[str] = None
     shapes: Tuple[Shape, ...] = ()
-    exits: Tuple[Tuple[int, str], ...] = ()  # exit statuses not covered by a shape (text-only output)
+    # what an exit status means: for text-only exits, and wherever a shape's "when" does not say
+    # which of its exit codes applies (docs/cli.md prints these next to the shapes)
+    exits: Tuple[Tuple[int, str], ...] = ()
 
     def shape(self, name: str) -> Shape:
         """The declared shape ``name`` of this command; ``KeyError`` when undeclared."""
@@ -118,12 +120,14 @@ WHY_SHAPES = (
 )
 
 CONFORMANCE_SHAPES = (
-    Shape("result", 1, "the conformance checks ran (some may have failed)", True, ("PASS", "FAIL"), (0, 1),
+    Shape("result", 2, "the conformance checks ran (some may have failed)", True, ("PASS", "FAIL"), (0, 1),
           Obj({"source_tree": "bool",
-               "checks": list_of(Obj({"id": "str", "title": "str",
-                                      "result": Enum("pass", "fail", "skip"), "details": "list[str]"}))}),
-          "status FAIL (exit 1) when any check failed; skipped checks do not fail. source_tree is false "
-          "when run from an installed package (checks that need tests/ and docs/ are skipped)."),
+               "checks": list_of(Obj({"id": "str", "title": "str", "result": Enum("pass", "fail", "skip"),
+                                      "details": "list[str]", "notes": "list[str]"}))}),
+          "status FAIL (exit 1) when any check failed; skipped checks do not fail. details say why a check "
+          "failed or was skipped; notes are facts that do not fail it (such as which mentioned codes are "
+          "reserved, not implemented). source_tree is false when run from an installed package (checks "
+          "that need tests/ and docs/ are skipped). Version 2 added notes."),
 )
 
 # ---- commands ---------------------------------------------------------------------------
@@ -144,6 +148,10 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "Parse every memory file of the project into the base relations of facts/schema.dl and print "
         "them (table, json) or write Soufflé .facts files (souffle --out DIR).",
         shapes=FACTS_SHAPES,
+        exits=((0, "the fact base was built and printed (table), dumped (json) or written (souffle); problems "
+                   "inside memory files are `diagnostic` facts and messages on stderr, not a failure"),
+               (2, "the project root is not a directory, --format souffle lacks --out, or a --relation is "
+                   "undeclared: the `error` shape with --format json, else a diagnostic on stderr")),
     ),
     CommandSpec(
         "conformance", LIVE, "analyzer.commands.conformance",
@@ -151,14 +159,16 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "Inspect the argparse parser the CLI is built from, the golden cases under tests/golden/ and "
         "the generated docs, and report each check by its stable id (CONF-…).",
         shapes=CONFORMANCE_SHAPES,
+        exits=((0, "every check passed or was skipped"), (1, "at least one check failed")),
     ),
     CommandSpec(
         "explain", LIVE, "analyzer.commands.explain",
         "print the catalogue entry of a finding or reason code",
         "Print what docs/findings.md says about CODE: title, kind, severity or status, the rule file "
         "and relation that derive it, the explanation and its fixtures.",
-        exits=((0, "the code is declared by a rule file; its entry is printed"),
-               (2, "no rule file declares the code")),
+        exits=((0, "the code is in the catalogue, implemented by a rule file or reserved in rules/reserved.dl "
+                   "(its entry says which); the entry is printed"),
+               (2, "the catalogue has no such code (message on stderr, nothing on stdout)")),
     ),
     CommandSpec(
         "read", LIVE, "analyzer.commands.read",
@@ -167,6 +177,14 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "--rule/--profile/--area), why every other module does not, whether the pack is complete, "
         "and print the pack. Exit 0, 1 (strict gate) or 2 (invalid routing or blocking conflict).",
         shapes=READ_SHAPES,
+        exits=((0, "the pack may be used: routing is not INVALID or AMBIGUOUS, the conflict status is CLEAR or "
+                   "REVIEW, and --strict-routing (if given) approved it"),
+               (1, "--strict-routing rejected an INCOMPLETE pack whose conflict status is not blocking, or "
+                   "routing is AMBIGUOUS"),
+               (2, "routing INVALID (bad manifest or routing input), conflict status CONFLICT or INVALID, or "
+                   "--strict-routing rejected the pack for another reason (conflict, REVIEW on a substantial "
+                   "task, entry-schema migration); also an unknown --task, reported like a usage error on "
+                   "stderr with nothing on stdout, even with --format json")),
     ),
     CommandSpec(
         "why", LIVE, "analyzer.commands.why",
@@ -174,11 +192,16 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "Evaluate a read request with provenance and print the proof tree of MODULE's disposition "
         "(rule, manifest line, path and glob, or the missing input), or of every tuple matching --pattern.",
         shapes=WHY_SHAPES,
+        exits=((0, "the proofs were printed"),
+               (2, "both or neither of MODULE and --pattern, an unknown --task, a bad --pattern, or a MODULE "
+                   "that is not part of the read result: a message on stderr and nothing on stdout, also with "
+                   "--format json (why declares no error shape)")),
     ),
     CommandSpec(
         "check", RESERVED, "analyzer.commands.check",
         "run the protocol's project checks (routing, reachability, freshness, conflicts)",
-        instead="`analyze read --strict-routing` gates a single task once read lands; no project-wide check yet",
+        instead="`analyze read --strict-routing` gates a single task; no project-wide check yet (its finding "
+                "codes are reserved in rules/reserved.dl)",
     ),
     CommandSpec(
         "list", RESERVED, "analyzer.commands.list",

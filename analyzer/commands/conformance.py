@@ -10,7 +10,8 @@ Golden cases live in ``tests/golden/<command>/<case>/`` with three files: ``argv
 arguments after ``analyze``, one per line, the command first), ``stdout`` (expected output,
 the rule-set fingerprint and analyzer version replaced by ``<ruleset_fingerprint>`` and
 ``<version>``) and ``exit`` (the expected exit status). The shape a case produces is read
-from its recorded output's ``schema.name``.
+from its recorded output's ``schema.name``. ``tests/golden/fixtures/`` holds the small memory
+projects the cases point at (``--project-root ../../fixtures/<name>``); it is not a case folder.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from typing import Callable, Dict, List, Optional, Sequence
 from analyzer import exitcodes
 
 FORMATS = ("text", "json")
+# tests/golden/fixtures/ holds the small projects golden cases run on; it is not a command
+FIXTURES = "fixtures"
 
 
 @dataclass
@@ -46,11 +49,18 @@ class GoldenCase:
         return value if isinstance(value, dict) else None
 
 
+def golden_folders(root: Path) -> List[Path]:
+    """Every golden case folder under ``root/tests/golden`` (not the shared fixtures), sorted."""
+    base = root / "tests" / "golden"
+    if not base.is_dir():
+        return []
+    return sorted(p for p in base.glob("*/*") if p.is_dir() and p.parent.name != FIXTURES)
+
+
 def load_golden(root: Path) -> List[GoldenCase]:
     """Every golden case under ``root/tests/golden``, sorted by path."""
     cases = []
-    base = root / "tests" / "golden"
-    for folder in sorted(p for p in base.glob("*/*") if p.is_dir()) if base.is_dir() else ():
+    for folder in golden_folders(root):
         rel, problems = folder.relative_to(root).as_posix(), []
         argv_file, stdout_file, exit_file = folder / "argv", folder / "stdout", folder / "exit"
         argv = argv_file.read_text(encoding="utf-8").splitlines() if argv_file.is_file() else []
@@ -201,11 +211,35 @@ def _codes_well_formed(ctx: Context) -> List[str]:
     return catalog.load(ctx.locate).problems
 
 
+def _codes_counted(ctx: Context) -> List[str]:
+    from analyzer import catalog
+
+    known = catalog.load(ctx.locate)
+    reserved = len(known.reserved_codes())
+    return [f"{len(known.entries) - reserved} codes and values implemented by rules, "
+            f"{reserved} reserved in {catalog.RESERVED_FILE} (not implemented)"]
+
+
 def _codes_known(ctx: Context) -> List[str]:
     from analyzer import catalog
 
     declared = catalog.load(ctx.locate).codes()
     return catalog.missing_codes(catalog.mentions(ctx.root, ("docs", "tests")), declared)
+
+
+def _reserved_mentioned(ctx: Context) -> List[str]:
+    from analyzer import catalog
+
+    reserved = catalog.load(ctx.locate).reserved_codes()
+    found = catalog.mentions(ctx.root, ("docs", "tests"))
+    return [f"{code} is reserved (produced by `analyze check`, not built yet): mentioned in "
+            f"{', '.join(sorted(found[code]))}" for code in sorted(found) if code in reserved]
+
+
+def _reserved_unimplemented(ctx: Context) -> List[str]:
+    from analyzer import catalog
+
+    return catalog.reserved_problems(catalog.load(ctx.locate), ctx.locate)
 
 
 @dataclass(frozen=True)
@@ -216,6 +250,8 @@ class Check:
     title: str
     needs_source: bool
     test: Callable[[Context], List[str]]
+    # notes are facts worth showing that do not fail the check (e.g. which codes are reserved)
+    notes: Optional[Callable[[Context], List[str]]] = None
 
 
 CHECKS = (
@@ -232,8 +268,12 @@ CHECKS = (
     Check("CONF-009", "docs/cli.md's generated sections are fresh", True, _fresh("docs/cli.md")),
     Check("CONF-010", "docs/findings.md is fresh", True, _fresh("docs/findings.md")),
     Check("CONF-011", "docs/facts.md is fresh", True, _fresh("docs/facts.md")),
-    Check("CONF-012", "every @code block in rules/ is well-formed and declared once", False, _codes_well_formed),
-    Check("CONF-013", "every MC- code mentioned in docs/ or tests/ is in the catalogue", True, _codes_known),
+    Check("CONF-012", "every @code block in rules/ is well-formed and declared once", False, _codes_well_formed,
+          _codes_counted),
+    Check("CONF-013", "every MC- code mentioned in docs/ or tests/ is in the catalogue", True, _codes_known,
+          _reserved_mentioned),
+    Check("CONF-014", "reserved codes are metadata only: rules/reserved.dl has no rules and no rule derives them",
+          False, _reserved_unimplemented),
 )
 
 
@@ -262,14 +302,16 @@ def run_checks(commands: Optional[Sequence] = None, parser: Optional[argparse.Ar
             continue
         if check.needs_source and ctx.root is None:
             results.append({"id": check.id, "title": check.title, "result": "skip",
-                            "details": ["skipped: source tree not found"]})
+                            "details": ["skipped: source tree not found"], "notes": []})
             continue
+        notes = []
         try:
             details = check.test(ctx)
+            notes = check.notes(ctx) if check.notes else []
         except Exception as exc:  # report, never crash: the other checks still run
             details = [f"check raised {type(exc).__name__}: {exc}"]
         results.append({"id": check.id, "title": check.title, "result": "fail" if details else "pass",
-                        "details": details})
+                        "details": details, "notes": notes})
     return results
 
 
@@ -296,6 +338,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"{r['id']} {r['result'].upper() if r['result'] == 'fail' else r['result']:4}  {r['title']}")
         for detail in r["details"]:
             print(f"    {detail}")
+        for note in r["notes"]:
+            print(f"    note: {note}")
     skipped = sum(r["result"] == "skip" for r in results)
     print(f"conformance: {len(failed)} of {len(results)} checks failed, {skipped} skipped")
     return code

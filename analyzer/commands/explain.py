@@ -1,7 +1,9 @@
 """``analyze explain CODE``: print the catalogue entry of a finding or reason code (like ``ruff rule``).
 
 The text is the code's section of docs/findings.md, built from the ``@code`` block of the one
-rule file that declares it. Fixtures are listed when the source tree (tests/) is present.
+rule file that declares it. A reserved code (declared in rules/reserved.dl, produced by the
+unbuilt ``analyze check``) is printed too, and its entry says that no rule derives it yet.
+Fixtures are listed when the source tree (tests/) is present.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, locate=None) -> int:
-    """Print the entry; exit 2 with a message on stderr when no rule file declares the code."""
+    """Print the entry; exit 2 with a message on stderr when the catalogue has no such code."""
     from analyzer import catalog
     from analyzer.gendocs import source_root
     from analyzer.resources import data_dir
@@ -30,7 +32,7 @@ def run(args: argparse.Namespace, locate=None) -> int:
     if not entries:
         close = sorted(c for c in known.codes() if c.rsplit("-", 1)[0] == code.rsplit("-", 1)[0])
         hint = f"; codes of that family: {', '.join(close)}" if close else ""
-        print(f"analyze explain: unknown code {args.code!r}: no rule file declares it{hint}", file=sys.stderr)
+        print(f"analyze explain: unknown code {args.code!r}: not in the catalogue{hint}", file=sys.stderr)
         return exitcodes.INVALID
     sys.stdout.write("\n".join(catalog.render_entry(e, with_fixtures=root is not None) for e in entries))
     return exitcodes.OK

@@ -35,6 +35,6 @@ def run_case(folder: Path) -> Tuple[str, int]:
 
 
 def normalize(stdout: str) -> str:
-    """Replace the values that change with every rule edit or release by placeholders."""
-    text = stdout.replace(ruleset_fingerprint(), "<ruleset_fingerprint>")
+    """Replace the values that change with every rule edit, release or checkout by placeholders."""
+    text = stdout.replace(ruleset_fingerprint(), "<ruleset_fingerprint>").replace(str(REPO), "<repo>")
     return re.sub(r'("analyzer": \{\s*"version": )"' + re.escape(__version__) + '"', r'\1"<version>"', text)

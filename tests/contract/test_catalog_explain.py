@@ -78,3 +78,46 @@ def test_explain_unknown_code_exits_2(tmp_path, capsys):
     assert explain.run(argparse.Namespace(code=CODE + "9"), locate=locate) == exitcodes.INVALID
     captured = capsys.readouterr()
     assert captured.out == "" and "unknown code" in captured.err and CODE in captured.err
+
+
+RESERVED_RULES = f"""// reserved codes: metadata only
+/// @code {CODE}
+/// @kind reserved
+/// @title A demo finding nobody derives yet
+/// @severity ERROR
+/// @relation none
+/// Produced later.
+"""
+
+
+def test_reserved_code_is_catalogued_as_reserved_not_derived(tmp_path):
+    cat = catalog.load(_rules(tmp_path, {"reserved.dl": RESERVED_RULES}))
+    assert cat.problems == [] and cat.reserved_codes() == {CODE}
+    (entry,) = cat.entries
+    text = catalog.render_entry(entry)
+    assert entry.reserved and "- kind: reserved" in text
+    assert "derived by: nothing yet; reserved in `rules/reserved.dl`" in text and "relation `none`" not in text
+    assert "1 codes are reserved" in catalog.render_findings(cat)
+    assert catalog.reserved_problems(cat, _rules(tmp_path, {})) == []
+
+
+def test_reserved_codes_live_only_in_reserved_dl_with_relation_none(tmp_path):
+    elsewhere = catalog.load(_rules(tmp_path / "a", {"other.dl": RESERVED_RULES}))
+    assert any("reserved codes are declared in rules/reserved.dl" in p for p in elsewhere.problems)
+    implemented_there = catalog.load(_rules(tmp_path / "b", {"reserved.dl": RULES}))
+    assert any("declares only reserved codes" in p for p in implemented_there.problems)
+    with_relation = catalog.load(_rules(tmp_path / "c", {
+        "reserved.dl": RESERVED_RULES.replace("@relation none", "@relation demo_finding")}))
+    assert any("its @relation must be 'none'" in p for p in with_relation.problems)
+
+
+def test_reserved_dl_with_rules_is_a_reserved_problem(tmp_path):
+    locate = _rules(tmp_path, {"reserved.dl": RESERVED_RULES + '.decl x(a: symbol)\nx("a").\n'})
+    assert catalog.reserved_problems(catalog.load(locate), locate) == [
+        "rules/reserved.dl: holds declarations or rules; it must be metadata only"]
+
+
+def test_explain_reserved_code_says_it_is_not_implemented(tmp_path, capsys):
+    locate = _rules(tmp_path, {"reserved.dl": RESERVED_RULES})
+    assert explain.run(argparse.Namespace(code=CODE), locate=locate) == exitcodes.OK
+    assert "reserved in `rules/reserved.dl` (produced by `analyze check`, not built yet)" in capsys.readouterr().out

@@ -5,15 +5,22 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
-from analyzer import registry
+from analyzer import __version__, catalog, registry
 from analyzer.cli import build_parser, main
 from analyzer.commands.conformance import CHECKS, run_checks
 from analyzer.contract import Shape
+from analyzer.fingerprint import ruleset_fingerprint
+from analyzer.gendocs import source_root
 
 NO_SOURCE = {"use_source": False}
+ROOT = source_root()
 
 
 def _failed(results):
@@ -39,10 +46,65 @@ def test_check_ids_are_stable_and_unique():
     assert ids == [f"CONF-{i:03d}" for i in range(1, len(ids) + 1)]
 
 
-@pytest.mark.xfail(strict=False, reason="rules for read/check not landed yet: CONF-012 (read rule metadata) and "
-                   "CONF-013 (codes mentioned in docs/tests) fail until they do")
+# The one known failure, outside this area: rules/read/completeness.dl declares COMPLETE,
+# INCOMPLETE and INVALID with `@relation completeness`, a relation rules/read/overlay.dl defines.
+# The xfail applies only while that exact problem exists; once the rule file is fixed these
+# tests run normally and must pass.
+COMPLETENESS_METADATA = [p for p in catalog.load().problems
+                         if p.startswith("rules/read/completeness.dl:") and "'completeness'" in p]
+KNOWN_CONF_012 = pytest.mark.xfail(bool(COMPLETENESS_METADATA), strict=True, reason=(
+    "CONF-012: rules/read/completeness.dl names @relation completeness, defined in rules/read/overlay.dl "
+    "(fix belongs to the rules/read owner)"))
+
+
+@KNOWN_CONF_012
 def test_real_cli_and_tree_pass_every_check():
     assert _failed(run_checks()) == {}
+
+
+def test_real_tree_fails_no_check_but_the_known_one():
+    failed = _failed(run_checks())
+    assert set(failed) <= {"CONF-012"}
+    assert failed.get("CONF-012", []) == COMPLETENESS_METADATA
+
+
+@KNOWN_CONF_012
+def test_conformance_json_subprocess_passes_on_the_source_tree():
+    repo = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(repo), os.environ.get("PYTHONPATH")]))}
+    proc = subprocess.run([sys.executable, "-m", "analyzer", "conformance", "--format", "json"], cwd=repo,
+                          env=env, capture_output=True, text=True, timeout=600)
+    document = json.loads(proc.stdout)
+    assert document["schema"] == {"name": "conformance.result", "version": 2}
+    assert document["analyzer"] == {"version": __version__, "ruleset_fingerprint": ruleset_fingerprint()}
+    assert document["source_tree"] is True
+    assert {c["id"] for c in document["checks"]} == {c.id for c in CHECKS}
+    assert [c for c in document["checks"] if c["result"] != "pass"] == []
+    assert (document["status"], proc.returncode) == ("PASS", 0), proc.stderr
+
+
+def test_reserved_codes_are_shown_as_reserved_not_implemented():
+    results = {r["id"]: r for r in run_checks(only=("CONF-012", "CONF-013", "CONF-014"))}
+    reserved = catalog.load().reserved_codes()
+    assert reserved and results["CONF-014"]["result"] == "pass"
+    (count,) = results["CONF-012"]["notes"]
+    assert f"{len(reserved)} reserved in rules/reserved.dl (not implemented)" in count
+    mentioned = catalog.mentions(ROOT, ("docs", "tests"))
+    noted = [n.split(" ", 1)[0] for n in results["CONF-013"]["notes"]]
+    assert noted == sorted(c for c in mentioned if c in reserved)
+    assert all("(produced by `analyze check`, not built yet)" in n for n in results["CONF-013"]["notes"])
+
+
+def test_a_rule_deriving_a_reserved_code_fails_conf_014(tmp_path):
+    code = "-".join(["MC", "DEMO", "002"])
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "reserved.dl").write_text(
+        f"/// @code {code}\n/// @kind reserved\n/// @title t\n/// @relation none\n/// later.\n")
+    (tmp_path / "rules" / "x.dl").write_text(f'.decl r(c: symbol)\nr("{code}").\n')
+    locate = lambda kind: tmp_path / kind  # noqa: E731
+    failed = _failed(run_checks(parser=build_parser(), locate=locate, use_source=False, only=("CONF-014",)))
+    assert failed["CONF-014"] == [f"rules/x.dl: derives reserved code {code} (move its block here from "
+                                  "rules/reserved.dl)"]
 
 
 def test_real_cli_passes_the_parser_checks():

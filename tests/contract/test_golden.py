@@ -7,9 +7,10 @@ import json
 import jsonschema
 import pytest
 
-from golden_cases import GOLDEN, REPO, normalize, run_case
+from analyzer.commands.conformance import golden_folders
+from golden_cases import REPO, normalize, run_case
 
-CASES = sorted(p for p in GOLDEN.glob("*/*") if p.is_dir())
+CASES = golden_folders(REPO)
 
 
 @pytest.mark.parametrize("folder", CASES, ids=lambda p: f"{p.parent.name}/{p.name}")
