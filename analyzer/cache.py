@@ -1,16 +1,22 @@
-"""The facts cache: one JSON file per extracted memory file, keyed by a hash of its content.
+"""The facts cache: one ``marshal`` file per extracted memory file, keyed by a hash of its content.
 
 Lives under ``$XDG_CACHE_HOME/memory-analyzer/facts`` (never inside the analyzed project).
 The key covers everything extraction depends on: file kind, module path, entry schema,
 the extractor version and the text itself. A missing, unreadable or corrupt cache entry is
 a miss, never an error; a cache that cannot be written is silently skipped.
+
+The payload is :meth:`Sink.to_plain` (tuples, lists, strings, ints) written with ``marshal``:
+loading it is several times faster than decoding JSON and re-building tuples, which was the
+largest part of a warm load (docs/performance.md, "analyze read"). ``marshal``'s format may
+change between Python versions, so the Python version is part of the key.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
+import marshal
 import os
+import sys
 import tempfile
 from functools import lru_cache
 from pathlib import Path
@@ -25,7 +31,7 @@ def extractor_version() -> str:
     """A digest of the code and grammars extraction runs (a hand-bumped version number was
     forgotten once already: cached facts then lacked a relation added since)."""
     here = Path(__file__).resolve().parent
-    h = hashlib.sha256()
+    h = hashlib.sha256(sys.version.encode())
     sources = [here / "markdown.py", here / "files.py", here / "cache.py", *sorted((here / "extract").glob("*.py")),
                *sorted(data_dir("grammar").glob("*.lark"))]
     for path in sources:
@@ -43,15 +49,17 @@ def key(kind: str, module: str, schema: int, text: str) -> str:
 
 
 def _path(digest: str) -> str:
-    return os.path.join(str(cache_root()), "facts", digest[:2], digest + ".json")
+    return os.path.join(str(cache_root()), "facts", digest[:2], digest + ".marshal")
 
 
 def load(digest: str) -> Optional[Sink]:
     """The cached extraction for ``digest``, or None."""
     try:
-        with open(_path(digest), "r", encoding="utf-8") as fh:
-            return Sink.from_json(json.load(fh))
-    except (OSError, ValueError):
+        with open(_path(digest), "rb") as fh:
+            data = fh.read()
+        # loads() on the bytes: load() on a file object reads piecemeal and is 4x slower
+        return Sink.from_plain(marshal.loads(data))
+    except (OSError, EOFError, ValueError, TypeError):
         return None
 
 
@@ -61,8 +69,8 @@ def store(digest: str, sink: Sink) -> None:
     try:
         os.makedirs(os.path.dirname(target), exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(sink.to_json(), fh, ensure_ascii=False, separators=(",", ":"))
+        with os.fdopen(fd, "wb") as fh:
+            marshal.dump(sink.to_plain(), fh)
         os.replace(tmp, target)
-    except OSError:
+    except (OSError, ValueError):  # ValueError: a value marshal cannot write (never expected)
         pass

@@ -1,8 +1,13 @@
 """The fact base: base relations extracted from a memory project, each fact with its span.
 
 Extractors add facts with :meth:`FactBase.add`; the engine receives
-:meth:`FactBase.relations` (name -> sorted tuples) and :meth:`FactBase.span_of` for proof
-trees. Relations must be declared in ``facts/schema.dl``; the extractor tests check it.
+:meth:`FactBase.relation_sets` (name -> unsorted set: the engine keeps sets itself) and
+:meth:`FactBase.spans` for proof trees; :meth:`FactBase.relations` gives sorted lists for
+dumps and tests. Relations must be declared in ``facts/schema.dl``; the extractor tests check it.
+
+Spans of bulk-added rows (:meth:`FactBase.add_located`) are folded in lazily, on the first
+span query: a plain ``read`` never asks for them, and building one ``Span`` per fact was a
+large part of loading a 10,000-entry project.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ class FactBase:
     def __init__(self) -> None:
         self._facts: Dict[str, set] = defaultdict(set)
         self._spans: Dict[Tuple[str, Fact], Span] = {}
+        self._located: List[Tuple[str, list]] = []  # (path, rows) whose spans are not folded in yet
 
     def add(self, relation: str, *values: Value, span: Optional[Span] = None) -> None:
         """Add one fact ``relation(values...)``; the first span recorded for it is kept."""
@@ -35,22 +41,31 @@ class FactBase:
                 self._spans[key] = span
 
     def add_located(self, path: str, rows: Iterable[Tuple[str, tuple, int, int]]) -> None:
-        """Add many ``(relation, values, line, col)`` rows from one file (a fast path for extractors)."""
-        facts, spans = self._facts, self._spans
-        for relation, values, line, col in rows:
-            fact = tuple(values)
-            facts[relation].add(fact)
-            key = (relation, fact)
-            span = Span(path, line, col)
-            old = spans.get(key)
-            if old is None or span < old:
-                spans[key] = span
+        """Add many ``(relation, values, line, col)`` rows from one file (a fast path for
+        extractors; ``values`` must be tuples). Their spans are recorded on first use."""
+        facts = self._facts
+        for relation, values, _line, _col in rows:
+            facts[relation].add(values)
+        self._located.append((path, rows))
+
+    def _fold_spans(self) -> Dict[Tuple[str, Fact], Span]:
+        """Record the spans of every bulk-added row (smallest span wins, as in :meth:`add`)."""
+        spans = self._spans
+        for path, rows in self._located:
+            for relation, values, line, col in rows:
+                key = (relation, values)
+                span = Span(path, line, col)
+                old = spans.get(key)
+                if old is None or span < old:
+                    spans[key] = span
+        self._located = []
+        return spans
 
     def extend(self, other: "FactBase") -> None:
         """Add every fact (and span) of ``other``."""
         for rel, facts in other._facts.items():
             for fact in facts:
-                self.add(rel, *fact, span=other._spans.get((rel, fact)))
+                self.add(rel, *fact, span=other.span_of(rel, fact))
 
     def relation(self, name: str) -> List[Fact]:
         """The facts of one relation, sorted."""
@@ -60,13 +75,18 @@ class FactBase:
         """Every non-empty relation, by name (sorted), with sorted facts."""
         return {name: self.relation(name) for name in sorted(self._facts) if self._facts[name]}
 
+    def relation_sets(self) -> Dict[str, set]:
+        """Every non-empty relation as an unsorted set, for the engine (which needs no order
+        and copies what it is given). The sets are the fact base's own: do not modify them."""
+        return {name: facts for name, facts in self._facts.items() if facts}
+
     def span_of(self, relation: str, fact: Iterable[Value]) -> Optional[Span]:
         """The source span of a fact, or None for facts without a file position."""
-        return self._spans.get((relation, tuple(fact)))
+        return self._fold_spans().get((relation, tuple(fact)))
 
     def spans(self) -> Dict[Tuple[str, Fact], Span]:
         """Every recorded span, keyed by (relation, fact)."""
-        return dict(self._spans)
+        return dict(self._fold_spans())
 
     def __len__(self) -> int:
         return sum(len(f) for f in self._facts.values())

@@ -8,6 +8,7 @@ stratum runs its non-recursive rules once, then its delta variants until nothing
 from __future__ import annotations
 
 import time
+from operator import itemgetter
 from typing import Dict, Iterable, List, Mapping, Optional
 
 from analyzer.engine import ast
@@ -82,6 +83,11 @@ class Engine:
         for base, delta in self.compiled(PROV if provenance else PLAIN):
             out.extend(v.source for v in base + delta)
         return "\n".join(out)
+
+    def needed(self, only: Iterable[str]) -> set:
+        """The relations an ``evaluate(..., only=only)`` reads or derives; facts of any other
+        relation cannot change its result, so a caller may leave them out."""
+        return needed_relations(self.program, self.builtins, list(only))
 
     def evaluate(self, facts: Mapping[str, Iterable[tuple]], *, spans: Optional[Mapping] = None,
                  provenance: bool = False, profile: bool = False,
@@ -259,22 +265,20 @@ def _build_index(tuples, cols) -> dict:
 
 
 def _extend_index(idx: dict, tuples, cols) -> None:
-    if len(cols) == 1:
-        (c,) = cols
-        for t in tuples:
-            bucket = idx.get(t[c])
-            if bucket is None:
-                idx[t[c]] = [t]
-            else:
-                bucket.append(t)
-        return
+    # itemgetter builds the key in C: t[c] for one column, the tuple of columns for several
+    key = itemgetter(*cols) if cols else _no_columns
+    get = idx.get
     for t in tuples:
-        k = tuple(t[c] for c in cols)
-        bucket = idx.get(k)
+        k = key(t)
+        bucket = get(k)
         if bucket is None:
             idx[k] = [t]
         else:
             bucket.append(t)
+
+
+def _no_columns(_t) -> tuple:
+    return ()
 
 
 def _ground(atom: ast.Atom) -> tuple:

@@ -58,7 +58,7 @@ def why_variant(rule: ast.Rule, ri: int, builtins: Mapping) -> Variant:
 
 def _variant(rule: ast.Rule, ri: int, delta: Optional[int], builtins, flavour) -> Variant:
     bound = _head_vars(rule) if flavour == WHY else set()
-    steps = plan_body(rule.body, bound, builtins, delta=delta)
+    steps = plan_body(rule.body, bound, builtins, delta=delta, defer_calls=flavour != WHY)
     fname = f"rule{ri}" + ("" if delta is None else f"_delta{delta}") + ("" if flavour == PLAIN else "_" + flavour)
     source, params = compile_function(rule, ri, steps, flavour, builtins, fname)
     namespace: Dict[str, object] = dict(RUNTIME)

@@ -1,8 +1,9 @@
 """What one file's extraction produces: facts with positions, diagnostics, unit ranges.
 
-A :class:`Sink` belongs to one file. It holds plain data only (strings, ints, lists), so a
-whole extraction result can be cached as JSON keyed by the file's content hash and merged
-into the project's :class:`~analyzer.factbase.FactBase` later (analyzer/project.py).
+A :class:`Sink` belongs to one file. It holds plain data only (strings, ints, tuples, lists),
+so a whole extraction result can be cached (``marshal``, analyzer/cache.py) keyed by the
+file's content hash and merged into the project's :class:`~analyzer.factbase.FactBase` later
+(analyzer/project.py).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ class Sink:
         self.diagnostics: List[Tuple[str, str, int, int, str]] = []  # code, message, line, col, severity
         self.units: List[Tuple[int, int]] = []  # 0-based inclusive line ranges, in unit order
         self.has_title = False
+        self.info: tuple = ()  # extractor-specific summary kept with the facts (the manifest's)
 
     def fact(self, relation: str, *values, line: int = 1, col: int = 1) -> None:
         """Record ``relation(values...)`` at ``line``/``col`` (1-based) of this file."""
@@ -30,26 +32,24 @@ class Sink:
         """Record a diagnostic at ``line``/``col`` (1-based) of this file."""
         self.diagnostics.append((code, message, line, col, severity))
 
-    def to_json(self) -> Dict:
-        """A JSON-ready form (for the facts cache)."""
-        return {
-            "path": self.path,
-            "facts": [[r, list(v), ln, c] for r, v, ln, c in self.facts],
-            "diagnostics": [list(d) for d in self.diagnostics],
-            "units": [list(u) for u in self.units],
-            "has_title": self.has_title,
-        }
+    def to_plain(self) -> tuple:
+        """Plain nested tuples and lists (``marshal``-able) for the facts cache."""
+        return (self.path, self.facts, self.diagnostics, self.units, self.has_title, self.info)
 
     @classmethod
-    def from_json(cls, data: Dict) -> Optional["Sink"]:
-        """Rebuild a sink from :meth:`to_json` output; None when the data is malformed."""
+    def from_plain(cls, data) -> Optional["Sink"]:
+        """Rebuild a sink from :meth:`to_plain` output; None when the data is malformed."""
         try:
-            sink = cls(str(data["path"]))
-            # our own output, keyed by content hash: only the row shape is checked here
-            sink.facts = [(r, tuple(v), ln, c) for r, v, ln, c in data["facts"]]
-            sink.diagnostics = [(str(a), str(b), int(c), int(d), str(e)) for a, b, c, d, e in data["diagnostics"]]
-            sink.units = [(int(a), int(b)) for a, b in data["units"]]
-            sink.has_title = bool(data["has_title"])
-        except (KeyError, TypeError, ValueError):
+            path, facts, diagnostics, units, has_title, info = data
+            # our own output, keyed by content hash: only the container shapes are checked
+            if not (isinstance(path, str) and isinstance(facts, list) and isinstance(diagnostics, list)
+                    and isinstance(units, list) and isinstance(info, tuple)):
+                return None
+            if facts and not (isinstance(facts[0], tuple) and isinstance(facts[0][1], tuple)):
+                return None
+        except (TypeError, ValueError, IndexError):
             return None
+        sink = cls(path)
+        sink.facts, sink.diagnostics, sink.units = facts, diagnostics, units
+        sink.has_title, sink.info = bool(has_title), info
         return sink

@@ -92,4 +92,4 @@ def test_cache_lives_outside_the_project(tmp_path, monkeypatch):
     before = sorted(p.relative_to(EXAMPLE) for p in EXAMPLE.rglob("*"))
     load_project(EXAMPLE, use_cache=True)
     assert sorted(p.relative_to(EXAMPLE) for p in EXAMPLE.rglob("*")) == before
-    assert list((cache / "memory-analyzer" / "facts").rglob("*.json"))
+    assert list((cache / "memory-analyzer" / "facts").rglob("*.marshal"))
