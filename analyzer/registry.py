@@ -103,6 +103,8 @@ READ_SHAPES = (
               "context_pack": Obj({"text": "str", "sha256": "str"}),
           }),
           "status is the routing completeness; exit_code is the exit status of §8.7 (0, 1 or 2)."),
+    Shape("error", 1, "the request cannot be evaluated: unknown --task, project root not a directory", False,
+          ("INVALID",), (2,), ERROR_BODY),
 )
 
 PROOF = "dict[any]"  # a proof tree node: relation, tuple, rule, location, bindings, absent, builtins, children
@@ -117,6 +119,9 @@ WHY_SHAPES = (
           ("PROVED", "NO_MATCH"), (0,),
           Obj({"task": "str", "pattern": "str", "relation": "str", "proofs": f"list[{PROOF}]"}),
           "NO_MATCH when no tuple matches the pattern; proofs is then empty."),
+    Shape("error", 1, "the request cannot be answered: unknown --task or module, a bad --pattern, "
+          "MODULE and --pattern both or neither given, project root not a directory", False,
+          ("INVALID",), (2,), ERROR_BODY),
 )
 
 CONFORMANCE_SHAPES = (

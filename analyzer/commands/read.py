@@ -29,6 +29,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
 
 
+def usage_error(command: str, args: argparse.Namespace, message: str, code: str = "MA-USAGE") -> int:
+    """Report a request that cannot be evaluated: stderr text, plus the ``error`` shape in JSON."""
+    print(f"analyze {command}: error: {message}", file=sys.stderr)
+    if getattr(args, "format", "text") == "json":
+        from analyzer.diagnostics import Diagnostic
+        from analyzer.output import diagnostics_payload, emit_json
+        from analyzer.span import Span
+
+        status = emit_json(command, "error", diagnostics_payload([Diagnostic(Span("<command line>"), code, message)]))
+        return status or exitcodes.INVALID
+    return exitcodes.INVALID
+
+
 def request_from(args: argparse.Namespace):
     """The :class:`~analyzer.query.read.ReadRequest` of parsed read options."""
     from pathlib import Path
@@ -49,8 +62,7 @@ def run(args: argparse.Namespace) -> int:
     from analyzer.query.read import UnknownTask, run_read
 
     if not Path(args.project_root).is_dir():
-        print(f"analyze {args.command}: error: project root is not a directory: {args.project_root}", file=sys.stderr)
-        return exitcodes.INVALID
+        return usage_error("read", args, f"project root is not a directory: {args.project_root}")
     if args.why:
         from analyzer.commands import why
 
@@ -59,8 +71,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         result, _, _ = run_read(request_from(args))
     except UnknownTask as exc:
-        print(f"analyze read: error: argument --task: invalid choice: '{exc}'", file=sys.stderr)
-        return exitcodes.INVALID
+        return usage_error("read", args, f"argument --task: invalid choice: '{exc}'")
     if result.error:
         print(result.error, file=sys.stderr)
     if args.format == "json":

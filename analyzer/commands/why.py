@@ -37,27 +37,23 @@ def run(args: argparse.Namespace) -> int:
 
     from pathlib import Path
 
+    error = read_command.usage_error
     if not Path(args.project_root).is_dir():
-        print(f"analyze why: error: project root is not a directory: {args.project_root}", file=sys.stderr)
-        return exitcodes.INVALID
+        return error("why", args, f"project root is not a directory: {args.project_root}")
     if bool(args.module) == bool(args.pattern):
-        print("analyze why: error: give either MODULE or --pattern", file=sys.stderr)
-        return exitcodes.INVALID
+        return error("why", args, "give either MODULE or --pattern")
     try:
         _, db, _ = run_read(read_command.request_from(args), provenance=True)
         answer = module_proofs(db, args.module) if args.module else pattern_proofs(db, args.pattern)
     except UnknownTask as exc:
-        print(f"analyze why: error: argument --task: invalid choice: '{exc}'", file=sys.stderr)
-        return exitcodes.INVALID
+        return error("why", args, f"argument --task: invalid choice: '{exc}'")
     except DiagnosticError as exc:
-        print(str(exc), file=sys.stderr)
-        return exitcodes.INVALID
+        first = exc.diagnostics[0]
+        return error("why", args, f"--pattern: {first.message}", first.code)
     except EngineError as exc:  # e.g. a pattern over a relation the read program does not declare
-        print(f"analyze why: error: {exc}", file=sys.stderr)
-        return exitcodes.INVALID
+        return error("why", args, str(exc), "DL915")
     if answer.error:
-        print(f"analyze why: error: {answer.error}", file=sys.stderr)
-        return exitcodes.INVALID
+        return error("why", args, answer.error)
     if args.format == "json":
         from analyzer.output import emit_json
 
