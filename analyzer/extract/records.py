@@ -24,6 +24,7 @@ def extract_records(text: str, module: str, sink: Sink) -> None:
         line = block.line
         sink.fact("rec", rid, status, resolution, block.heading.group("title"), line=line)
         sink.fact("rec_unit", rid, block.ordinal, line=line)
+        sink.fact("rec_display", rid, shown, line=line)
         problems = common_problems(block, ("Status", "Resolution"), ("Entries", "Evidence"))
         if status and status != "active":
             problems.append((f"has invalid Status {status!r}", line))

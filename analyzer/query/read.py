@@ -107,16 +107,13 @@ def build_result(db, request: ReadRequest, project) -> ReadResult:
     """Select the derived relations of a read evaluation into the result model."""
     invalid = _one(db, "invalid_reason")
     completeness = _one(db, "completeness", "INVALID")
-    modules = _invalid_module(invalid) if invalid is not None else _modules(db)
+    modules = _modules(db)
     rank = {m: (g, o) for m, g, o in db.relation("module_position")}
     omissions = [
         Omission(m, ref)
         for _, n, m, ref in sorted((rank.get(m, (9, 0)), n, m, ref) for m, n, ref in db.relation("budget_omission"))
     ]
-    missing = {p for (p,) in db.relation("path_missing_on_disk")}
-    paths = [(p, p in missing) for (p,) in db.relation("touched_path")]
-    if invalid is not None:
-        paths = [(p, False) for (p,) in sorted({(p,) for _, p in db.relation("path_norm")})]
+    paths = [(p, missing == "yes") for p, missing in db.relation("result_path")]
     explicit = [
         f"{FOLDER_LABEL[f]}:{s}"
         for f, s in sorted({(f, s) for f, _, s in db.relation("explicit_norm")}, key=lambda x: (list(FOLDER_LABEL).index(x[0]), x[1]))
@@ -174,23 +171,19 @@ def _local_text(db, module: str) -> str:
         return ""
 
 
-def _invalid_module(message: str) -> List[ModuleView]:
-    return [ModuleView("manifest.md", "invalid", ["MC-ROUTE-INVALID"], [message], False, "MC-ROUTE-INVALID")]
-
-
 def _modules(db) -> List[ModuleView]:
     reasons: Dict[str, List[Tuple[int, str]]] = {}
-    for m, r, o in db.relation("module_reason"):
+    for m, r, o in db.relation("result_reason"):
         reasons.setdefault(m, []).append((o, r))
     details: Dict[str, List[Tuple[str, int, str]]] = {}
-    for m, p, o, d in db.relation("module_detail"):
+    for m, p, o, d in db.relation("result_detail"):
         details.setdefault(m, []).append((p, o, d))
-    disposition = dict(db.relation("disposition"))
-    primary = dict(db.relation("primary_reason"))
+    disposition = dict(db.relation("result_disposition"))
+    primary = dict(db.relation("result_primary_reason"))
     matching = dict(db.relation("matching_input"))
     required = {m for (m,) in db.relation("module_required")}
     views = []
-    for _, _, m in sorted((g, o, m) for m, g, o in db.relation("module_position")):
+    for _, _, m in sorted((g, o, m) for m, g, o in db.relation("result_module")):
         ordered = []
         for _, r in sorted(reasons.get(m, [])):
             if r not in ordered:
