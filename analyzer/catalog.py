@@ -195,6 +195,28 @@ def reserved_problems(catalogue: Catalogue, locate: Callable[[str], Path] = data
     return problems
 
 
+_STATEMENT_END = re.compile(r"\.[ \t]*(?:\n|$)")
+_LITERAL_CODE = re.compile(r'"(MC-[A-Z0-9]+(?:-[A-Z0-9]+)*)"')
+
+
+def producer_problems(catalogue: Catalogue, locate: Callable[[str], Path] = data_dir) -> List[str]:
+    """MC- codes produced (in a rule head or fact) by a file other than the one declaring them:
+    one code, one rule file. Bodies may read any code (e.g. to pick the displayed reason)."""
+    owner = {e.code: e.rule_file for e in catalogue.entries}
+    problems = []
+    for rel, path in rule_files(locate):
+        for statement in _STATEMENT_END.split(_code_text(path.read_text(encoding="utf-8"))):
+            statement = statement.strip()
+            if not statement or statement.startswith("."):
+                continue
+            head = statement.split(":-", 1)[0]
+            for code in sorted(set(_LITERAL_CODE.findall(head))):
+                if owner.get(code) != rel:
+                    where = f"declared in {owner[code]}" if code in owner else "declared nowhere"
+                    problems.append(f"{rel}: produces {code} ({where})")
+    return sorted(set(problems))
+
+
 def mentions(root: Path, folders: Iterable[str] = ("docs", "tests")) -> Dict[str, Set[str]]:
     """Code mentions in the text files under ``root/<folder>``: code (or ``PREFIX-*``) -> files."""
     found: Dict[str, Set[str]] = {}

@@ -220,6 +220,12 @@ def _codes_counted(ctx: Context) -> List[str]:
             f"{reserved} reserved in {catalog.RESERVED_FILE} (not implemented)"]
 
 
+def _codes_single_producer(ctx: Context) -> List[str]:
+    from analyzer import catalog
+
+    return catalog.producer_problems(catalog.load(ctx.locate), ctx.locate)
+
+
 def _codes_known(ctx: Context) -> List[str]:
     from analyzer import catalog
 
@@ -274,6 +280,8 @@ CHECKS = (
           _reserved_mentioned),
     Check("CONF-014", "reserved codes are metadata only: rules/reserved.dl has no rules and no rule derives them",
           False, _reserved_unimplemented),
+    Check("CONF-015", "every MC- code is produced only by the rule file that declares it", False,
+          _codes_single_producer),
 )
 
 
