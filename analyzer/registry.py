@@ -139,43 +139,6 @@ CONFORMANCE_SHAPES = (
 
 COMMANDS: Tuple[CommandSpec, ...] = (
     CommandSpec(
-        "query", LIVE, "analyzer.commands.query",
-        "evaluate a datalog program and print the tuples matching a pattern",
-        "Evaluate PROGRAM.dl (with optional Soufflé-style facts) and print the tuples that match "
-        "PATTERN, e.g. 'path(X, \"a\", _)'. --why prints a proof tree per tuple, --profile per-rule statistics.",
-        shapes=QUERY_SHAPES,
-    ),
-    # facts and read are declared ahead of their modules; whoever lands the module flips the
-    # status to LIVE (a live command whose module is missing breaks build_parser()).
-    CommandSpec(
-        "facts", LIVE, "analyzer.commands.facts",
-        "read a memory project and dump its fact base",
-        "Parse every memory file of the project into the base relations of facts/schema.dl and print "
-        "them (table, json) or write Soufflé .facts files (souffle --out DIR).",
-        shapes=FACTS_SHAPES,
-        exits=((0, "the fact base was built and printed (table), dumped (json) or written (souffle); problems "
-                   "inside memory files are `diagnostic` facts and messages on stderr, not a failure"),
-               (2, "the project root is not a directory, --format souffle lacks --out, or a --relation is "
-                   "undeclared: the `error` shape with --format json, else a diagnostic on stderr")),
-    ),
-    CommandSpec(
-        "conformance", LIVE, "analyzer.commands.conformance",
-        "check the real CLI, golden tests and generated docs against this registry",
-        "Inspect the argparse parser the CLI is built from, the golden cases under tests/golden/ and "
-        "the generated docs, and report each check by its stable id (CONF-…).",
-        shapes=CONFORMANCE_SHAPES,
-        exits=((0, "every check passed or was skipped"), (1, "at least one check failed")),
-    ),
-    CommandSpec(
-        "explain", LIVE, "analyzer.commands.explain",
-        "print the catalogue entry of a finding or reason code",
-        "Print what docs/findings.md says about CODE: title, kind, severity or status, the rule file "
-        "and relation that derive it, the explanation and its fixtures.",
-        exits=((0, "the code is in the catalogue, implemented by a rule file or reserved in rules/reserved.dl "
-                   "(its entry says which); the entry is printed"),
-               (2, "the catalogue has no such code (message on stderr, nothing on stdout)")),
-    ),
-    CommandSpec(
         "read", LIVE, "analyzer.commands.read",
         "route a task to the memory modules it needs and print the context pack",
         "Decide which memory modules load for --task and the touched --path values (and explicit "
@@ -201,6 +164,41 @@ COMMANDS: Tuple[CommandSpec, ...] = (
                (2, "both or neither of MODULE and --pattern, an unknown --task, a bad --pattern, or a MODULE "
                    "that is not part of the read result: a message on stderr and nothing on stdout, also with "
                    "--format json (why declares no error shape)")),
+    ),
+    CommandSpec(
+        "facts", LIVE, "analyzer.commands.facts",
+        "read a memory project and dump its fact base",
+        "Parse every memory file of the project into the base relations of facts/schema.dl and print "
+        "them (table, json) or write Soufflé .facts files (souffle --out DIR).",
+        shapes=FACTS_SHAPES,
+        exits=((0, "the fact base was built and printed (table), dumped (json) or written (souffle); problems "
+                   "inside memory files are `diagnostic` facts and messages on stderr, not a failure"),
+               (2, "the project root is not a directory, --format souffle lacks --out, or a --relation is "
+                   "undeclared: the `error` shape with --format json, else a diagnostic on stderr")),
+    ),
+    CommandSpec(
+        "query", LIVE, "analyzer.commands.query",
+        "evaluate a datalog program and print the tuples matching a pattern",
+        "Evaluate PROGRAM.dl (with optional Soufflé-style facts) and print the tuples that match "
+        "PATTERN, e.g. 'path(X, \"a\", _)'. --why prints a proof tree per tuple, --profile per-rule statistics.",
+        shapes=QUERY_SHAPES,
+    ),
+    CommandSpec(
+        "explain", LIVE, "analyzer.commands.explain",
+        "print the catalogue entry of a finding or reason code",
+        "Print what docs/findings.md says about CODE: title, kind, severity or status, the rule file "
+        "and relation that derive it, the explanation and its fixtures.",
+        exits=((0, "the code is in the catalogue, implemented by a rule file or reserved in rules/reserved.dl "
+                   "(its entry says which); the entry is printed"),
+               (2, "the catalogue has no such code (message on stderr, nothing on stdout)")),
+    ),
+    CommandSpec(
+        "conformance", LIVE, "analyzer.commands.conformance",
+        "check the real CLI, golden tests and generated docs against this registry",
+        "Inspect the argparse parser the CLI is built from, the golden cases under tests/golden/ and "
+        "the generated docs, and report each check by its stable id (CONF-…).",
+        shapes=CONFORMANCE_SHAPES,
+        exits=((0, "every check passed or was skipped"), (1, "at least one check failed")),
     ),
     CommandSpec(
         "check", RESERVED, "analyzer.commands.check",
