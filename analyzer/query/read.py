@@ -122,12 +122,13 @@ def build_result(db, request: ReadRequest, project) -> ReadResult:
     sections = []
     if contents:
         over = {m for (m,) in db.relation("over_budget")}
+        silent = {m for (m,) in db.relation("unsplittable")}
         kept: Dict[str, List[int]] = {}
         for m, n in db.relation("kept_unit"):
             kept.setdefault(m, []).append(n)
         for mod in modules:
-            if mod.disposition == "loaded":
-                text = _pack_text(project, mod.path, kept.get(mod.path) if mod.path in over else None)
+            if mod.disposition == "loaded" and mod.path not in silent:
+                text = _pack_text(project, mod.path, kept.get(mod.path, []) if mod.path in over else None)
                 if text:
                     sections.append(PackSection(mod.path, text))
     local_loaded = [name for _, name in db.relation("local_loaded")]
