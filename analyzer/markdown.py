@@ -12,7 +12,10 @@ on large projects (docs/performance.md); the structured line syntax lives in gra
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from bisect import bisect_right
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import compress, islice
 from typing import List, Optional, Tuple
 
 TOKEN_RE = re.compile(r"[A-Za-z0-9_]+|[^\sA-Za-z0-9_]")
@@ -26,7 +29,8 @@ FIELD_LINE_RE = re.compile(r"^([A-Za-z][A-Za-z-]*):")
 LIST_FIELDS = frozenset({"Aliases", "Entries", "Evidence", "Merged-From"})
 BULLET_PREFIXES = ("- ", "* ", "+ ")
 _H2_FIRST = frozenset(" #")
-_SPECIAL_FIRST = frozenset(" \t`~<")  # first characters that need the full per-line checks
+_BULLET_FIRST = frozenset("-*+")
+_CANDIDATE_FIRST = frozenset(" \t`~<#")  # first characters of lines lex must look at
 
 # Lexical error messages, worded as the reference implementation words them (§3).
 ERR_FENCE_INFO = "Backtick fence info strings must not contain backticks"
@@ -51,15 +55,31 @@ class Heading:
     raw_title: str
 
 
-@dataclass
 class Lexed:
-    """The lexical view of one document: lines with visibility flags, headings, errors."""
+    """The lexical view of one document: lines with visibility flags, headings, errors.
 
-    lines: List[str]
-    visible: List[bool]
-    indented: List[bool]
-    headings: List[Heading] = field(default_factory=list)
-    errors: List[Tuple[int, str]] = field(default_factory=list)  # (0-based line, message)
+    :attr:`headings` is built on first use: only the manifest reads it, and building one
+    :class:`Heading` per entry heading was a large part of lexing an entry file.
+    """
+
+    def __init__(self, lines: List[str], visible: List[bool], indented: List[bool], heading_lines: List[int],
+                 errors: List[Tuple[int, str]]) -> None:
+        self.lines = lines
+        self.visible = visible
+        self.indented = indented
+        self.heading_lines = heading_lines  # visible, unindented lines starting with `#` after spaces
+        self.errors = errors  # (0-based line, message)
+
+    @cached_property
+    def headings(self) -> List[Heading]:
+        """The ATX headings, in line order."""
+        out: List[Heading] = []
+        for i in self.heading_lines:
+            m = ATX_RE.match(self.lines[i])
+            if m:
+                raw = heading_title(m.group(2))
+                out.append(Heading(i, len(m.group(1)), raw.casefold(), raw))
+        return out
 
     def structural(self, i: int) -> bool:
         """True when line ``i`` may carry structure: visible and not indented code."""
@@ -82,78 +102,110 @@ def heading_title(rest: str) -> str:
     return rest.strip()
 
 
+def _fence_closes(line: str, char: str, length: int) -> bool:
+    stripped = line.lstrip(" ")
+    if len(line) - len(stripped) > 3 or not stripped.startswith(char * length):
+        return False
+    return stripped[len(stripped) - len(stripped.lstrip(char)):].strip(" \t") == ""
+
+
 def lex(text: str) -> Lexed:
-    """Split ``text`` into lines (Python ``splitlines``) and classify each one (§3)."""
+    """Split ``text`` into lines (Python ``splitlines``) and classify each one (§3).
+
+    Only *candidate* lines are looked at one by one: a line can open or close a fence, open
+    a comment, be indented code or a heading only if it starts with one of
+    :data:`_CANDIDATE_FIRST`, and most lines do not (a first-character test in one list
+    comprehension instead of a loop body per line). Lines inside a fence are hidden by
+    slice assignment up to the closing line, which is itself a candidate.
+    """
     lines = text.splitlines()
     n = len(lines)
     visible = [True] * n
     indented = [False] * n
     errors: List[Tuple[int, str]] = []
-    fence: Optional[Tuple[str, int, int]] = None  # (char, length, opening line)
-    comment_start: Optional[int] = None
-    for i, line in enumerate(lines):
-        # fast path: most lines cannot open a fence or comment nor be indented code
-        if fence is None and comment_start is None and line[:1] not in _SPECIAL_FIRST:
-            continue
-        if fence is not None:
-            visible[i] = False
-            char, length, _ = fence
-            stripped = line.lstrip(" ")
-            if len(line) - len(stripped) <= 3 and stripped.startswith(char * length):
-                run = len(stripped) - len(stripped.lstrip(char))
-                if stripped[run:].strip(" \t") == "":
-                    fence = None
-            continue
-        if comment_start is not None:
-            visible[i] = False
-            pos = line.find("-->")
-            if pos >= 0:
-                comment_start = None
-                if line[pos + 3:].strip():
-                    errors.append((i, ERR_COMMENT_CLOSE))
-            continue
-        m = FENCE_OPEN_RE.match(line)
-        if m:
-            visible[i] = False
-            run, info = m.group(1), m.group(2)
-            if run[0] == "`" and "`" in info:
-                errors.append((i, ERR_FENCE_INFO))
-            fence = (run[0], len(run), i)
-            continue
-        if COMMENT_OPEN_RE.match(line):
-            visible[i] = False
-            rest = line[line.find("<!--") + 4:]
-            pos = rest.find("-->")
-            if pos < 0:
-                comment_start = i
-            elif rest[pos + 3:].strip():
-                errors.append((i, ERR_INLINE_COMMENT))
-            continue
-        if line.startswith("    ") or line.startswith("\t"):
-            indented[i] = True
-    if fence is not None:
-        errors.append((fence[2], ERR_UNCLOSED_FENCE))
-    if comment_start is not None:
-        errors.append((comment_start, ERR_UNCLOSED_COMMENT))
-    lexed = Lexed(lines, visible, indented, errors=errors)
-    for i, line in enumerate(lines):
-        if visible[i] and not indented[i] and line.lstrip(" ").startswith("#"):
-            m = ATX_RE.match(line)
+    heading_lines: List[int] = []
+    cands = [i for i, line in enumerate(lines) if line[:1] in _CANDIDATE_FIRST]
+    k, count = 0, len(cands)
+    while k < count:
+        i = cands[k]
+        k += 1
+        line = lines[i]
+        first = line[0]
+        if first != "#":
+            m = FENCE_OPEN_RE.match(line) if first in " `~" else None
             if m:
-                raw = heading_title(m.group(2))
-                lexed.headings.append(Heading(i, len(m.group(1)), raw.casefold(), raw))
-    return lexed
+                run, info = m.group(1), m.group(2)
+                if run[0] == "`" and "`" in info:
+                    errors.append((i, ERR_FENCE_INFO))
+                char, length, close = run[0], len(run), n - 1
+                while k < count:
+                    j = cands[k]
+                    k += 1
+                    if _fence_closes(lines[j], char, length):
+                        close = j
+                        break
+                else:
+                    errors.append((i, ERR_UNCLOSED_FENCE))
+                visible[i:close + 1] = [False] * (close + 1 - i)
+                continue
+            if first in " <" and COMMENT_OPEN_RE.match(line):
+                visible[i] = False
+                rest = line[line.find("<!--") + 4:]
+                pos = rest.find("-->")
+                if pos >= 0:
+                    if rest[pos + 3:].strip():
+                        errors.append((i, ERR_INLINE_COMMENT))
+                    continue
+                close = _comment_close(lines, i + 1, errors)
+                if close is None:
+                    errors.append((i, ERR_UNCLOSED_COMMENT))
+                    close = n - 1
+                visible[i:close + 1] = [False] * (close + 1 - i)
+                k = bisect_right(cands, close, k)
+                continue
+            if first == "\t" or line.startswith("    "):
+                indented[i] = True
+                continue
+            if not line.lstrip(" ").startswith("#"):
+                continue
+        heading_lines.append(i)
+    return Lexed(lines, visible, indented, heading_lines, errors)
 
 
-@dataclass(frozen=True)
+def _comment_close(lines: List[str], start: int, errors: List[Tuple[int, str]]) -> Optional[int]:
+    """The line closing an HTML comment opened before ``start`` (None: unclosed)."""
+    for j in range(start, len(lines)):
+        pos = lines[j].find("-->")
+        if pos >= 0:
+            if lines[j][pos + 3:].strip():
+                errors.append((j, ERR_COMMENT_CLOSE))
+            return j
+    return None
+
+
 class Unit:
-    """A semantic unit (§3.1): kind, first and last line (0-based, inclusive), text."""
+    """A semantic unit (§3.1): kind, first and last line (0-based, inclusive), text.
 
-    kind: str  # preamble | h2 | bullet | ambiguous-bullet | body
-    start: int
-    end: int
-    text: str
-    formal: bool = False  # h2 unit whose heading looks like a formal entry
+    A plain slotted class with a lazy :attr:`text`: a project has one unit per entry and
+    most callers only need the line range.
+    """
+
+    __slots__ = ("kind", "start", "end", "formal", "_lines")
+
+    def __init__(self, kind: str, start: int, end: int, lines: List[str], formal: bool = False) -> None:
+        self.kind = kind  # preamble | h2 | bullet | ambiguous-bullet | body
+        self.start = start
+        self.end = end
+        self.formal = formal  # h2 unit whose heading looks like a formal entry
+        self._lines = lines
+
+    @property
+    def text(self) -> str:
+        """The unit's lines joined, outer blank lines removed."""
+        return "\n".join(self._lines[self.start:self.end + 1]).strip("\n")
+
+    def __repr__(self) -> str:
+        return f"Unit({self.kind!r}, {self.start}, {self.end}, formal={self.formal})"
 
 
 @dataclass
@@ -184,6 +236,8 @@ def _later_field_before_h2(lexed: Lexed) -> List[bool]:
 def split_units(lexed: Lexed) -> Document:
     """Cut a lexed document into its title and semantic units (§3.1)."""
     lines = lexed.lines
+    indented = lexed.indented
+    n = len(lines)
     title = None
     first = 0
     if lines and lines[0].startswith("# "):
@@ -193,11 +247,12 @@ def split_units(lexed: Lexed) -> Document:
     kind = None
     formal = False
     current_field: Optional[str] = None
-    for i in range(first, len(lines)):
-        if not (lexed.visible[i] and not lexed.indented[i]):
-            continue
+    # only visible lines can start units; fenced and commented lines are skipped in C
+    for i in compress(range(first, n), islice(lexed.visible, first, None)):
         line = lines[i]
         first_char = line[:1]
+        if not first_char or indented[i]:
+            continue
         if first_char in _H2_FIRST and H2_UNIT_RE.match(line):
             formal = bool(FORMAL_H2_RE.match(line))
             kind, current_field = "h2", None
@@ -208,7 +263,7 @@ def split_units(lexed: Lexed) -> Document:
             if fm:
                 current_field = fm.group(1)
                 continue
-        if line[:2] in BULLET_PREFIXES:
+        if first_char in _BULLET_FIRST and line[:2] in BULLET_PREFIXES:
             if kind == "h2":
                 if current_field in LIST_FIELDS:
                     continue
@@ -225,22 +280,19 @@ def split_units(lexed: Lexed) -> Document:
             starts.append((i, kind, False))
             formal = False
             continue
-        if kind in ("bullet", "ambiguous-bullet") and line.strip() and not line[0].isspace():
+        if (kind == "bullet" or kind == "ambiguous-bullet") and not first_char.isspace() and line.strip():
             kind = "body"
             starts.append((i, kind, False))
     units: List[Unit] = []
     if not starts:
-        text = "\n".join(lines[first:]).strip("\n")
-        if text.strip():
-            units.append(Unit("body", first, len(lines) - 1, text))
+        if "\n".join(lines[first:]).strip():
+            units.append(Unit("body", first, n - 1, lines))
         return Document(lexed, title, units)
     if starts[0][0] > first:
-        text = "\n".join(lines[first:starts[0][0]]).strip("\n")
-        if text.strip():
-            units.append(Unit("preamble", first, starts[0][0] - 1, text))
-    for k, (start, ukind, uformal) in enumerate(starts):
-        end = starts[k + 1][0] if k + 1 < len(starts) else len(lines)
-        units.append(Unit(ukind, start, end - 1, "\n".join(lines[start:end]).strip("\n"), uformal))
+        if "\n".join(lines[first:starts[0][0]]).strip():
+            units.append(Unit("preamble", first, starts[0][0] - 1, lines))
+    ends = [start - 1 for start, _, _ in starts[1:]] + [n - 1]
+    units.extend(Unit(ukind, start, end, lines, uformal) for (start, ukind, uformal), end in zip(starts, ends))
     return Document(lexed, title, units)
 
 
