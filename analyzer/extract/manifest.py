@@ -57,6 +57,7 @@ class Errors:
     def __init__(self, sink: Sink) -> None:
         self.sink = sink
         self.count = 0
+        self.migration = False  # the schema-1 migration notice is among the errors
 
     def add(self, message: str, index: int = 0, col: int = 1) -> None:
         """Record one contract violation at 0-based line ``index``."""
@@ -157,8 +158,10 @@ def protocol_contract(keys: Dict[str, str], section_line: int, errors: Errors) -
         have = keys.get(key)
         shown = repr(have) if have is not None else "none"
         if key == "entry_schema_version" and have == "1":
+            # readable but not current (§4.2.1): a contract message, yet the project_id is
+            # still usable for the local overlay outside --strict-routing (§8.6)
             errors.add(MIGRATION_MESSAGE, section_line)
-            ok = False
+            errors.migration = True
         elif key == "project_id":
             if not have or not UUID4_RE.match(have):
                 errors.add(f"Protocol 0.7 requires project_id: a lowercase canonical UUIDv4; manifest has {shown}",
@@ -194,5 +197,5 @@ def extract_manifest(text: str, sink: Sink) -> ManifestInfo:
     for word in MENTIONS:
         if word in low:
             sink.fact("manifest_mentions", word, line=1)
-    exact_valid = exact and errors.count == 0
+    exact_valid = exact and errors.count == (1 if errors.migration else 0)
     return ManifestInfo(version, schema, keys.get("project_id", ""), exact_valid)

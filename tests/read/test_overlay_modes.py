@@ -42,3 +42,16 @@ def test_world_readable_local_module_puts_overlay_in_review(acme, analyze, tmp_p
     assert "Local overlay status: REVIEW" in run.stdout, run.stdout
     assert "mode 0600" in run.stdout
     assert "Keep answers terse." not in run.stdout
+
+
+def test_schema_1_manifest_keeps_overlay_unless_strict(acme, analyze, tmp_path):
+    manifest = acme / "docs" / "memory" / "manifest.md"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace("entry_schema_version: 2",
+                                                                     "entry_schema_version: 1"), encoding="utf-8")
+    _overlay(acme, tmp_path / "state")
+    plain = analyze("read", "--project-root", str(acme), "--task", "general", "--no-cache")
+    assert "Local overlay status: BOUND" in plain.stdout, plain.stdout
+    assert "migration to entry schema 2 is available" in plain.stdout
+    strict = analyze("read", "--project-root", str(acme), "--task", "general", "--strict-routing", "--no-cache")
+    assert "Local overlay status: DISABLED" in strict.stdout
+    assert strict.returncode != 0
