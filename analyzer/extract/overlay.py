@@ -144,6 +144,7 @@ def load_overlay(loader, info) -> None:
     if os.path.lexists(bindings):
         _bindings(bindings, info.project_id, sink)
     if not os.path.lexists(local):
+        sink.fact("overlay_local_missing", "bindings.json" if os.path.lexists(bindings) else "")
         if os.path.lexists(bindings):
             sink.fact("overlay_issue", "Local overlay binding exists but the required local directory is missing.")
         loader.merge(sink, None)

@@ -55,3 +55,17 @@ def test_schema_1_manifest_keeps_overlay_unless_strict(acme, analyze, tmp_path):
     strict = analyze("read", "--project-root", str(acme), "--task", "general", "--strict-routing", "--no-cache")
     assert "Local overlay status: DISABLED" in strict.stdout
     assert strict.returncode != 0
+
+
+def test_overlay_without_local_directory(acme, analyze, tmp_path):
+    local = _overlay(acme, tmp_path / "state")
+    bindings = local.parent / "bindings.json"
+    import shutil
+
+    shutil.rmtree(local)
+    with_binding = analyze("read", "--project-root", str(acme), "--task", "general", "--no-cache")
+    assert "Local overlay status: REVIEW" in with_binding.stdout
+    assert "required local directory is missing" in with_binding.stdout
+    bindings.unlink()
+    nothing = analyze("read", "--project-root", str(acme), "--task", "general", "--no-cache")
+    assert "Local overlay status: DISABLED" in nothing.stdout, nothing.stdout
