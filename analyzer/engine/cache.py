@@ -52,6 +52,11 @@ def cache_key(entry: Path) -> str:
     return h.hexdigest()
 
 
+def is_cached(entry: Path) -> bool:
+    """Whether a compiled program for ``entry`` is stored (it is still checked on load)."""
+    return (cache_dir() / f"{cache_key(entry)}.pickle").is_file()
+
+
 def load_engine(entry: Path, use_cache: bool = True) -> Engine:
     """The engine for the rule program at ``entry``, from the cache when possible."""
     path = cache_dir() / f"{cache_key(entry)}.pickle" if use_cache else None
@@ -114,7 +119,9 @@ def _write(path: Path, engine: Engine) -> None:
     state = engine.state()
     state["files"] = [(name, _digest(Path(name))) for name in engine.program.files]
     state["plain"] = metas
-    state["code"] = marshal.dumps(compile("\n\n".join(sources), "<datalog program>", "exec"))
+    # the engine compiled all variants as one module already (the same text as joined here)
+    code = engine.code(PLAIN) or compile("\n\n".join(sources), "<datalog program>", "exec")
+    state["code"] = marshal.dumps(code)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")

@@ -18,7 +18,7 @@ from analyzer.engine.limits import Limits
 from analyzer.engine.plan import annotate_aggregates
 from analyzer.engine.profile import RuleStats
 from analyzer.engine.stratify import needed_relations, stratify
-from analyzer.engine.variants import PLAIN, PROV, build_variants
+from analyzer.engine.variants import PLAIN, PROV, build_variants, link
 
 
 def default_builtins() -> Mapping:
@@ -47,6 +47,7 @@ class Engine:
                 self.facts.setdefault(rule.head.rel, []).append((_ground(rule.head), rule.span))
         self.strata = stratify(program, self.builtins)
         self._compiled: Dict[str, list] = {}
+        self._code: Dict[str, object] = {}  # flavour -> code object of its variant functions
         self._why_variants: Dict[int, object] = {}  # rule index -> proof search function
 
     def state(self) -> dict:
@@ -65,6 +66,7 @@ class Engine:
         engine.facts = state["facts"]
         engine.strata = state["strata"]
         engine._compiled = dict(compiled or {})
+        engine._code = {}
         engine._why_variants = {}
         return engine
 
@@ -72,10 +74,17 @@ class Engine:
         """Per stratum ``(non-recursive variants, delta variants)``, compiled on first use."""
         if flavour not in self._compiled:
             rules = [r if not r.is_fact else None for r in self.rules]
-            self._compiled[flavour] = [
-                build_variants(rules, s, self.builtins, flavour) if s.rules else ([], [])
-                for s in self.strata]
+            groups = [build_variants(rules, s, self.builtins, flavour, link_later=True) if s.rules else ([], [])
+                      for s in self.strata]
+            self._code[flavour] = link(groups)
+            self._compiled[flavour] = groups
         return self._compiled[flavour]
+
+    def code(self, flavour: str):
+        """The code object holding every compiled variant function of ``flavour`` (None for
+        variants that came compiled from the program cache)."""
+        self.compiled(flavour)
+        return self._code.get(flavour)
 
     def source(self, provenance: bool = False) -> str:
         """The generated Python source of every rule variant, in evaluation order."""
