@@ -12,7 +12,8 @@ is in docs/findings.md's header and the rule-file notes)::
 
 The catalogue links a code to its rule file and relation by name, never by line number, so
 editing a rule file does not churn the docs. Fixtures are the test files that mention the
-code. ``docs/findings.md`` and ``analyze explain CODE`` both render :func:`render_entry`.
+code, plus the code's firing-corpus folder ``tests/corpus/<CODE>`` (named after the code, so
+value codes such as COMPLETE have fixtures too). ``docs/findings.md`` and ``analyze explain CODE`` both render :func:`render_entry`.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ VALUE_RE = re.compile(r"[A-Z][A-Z0-9_-]*")
 ID_FAMILIES = {"DEC", "CON", "DNU", "PREF", "AREA", "INBOX", "TOMB", "SUBJ", "REC"}
 _MENTION_RE = re.compile(r"(?<![A-Za-z0-9_-])MC-[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*(?:-\*)?")
 CATALOGUE_DOC = "docs/findings.md"
+CORPUS_DIR = "tests/corpus"
 _TEXT_SUFFIXES = {"", ".md", ".py", ".dl", ".json", ".jsonl", ".txt", ".toml", ".lark", ".facts", ".cfg", ".yml"}
 
 
@@ -123,6 +125,8 @@ def load(locate: Callable[[str], Path] = data_dir, root: Optional[Path] = None) 
     """Read every rule file's code blocks; with a source ``root``, also find fixtures in tests/."""
     catalogue, seen = Catalogue(), {}
     fixtures = mentions(root, ("tests",)) if root is not None else {}
+    for code, folder in (corpus_folders(root) if root is not None else {}).items():
+        fixtures.setdefault(code, set()).add(folder)
     for rel, path in rule_files(locate):
         text = path.read_text(encoding="utf-8")
         blocks, problems = parse_blocks(rel, text)
@@ -235,6 +239,15 @@ def mentions(root: Path, folders: Iterable[str] = ("docs", "tests")) -> Dict[str
     return found
 
 
+def corpus_folders(root: Path) -> Dict[str, str]:
+    """Code -> ``tests/corpus/<CODE>`` for every folder of the firing corpus (one per code)."""
+    base = root / CORPUS_DIR
+    if not base.is_dir():
+        return {}
+    return {p.name: f"{CORPUS_DIR}/{p.name}" for p in sorted(base.iterdir())
+            if p.is_dir() and not p.name.startswith(("_", ".")) and p.name != "__pycache__"}
+
+
 def codes_in(text: str) -> Set[str]:
     """The finding/reason codes mentioned in ``text`` (IDs and bare family names excluded)."""
     codes = set()
@@ -302,8 +315,9 @@ def render_findings(catalogue: Catalogue) -> str:
         "",
         "Each code is declared by exactly one rule file in a `///` block (`@code`, `@kind`, `@title`,",
         "`@severity`, `@relation`, then the explanation). Rule files and relations are named, never",
-        "line numbers. Fixtures are the test files that mention the code. `analyze explain CODE`",
-        "prints the same section.",
+        "line numbers. Fixtures are the test files that mention the code and the code's firing corpus",
+        f"`{CORPUS_DIR}/<CODE>` (a case that must produce it and a nearest case that must not).",
+        "`analyze explain CODE` prints the same section.",
         "",
         f"Codes of kind `{RESERVED}` are protocol codes that no rule derives yet: they belong to the",
         f"`analyze check` command, which is not built, and are listed (metadata only) in `{RESERVED_FILE}`",

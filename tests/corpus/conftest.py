@@ -1,0 +1,6 @@
+"""Make corpus_project importable by its plain name (pytest runs with --import-mode=importlib)."""
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
