@@ -52,6 +52,11 @@ def _path(digest: str) -> str:
     return os.path.join(str(cache_root()), "facts", digest[:2], digest + ".marshal")
 
 
+def has(digest: str) -> bool:
+    """Whether an extraction for ``digest`` is stored (it may still fail to load)."""
+    return os.path.isfile(_path(digest))
+
+
 def load(digest: str) -> Optional[Sink]:
     """The cached extraction for ``digest``, or None."""
     try:

@@ -13,7 +13,7 @@ import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from analyzer import cache, files
 from analyzer.diagnostics import Diagnostic, sort_diagnostics
@@ -108,16 +108,17 @@ class _Loader:
 
 
 def load_project(root, memory_dir: str = DEFAULT_MEMORY_DIR, use_cache: bool = True,
-                 order: Optional[Iterable[str]] = None) -> Project:
+                 order: Optional[Iterable[str]] = None, side_task: Optional[Callable[[], None]] = None) -> Project:
     """Read every memory file of the project at ``root`` into a fact base (never raises on bad input).
 
     ``order`` (tests only) overrides the order in which modules are extracted; the result
-    must not depend on it.
+    must not depend on it. ``side_task`` is work a forked helper may run next to a large
+    cold extraction (analyzer/extract/prefetch.py); it is run only if a helper is forked.
     """
     # Extraction allocates millions of small acyclic objects; the cyclic collector would
     # rescan the growing heap again and again (4x slower at 100k entries, docs/performance.md).
     with gc_paused():
-        return _load(root, memory_dir, use_cache, order)
+        return _load(root, memory_dir, use_cache, order, side_task)
 
 
 @contextmanager
@@ -141,7 +142,7 @@ def gc_paused(freeze: bool = False):
             gc.enable()
 
 
-def _load(root, memory_dir: str, use_cache: bool, order: Optional[Iterable[str]]) -> Project:
+def _load(root, memory_dir: str, use_cache: bool, order: Optional[Iterable[str]], side_task) -> Project:
     from analyzer.extract.manifest import ManifestInfo
     from analyzer.extract import overlay
 
@@ -179,9 +180,8 @@ def _load(root, memory_dir: str, use_cache: bool, order: Optional[Iterable[str]]
         loader.diag(loader.rel("manifest.md"), "MA-MANIFEST-MISSING", "manifest.md is missing")
     if "subjects.md" not in inv.modules:
         base.add("registry_missing", "subjects.md", span=Span(loader.rel("subjects.md")))
-    for module in modules:
-        if module != "manifest.md" and file_kind(module) != "readme":
-            _extract_file(loader, module, info.entry_schema)
+    _extract_files(loader, [m for m in modules if m != "manifest.md" and file_kind(m) != "readme"],
+                   info.entry_schema, side_task)
     _source_paths(loader)
     overlay.load_overlay(loader, info)
     return _finish(loader)
@@ -211,12 +211,40 @@ def _manifest(loader: _Loader, text: str):
     return ManifestInfo(*sink.info)
 
 
-def _extract_file(loader: _Loader, module: str, schema: int) -> None:
+def _extract_files(loader: _Loader, modules: List[str], schema: int, side_task) -> None:
+    """Extract (or load from the cache) every entry, subject and record file, in order.
+
+    On a large cold cache a forked helper extracts a share of the files into the cache
+    meanwhile (analyzer/extract/prefetch.py); the merge below is the same either way.
+    """
+    from analyzer.extract import prefetch
+
+    jobs = []
+    for module in modules:
+        text = loader.read_text(module)
+        if text is not None:
+            jobs.append(prefetch.Job(module, text, cache.key(file_kind(module), module, schema, text)))
+    helper = None
+    if loader.use_cache:
+        missing = [job for job in jobs if not cache.has(job.key)]
+        if missing:
+            helper = prefetch.start(missing, lambda job: _store(loader, job, schema), side_task)
+    if helper is None:
+        sinks = {job.module: _sink(loader, job, schema) for job in jobs}
+    else:  # the parent's share now; the helper's comes back through the cache below
+        sinks = {job.module: _sink(loader, job, schema) for job in helper.claim()}
+        helper.wait()
+    for job in jobs:
+        sink = sinks.pop(job.module, None) or _sink(loader, job, schema)
+        loader.merge(sink, job.text)
+        loader.project.texts[job.module] = job.text
+        loader.project.unit_ranges[job.module] = sink.units
+        loader.project.titled[job.module] = sink.has_title
+
+
+def _extractor(module: str, schema: int, text: str):
     from analyzer.extract import entries, records, subjects
 
-    text = loader.read_text(module)
-    if text is None:
-        return
     kind = file_kind(module)
 
     def extract(sink: Sink) -> None:
@@ -227,16 +255,25 @@ def _extract_file(loader: _Loader, module: str, schema: int) -> None:
         else:
             entries.extract_entries(text, module, schema, sink)
 
-    sink = _cached_sink(loader, module, kind, schema, text, extract)
-    loader.merge(sink, text)
-    loader.project.texts[module] = text
-    loader.project.unit_ranges[module] = sink.units
-    loader.project.titled[module] = sink.has_title
+    return extract
 
 
-def _cached_sink(loader: _Loader, module: str, kind: str, schema: int, text: str, extract) -> Sink:
+def _sink(loader: _Loader, job, schema: int) -> Sink:
+    return _cached_sink(loader, job.module, file_kind(job.module), schema, job.text,
+                        _extractor(job.module, schema, job.text), job.key)
+
+
+def _store(loader: _Loader, job, schema: int) -> None:
+    """Extract one file into the facts cache only (the prefetch helper's work)."""
+    sink = Sink(loader.rel(job.module))
+    _extractor(job.module, schema, job.text)(sink)
+    cache.store(job.key, sink)
+
+
+def _cached_sink(loader: _Loader, module: str, kind: str, schema: int, text: str, extract,
+                 key: Optional[str] = None) -> Sink:
     """The extraction of one file: from the facts cache, or by ``extract(sink)`` (then stored)."""
-    key = cache.key(kind, module, schema, text)
+    key = key or cache.key(kind, module, schema, text)
     sink = cache.load(key) if loader.use_cache else None
     if sink is None or sink.path != loader.rel(module):
         sink = Sink(loader.rel(module))

@@ -72,8 +72,21 @@ def run_read(request: ReadRequest, project=None, *, provenance: bool = False):
     with gc_paused(freeze=True):
         if project is None:
             project = load_project(request.project_root, memory_dir=request.memory_dir,
-                                   use_cache=request.use_cache)
+                                   use_cache=request.use_cache, side_task=_program_warmer(request))
         return _evaluate(request, project, provenance)
+
+
+def _program_warmer(request: ReadRequest):
+    """On a cold program cache, compiling the rules into it (a side task a prefetch helper
+    may run next to a large cold extraction; the read itself then loads the cached program)."""
+    if not request.use_cache:
+        return None
+    from analyzer.engine.cache import is_cached
+    from analyzer.resources import data_file
+
+    if is_cached(data_file("rules", "read/read.dl")):
+        return None
+    return lambda: read_program(True)
 
 
 def _evaluate(request: ReadRequest, project, provenance: bool):
