@@ -286,7 +286,9 @@ def _cached_sink(loader: _Loader, module: str, kind: str, schema: int, text: str
 def _source_paths(loader: _Loader) -> None:
     """State of every evidence source path on disk: file, dir, missing, or escapes (symlink)."""
     real_root = os.path.realpath(loader.root)
-    for path in sorted({fact[3] for fact in loader.base.relation("evidence_source") if fact[3]}):
+    # the fact set itself: relation() would sort every Evidence item first (0.03 s at 10k entries)
+    sources = loader.base.relation_sets().get("evidence_source", ())
+    for path in sorted({fact[3] for fact in sources if fact[3]}):
         full = os.path.join(loader.root, path)
         real = os.path.realpath(full)
         if real != real_root and not real.startswith(real_root + os.sep):

@@ -6,6 +6,7 @@ start with the Entry ID as written, in the reference's words where the spec quot
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import List
 
 from analyzer.extract.grammars import terminal
@@ -17,6 +18,7 @@ SCALARS = ("Status", "Scope", "Subject", "Facet", "Supersedes", "Superseded-By",
 TYPED = ("Decision", "Constraint", "Rejected", "Preference", "Rule", "Profile", "Statement")
 BODIES = TYPED + ("Reason", "Promotion-Requirement")
 KNOWN = set(SCALARS) | set(BODIES) | {"Evidence"}
+_SCALAR_SET = frozenset(SCALARS)
 RELATIONS = ("Supersedes", "Superseded-By", "Promoted-From", "Promoted-To", "Exception-To")
 EXTRA = ("Candidate-Type", "Provisional-Subject", "Provisional-Facet")
 STATUSES = ("active", "candidate", "superseded", "promoted")
@@ -43,8 +45,12 @@ def expected_bodies(code: str, module: str) -> tuple:
     return ("Decision",)
 
 
+@lru_cache(maxsize=4096)
 def classify_evidence(item: str):
-    """(kind, path, rev) of an Evidence item (§5.8); kind "invalid" when it matches no form."""
+    """(kind, path, rev) of an Evidence item (§5.8); kind "invalid" when it matches no form.
+
+    A pure function of the text, memoized: the same few items (``user-confirmed``, a
+    commonly cited file) recur on thousands of entries and subjects."""
     plain = terminal("entries", "EVIDENCE_PLAIN").fullmatch(item)
     if plain:
         return plain.group("plain"), "", ""
@@ -67,10 +73,11 @@ def schema_issues(e: str, entry: ParsedEntry) -> List[str]:
             continue
         if len(occs) > 1:
             out.append(f"{e} has duplicate {name} fields")
-        if name in SCALARS:
-            if any(not o.value for o in occs):
+        if name in _SCALAR_SET:
+            values = [o.value for o in occs]
+            if not all(values):
                 out.append(f"{e} has empty {name}")
-            if any(o.visible_body for o in occs):
+            if True in [o.visible_body for o in occs]:
                 out.append(f"{e} has a continuation line in scalar field {name}")
     for name in ("Status", "Scope", "Evidence"):
         if name not in entry.fields:
@@ -219,7 +226,7 @@ def _emit_fields(sink, eid: str, entry: ParsedEntry) -> None:
         if occ.value:
             sink.fact("entry_facet", eid, occ.value, line=occ.line + 1)
     for name in TYPED:
-        if entry.body_text(name).strip():
+        if name in entry.fields and entry.body_text(name).strip():
             sink.fact("entry_body", eid, name, line=entry.fields[name][0].line + 1)
     for k, (item, line) in enumerate(entry.evidence, 1):
         sink.fact("entry_evidence", eid, item, k, line=line + 1, col=3)

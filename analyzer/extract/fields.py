@@ -34,8 +34,8 @@ class ParsedEntry:
 
     def one(self, name: str) -> str:
         """The single value of ``name``; "" when absent or repeated."""
-        occ = self.fields.get(name, [])
-        return occ[0].value if len(occ) == 1 else ""
+        occ = self.fields.get(name)
+        return occ[0].value if occ is not None and len(occ) == 1 else ""
 
     def body_text(self, name: str) -> str:
         """A body field's text: every occurrence's lines, outer blank lines removed."""
