@@ -20,6 +20,7 @@ text): the helper's start-up would cost more than it saves.
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 from typing import Callable, Iterator, List, Optional, Sequence
 
@@ -71,12 +72,19 @@ def _claims(queue: int, jobs: Sequence[Job]) -> Iterator[Job]:
         yield jobs[int.from_bytes(token, "little")]
 
 
+def _threaded() -> bool:
+    """Whether other threads run: a fork could then copy a lock another thread holds (the
+    import lock, say) and the helper would hang; library callers with threads stay serial."""
+    threading = sys.modules.get("threading")
+    return threading is not None and threading.active_count() > 1
+
+
 def start(missing: List[Job], extract_and_store: Callable[[Job], None],
           side_task: Optional[Callable[[], None]] = None) -> Optional[Helper]:
     """Fork a helper that runs the side task and then takes jobs from a queue shared with
     the parent, largest file first, so the two processes finish together whatever the side
     task costs. None when it would not pay (small project, one core, no ``fork``)."""
-    if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2 or len(missing) > MAX_JOBS:
+    if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2 or len(missing) > MAX_JOBS or _threaded():
         return None
     if sum(len(job.text) for job in missing) < MIN_BYTES:
         return None
