@@ -1,0 +1,57 @@
+"""The forked prefetch helper never changes what a project loads to: same facts, spans and
+diagnostics with the helper, without it, and when the helper fails."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from analyzer import project as project_module
+from analyzer.extract import prefetch
+from analyzer.project import load_project
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "acme-shop"
+
+
+def _snapshot(project):
+    return (project.facts.relations(), project.facts.spans(), [d.render() for d in project.diagnostics])
+
+
+@pytest.fixture
+def forced_helper(monkeypatch, tmp_path):
+    """Fork the helper even for the small example, and record that it did."""
+    if not hasattr(os, "fork"):
+        pytest.skip("no fork on this platform")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setattr(prefetch, "MIN_BYTES", 0)
+    monkeypatch.setattr(prefetch, "_threaded", lambda: False)
+    started = []
+    real_start = prefetch.start
+
+    def start(*args, **kwargs):
+        helper = real_start(*args, **kwargs)
+        started.append(helper is not None)
+        return helper
+
+    monkeypatch.setattr(prefetch, "start", start)
+    return started
+
+
+def test_helper_gives_the_same_project(forced_helper):
+    baseline = _snapshot(load_project(EXAMPLE, use_cache=False))
+    with_helper = _snapshot(load_project(EXAMPLE))
+    assert forced_helper == [(os.cpu_count() or 1) >= 2]  # the helper needs a second core
+    assert with_helper == baseline
+    assert _snapshot(load_project(EXAMPLE)) == baseline  # warm, from what the helper stored
+
+
+def test_failing_helper_is_harmless(forced_helper, monkeypatch):
+    baseline = _snapshot(load_project(EXAMPLE, use_cache=False))
+
+    def broken(loader, job, schema):
+        raise RuntimeError("helper crashed")
+
+    monkeypatch.setattr(project_module, "_store", broken)
+    assert _snapshot(load_project(EXAMPLE)) == baseline
