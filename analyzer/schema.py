@@ -34,6 +34,10 @@ def parse_schema(text: str, name: str = "facts/schema.dl") -> Dict[str, Relation
         program = load_program(text=text, name=name)
     except DiagnosticError as exc:
         raise ValueError(str(exc)) from None
+    return _relations(program)
+
+
+def _relations(program) -> Dict[str, Relation]:
     return {
         decl.name: Relation(
             decl.name,
@@ -49,5 +53,6 @@ def parse_schema(text: str, name: str = "facts/schema.dl") -> Dict[str, Relation
 @lru_cache(maxsize=1)
 def declared_relations() -> Dict[str, Relation]:
     """The relations of the shipped facts/schema.dl."""
-    path = data_file("facts", "schema.dl")
-    return parse_schema(path.read_text(encoding="utf-8"), str(path))
+    from analyzer.engine.cache import load_engine  # the compiled-program cache: no parser when warm
+
+    return _relations(load_engine(data_file("facts", "schema.dl")).program)
