@@ -63,3 +63,10 @@ def test_usage_errors_exit_2_without_traceback(acme, analyze):
     assert root.returncode == 2 and "not a directory" in root.stderr
     for run in (task, root):
         assert "Traceback" not in run.stderr
+
+
+def test_unusable_memory_dir_is_named_in_the_invalid_result(acme, analyze):
+    run = analyze("read", "--project-root", str(acme), "--memory-dir", "../outside", "--names-only")
+    assert run.returncode == 2
+    assert "memory directory '../outside' is missing or unusable" in run.stderr
+    assert "Routing completeness: INVALID" in run.stdout
