@@ -1,6 +1,7 @@
 """Options shared by every test suite, and a private cache directory for the whole run."""
 
 import os
+import shutil
 import tempfile
 
 
@@ -14,4 +15,12 @@ def pytest_configure(config):
     """Point $XDG_CACHE_HOME at a fresh directory for this run (inherited by the CLI
     subprocesses tests start), so tests never read or fill the developer's own caches."""
     if not os.environ.get("MEMORY_ANALYZER_TEST_KEEP_CACHE"):
-        os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="memory-analyzer-test-cache-")
+        config._private_cache = tempfile.mkdtemp(prefix="memory-analyzer-test-cache-")
+        os.environ["XDG_CACHE_HOME"] = config._private_cache
+
+
+def pytest_unconfigure(config):
+    """Remove the run's private cache directory."""
+    private = getattr(config, "_private_cache", None)
+    if private:
+        shutil.rmtree(private, ignore_errors=True)
