@@ -25,27 +25,26 @@ def state_root() -> str:
     return os.path.join(base, "memory-custodian")
 
 
-def _safe_dir(path: str) -> bool:
+def _private(path: str, is_kind, mode: int) -> bool:
+    """``path`` is of the expected kind (never a symlink), owned by the current user, with
+    exactly ``mode`` (§11.1: directories 0700, files 0600)."""
     try:
         info = os.lstat(path)
     except OSError:
         return False
-    if not stat.S_ISDIR(info.st_mode):
+    if not is_kind(info.st_mode):
         return False
-    if hasattr(os, "getuid") and (info.st_uid != os.getuid() or stat.S_IMODE(info.st_mode) != 0o700):
-        return False
-    return True
+    return not hasattr(os, "getuid") or (info.st_uid == os.getuid() and stat.S_IMODE(info.st_mode) == mode)
+
+
+def _safe_dir(path: str) -> bool:
+    """A private directory of the overlay (mode 0700)."""
+    return _private(path, stat.S_ISDIR, 0o700)
 
 
 def _safe_file(path: str) -> bool:
-    """A regular file (not a symlink) owned by the current user with mode exactly 0600 (§11.1)."""
-    try:
-        info = os.lstat(path)
-    except OSError:
-        return False
-    if not stat.S_ISREG(info.st_mode):
-        return False
-    return not hasattr(os, "getuid") or (info.st_uid == os.getuid() and stat.S_IMODE(info.st_mode) == 0o600)
+    """A private regular file of the overlay (mode 0600)."""
+    return _private(path, stat.S_ISREG, 0o600)
 
 
 def _read(path: str, sink: Sink = None):
