@@ -159,4 +159,5 @@ def load_overlay(loader, info) -> None:
         module_sink = Sink(os.path.join(local, module))
         extract_entries(text, module, info.entry_schema, module_sink, prefix="overlay_")
         loader.merge(module_sink, text)
+        loader.project.texts[f"local/{module}"] = text  # the pack uses this text, never a second read
     loader.merge(sink, None)

@@ -147,7 +147,8 @@ def build_result(db, request: ReadRequest, project) -> ReadResult:
     local_loaded = [name for _, name in db.relation("local_loaded")]
     local_sections = []
     if db.relation("local_contents_shown"):
-        local_sections = [PackSection(f"local/{n}", _local_text(db, n)) for _, n in db.relation("local_loaded_module")]
+        local_sections = [PackSection(f"local/{n}", (project.text(f"local/{n}") or "").strip("\n"))
+                          for _, n in db.relation("local_loaded_module")]
     return ReadResult(
         task=request.task,
         canonical_task=None if invalid is not None else _one(db, "canonical_task"),
@@ -174,15 +175,6 @@ def build_result(db, request: ReadRequest, project) -> ReadResult:
         sections=sections,
         local_sections=local_sections,
     )
-
-
-def _local_text(db, module: str) -> str:
-    """The whole text of a loaded local module (local modules are never budget-packed)."""
-    directory = _one(db, "overlay_dir", "")
-    try:
-        return (Path(directory) / "local" / module).read_text(encoding="utf-8").strip("\n")
-    except (OSError, UnicodeDecodeError):
-        return ""
 
 
 def _modules(db) -> List[ModuleView]:
