@@ -131,19 +131,17 @@ def build_result(db, request: ReadRequest, project) -> ReadResult:
         f"{FOLDER_LABEL[f]}:{s}"
         for f, s in sorted({(f, s) for f, _, s in db.relation("explicit_norm")}, key=lambda x: (list(FOLDER_LABEL).index(x[0]), x[1]))
     ]
-    contents = bool(db.relation("contents_shown"))
+    packed = {m for (m,) in db.relation("pack_module")}
+    over = {m for (m,) in db.relation("packed")}
+    kept: Dict[str, List[int]] = {}
+    for m, n in db.relation("kept_unit"):
+        kept.setdefault(m, []).append(n)
     sections = []
-    if contents:
-        over = {m for (m,) in db.relation("over_budget")}
-        silent = {m for (m,) in db.relation("unsplittable")}
-        kept: Dict[str, List[int]] = {}
-        for m, n in db.relation("kept_unit"):
-            kept.setdefault(m, []).append(n)
-        for mod in modules:
-            if mod.disposition == "loaded" and mod.path not in silent:
-                text = _pack_text(project, mod.path, kept.get(mod.path, []) if mod.path in over else None)
-                if text:
-                    sections.append(PackSection(mod.path, text))
+    for mod in modules:
+        if mod.path in packed:
+            text = _pack_text(project, mod.path, kept.get(mod.path, []) if mod.path in over else None)
+            if text:
+                sections.append(PackSection(mod.path, text))
     local_loaded = [name for _, name in db.relation("local_loaded")]
     local_sections = []
     if db.relation("local_contents_shown"):
