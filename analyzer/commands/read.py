@@ -8,8 +8,8 @@ import sys
 from analyzer import exitcodes
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Declare the read options (the reference's, plus --format and --why)."""
+def add_request_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options that make up a read request (shared with ``analyze why``)."""
     parser.add_argument("--task", default="default",
                         help="task being started (canonical or alias, e.g. implementation, review, output); default: general")
     parser.add_argument("--path", action="append", default=[], metavar="P",
@@ -17,16 +17,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rule", action="append", default=[], metavar="R", help="open an optional rule explicitly (repeatable)")
     parser.add_argument("--profile", action="append", default=[], metavar="P", help="open a profile explicitly (repeatable)")
     parser.add_argument("--area", action="append", default=[], metavar="A", help="open an optional area explicitly (repeatable)")
-    parser.add_argument("--explain", action="store_true", help="show disposition, reason and matching input of every module")
-    parser.add_argument("--names-only", action="store_true", help="list modules without their contents")
     parser.add_argument("--strict-routing", action="store_true",
                         help="reject the pack unless routing is COMPLETE and conflicts allow the task (exit 1/2)")
     parser.add_argument("--no-local", action="store_true", help="ignore the repo-external local overlay")
     parser.add_argument("--project-root", default=".", metavar="DIR", help="project root (default: current directory)")
     parser.add_argument("--memory-dir", default="docs/memory", metavar="DIR", help="memory directory under docs/ (default: docs/memory)")
+    parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare the read options (the reference's, plus --format and --why)."""
+    add_request_arguments(parser)
+    parser.add_argument("--explain", action="store_true", help="show disposition, reason and matching input of every module")
+    parser.add_argument("--names-only", action="store_true", help="list modules without their contents")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     parser.add_argument("--why", metavar="MODULE", help="print the proof of MODULE's disposition instead of the pack")
-    parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
 
 
 def usage_error(command: str, args: argparse.Namespace, message: str, code: str = "MA-USAGE") -> int:

@@ -13,19 +13,12 @@ import sys
 from analyzer import exitcodes
 from analyzer.commands import read as read_command
 
-SKIPPED_READ_OPTIONS = ("why", "format", "explain", "names_only", "help")
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """MODULE or --pattern, --format, plus the read request options."""
     parser.add_argument("module", nargs="?", help="module whose disposition to explain, e.g. areas/web.md")
     parser.add_argument("--pattern", help="explain every tuple matching this pattern instead, e.g. 'skip_reason(_, _)'")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
-    scratch = argparse.ArgumentParser(add_help=False)
-    read_command.add_arguments(scratch)
-    for action in scratch._actions:
-        if action.dest not in SKIPPED_READ_OPTIONS:
-            parser._add_action(action)
+    read_command.add_request_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
