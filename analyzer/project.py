@@ -43,6 +43,9 @@ class Project:
     facts: FactBase
     diagnostics: List[Diagnostic]
     texts: Dict[str, str] = field(default_factory=dict)  # module -> decoded text
+    # module -> why it could not be used (read, decoded, or a symlink / non-regular file);
+    # analyzer/needed.py turns these into fail-closed errors for the files a command needs
+    unusable: Dict[str, Diagnostic] = field(default_factory=dict)
     unit_ranges: Dict[str, List[Tuple[int, int]]] = field(default_factory=dict)
     titled: Dict[str, bool] = field(default_factory=dict)
 
@@ -69,10 +72,11 @@ class Project:
 class _Loader:
     """Accumulates sinks and diagnostics while one project is read."""
 
-    def __init__(self, root: str, memory_dir: str, use_cache: bool) -> None:
+    def __init__(self, root: str, memory_dir: str, use_cache: bool, max_file_bytes: int = files.SIZE_CAP) -> None:
         self.root = root
         self.memory_dir = memory_dir
         self.use_cache = use_cache
+        self.max_file_bytes = max_file_bytes
         self.base = FactBase()
         self.diags: List[Diagnostic] = []
         self.project = Project(root, memory_dir, self.base, [])
@@ -81,12 +85,18 @@ class _Loader:
         return f"{self.memory_dir}/{module}" if module else self.memory_dir
 
     def diag(self, path: str, code: str, message: str, line: int = 1, col: int = 1, severity: str = "error",
-             text: Optional[str] = None) -> None:
+             text: Optional[str] = None) -> Diagnostic:
         source = None
         if text is not None:
             lines = text.splitlines()
             source = lines[line - 1] if 0 < line <= len(lines) else None
-        self.diags.append(Diagnostic(Span(path, line, col), code, message, severity, source))
+        diag = Diagnostic(Span(path, line, col), code, message, severity, source)
+        self.diags.append(diag)
+        return diag
+
+    def refuse(self, module: str, diag: Diagnostic) -> None:
+        """Record that ``module`` could not be used (the first reason is kept)."""
+        self.project.unusable.setdefault(module, diag)
 
     def merge(self, sink: Sink, text: Optional[str]) -> None:
         self.base.add_located(sink.path, sink.facts)
@@ -94,22 +104,25 @@ class _Loader:
             self.diag(sink.path, code, message, line, col, severity, text)
 
     def read_text(self, module: str) -> Optional[str]:
-        data, error = files.read_bytes(os.path.join(self.root, self.rel(module)))
+        data, error = files.read_bytes(os.path.join(self.root, self.rel(module)), self.max_file_bytes)
         if data is None:
-            self.diag(self.rel(module), "MA-FILE-UNREADABLE", error)
+            self.refuse(module, self.diag(self.rel(module), "MA-FILE-UNREADABLE", error))
             self.base.add("file_unreadable", module, error, span=Span(self.rel(module)))
             return None
         text, problems = files.decode(module, data)
-        for p in problems:
-            self.diag(self.rel(module), p.code, p.message, p.line, p.col, p.severity)
+        diags = [self.diag(self.rel(module), p.code, p.message, p.line, p.col, p.severity) for p in problems]
         if text is None:
+            self.refuse(module, diags[-1])
             self.base.add("file_unreadable", module, problems[-1].message, span=Span(self.rel(module)))
         return text
 
 
 def load_project(root, memory_dir: str = DEFAULT_MEMORY_DIR, use_cache: bool = True,
-                 order: Optional[Iterable[str]] = None, side_task: Optional[Callable[[], None]] = None) -> Project:
+                 order: Optional[Iterable[str]] = None, side_task: Optional[Callable[[], None]] = None,
+                 max_file_bytes: int = files.SIZE_CAP) -> Project:
     """Read every memory file of the project at ``root`` into a fact base (never raises on bad input).
+
+    A managed file larger than ``max_file_bytes`` is not read (``Project.unusable`` says so).
 
     ``order`` (tests only) overrides the order in which modules are extracted; the result
     must not depend on it. ``side_task`` is work a forked helper may run next to a large
@@ -118,7 +131,7 @@ def load_project(root, memory_dir: str = DEFAULT_MEMORY_DIR, use_cache: bool = T
     # Extraction allocates millions of small acyclic objects; the cyclic collector would
     # rescan the growing heap again and again (4x slower at 100k entries, docs/performance.md).
     with gc_paused():
-        return _load(root, memory_dir, use_cache, order, side_task)
+        return _load(root, memory_dir, use_cache, order, side_task, max_file_bytes)
 
 
 @contextmanager
@@ -142,13 +155,14 @@ def gc_paused(freeze: bool = False):
             gc.enable()
 
 
-def _load(root, memory_dir: str, use_cache: bool, order: Optional[Iterable[str]], side_task) -> Project:
+def _load(root, memory_dir: str, use_cache: bool, order: Optional[Iterable[str]], side_task,
+          max_file_bytes: int) -> Project:
     from analyzer.extract.manifest import ManifestInfo
     from analyzer.extract import overlay
 
     root = os.path.abspath(str(root))
     memory_dir = memory_dir.replace("\\", "/").strip("/") or DEFAULT_MEMORY_DIR
-    loader = _Loader(root, memory_dir, use_cache)
+    loader = _Loader(root, memory_dir, use_cache, max_file_bytes)
     base = loader.base
     base.add("memory_dir", memory_dir, span=Span(memory_dir))
     problem = files.check_memory_dir(root, memory_dir)
@@ -159,7 +173,10 @@ def _load(root, memory_dir: str, use_cache: bool, order: Optional[Iterable[str]]
         return _finish(loader)
     inv = files.inventory(os.path.join(root, memory_dir), root)
     for p in inv.problems:
-        loader.diag(loader.rel(p.module), p.code, p.message, p.line, p.col, p.severity)
+        diag = loader.diag(loader.rel(p.module), p.code, p.message, p.line, p.col, p.severity)
+        if p.severity == "error":
+            loader.refuse(p.module, diag)
+            base.add("path_refused", p.module, p.code, span=diag.span)
         if p.code == "MA-FILE-SYMLINK" and p.severity == "error":
             base.add("symlink_refused", p.module, span=Span(loader.rel(p.module)))
     modules = list(order) if order is not None else inv.modules

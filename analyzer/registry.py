@@ -103,24 +103,31 @@ READ_SHAPES = (
               "context_pack": Obj({"text": "str", "sha256": "str"}),
           }),
           "status is the routing completeness; exit_code is the exit status of §8.7 (0, 1 or 2)."),
-    Shape("error", 1, "the request cannot be evaluated: unknown --task, project root not a directory", False,
+    Shape("error", 1, "the request cannot be evaluated: unknown --task, project root not a directory, or a "
+          "memory file the read needs cannot be used (not readable, not UTF-8, over --max-file-bytes, a symlink, "
+          "not a regular file): no pack", False,
           ("INVALID",), (2,), ERROR_BODY),
 )
 
 PROOF = "dict[any]"  # a proof tree node: relation, tuple, rule, location, bindings, absent, builtins, children
 
 WHY_SHAPES = (
-    Shape("module", 1, "MODULE is part of the read result (any disposition); its proofs explain it", True,
+    Shape("module", 1, "MODULE is a module the project has (a managed file, or a name a route or declaration "
+          "names); its proofs explain its disposition, or why it is not in the result", True,
           ("PROVED",), (0,),
           Obj({"task": "str", "module": "str", "disposition": "str", "primary_reason": "str",
                "proofs": f"list[{PROOF}]"}),
-          "proofs[0] proves the disposition tuple, proofs[1] (when present) the displayed reason."),
+          "proofs[0] proves the disposition tuple, proofs[1] (when present) the displayed reason. A module "
+          "outside the result has disposition `not-in-result`, primary_reason the kind of its first "
+          "`outside_reason` (invalid-routing, not-a-module, policy-exclusion, other-task, not-named; "
+          "rules/read/outside.dl) and one proof per reason."),
     Shape("pattern", 1, "--pattern was given: one proof per matching derived tuple (possibly none)", True,
           ("PROVED", "NO_MATCH"), (0,),
           Obj({"task": "str", "pattern": "str", "relation": "str", "proofs": f"list[{PROOF}]"}),
           "NO_MATCH when no tuple matches the pattern; proofs is then empty."),
     Shape("error", 1, "the request cannot be answered: unknown --task or module, a bad --pattern, "
-          "MODULE and --pattern both or neither given, project root not a directory", False,
+          "MODULE and --pattern both or neither given, a MODULE the project does not have, project root not a "
+          "directory, or a memory file the read needs cannot be used", False,
           ("INVALID",), (2,), ERROR_BODY),
 )
 
@@ -151,8 +158,9 @@ COMMANDS: Tuple[CommandSpec, ...] = (
                    "routing is AMBIGUOUS"),
                (2, "routing INVALID (bad manifest or routing input), conflict status CONFLICT or INVALID, or "
                    "--strict-routing rejected the pack for another reason (conflict, REVIEW on a substantial "
-                   "task, entry-schema migration); also an unknown --task, reported like a usage error on "
-                   "stderr with nothing on stdout, even with --format json")),
+                   "task, entry-schema migration); also a request that cannot be evaluated: an unknown --task "
+                   "or a memory file the read needs that cannot be used, each an `Error: ...` line on stderr "
+                   "naming the file and the cause, no pack (the `error` shape with --format json)")),
     ),
     CommandSpec(
         "why", LIVE, "analyzer.commands.why",
@@ -161,9 +169,9 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "(rule, manifest line, path and glob, or the missing input), or of every tuple matching --pattern.",
         shapes=WHY_SHAPES,
         exits=((0, "the proofs were printed"),
-               (2, "both or neither of MODULE and --pattern, an unknown --task, a bad --pattern, or a MODULE "
-                   "that is not part of the read result: a message on stderr and nothing on stdout, also with "
-                   "--format json (why declares no error shape)")),
+               (2, "both or neither of MODULE and --pattern, an unknown --task, a bad --pattern, a MODULE "
+                   "the project does not have, or a memory file the read needs that cannot be used: "
+                   "a message on stderr, and the `error` shape on stdout with --format json")),
     ),
     CommandSpec(
         "facts", LIVE, "analyzer.commands.facts",

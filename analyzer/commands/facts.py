@@ -25,6 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--relation", action="append", default=[], metavar="NAME",
                         help="only dump this relation (repeatable)")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the facts cache")
+    from analyzer.commands.read import add_max_file_bytes
+
+    add_max_file_bytes(parser)
 
 
 def _error(message: str, path: str, fmt: str) -> int:
@@ -51,7 +54,8 @@ def run(args: argparse.Namespace) -> int:
         return _error("project root is not a directory", args.project_root, args.format)
     if args.format == "souffle" and not args.out:
         return _error("--format souffle needs --out DIR", ".", args.format)
-    project = load_project(args.project_root, memory_dir=args.memory_dir, use_cache=not args.no_cache)
+    project = load_project(args.project_root, memory_dir=args.memory_dir, use_cache=not args.no_cache,
+                           max_file_bytes=args.max_file_bytes)
     declared = declared_relations()
     names = sorted(declared) if not args.relation else sorted(set(args.relation))
     unknown = [n for n in names if n not in declared]

@@ -23,6 +23,26 @@ def add_request_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--project-root", default=".", metavar="DIR", help="project root (default: current directory)")
     parser.add_argument("--memory-dir", default="docs/memory", metavar="DIR", help="memory directory under docs/ (default: docs/memory)")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
+    add_max_file_bytes(parser)
+
+
+def add_max_file_bytes(parser: argparse.ArgumentParser) -> None:
+    """``--max-file-bytes N``: the size cap of one memory file (every command that loads a project)."""
+    from analyzer.files import SIZE_CAP
+
+    parser.add_argument("--max-file-bytes", type=_positive_int, default=SIZE_CAP, metavar="N",
+                        help=f"largest memory file read, in bytes (default: {SIZE_CAP}, 10 MiB); a larger file "
+                             "is an error, not a silently missing module")
+
+
+def _positive_int(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {value!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {value!r}")
+    return number
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -56,7 +76,7 @@ def request_from(args: argparse.Namespace):
     return ReadRequest(
         task=args.task, paths=args.path, rules=args.rule, profiles=args.profile, areas=args.area,
         strict=args.strict_routing, no_local=args.no_local, project_root=Path(args.project_root),
-        memory_dir=args.memory_dir, use_cache=not args.no_cache,
+        memory_dir=args.memory_dir, use_cache=not args.no_cache, max_file_bytes=args.max_file_bytes,
     )
 
 
@@ -64,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
     """Evaluate the request and print the pack, its JSON form, or a proof."""
     from pathlib import Path
 
+    from analyzer.needed import UnusableInput
     from analyzer.query.read import UnknownTask, run_read
 
     if not Path(args.project_root).is_dir():
@@ -77,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
         result, _, _ = run_read(request_from(args))
     except UnknownTask as exc:
         return usage_error("read", args, f"argument --task: invalid choice: '{exc}'")
+    except UnusableInput as exc:  # fail closed: no pack without every file it needs
+        return exc.report("read", args.format)
     if result.error:
         print(result.error, file=sys.stderr)
     if args.format == "json":

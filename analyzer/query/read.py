@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from analyzer.needed import require_usable
 from analyzer.query.paths import probe_path
 from analyzer.query.program import read_program
 from analyzer.query.read_model import (
@@ -39,6 +40,7 @@ class ReadRequest:
     project_root: Path = field(default_factory=Path.cwd)
     memory_dir: str = "docs/memory"
     use_cache: bool = True
+    max_file_bytes: Optional[int] = None  # None: the loader's default cap (analyzer.files.SIZE_CAP)
 
     def facts(self) -> Dict[str, List[tuple]]:
         """The request as facts of facts/request.dl (verbatim; rules interpret them)."""
@@ -71,8 +73,9 @@ def run_read(request: ReadRequest, project=None, *, provenance: bool = False):
     # built is frozen out of later collections too.
     with gc_paused(freeze=True):
         if project is None:
+            limit = {} if request.max_file_bytes is None else {"max_file_bytes": request.max_file_bytes}
             project = load_project(request.project_root, memory_dir=request.memory_dir,
-                                   use_cache=request.use_cache, side_task=_program_warmer(request))
+                                   use_cache=request.use_cache, side_task=_program_warmer(request), **limit)
         return _evaluate(request, project, provenance)
 
 
@@ -97,12 +100,15 @@ def _evaluate(request: ReadRequest, project, provenance: bool):
         facts[name] = [*facts.get(name, ()), *rows]
     # Phase 1 normalizes touched paths (rules), phase 2 adds what the filesystem says about
     # each normalized path; the filesystem is never consulted for anything rules reject.
-    phase1 = ["path_norm", "unknown_task"]
-    needed = engine.needed(phase1)
-    first = engine.evaluate({rel: rows for rel, rows in facts.items() if rel in needed}, only=phase1)
+    # Phase 1 also says which files the read needs: one that could not be used stops the
+    # read here (UnusableInput), before anything is routed or packed (fail closed).
+    phase1 = ["path_norm", "unknown_task", "needed_file"]
+    inputs = engine.needed(phase1)
+    first = engine.evaluate({rel: rows for rel, rows in facts.items() if rel in inputs}, only=phase1)
     unknown = first.relation("unknown_task")
     if unknown:
         raise UnknownTask(unknown[0][0])
+    require_usable(project, (m for (m,) in first.relation("needed_file")))
     norm = sorted({p for _, p in first.relation("path_norm")})
     facts["path_probe"] = [(p, probe_path(Path(request.project_root), p)) for p in norm]
     # spans only feed proofs: a plain read never looks at them
