@@ -102,7 +102,10 @@ READ_SHAPES = (
               "strict": "bool", "approved": "bool", "exit_code": "int", "error": "str|null",
               "context_pack": Obj({"text": "str", "sha256": "str"}),
           }),
-          "status is the routing completeness; exit_code is the exit status of §8.7 (0, 1 or 2)."),
+          "status is the routing completeness; exit_code is the exit status of §8.7 (0, 1 or 2). modules are "
+          "in the order the text shows them: grouped by disposition (loaded, skipped, missing-required, "
+          "missing-optional, invalid), then module order (§8.2). canonical_task is echoed in INVALID results "
+          "too; null only when the task itself has no canonical form."),
     Shape("error", 1, "the request cannot be evaluated: unknown --task, project root not a directory, or a "
           "memory file the read needs cannot be used (not readable, not UTF-8, over --max-file-bytes, a symlink, "
           "not a regular file): no pack", False,

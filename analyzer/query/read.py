@@ -16,6 +16,7 @@ from analyzer.needed import require_usable
 from analyzer.query.paths import probe_path
 from analyzer.query.program import read_program
 from analyzer.query.read_model import (
+    DISPOSITION_ORDER,
     ConflictFinding,
     ModuleView,
     Omission,
@@ -155,7 +156,7 @@ def build_result(db, request: ReadRequest, project) -> ReadResult:
                           for _, n in db.relation("local_loaded_module")]
     return ReadResult(
         task=request.task,
-        canonical_task=None if invalid is not None else _one(db, "canonical_task"),
+        canonical_task=_one(db, "canonical_task"),  # echoed in INVALID results too (§8.8)
         paths=paths,
         explicit=explicit,
         completeness=completeness,
@@ -193,7 +194,9 @@ def _modules(db) -> List[ModuleView]:
     matching = dict(db.relation("matching_input"))
     required = {m for (m,) in db.relation("module_required")}
     views = []
-    for _, _, m in sorted((g, o, m) for m, g, o in db.relation("result_module")):
+    # text order: by disposition group (as the text shows them, §8.8), then module order
+    rank = {d: i for i, d in enumerate(DISPOSITION_ORDER)}
+    for _, _, _, m in sorted((rank[disposition[m]], g, o, m) for m, g, o in db.relation("result_module")):
         ordered = []
         for _, r in sorted(reasons.get(m, [])):
             if r not in ordered:

@@ -10,6 +10,10 @@ from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
 
+# The disposition groups in the order the text shows them (§8.8); ReadResult.modules follows it.
+DISPOSITION_ORDER = ("loaded", "skipped", "missing-required", "missing-optional", "invalid")
+
+
 @dataclass
 class ModuleView:
     """One module of the result with its single disposition and reasons."""
@@ -73,7 +77,7 @@ class ReadResult:
     completeness: str
     shared_completeness: str
     incomplete_dimensions: List[str]
-    modules: List[ModuleView]
+    modules: List[ModuleView]  # in display order: by DISPOSITION_ORDER, then module order
     omissions: List[Omission]
     oversized: List[Tuple[str, int]]
     conflict_status: str
