@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
-from analyzer.contract import Enum, Obj, Shape, list_of
+from analyzer.contract import Either, Enum, Obj, Shape, as_type, list_of
 
 LIVE, RESERVED = "live", "reserved"
 
@@ -82,7 +82,7 @@ READ_MODULE = Obj({
 CONFLICT_FINDING = Obj({"code": "str", "status": "str", "message": "str", "entries": "list[str]",
                         "subject": "str", "facet": "str", "scopes": "list[str]"})
 READ_SHAPES = (
-    Shape("result", 1, "routing ran: valid routing input, or an invalid manifest/routing input "
+    Shape("result", 2, "routing ran: valid routing input, or an invalid manifest/routing input "
           "(routing_completeness INVALID, a single invalid manifest.md module, error set)", True,
           COMPLETENESS.values, (0, 1, 2),
           Obj({
@@ -100,12 +100,18 @@ READ_SHAPES = (
               "local_overlay_status": Enum("DISABLED", "UNBOUND", "BOUND", "REVIEW"),
               "local_warnings": "list[str]", "local_loaded": "list[str]",
               "strict": "bool", "approved": "bool", "exit_code": "int", "error": "str|null",
+              "error_location": Either((Obj({"path": "str", "line": "int", "col": "int"}), as_type("null"))),
+              "project_root": Either((Obj({"path": "str", "how": Enum("given", "found", "cwd")}), as_type("null"))),
               "context_pack": Obj({"text": "str", "sha256": "str"}),
           }),
           "status is the routing completeness; exit_code is the exit status of §8.7 (0, 1 or 2). modules are "
           "in the order the text shows them: grouped by disposition (loaded, skipped, missing-required, "
           "missing-optional, invalid), then module order (§8.2). canonical_task is echoed in INVALID results "
-          "too; null only when the task itself has no canonical form."),
+          "too; null only when the task itself has no canonical form. error_location is the file position "
+          "of the input behind error (null when it is the command line or routing is valid); project_root "
+          "is the root read and how it was chosen: given (--project-root), found (the nearest ancestor of "
+          "the current directory holding the manifest) or cwd (none does). Version 2 added error_location "
+          "and project_root."),
     Shape("error", 1, "the request cannot be evaluated: unknown --task, project root not a directory, or a "
           "memory file the read needs cannot be used (not readable, not UTF-8, over --max-file-bytes, a symlink, "
           "not a regular file): no pack", False,
@@ -223,8 +229,8 @@ COMMANDS: Tuple[CommandSpec, ...] = (
     CommandSpec(
         "explain", LIVE, "analyzer.commands.explain",
         "print the catalogue entry of a finding or reason code",
-        "Print what docs/findings.md says about CODE: title, kind, severity or status, the rule file "
-        "and relation that derive it, the explanation and its fixtures.",
+        "Print the catalogue entry of CODE, read from the metadata of the shipped rule files: title, kind, "
+        "severity or status, the rule file and relation that derive it, the explanation and its fixtures.",
         exits=((0, "the code is in the catalogue, implemented by a rule file or reserved in rules/reserved.dl "
                    "(its entry says which); the entry is printed"),
                (2, "the catalogue has no such code (message on stderr, nothing on stdout)")),
@@ -232,8 +238,9 @@ COMMANDS: Tuple[CommandSpec, ...] = (
     CommandSpec(
         "conformance", LIVE, "analyzer.commands.conformance",
         "check the real CLI, golden tests and generated docs against this registry",
-        "Inspect the argparse parser the CLI is built from, the golden cases under tests/golden/ and "
-        "the generated docs, and report each check by its stable id (CONF-…).",
+        "A developer check: inspect the argparse parser the CLI is built from and, in a source checkout, "
+        "the golden cases and the generated docs, and report each check by its stable id (CONF-…). From "
+        "an installed package it runs the checks that need no source tree and says so in one line.",
         shapes=CONFORMANCE_SHAPES,
         exits=((0, "every check passed or was skipped"), (1, "at least one check failed")),
     ),

@@ -16,9 +16,9 @@ from analyzer import exitcodes
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the facts options."""
-    parser.add_argument("--project-root", default=".", metavar="DIR", help="project root (default: current directory)")
-    parser.add_argument("--memory-dir", default="docs/memory", metavar="DIR",
-                        help="memory directory under docs/ (default: docs/memory)")
+    from analyzer.root import add_root_arguments
+
+    add_root_arguments(parser)
     parser.add_argument("--format", choices=("table", "json", "souffle"), default="table",
                         help="table (default), json, or souffle (one <Rel>.facts file per relation, needs --out)")
     parser.add_argument("--out", metavar="DIR", help="directory for --format souffle (created if needed)")
@@ -48,8 +48,10 @@ def run(args: argparse.Namespace) -> int:
     """Load the project and print or write its facts."""
     from analyzer.engine.factsio import fact_line
     from analyzer.project import load_project
+    from analyzer.root import resolve_root
     from analyzer.schema import declared_relations
 
+    args.project_root = resolve_root(args.project_root, args.memory_dir).path
     if not os.path.isdir(args.project_root):
         return _error("project root is not a directory", args.project_root, args.format)
     if args.format == "souffle" and not args.out:

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from analyzer import exitcodes
+from analyzer.root import add_root_arguments, resolve_root
 
 
 def add_request_arguments(parser: argparse.ArgumentParser) -> None:
@@ -20,8 +21,7 @@ def add_request_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--strict-routing", action="store_true",
                         help="reject the pack unless routing is COMPLETE and conflicts allow the task (exit 1/2)")
     parser.add_argument("--no-local", action="store_true", help="ignore the repo-external local overlay")
-    parser.add_argument("--project-root", default=".", metavar="DIR", help="project root (default: current directory)")
-    parser.add_argument("--memory-dir", default="docs/memory", metavar="DIR", help="memory directory under docs/ (default: docs/memory)")
+    add_root_arguments(parser)
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
     add_max_file_bytes(parser)
 
@@ -67,6 +67,17 @@ def usage_error(command: str, args: argparse.Namespace, message: str, code: str 
     return exitcodes.INVALID
 
 
+def report_invalid(result, root) -> None:
+    """stderr of an INVALID result: the reference's ``Error:`` line, then where the bad input
+    is (``path:line:col: message``, when it is in a file) and which project root was read."""
+    from analyzer.query.read import INVALID_PREFIX
+
+    print(result.error, file=sys.stderr)
+    if result.error_location is not None:
+        print(f"{result.error_location}: {result.error[len(INVALID_PREFIX):]}", file=sys.stderr)
+    print(root.describe(), file=sys.stderr)
+
+
 def request_from(args: argparse.Namespace):
     """The :class:`~analyzer.query.read.ReadRequest` of parsed read options."""
     from pathlib import Path
@@ -87,6 +98,8 @@ def run(args: argparse.Namespace) -> int:
     from analyzer.needed import UnusableInput
     from analyzer.query.read import UnknownTask, run_read
 
+    root = resolve_root(args.project_root, args.memory_dir)
+    args.project_root = root.path
     if not Path(args.project_root).is_dir():
         return usage_error("read", args, f"project root is not a directory: {args.project_root}")
     if args.why:
@@ -97,16 +110,17 @@ def run(args: argparse.Namespace) -> int:
     try:
         result, _, _ = run_read(request_from(args))
     except UnknownTask as exc:
-        return usage_error("read", args, f"argument --task: invalid choice: '{exc}'")
+        return usage_error("read", args, exc.message())
     except UnusableInput as exc:  # fail closed: no pack without every file it needs
         return exc.report("read", args.format)
     if result.error:
-        print(result.error, file=sys.stderr)
+        report_invalid(result, root)
     if args.format == "json":
         from analyzer.render.read_json import read_payload
         from analyzer.output import emit_json
 
-        status = emit_json("read", "result", read_payload(result, explain=args.explain, names_only=args.names_only))
+        status = emit_json("read", "result", read_payload(result, explain=args.explain, names_only=args.names_only,
+                                                          root=root))
         return status if status else result.exit_code
     from analyzer.render.read_text import render_read_text
 

@@ -33,7 +33,10 @@ def run(args: argparse.Namespace) -> int:
 
     from pathlib import Path
 
+    from analyzer.root import resolve_root
+
     error = read_command.usage_error
+    args.project_root = resolve_root(args.project_root, args.memory_dir).path
     if not Path(args.project_root).is_dir():
         return error("why", args, f"project root is not a directory: {args.project_root}")
     if bool(args.module) == bool(args.pattern):
@@ -42,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
         _, db, _ = run_read(read_command.request_from(args), provenance=True)
         answer = module_proofs(db, args.module) if args.module else pattern_proofs(db, args.pattern)
     except UnknownTask as exc:
-        return error("why", args, f"argument --task: invalid choice: '{exc}'")
+        return error("why", args, exc.message())
     except UnusableInput as exc:  # the read it would explain fails closed
         return exc.report("why", args.format)
     except DiagnosticError as exc:

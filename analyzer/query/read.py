@@ -24,6 +24,7 @@ from analyzer.query.read_model import (
     ReadResult,
 )
 
+INVALID_PREFIX = "Error: Routing input or manifest is invalid: "  # the reference's stderr line (§8.3)
 FOLDER_LABEL = {"rules": "rule", "profiles": "profile", "areas": "area"}
 
 
@@ -61,7 +62,36 @@ class ReadRequest:
 
 
 class UnknownTask(ValueError):
-    """The supplied task is not a spelling the rules know (a usage error)."""
+    """The supplied task is not a spelling the rules know (a usage error).
+
+    ``str(exc)`` is the task as supplied; ``aliases`` are the accepted spellings with their
+    canonical tasks, as rules/read/tasks.dl declares them (``task_alias``).
+    """
+
+    def __init__(self, task: str, aliases: Sequence[Tuple[str, str]] = ()) -> None:
+        super().__init__(task)
+        self.aliases = sorted(aliases)
+
+    def message(self) -> str:
+        """``argument --task: invalid choice: 'x' (did you mean 'y'?)`` and the accepted tasks."""
+        import difflib
+
+        task = str(self)
+        text = f"argument --task: invalid choice: {task!r}"
+        spellings = [a for a, _ in self.aliases]
+        close = difflib.get_close_matches(task.strip().lower(), spellings, n=1, cutoff=0.6)
+        if close:
+            text += f" (did you mean {close[0]!r}?)"
+        if self.aliases:
+            groups: Dict[str, List[str]] = {}
+            for alias, canonical in self.aliases:
+                if alias != canonical:
+                    groups.setdefault(canonical, []).append(alias)
+                else:
+                    groups.setdefault(canonical, [])
+            listed = [f"{c} ({', '.join(a)})" if a else c for c, a in sorted(groups.items())]
+            text += "; accepted tasks (aliases in parentheses): " + "; ".join(listed)
+        return text
 
 
 def run_read(request: ReadRequest, project=None, *, provenance: bool = False):
@@ -103,12 +133,12 @@ def _evaluate(request: ReadRequest, project, provenance: bool):
     # each normalized path; the filesystem is never consulted for anything rules reject.
     # Phase 1 also says which files the read needs: one that could not be used stops the
     # read here (UnusableInput), before anything is routed or packed (fail closed).
-    phase1 = ["path_norm", "unknown_task", "needed_file"]
+    phase1 = ["path_norm", "unknown_task", "needed_file", "task_alias"]
     inputs = engine.needed(phase1)
     first = engine.evaluate({rel: rows for rel, rows in facts.items() if rel in inputs}, only=phase1)
     unknown = first.relation("unknown_task")
     if unknown:
-        raise UnknownTask(unknown[0][0])
+        raise UnknownTask(unknown[0][0], first.relation("task_alias"))
     require_usable(project, (m for (m,) in first.relation("needed_file")))
     norm = sorted({p for _, p in first.relation("path_norm")})
     facts["path_probe"] = [(p, probe_path(Path(request.project_root), p)) for p in norm]
@@ -176,10 +206,21 @@ def build_result(db, request: ReadRequest, project) -> ReadResult:
         approved=bool(db.relation("approved")),
         exit_code=_one(db, "exit_code", 2),
         notice=_one(db, "pack_notice"),
-        error=None if invalid is None else f"Error: Routing input or manifest is invalid: {invalid}",
+        error=None if invalid is None else INVALID_PREFIX + invalid,
+        error_location=_error_location(db, project),
         sections=sections,
         local_sections=local_sections,
     )
+
+
+def _error_location(db, project):
+    """The file position of the fact behind an INVALID result's error (rules/read/completeness.dl
+    ``invalid_source``), or None when the error is in the request itself."""
+    for relation, ord_ in db.relation("invalid_source"):
+        for row in db.relation(relation):
+            if relation != "manifest_error" or row[0] == ord_:
+                return project.facts.span_of(relation, row)
+    return None
 
 
 def _modules(db) -> List[ModuleView]:
