@@ -6,8 +6,7 @@ import argparse
 import sys
 
 from analyzer import exitcodes
-from analyzer.commands.indexing import (add_lookup_arguments, add_project_arguments, locations, refuse,
-                                        request_from, root_problem)
+from analyzer.commands.indexing import add_lookup_arguments, add_project_arguments, answer, locations
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -20,15 +19,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the unit the index holds for ID, or report why it cannot."""
-    from analyzer.query.index import evaluate
-
-    code = root_problem("show", args)
-    if code:
+    ev, code = answer("show", args, ["shown_row", "shown_hidden_line", "shown_subject"], lookup=args.id)
+    if ev is None:
         return code
-    ev = evaluate(request_from(args, lookup=args.id), ["shown_row", "shown_hidden_line", "shown_subject"])
-    failure = ev.failure()
-    if failure is not None:
-        return refuse("show", args, failure)
     row = ev.rows("shown_row")[0]
     hidden = {line for (line,) in ev.relation("shown_hidden_line")}
     unit = [text for n, text in ev.unit_lines(row.module, row.ordinal, row.kind) if n not in hidden]
