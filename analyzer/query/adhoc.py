@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Iterable, List, Mapping, Optional, Sequence
+from typing import Callable, Dict, Iterable, List, Mapping, Optional
 
 from analyzer.diagnostics import Diagnostic, DiagnosticError
 from analyzer.engine import ast
@@ -45,16 +45,15 @@ class Answer:
 class Session:
     """A base engine with its facts, plus added rules; answers goals without re-reading input.
 
-    ``request_relations``: base relations that hold the read request; when ``request_hint`` is
-    set (no request was given), a goal that depends on them is an error naming the options.
+    ``request_hints``: base relations that hold a request nobody gave, each with what to do;
+    a goal that depends on one of them is an error saying so (never a partial answer).
     ``spans`` is called once, on the first question asked with proofs.
     """
 
     engine: object
     facts: Mapping[str, Iterable[tuple]]
     spans: Optional[Callable[[], Mapping]] = None
-    request_relations: Sequence[str] = ()
-    request_hint: Optional[str] = None
+    request_hints: Mapping[str, str] = field(default_factory=dict)
     limits: object = None
     decls: Dict[str, ast.Decl] = field(default_factory=dict)
     rules: List[ast.Rule] = field(default_factory=list)
@@ -179,17 +178,19 @@ class Session:
         return program
 
     def _needs_request(self, program, rules, sources) -> None:
-        if self.request_hint is None:
+        request = set(self.request_hints)
+        if not request:
             return
-        request = set(self.request_relations)
         for rule in rules:
             for atom, _neg, _depth in _atoms(rule.body):
                 if atom.rel not in self.base_decls or atom.rel in self.decls:
                     continue
                 via = sorted(self.engine.needed([atom.rel]) & request)
                 if via:
-                    raise _error(atom.span, NEEDS_REQUEST, f"{atom.rel} depends on the read request "
-                                 f"({', '.join(via)}); {self.request_hint}", sources)
+                    # the hint of the first request in the session's order (most specific first)
+                    first = next(r for r in self.request_hints if r in via)
+                    raise _error(atom.span, NEEDS_REQUEST, f"{atom.rel} depends on a request "
+                                 f"({', '.join(via)}); {self.request_hints[first]}", sources)
 
     def _never_matches(self, program, body, sources) -> None:
         derived = {r.head.rel for r in self.engine.rules if not r.is_fact} | {r.head.rel for r in self.rules}

@@ -13,6 +13,12 @@ from typing import Optional
 
 REQUEST_RELATIONS = ("req_task", "req_path", "req_explicit", "path_probe")
 REQUEST_HINT = "give the read request: --task (and --path, --rule, --profile, --area as needed)"
+# request relations of other commands that a query never supplies (their absence is not a
+# default, unlike the index flags and filters, whose absence means "all")
+OTHER_REQUESTS = {
+    "req_lookup": "it answers `analyze show ID`; ask index_row or entry instead",
+    "req_merge": "it answers `analyze subject merge`",
+}
 
 
 @lru_cache(maxsize=None)
@@ -40,8 +46,10 @@ def project_session(request, project_root, memory_dir: str = "docs/memory", use_
             project = load_project(project_root, memory_dir=memory_dir, use_cache=use_cache)
         engine = world_engine(use_cache)
         facts = request_facts(engine, request, project)
-    return Session(engine, facts, spans=project.facts.spans, request_relations=REQUEST_RELATIONS,
-                   request_hint=REQUEST_HINT if request is None else None, limits=limits)
+    hints = dict(OTHER_REQUESTS)
+    if request is None:
+        hints.update({rel: REQUEST_HINT for rel in REQUEST_RELATIONS})
+    return Session(engine, facts, spans=project.facts.spans, request_hints=hints, limits=limits)
 
 
 def request_or_none(task: Optional[str], paths, rules, profiles, areas, **options):
