@@ -159,6 +159,19 @@ LIST_SHAPES = (
                       "twice in the index, or --local was given and the overlay is not BOUND"),
 )
 
+SHOW_SHAPES = (
+    Shape("result", 1, "the index holds ID exactly once (no refused input, no duplicate ID in the index)", True,
+          ("OK",), (0,),
+          Obj({"exit_code": "int", "id": "str", "kind": Enum("entry", "legacy", "record", "local"),
+               "entry_status": "str", "scope": "str", "source": "str",
+               "subjects": list_of(Obj({"historical": "str", "current": "str"})),
+               "text": "str", "locations": list_of(LOCATION)}),
+          "entry_status, scope and source are the list columns; subjects pairs the entry's Subject with its "
+          "current canonical Subject (Merged-Into followed; \"unresolved\" when it does not end at one active "
+          "Subject); text is the unit with schema-2 body wrapper fence lines hidden."),
+    index_error_shape("as `list`, and when ID is not in the index"),
+)
+
 RELATION_INFO = Obj({"name": "str", "kind": Enum("base", "request", "derived"), "doc": "str", "location": "str",
                      "columns": list_of(Obj({"name": "str", "type": Enum("symbol", "number"), "doc": "str"})),
                      "rules": "list[str]", "uses": "list[str]"})
@@ -282,9 +295,15 @@ COMMANDS: Tuple[CommandSpec, ...] = (
                    "unsafe), or --local with an overlay that is not BOUND")),
     ),
     CommandSpec(
-        "show", RESERVED, "analyzer.commands.show",
+        "show", LIVE, "analyzer.commands.show",
         "print one memory entry by ID",
-        instead="`analyze facts` and `analyze query` over the entry relations",
+        "Print the unit the ID index holds for ID (an Entry or record ID, case-insensitive, or a legacy unit "
+        "reference): `Source:`, for an entry with a Subject its historical and current canonical Subject ID "
+        "(Merged-Into followed), then the unit text with schema-2 body wrapper fence lines hidden.",
+        shapes=SHOW_SHAPES,
+        exits=((0, "the unit was printed"),
+               (1, "the memory dir is missing (`Memory directory missing: <path>` on stderr)"),
+               (2, "`Error: …` on stderr: ID is not in the index, or any refusal of `list`")),
     ),
     CommandSpec(
         "subject", RESERVED, "analyzer.commands.subject",
