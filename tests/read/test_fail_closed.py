@@ -156,3 +156,18 @@ def test_unreadable_file_permission(acme, monkeypatch, capsys, fmt):
         assert json.loads(out)["diagnostics"][0]["message"] == "cannot open: Permission denied"
     else:
         assert out == ""
+
+
+@pytest.mark.parametrize("fmt", ["table", "json"])
+def test_query_with_a_read_request_fails_closed_too(acme, analyze, fmt):
+    _latin1(acme)
+    proc = analyze("query", 'disposition(M, "loaded")', "--project-root", str(acme), *TASK, "--format", fmt)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("Error: docs/memory/decisions.md:3:4: MA-FILE-ENCODING")
+    if fmt == "json":
+        assert json.loads(proc.stdout)["diagnostics"][0]["code"] == "MA-FILE-ENCODING"
+    else:
+        assert proc.stdout == ""
+    # without a read request, query looks at the facts, as `analyze facts` does
+    facts = analyze("query", "file_unreadable(M, _)", "--project-root", str(acme))
+    assert facts.returncode == 0 and "decisions.md" in facts.stdout
