@@ -219,7 +219,8 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "route a task to the memory modules it needs and print the context pack",
         "Decide which memory modules load for --task and the touched --path values (and explicit "
         "--rule/--profile/--area), why every other module does not, whether the pack is complete, "
-        "and print the pack. Exit 0, 1 (strict gate) or 2 (invalid routing or blocking conflict).",
+        "and print the pack. Exit 0, 1 (strict gate) or 2 (invalid routing, a blocking conflict, or a memory "
+        "file it needs but cannot use: no pack then).",
         shapes=READ_SHAPES,
         exits=((0, "the pack may be used: routing is not INVALID or AMBIGUOUS, the conflict status is CLEAR or "
                    "REVIEW, and --strict-routing (if given) approved it"),

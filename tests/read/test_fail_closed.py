@@ -134,8 +134,9 @@ def test_max_file_bytes_must_be_a_positive_integer(acme, analyze, value):
     assert proc.returncode == 2 and "--max-file-bytes" in proc.stderr and "Traceback" not in proc.stderr
 
 
+@pytest.mark.parametrize("strict", [False, True], ids=["plain", "strict"])
 @pytest.mark.parametrize("fmt", ["text", "json"])
-def test_unreadable_file_permission(acme, monkeypatch, capsys, fmt):
+def test_unreadable_file_permission(acme, monkeypatch, capsys, fmt, strict):
     # simulated in-process: a root test runner can read a mode-000 file
     target = str(acme / "docs/memory/decisions.md")
     real_open = os.open
@@ -146,8 +147,8 @@ def test_unreadable_file_permission(acme, monkeypatch, capsys, fmt):
         return real_open(path, flags, *args, **kwargs)
 
     monkeypatch.setattr(os, "open", refusing_open)
-    status = cli.main(["read", "--project-root", str(acme), *TASK, "--no-cache", "--strict-routing",
-                       "--format", fmt])
+    status = cli.main(["read", "--project-root", str(acme), *TASK, "--no-cache", "--format", fmt,
+                       *(["--strict-routing"] if strict else [])])
     out, err = capsys.readouterr()
     assert status == 2
     assert err.splitlines() == [
