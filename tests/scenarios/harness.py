@@ -119,3 +119,35 @@ class ScenarioProject:
         full = [sys.executable, "-m", "analyzer", *argv, "--project-root", str(self.root)]
         proc = subprocess.run(full, capture_output=True, text=True, env=self.env, cwd=str(self.root), timeout=120)
         return Run(argv, proc.returncode, proc.stdout, proc.stderr)
+
+
+def run_and_check(scenario: dict, argv: List[str], expect: dict, tmp: Path, by_name: Dict[str, dict]) -> None:
+    """Lay out ``scenario``, run ``argv`` as text and as JSON, and assert every key of ``expect``."""
+    from expect import check_expect, parse_json
+
+    project = ScenarioProject(scenario, tmp)
+    run = project.run(argv)
+    data = parse_json(project.run(argv + ["--format", "json"]))
+
+    def other_scenario(name):
+        other = by_name[name]
+        sub = tmp / f"other-{name}"
+        sub.mkdir()
+        return ScenarioProject(other, sub).run(list(other["command"]))
+
+    check_expect(expect, run, data, project.run, other_scenario)
+
+
+def variant_argv(scenario: dict, variant: Optional[str]):
+    """The argv and the expect object of a scenario (``variant`` None) or of one of its variants."""
+    argv = list(scenario["command"])
+    if variant is None:
+        return argv, scenario["expect"]
+    spec = scenario["expect"][variant]
+    if variant.startswith("also_check_"):
+        argv = ["check", "--" + variant[len("also_check_"):]]
+    elif "command" in spec:
+        argv = list(spec["command"])
+    else:
+        argv = argv + list(spec.get("extra_args", []))
+    return argv, {k: v for k, v in spec.items() if k not in ("command", "extra_args")}
