@@ -121,6 +121,23 @@ class ScenarioProject:
         return Run(argv, proc.returncode, proc.stdout, proc.stderr)
 
 
+def scenario_request(scenario: dict, variant: Optional[str]):
+    """The argv and expect object of a scenario, or of one of its ``*_variant`` objects
+    (``command`` replaces the argv, ``extra_args`` extends it, ``also_check_X`` runs
+    ``check --X``)."""
+    argv, expect = list(scenario["command"]), scenario["expect"]
+    if variant is None:
+        return argv, expect
+    spec = expect[variant]
+    if variant.startswith("also_check_"):
+        argv = ["check", "--" + variant[len("also_check_"):]]
+    elif "command" in spec:
+        argv = list(spec["command"])
+    else:
+        argv = argv + list(spec.get("extra_args", []))
+    return argv, {k: v for k, v in spec.items() if k not in ("command", "extra_args")}
+
+
 def run_and_check(scenario: dict, argv: List[str], expect: dict, tmp: Path, by_name: Dict[str, dict]) -> None:
     """Lay out ``scenario``, run ``argv`` as text and as JSON, and assert every key of ``expect``."""
     from expect import check_expect, parse_json
@@ -136,18 +153,3 @@ def run_and_check(scenario: dict, argv: List[str], expect: dict, tmp: Path, by_n
         return ScenarioProject(other, sub).run(list(other["command"]))
 
     check_expect(expect, run, data, project.run, other_scenario)
-
-
-def variant_argv(scenario: dict, variant: Optional[str]):
-    """The argv and the expect object of a scenario (``variant`` None) or of one of its variants."""
-    argv = list(scenario["command"])
-    if variant is None:
-        return argv, scenario["expect"]
-    spec = scenario["expect"][variant]
-    if variant.startswith("also_check_"):
-        argv = ["check", "--" + variant[len("also_check_"):]]
-    elif "command" in spec:
-        argv = list(spec["command"])
-    else:
-        argv = argv + list(spec.get("extra_args", []))
-    return argv, {k: v for k, v in spec.items() if k not in ("command", "extra_args")}

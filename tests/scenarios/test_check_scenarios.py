@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness import load_scenarios, run_and_check, variant_argv
+from harness import load_scenarios, run_and_check, scenario_request
 
 ALL = load_scenarios()
 BY_NAME = {s["name"]: s for s in ALL}
@@ -22,7 +22,7 @@ def _cases():
             yield pytest.param(scenario, None, id=scenario["name"])
         for key in scenario["expect"]:
             if key.endswith("_variant") or key.startswith("also_"):
-                if variant_argv(scenario, key)[0][0] == "check":
+                if scenario_request(scenario, key)[0][0] == "check":
                     yield pytest.param(scenario, key, id=f"{scenario['name']}::{key}")
 
 
@@ -32,7 +32,7 @@ CASES = list(_cases())
 @pytest.mark.skipif(not ALL, reason="../shared/spec/scenarios.jsonl is not available")
 @pytest.mark.parametrize("scenario,variant", CASES)
 def test_check_scenario(scenario, variant, tmp_path):
-    argv, expect = variant_argv(scenario, variant)
+    argv, expect = scenario_request(scenario, variant)
     if "--merge-base" in argv or scenario.get("git_steps"):
         pytest.skip("merge review (`--merge-base`) scenarios belong to the merge review work")
     run_and_check(scenario, argv, expect, tmp_path, BY_NAME)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness import load_scenarios, run_and_check, variant_argv
+from harness import load_scenarios, run_and_check, scenario_request
 
 ALL = load_scenarios()
 BY_NAME = {s["name"]: s for s in ALL}
@@ -31,7 +31,7 @@ CASES = list(_cases())
 @pytest.mark.skipif(not ALL, reason="../shared/spec/scenarios.jsonl is not available")
 @pytest.mark.parametrize("scenario,variant", CASES)
 def test_read_scenario(scenario, variant, tmp_path):
-    argv, expect = variant_argv(scenario, variant)
+    argv, expect = scenario_request(scenario, variant)
     if argv[0] != "read":
         pytest.skip(f"variant runs `{' '.join(argv)}`: tests/scenarios/test_check_scenarios.py runs it")
     run_and_check(scenario, argv, expect, tmp_path, BY_NAME)
