@@ -43,9 +43,11 @@ def read_blocks(text: str, module: str, sink: Sink, grammar: str, heading_term: 
     label = "Subject registry" if issue_rel == "registry_issue" else "Reconciliation"
     for index, message in lexed.errors:
         sink.fact("markdown_error", module, message, line=index + 1)
-        sink.fact(issue_rel, "", f"{module}: {label} parsing failed: {message}", line=index + 1)
+        sink.fact(issue_rel, "", f"{label} parsing failed: {message}", line=index + 1)  # rules add the file name
         sink.diag("MA-MARKDOWN", message, line=index + 1)
     doc = split_units(lexed)
+    # the line ranges of the h2 units, which the files' ordinal columns count (subject_unit, rec_unit)
+    sink.units = [(unit.start, unit.end) for unit in doc.units if unit.kind == "h2"]
     ordinal = 0
     for unit in doc.units:
         if unit.kind != "h2":

@@ -64,6 +64,7 @@ def extract_subjects(text: str, module: str, sink: Sink) -> None:
         line = block.line
         sink.fact("subject", sid, status, kind, title, line=line)
         sink.fact("subject_unit", sid, block.ordinal, line=line)
+        sink.fact("subject_display", sid, shown, line=line)
         problems = common_problems(block, ("Status", "Kind"), ("Evidence", "Aliases"))
         if status and status not in ("active", "merged"):
             problems.append((f"has invalid Status {status!r}", line))

@@ -20,7 +20,7 @@ from typing import Dict, Set
 import pytest
 
 from analyzer import catalog
-from corpus_project import CORPUS, OUTCOMES, build_project, cases, read_json, write_overlay
+from corpus_project import CORPUS, OUTCOMES, build_project, cases, read_json, write_history, write_overlay
 
 REPO = CORPUS.parents[1]
 CASES = cases()
@@ -40,9 +40,12 @@ def _run(case: Path, work: Path) -> Dict[str, object]:
     write_overlay(case, work / "state", root)
     env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
     env.update(XDG_CACHE_HOME=str(work / "cache"), XDG_STATE_HOME=str(work / "state"), PYTHONPATH=str(REPO))
-    argv = read_json(case, "request.json")["argv"]
-    run = subprocess.run([sys.executable, "-m", "analyzer", "read", *argv, "--format", "json", "--no-cache",
-                          "--project-root", str(root)], capture_output=True, text=True, env=env, timeout=120)
+    env = write_history(case, root, env)
+    request = read_json(case, "request.json")
+    command = request.get("command", "read")
+    run = subprocess.run([sys.executable, "-m", "analyzer", command, *request["argv"], "--format", "json",
+                          "--no-cache", "--project-root", str(root)], capture_output=True, text=True, env=env,
+                         timeout=120)
     try:
         return json.loads(run.stdout)
     except ValueError:
