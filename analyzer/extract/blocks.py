@@ -46,8 +46,9 @@ def read_blocks(text: str, module: str, sink: Sink, grammar: str, heading_term: 
         sink.fact(issue_rel, "", f"{label} parsing failed: {message}", line=index + 1)  # rules add the file name
         sink.diag("MA-MARKDOWN", message, line=index + 1)
     doc = split_units(lexed)
-    # the line ranges of the h2 units, which the files' ordinal columns count (subject_unit, rec_unit)
-    sink.units = [(unit.start, unit.end) for unit in doc.units if unit.kind == "h2"]
+    # the h2 units' line ranges, so that a Subject or record ordinal (1-based among the h2
+    # units) finds its text (``Project.unit_text``)
+    sink.units = [(u.start, u.end) for u in doc.units if u.kind == "h2"]
     ordinal = 0
     for unit in doc.units:
         if unit.kind != "h2":

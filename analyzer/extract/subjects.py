@@ -81,6 +81,7 @@ def extract_subjects(text: str, module: str, sink: Sink) -> None:
             sink.fact("subject_alias", sid, normalize_alias(alias), line=line)
         ref = block.one("Canonical-Ref")
         if ref:
+            sink.fact("subject_ref_written", sid, ref, line=line)
             normalized = normalize_ref(ref)
             if normalized is None:
                 problems.append((f"has unsupported or invalid Canonical-Ref {ref!r}", line))
