@@ -23,18 +23,18 @@ from analyzer import files
 from analyzer.git import REGULAR_MODES, GitError, Repo
 from analyzer.project import Project, file_kind, load_texts
 
-# relation of a revision's fact base -> the git_* relation that carries it, revision first
+# relation of a revision's fact base -> (the git_* relation carrying it, revision first;
+# the kind of unit its first column identifies)
 RELABEL = {
-    "memory_file": "git_file",
-    "entry": "git_entry",
-    "entry_subject": "git_entry_subject",
-    "entry_facet": "git_entry_facet",
-    "entry_relation": "git_entry_relation",
-    "evidence_source": "git_evidence_source",
-    "subject": "git_subject",
-    "subject_alias": "git_subject_alias",
-    "subject_canonical_ref": "git_subject_canonical_ref",
-    "rec_entry": "git_rec_entry",
+    "entry": ("git_entry", "entry"),
+    "entry_subject": ("git_entry_subject", "entry"),
+    "entry_facet": ("git_entry_facet", "entry"),
+    "entry_relation": ("git_entry_relation", "entry"),
+    "evidence_source": ("git_evidence_source", "entry"),
+    "subject": ("git_subject", "subject"),
+    "subject_alias": ("git_subject_alias", "subject"),
+    "subject_canonical_ref": ("git_subject_canonical_ref", "subject"),
+    "rec_entry": ("git_rec_entry", "record"),
 }
 # unit kinds: (relation placing an ID at an ordinal, its ID-as-written relation, fixed module)
 UNIT_SOURCES = {
@@ -114,13 +114,11 @@ def read_revisions(repo: Repo, specs: List[Tuple[str, str, str]], memory_dir: st
     return out
 
 
-def revision_facts(revision: Revision) -> Dict[str, List[tuple]]:
-    """The git_* facts of one revision (facts/schema.dl, "Git revisions")."""
+def unit_facts(revision: Revision) -> Dict[str, List[tuple]]:
+    """The facts naming a revision's files and units: git_revision, git_file, git_unit and
+    git_unit_display (facts/schema.dl, "Git revisions")."""
     rel = revision.project.facts.relation_sets()
     rev = revision.rev
-    out: Dict[str, List[tuple]] = {name: [(rev, *fact) for fact in rel.get(source, ())]
-                                   for source, name in RELABEL.items()}
-    out["git_revision"] = [(rev, revision.sha, revision.label)]
     units, display = [], []
     split_cache: Dict[str, List[str]] = {}
     for kind, (placed, shown, fixed) in UNIT_SOURCES.items():
@@ -137,6 +135,18 @@ def revision_facts(revision: Revision) -> Dict[str, List[tuple]]:
             digest = hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()
             units.append((rev, kind, ident, module, digest, start + 1))
         display += [(rev, kind, *fact) for fact in rel.get(shown, ())]
-    out["git_unit"] = units
-    out["git_unit_display"] = display
+    return {"git_revision": [(rev, revision.sha, revision.label)],
+            "git_file": [(rev, module) for (module,) in rel.get("memory_file", ())],
+            "git_unit": units, "git_unit_display": display}
+
+
+def attribute_facts(revision: Revision, wanted: Dict[str, set]) -> Dict[str, List[tuple]]:
+    """The git_* copies of the revision's entry, Subject and record relations, for the units
+    whose IDs ``wanted`` lists per kind ("entry", "subject", "record")."""
+    rel = revision.project.facts.relation_sets()
+    rev = revision.rev
+    out: Dict[str, List[tuple]] = {}
+    for source, (name, kind) in RELABEL.items():
+        ids = wanted.get(kind, set())
+        out[name] = [(rev, *fact) for fact in rel.get(source, ()) if fact[0] in ids]
     return out

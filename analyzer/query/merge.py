@@ -100,20 +100,27 @@ def run_merge_review(project_root, memory_dir: str, ref: str, use_cache: bool = 
 
 
 def _gather(repo: Repo, result: MergeResult, memory_dir: str, use_cache: bool) -> Dict[str, List[tuple]]:
-    """Every base fact of rules/merge/merge.dl."""
-    from analyzer.revisions import read_revisions, revision_facts
+    """Every base fact of rules/merge/merge.dl the rules need, in two phases: the rules first
+    decide from the units of the three revisions which units each side changed; only those
+    units' fields are then copied in (the others cannot matter to any merge rule)."""
+    from analyzer.revisions import attribute_facts, read_revisions, unit_facts
 
     commits = {"base": result.base, "left": result.head, "right": result.target}
     specs = [(rev, commits[rev], label or result.ref) for rev, label in SIDES]
     revisions = read_revisions(repo, specs, memory_dir, use_cache)
     facts: Dict[str, List[tuple]] = {"memory_dir": [(memory_dir,)], "git_changed_path": [], "git_problem": []}
     for revision in revisions:
-        for name, rows in revision_facts(revision).items():
+        for name, rows in unit_facts(revision).items():
             facts.setdefault(name, []).extend(rows)
+    changed = merge_program(use_cache).evaluate(facts, only=["changed"]).relation("changed")
     problems: Dict[tuple, list] = {}
-    for revision in revisions:
-        if revision.rev == "base":
-            continue
+    for revision in revisions[1:]:  # the sides; the merge base contributes its units only
+        wanted: Dict[str, set] = {}
+        for rev, kind, ident in changed:
+            if rev == revision.rev:
+                wanted.setdefault(kind, set()).add(ident)
+        for name, rows in attribute_facts(revision, wanted).items():
+            facts.setdefault(name, []).extend(rows)
         facts["git_changed_path"] += [(revision.rev, p) for p in repo.changed_paths(result.base, revision.sha)]
         if revision.blob_ids not in problems:  # the same files have the same problems
             db = revision_program(use_cache).evaluate(revision.project.facts.relation_sets(),
