@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from analyzer import files
 from analyzer.git import REGULAR_MODES, GitError, Repo
@@ -99,8 +99,10 @@ def decode_files(listing: Dict[str, str], blobs: Dict[str, bytes], memory_dir: s
 
 
 def read_revisions(repo: Repo, specs: List[Tuple[str, str, str]], memory_dir: str,
-                   use_cache: bool) -> List[Revision]:
-    """Parse the memory dir of each ``(rev, sha, label)``; blobs shared by revisions are read once."""
+                   use_cache: bool, worktree: Optional[Project] = None) -> List[Revision]:
+    """Parse the memory dir of each ``(rev, sha, label)``; blobs shared by revisions are read
+    once. A revision whose managed files are exactly the work tree's (``worktree``, already
+    loaded) reuses its facts: the same texts through the same extractors give the same facts."""
     listings = {rev: list_files(repo, sha, memory_dir, label) for rev, sha, label in specs}
     blobs = repo.blobs(oid for listing in listings.values() for oid in listing.values())
     out = []
@@ -109,9 +111,18 @@ def read_revisions(repo: Repo, specs: List[Tuple[str, str, str]], memory_dir: st
         ids = tuple(sorted(listings[rev].items()))
         if ids not in parsed:  # two revisions with the same files parse the same
             texts = decode_files(listings[rev], blobs, memory_dir, label)
-            parsed[ids] = load_texts(repo.root, memory_dir, texts, use_cache=use_cache)
+            parsed[ids] = (worktree if worktree is not None and _same_files(worktree, texts)
+                           else load_texts(repo.root, memory_dir, texts, use_cache=use_cache))
         out.append(Revision(rev, sha, label, parsed[ids], ids))
     return out
+
+
+def _same_files(worktree: Project, texts: Dict[str, str]) -> bool:
+    """Whether the work tree holds exactly these managed files with these texts (READMEs,
+    which are never extracted, aside)."""
+    mine = {m: t for m, t in texts.items() if file_kind(m) != "readme"}
+    listed = {m for (m,) in worktree.facts.relation_sets().get("memory_file", ()) if file_kind(m) != "readme"}
+    return listed == set(mine) and all(worktree.texts.get(m) == t for m, t in mine.items())
 
 
 def unit_facts(revision: Revision) -> Dict[str, List[tuple]]:

@@ -79,8 +79,10 @@ class MergeResult:
         return lines
 
 
-def run_merge_review(project_root, memory_dir: str, ref: str, use_cache: bool = True) -> MergeResult:
-    """Review the merge of ``ref`` into HEAD for the memory dir of ``project_root``."""
+def run_merge_review(project_root, memory_dir: str, ref: str, use_cache: bool = True,
+                     worktree=None) -> MergeResult:
+    """Review the merge of ``ref`` into HEAD for the memory dir of ``project_root``.
+    ``worktree``: the work tree's loaded Project, reused for HEAD when its files are HEAD's."""
     from analyzer.project import gc_paused
 
     result = MergeResult(ref)
@@ -90,7 +92,7 @@ def run_merge_review(project_root, memory_dir: str, ref: str, use_cache: bool = 
         result.target = repo.commit(ref)
         result.base = repo.merge_base(result.head, result.target)
         with gc_paused():
-            facts = _gather(repo, result, memory_dir, use_cache)
+            facts = _gather(repo, result, memory_dir, use_cache, worktree)
     except GitError as exc:
         result.error = str(exc)
         return result
@@ -99,7 +101,8 @@ def run_merge_review(project_root, memory_dir: str, ref: str, use_cache: bool = 
     return result
 
 
-def _gather(repo: Repo, result: MergeResult, memory_dir: str, use_cache: bool) -> Dict[str, List[tuple]]:
+def _gather(repo: Repo, result: MergeResult, memory_dir: str, use_cache: bool,
+            worktree=None) -> Dict[str, List[tuple]]:
     """Every base fact of rules/merge/merge.dl the rules need, in two phases: the rules first
     decide from the units of the three revisions which units each side changed; only those
     units' fields are then copied in (the others cannot matter to any merge rule)."""
@@ -107,7 +110,7 @@ def _gather(repo: Repo, result: MergeResult, memory_dir: str, use_cache: bool) -
 
     commits = {"base": result.base, "left": result.head, "right": result.target}
     specs = [(rev, commits[rev], label or result.ref) for rev, label in SIDES]
-    revisions = read_revisions(repo, specs, memory_dir, use_cache)
+    revisions = read_revisions(repo, specs, memory_dir, use_cache, worktree)
     facts: Dict[str, List[tuple]] = {"memory_dir": [(memory_dir,)], "git_changed_path": [], "git_problem": []}
     for revision in revisions:
         for name, rows in unit_facts(revision).items():

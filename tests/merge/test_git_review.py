@@ -137,3 +137,19 @@ def test_clear_when_nothing_changed(tmp_path):
     result = run_merge_review(root, "docs/memory", "right", use_cache=False)
     assert (result.status, result.exit_code, result.findings) == ("CLEAR", 0, [])
     assert result.base == result.head
+
+
+def test_reusing_the_work_tree_for_head_changes_nothing(tmp_path):
+    """HEAD's files equal the work tree's: reusing the loaded work tree gives the same review."""
+    from analyzer.project import load_project
+
+    from corpus_project import CORPUS, write_history
+
+    case = CORPUS / "MC-MERGE-REVIEW-001" / "fires"
+    root = build_project(case, tmp_path / "project")
+    write_history(case, root, dict(os.environ))
+    plain = run_merge_review(root, "docs/memory", "right", use_cache=False)
+    reused = run_merge_review(root, "docs/memory", "right", use_cache=False,
+                              worktree=load_project(root, use_cache=False))
+    assert plain.status == "REVIEW"
+    assert (reused.status, reused.findings, reused.exit_code) == (plain.status, plain.findings, plain.exit_code)
