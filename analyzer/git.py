@@ -1,12 +1,13 @@
-"""A small read-only Git layer: subprocesses only, never a write into the repository.
+"""Read-only Git: ``git`` subprocesses in the project, never a write into the repository.
 
-Every command is an object-level query (``rev-parse``, ``merge-base``, ``ls-tree``,
-``cat-file --batch``, ``diff --name-only`` between two commits): none touches the index
-or the work tree, and ``GIT_OPTIONAL_LOCKS=0`` keeps Git from taking even optional locks.
-No pager, no prompt, no external diff or text conversion. Any failure (no ``git`` binary,
-not a repository, a bad ref, no merge base, a shallow clone, a file that cannot be read)
-raises :class:`GitError` with a one-line message; the merge review reports it as
-"Merge review unavailable" (spec §9.5) and never as CLEAR.
+Every command used is a query (``rev-parse``, ``merge-base``, ``ls-tree``, ``cat-file
+--batch``, ``diff --name-only`` between two commits): none changes refs, the index, objects
+or the work tree; ``GIT_OPTIONAL_LOCKS=0`` stops even optional lock files (such as an index
+refresh), and no pager, editor, prompt, external diff or text conversion can start.
+:func:`run_git` reports a failure as ``(False, reason)``; :class:`Repo` (the merge review's
+layer, spec §9.5) raises :class:`GitError` for any failure (no ``git`` binary, not a
+repository, a bad ref, no merge base, a shallow clone, a file that cannot be read), which the
+merge review reports as "Merge review unavailable", never as CLEAR.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from __future__ import annotations
 import os
 import subprocess
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Optional, Sequence
+from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
 TIMEOUT = 120  # seconds per Git call; a hung Git is a failure, never a silent pass
 REGULAR_MODES = ("100644", "100755")
@@ -35,10 +36,43 @@ class TreeFile:
 
 
 def _environment() -> Dict[str, str]:
-    env = dict(os.environ)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     env.update(GIT_OPTIONAL_LOCKS="0", GIT_PAGER="cat", PAGER="cat", GIT_TERMINAL_PROMPT="0",
                GIT_ASKPASS="", SSH_ASKPASS="", LC_ALL="C", LANGUAGE="C")
     return env
+
+
+def _call(cwd: str, args: Sequence[str], stdin: Optional[bytes] = None, timeout: float = TIMEOUT) -> bytes:
+    """Run ``git <args>`` in ``cwd``; its stdout, or :class:`GitError` with Git's own message."""
+    argv = ["git", "--no-pager", "-c", "core.fsmonitor=false", *args]
+    feed = {"input": stdin} if stdin is not None else {"stdin": subprocess.DEVNULL}
+    try:
+        proc = subprocess.run(argv, cwd=cwd, env=_environment(), capture_output=True, timeout=timeout,
+                              check=False, **feed)
+    except FileNotFoundError:
+        raise GitError("git is not installed") from None
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise GitError(f"git could not run: {exc}") from None
+    if proc.returncode != 0:
+        err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise GitError(err[-1] if err else f"git exited with status {proc.returncode}")
+    return proc.stdout
+
+
+def run_git(root: str, *args: str, timeout: float = 30.0) -> Tuple[bool, str]:
+    """Run ``git <args>`` in ``root``; ``(True, stdout)`` on success, else ``(False, reason)``."""
+    try:
+        return True, _call(root, args, timeout=timeout).decode("utf-8", "replace")
+    except GitError as exc:
+        return False, str(exc)
+
+
+def head_commit(root: str) -> Tuple[bool, str]:
+    """The full hash HEAD names, or ``(False, reason)``."""
+    ok, out = run_git(root, "rev-parse", "--verify", "--quiet", "HEAD")
+    if not ok:
+        return False, out if out and not out.startswith("git exited") else "no Git HEAD commit"
+    return True, out.strip()
 
 
 class Repo:
@@ -46,7 +80,6 @@ class Repo:
 
     def __init__(self, root: str) -> None:
         self.root = os.path.abspath(root)
-        self.env = _environment()
         top, prefix = self._lines(self.root, "rev-parse", "--show-toplevel", "--show-prefix", count=2)
         self.top = top
         self.prefix = prefix  # the project root relative to the top level, "" or ending in "/"
@@ -56,20 +89,7 @@ class Repo:
     # ---- plumbing ---------------------------------------------------------------------------
 
     def _run(self, cwd: str, args: Sequence[str], stdin: Optional[bytes] = None) -> bytes:
-        argv = ["git", "--no-pager", "-c", "core.fsmonitor=false", *args]
-        try:
-            proc = subprocess.run(argv, cwd=cwd, env=self.env, input=stdin, capture_output=True,
-                                  timeout=TIMEOUT, check=False)
-        except FileNotFoundError:
-            raise GitError("git is not installed or not on PATH") from None
-        except subprocess.TimeoutExpired:
-            raise GitError(f"git {args[0]} did not finish within {TIMEOUT} s") from None
-        except OSError as exc:
-            raise GitError(f"git could not be run: {exc.strerror or exc}") from None
-        if proc.returncode != 0:
-            message = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-            raise GitError(message[-1] if message else f"git {args[0]} failed (exit {proc.returncode})")
-        return proc.stdout
+        return _call(cwd, args, stdin)
 
     def _lines(self, cwd: str, *args: str, count: int) -> List[str]:
         out = self._run(cwd, args).decode("utf-8", "replace").splitlines()
