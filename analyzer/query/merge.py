@@ -80,9 +80,12 @@ class MergeResult:
 
 
 def run_merge_review(project_root, memory_dir: str, ref: str, use_cache: bool = True,
-                     worktree=None) -> MergeResult:
+                     worktree=None, worktree_problems=None) -> MergeResult:
     """Review the merge of ``ref`` into HEAD for the memory dir of ``project_root``.
-    ``worktree``: the work tree's loaded Project, reused for HEAD when its files are HEAD's."""
+
+    ``worktree``: the work tree's loaded Project, reused for HEAD when HEAD's managed files
+    are the work tree's; ``worktree_problems``: the ``revision_problem`` rows rules/merge/
+    problems.dl derived for that work tree (so HEAD's integrity is not evaluated twice)."""
     from analyzer.project import gc_paused
 
     result = MergeResult(ref)
@@ -92,7 +95,7 @@ def run_merge_review(project_root, memory_dir: str, ref: str, use_cache: bool = 
         result.target = repo.commit(ref)
         result.base = repo.merge_base(result.head, result.target)
         with gc_paused():
-            facts = _gather(repo, result, memory_dir, use_cache, worktree)
+            facts = _gather(repo, result, memory_dir, use_cache, worktree, worktree_problems)
     except GitError as exc:
         result.error = str(exc)
         return result
@@ -102,7 +105,7 @@ def run_merge_review(project_root, memory_dir: str, ref: str, use_cache: bool = 
 
 
 def _gather(repo: Repo, result: MergeResult, memory_dir: str, use_cache: bool,
-            worktree=None) -> Dict[str, List[tuple]]:
+            worktree=None, worktree_problems=None) -> Dict[str, List[tuple]]:
     """Every base fact of rules/merge/merge.dl the rules need, in two phases: the rules first
     decide from the units of the three revisions which units each side changed; only those
     units' fields are then copied in (the others cannot matter to any merge rule)."""
@@ -117,6 +120,9 @@ def _gather(repo: Repo, result: MergeResult, memory_dir: str, use_cache: bool,
             facts.setdefault(name, []).extend(rows)
     changed = merge_program(use_cache).evaluate(facts, only=["changed"]).relation("changed")
     problems: Dict[tuple, list] = {}
+    for revision in revisions:
+        if worktree is not None and worktree_problems is not None and revision.project is worktree:
+            problems[revision.blob_ids] = list(worktree_problems)
     for revision in revisions[1:]:  # the sides; the merge base contributes its units only
         wanted: Dict[str, set] = {}
         for rev, kind, ident in changed:

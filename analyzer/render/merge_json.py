@@ -1,28 +1,13 @@
 """JSON of the merge review block (``check --conflicts --merge-base REF``, spec §9.5).
 
-:data:`MERGE_BLOCK` is the block's declared type (the check result's shape embeds it);
-:func:`merge_payload` builds the value. An unavailable review has status "UNAVAILABLE",
-the Git error, no findings and exit code 1: it never reads as CLEAR.
+The block's type is ``MERGE_BLOCK`` in analyzer/registry.py (part of ``check.result``).
+An unavailable review has status "UNAVAILABLE", the Git error, no findings and exit code 1:
+it never reads as CLEAR.
 """
 
 from __future__ import annotations
 
-from analyzer.contract import Enum, Obj, list_of
 from analyzer.query.merge import MergeResult
-
-MERGE_LOCATION = Obj({"path": "str", "line": "int", "col": "int", "revision": "str", "commit": "str"})
-MERGE_FINDING = Obj({"code": "str", "family": "str", "status": Enum("CONFLICT", "REVIEW"), "message": "str",
-                     "text": "str", "locations": list_of(MERGE_LOCATION)})
-MERGE_BLOCK = Obj({
-    "ref": "str",
-    "status": Enum("CLEAR", "REVIEW", "CONFLICT", "UNAVAILABLE"),
-    "exit_code": "int",
-    "base": "str|null",
-    "head": "str|null",
-    "target": "str|null",
-    "error": "str|null",
-    "findings": list_of(MERGE_FINDING),
-})
 
 
 def merge_payload(result: MergeResult) -> dict:

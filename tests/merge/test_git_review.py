@@ -153,3 +153,53 @@ def test_reusing_the_work_tree_for_head_changes_nothing(tmp_path):
                               worktree=load_project(root, use_cache=False))
     assert plain.status == "REVIEW"
     assert (reused.status, reused.findings, reused.exit_code) == (plain.status, plain.findings, plain.exit_code)
+
+
+def _cli(root: Path, *argv: str, seed: str = "0", cache: Path = None) -> subprocess.CompletedProcess:
+    import sys
+
+    env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    if cache is not None:
+        env["XDG_CACHE_HOME"] = str(cache)
+    return subprocess.run([sys.executable, "-m", "analyzer", "check", "--conflicts", *argv, "--project-root",
+                           str(root)], capture_output=True, text=True, env=env, timeout=300)
+
+
+def test_cli_never_writes_into_git_and_is_deterministic(tmp_path):
+    """The whole command, text and JSON, cold and warm cache, two hash seeds: byte-identical
+    output, and .git exactly as before."""
+    from corpus_project import CORPUS, write_history
+
+    case = CORPUS / "MC-MERGE-REVIEW-001" / "fires"
+    root = build_project(case, tmp_path / "project")
+    write_history(case, root, dict(os.environ))
+    before = git_state(root)
+    cache = tmp_path / "cache"
+    runs = [_cli(root, "--merge-base", "right", *fmt, seed=seed, cache=cache)
+            for fmt in ([], ["--format", "json"]) for seed in ("0", "4242", "7")]
+    runs.append(_cli(root, "--merge-base", "right", "--no-cache"))
+    assert git_state(root) == before
+    text, json_runs = runs[0:3] + runs[6:], runs[3:6]
+    assert {r.stdout for r in text} == {text[0].stdout} and {r.stdout for r in json_runs} == {json_runs[0].stdout}
+    assert text[0].returncode == 0 and "Merge review status: REVIEW" in text[0].stdout
+    assert text[0].stdout.startswith("Conflict status: CLEAR\nMerge review status: REVIEW\nMerge base: ")
+
+
+def test_cli_unavailable_blocks_even_when_clear(tmp_path):
+    root = _project(tmp_path)
+    run = _cli(root, "--merge-base", "no-such-ref")
+    assert run.returncode == 1
+    assert run.stdout.splitlines() == ["Conflict status: CLEAR", "Merge review unavailable: not a valid commit: no-such-ref",
+                                       UNAVAILABLE_NOTE]
+    data = __import__("json").loads(_cli(root, "--merge-base", "no-such-ref", "--format", "json").stdout)
+    assert (data["status"], data["exit_code"], data["merge"]["status"]) == ("UNAVAILABLE", 1, "UNAVAILABLE")
+
+
+def test_cli_no_merge_review_after_a_broken_contract(tmp_path):
+    """0.11 returns after the contract failure: no merge block."""
+    root = _project(tmp_path)
+    manifest = root / "docs/memory/manifest.md"
+    manifest.write_text(manifest.read_text().replace("- protocol_version: 0.7", "- protocol_version: 9.9"))
+    run = _cli(root, "--merge-base", "right")
+    assert run.returncode == 1 and run.stdout.startswith("Conflict status: INVALID")
+    assert "Merge review" not in run.stdout
