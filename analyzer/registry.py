@@ -127,7 +127,23 @@ READ_SHAPES = (
           ("INVALID",), (2,), ERROR_BODY),
 )
 
-CHECK_STATUS = Enum("OK", "FAILED", "CLEAR", "REVIEW", "CONFLICT", "INVALID")
+# the merge review block of `check --conflicts --merge-base` (analyzer/render/merge_json.py)
+MERGE_LOCATION = Obj({"path": "str", "line": "int", "col": "int", "revision": "str", "commit": "str"})
+MERGE_FINDING = Obj({"code": "str", "family": "str", "status": Enum("CONFLICT", "REVIEW"), "message": "str",
+                     "text": "str", "locations": list_of(MERGE_LOCATION)})
+MERGE_BLOCK = Obj({
+    "ref": "str",
+    "status": Enum("CLEAR", "REVIEW", "CONFLICT", "UNAVAILABLE"),
+    "exit_code": "int",
+    "base": "str|null",
+    "head": "str|null",
+    "target": "str|null",
+    "error": "str|null",
+    "findings": list_of(MERGE_FINDING),
+})
+
+
+CHECK_STATUS = Enum("OK", "FAILED", "CLEAR", "REVIEW", "CONFLICT", "INVALID", "UNAVAILABLE")
 CHECK_FINDING = Obj(
     {"code": "str", "family": "str", "message": "str", "entries": "list[str]", "subject": "str", "facet": "str",
      "scopes": "list[str]", "locations": list_of(Obj({"path": "str", "line": "int", "col": "int"}))},
@@ -139,13 +155,17 @@ CHECK_SHAPES = (
                "families": Obj({}, {name: Obj({"status": CHECK_STATUS, "exit_code": "int"})
                                     for name in ("routing", "reachability", "freshness", "conflicts", "legacy",
                                                  "merge")}),
-               "findings": list_of(CHECK_FINDING)}),
+               "findings": list_of(CHECK_FINDING)},
+              {"merge": MERGE_BLOCK}),
           "status is the worst family status (OK/FAILED for routing, reachability, freshness and the legacy check; "
           "CLEAR/REVIEW/CONFLICT/INVALID for conflicts); exit_code the worst family exit status. families maps "
           "each family run to its status and exit code. Each finding has severity (quality checks: ERROR, WARNING, "
           "INFO) or status (conflict statuses; ERROR for the contract finding of the conflict block), the Entry IDs "
           "it involves as written, casefolded subject and facet, scopes, and locations: the path (relative to the "
-          "project root), line and column of every entry, Subject, record or manifest line involved."),
+          "project root), line and column of every entry, Subject, record or manifest line involved. With "
+          "--conflicts --merge-base REF, families.merge is the merge review (CLEAR/REVIEW/CONFLICT, or UNAVAILABLE "
+          "when Git could not answer: exit 1, never CLEAR) and merge holds its block: ref, commits (base, head, "
+          "target), the Git error, and its findings with locations on the revisions (revision label and commit)."),
     Shape("error", 1, "no check ran: the memory dir is missing (exit 1) or a managed file is unusable "
           "(a symlink, unreadable or undecodable; exit 2)", False, ("INVALID",), (1, 2),
           Obj({"exit_code": "int", "diagnostics": list_of(DIAGNOSTIC)})),
