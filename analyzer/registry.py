@@ -116,6 +116,30 @@ READ_SHAPES = (
           ("INVALID",), (2,), ERROR_BODY),
 )
 
+CHECK_STATUS = Enum("OK", "FAILED", "CLEAR", "REVIEW", "CONFLICT", "INVALID")
+CHECK_FINDING = Obj(
+    {"code": "str", "family": "str", "message": "str", "entries": "list[str]", "subject": "str", "facet": "str",
+     "scopes": "list[str]", "locations": list_of(Obj({"path": "str", "line": "int", "col": "int"}))},
+    {"status": "str", "severity": "str"})
+CHECK_SHAPES = (
+    Shape("result", 1, "the checks ran (findings are not a tool failure); one family, or every family with --all", True,
+          CHECK_STATUS.values, (0, 1),
+          Obj({"exit_code": "int",
+               "families": Obj({}, {name: Obj({"status": CHECK_STATUS, "exit_code": "int"})
+                                    for name in ("routing", "reachability", "freshness", "conflicts", "legacy",
+                                                 "merge")}),
+               "findings": list_of(CHECK_FINDING)}),
+          "status is the worst family status (OK/FAILED for routing, reachability, freshness and the legacy check; "
+          "CLEAR/REVIEW/CONFLICT/INVALID for conflicts); exit_code the worst family exit status. families maps "
+          "each family run to its status and exit code. Each finding has severity (quality checks: ERROR, WARNING, "
+          "INFO) or status (conflict statuses; ERROR for the contract finding of the conflict block), the Entry IDs "
+          "it involves as written, casefolded subject and facet, scopes, and locations: the path (relative to the "
+          "project root), line and column of every entry, Subject, record or manifest line involved."),
+    Shape("error", 1, "no check ran: the memory dir is missing (exit 1) or a managed file is unusable "
+          "(a symlink, unreadable or undecodable; exit 2)", False, ("INVALID",), (1, 2),
+          Obj({"exit_code": "int", "diagnostics": list_of(DIAGNOSTIC)})),
+)
+
 PROOF = "dict[any]"  # a proof tree node: relation, tuple, rule, location, bindings, absent, builtins, children
 
 WHY_SHAPES = (
@@ -197,6 +221,18 @@ SUBJECT_SHAPES = (
                       "different active Subjects"),
 )
 
+RELATION_INFO = Obj({"name": "str", "kind": Enum("base", "request", "derived"), "doc": "str", "location": "str",
+                     "columns": list_of(Obj({"name": "str", "type": Enum("symbol", "number"), "doc": "str"})),
+                     "rules": "list[str]", "uses": "list[str]"})
+SCHEMA_SHAPES = (
+    Shape("result", 1, "the relations asked for (all, --derived, or REL)", True, ("OK",), (0,),
+          Obj({"relations": list_of(RELATION_INFO)}),
+          "location is the shipped file:line of the .decl; rules the file:line of each rule deriving the "
+          "relation (empty for base and request relations); uses the relations those rules read."),
+    Shape("error", 1, "REL is not a known relation (the message names the nearest)", False, ("INVALID",), (2,),
+          ERROR_BODY),
+)
+
 CONFORMANCE_SHAPES = (
     Shape("result", 2, "the conformance checks ran (some may have failed)", True, ("PASS", "FAIL"), (0, 1),
           Obj({"source_tree": "bool",
@@ -263,10 +299,20 @@ COMMANDS: Tuple[CommandSpec, ...] = (
                    "request asked without one, a goal that can never match, an unknown --task, or a limit")),
     ),
     CommandSpec(
+        "schema", LIVE, "analyzer.commands.schema",
+        "list the relations a query can ask: base, request and derived, with columns and docs",
+        "List every relation `analyze query` can name: base relations extracted from the project, the "
+        "request relations and the relations the shipped rules derive, with column names and types, doc "
+        "comments and the defining file:line; REL describes one relation, with the rules that derive it.",
+        shapes=SCHEMA_SHAPES,
+        exits=((0, "the relations were listed"), (2, "REL is not a known relation")),
+    ),
+    CommandSpec(
         "explain", LIVE, "analyzer.commands.explain",
-        "print the catalogue entry of a finding or reason code",
+        "print the catalogue entry of a finding or reason code, or what a DL/MA code means and what to do",
         "Print what docs/findings.md says about CODE: title, kind, severity or status, the rule file "
-        "and relation that derive it, the explanation and its fixtures.",
+        "and relation that derive it, the explanation and its fixtures. For the tool's own codes (DL…, "
+        "MA-…) print what the code means and what to do about it.",
         exits=((0, "the code is in the catalogue, implemented by a rule file or reserved in rules/reserved.dl "
                    "(its entry says which); the entry is printed"),
                (2, "the catalogue has no such code (message on stderr, nothing on stdout)")),
@@ -280,10 +326,17 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         exits=((0, "every check passed or was skipped"), (1, "at least one check failed")),
     ),
     CommandSpec(
-        "check", RESERVED, "analyzer.commands.check",
+        "check", LIVE, "analyzer.commands.check",
         "run the protocol's project checks (routing, reachability, freshness, conflicts)",
-        instead="`analyze read --strict-routing` gates a single task; no project-wide check yet (its finding "
-                "codes are reserved in rules/reserved.dl)",
+        "Check the whole project as the reference's `check` does: --conflicts, else --routing, else "
+        "--reachability, else --freshness, else the full legacy check (routing, reachability and freshness in "
+        "one report). --all runs every family in one evaluation and prints each family's block.",
+        shapes=CHECK_SHAPES,
+        exits=((0, "no family failed: quality checks without ERROR findings, conflict status CLEAR or REVIEW"),
+               (1, "a quality check found an ERROR, the conflict status is CONFLICT or INVALID (a broken manifest "
+                   "contract included), or the memory dir is missing (`Memory directory missing: <path>`)"),
+               (2, "a managed file is unusable (a symlink, unreadable or undecodable): `Error: …` on stderr, or "
+                   "the project root is not a directory")),
     ),
     CommandSpec(
         "list", LIVE, "analyzer.commands.list",
