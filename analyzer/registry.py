@@ -204,6 +204,9 @@ def index_error_shape(what: str) -> Shape:
                  "file). FAILED (exit 1) only for a missing memory dir, else INVALID (exit 2).")
 
 
+# exit 1 of the index and Subject commands, as `check` (§9)
+MEMORY_DIR_MISSING = (1, "the memory dir is missing (`Memory directory missing: <path>` on stderr)")
+
 INDEX_ENTRY = Obj({"id": "str", "status": "str", "scope": "str", "source": "str",
                    "kind": Enum("entry", "legacy", "record", "local"), "locations": list_of(LOCATION)})
 LIST_SHAPES = (
@@ -230,6 +233,28 @@ SHOW_SHAPES = (
           "current canonical Subject (Merged-Into followed; \"unresolved\" when it does not end at one active "
           "Subject); text is the unit with schema-2 body wrapper fence lines hidden."),
     index_error_shape("as `list`, and when ID is not in the index"),
+)
+
+SUBJECT_REF = Obj({"id": "str", "source": "str", "status": "str", "locations": list_of(LOCATION)})
+SUBJECT_UNIT = Obj({"id": "str", "title": "str", "unit": "str", "locations": list_of(LOCATION)})
+SUBJECT_SHAPES = (
+    Shape("list", 1, "`subject list`: the contract and the registry are clean", True, ("OK",), (0,),
+          Obj({"exit_code": "int",
+               "subjects": list_of(Obj({"id": "str", "title": "str", "kind": "str", "canonical_ref": "str|null",
+                                        "locations": list_of(LOCATION)}))}),
+          "the active Subjects sorted by casefolded ID; canonical_ref as written (null when absent)."),
+    Shape("merge", 1, "`subject merge`: the contract and the registry are clean, SOURCE and TARGET differ and "
+          "each is one active Subject", True, ("READY", "BLOCKED"), (0,),
+          Obj({"exit_code": "int", "source": SUBJECT_UNIT, "target": SUBJECT_UNIT,
+               "current_references": list_of(SUBJECT_REF), "historical_references": list_of(SUBJECT_REF),
+               "reviews": "list[str]", "required": "list[str]",
+               "blockers": list_of(Obj({"message": "str", "entries": "list[str]", "locations": list_of(LOCATION)})),
+               "plan_id": "str"}),
+          "a preview: nothing is written. BLOCKED when blockers is not empty (the preview still exits 0); "
+          "required names the reconciliation a future merge needs; plan_id changes with any relevant edit."),
+    index_error_shape("the memory dir is missing, a managed path is a symlink or unreadable, the manifest is not an "
+                      "exact, valid 0.7 contract, the registry has issues, or the merge Subjects are not two "
+                      "different active Subjects"),
 )
 
 RELATION_INFO = Obj({"name": "str", "kind": Enum("base", "request", "derived"), "doc": "str", "location": "str",
@@ -360,7 +385,7 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "entries with --local, sorted by ID; --status and --scope narrow the list (exact values).",
         shapes=LIST_SHAPES,
         exits=((0, "the index was printed (possibly `- none`)"),
-               (1, "the memory dir is missing (`Memory directory missing: <path>` on stderr)"),
+               MEMORY_DIR_MISSING,
                (2, "`Error: …` on stderr: a managed symlink or unreadable file, a duplicate ID (canonical lookup is "
                    "unsafe), or --local with an overlay that is not BOUND")),
     ),
@@ -372,13 +397,20 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "(Merged-Into followed), then the unit text with schema-2 body wrapper fence lines hidden.",
         shapes=SHOW_SHAPES,
         exits=((0, "the unit was printed"),
-               (1, "the memory dir is missing (`Memory directory missing: <path>` on stderr)"),
+               MEMORY_DIR_MISSING,
                (2, "`Error: …` on stderr: ID is not in the index, or any refusal of `list`")),
     ),
     CommandSpec(
-        "subject", RESERVED, "analyzer.commands.subject",
+        "subject", LIVE, "analyzer.commands.subject",
         "list subjects and preview subject merges",
-        instead="`analyze query` over the subject relations of `analyze facts --format souffle`",
+        "`subject list` prints the active Subjects; `subject merge SOURCE --into TARGET` previews a merge "
+        "(current and historical references, review notes, blockers, Plan ID) and never writes. Both need an "
+        "exact, valid Protocol 0.7 manifest contract and a Subject registry without issues.",
+        shapes=SUBJECT_SHAPES,
+        exits=((0, "the list or the preview was printed (a preview with blockers still exits 0)"),
+               MEMORY_DIR_MISSING,
+               (2, "`Error: …` on stderr: a managed symlink or unreadable file, an invalid or non-0.7 manifest "
+                   "contract, a registry with issues, or merge Subjects that are equal, missing or not active")),
     ),
 )
 
