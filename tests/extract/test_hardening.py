@@ -60,26 +60,21 @@ def test_odd_protocol_versions_are_contract_errors(tmp_path, capsys, version):
     assert code == 2
 
 
-def _duplicated_entries(count: int) -> str:
-    entry = """## MC-CON-20260903-4e5f6071 — The same entry again
+def _scale_case(tmp_path, case: str) -> Path:
+    """A project of bench/scale_bench.py (the same inputs the bench times)."""
+    import importlib.util
+    import sys
 
-Status: active
-Scope: project
-Subject: MC-SUBJ-20260901-0a0a0a01
-Facet: data-model
-Evidence:
-- repo:api/../../secrets.txt
-
-Constraint:
-Never.
-
-"""
-    return "# Constraints\n\n" + entry * count
+    path = Path(__file__).resolve().parents[2] / "bench" / "scale_bench.py"
+    spec = importlib.util.spec_from_file_location("bench_scale", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module.build(tmp_path, case)
 
 
 def test_many_duplicated_entries_each_keep_their_issue(tmp_path, capsys):
-    root = _copy(tmp_path)
-    (root / MEMORY / "constraints.md").write_text(_duplicated_entries(600), encoding="utf-8")
+    root = _scale_case(tmp_path, "dup-600")
     project = load_project(root, use_cache=False)
     mine = [d for d in project.diagnostics if d.span.path == f"{MEMORY}/constraints.md"]
     lines = {d.span.line for d in mine}
@@ -92,8 +87,7 @@ def test_many_duplicated_entries_each_keep_their_issue(tmp_path, capsys):
 
 
 def test_facts_text_caps_diagnostics_and_counts_the_rest(tmp_path, capsys):
-    root = _copy(tmp_path)
-    (root / MEMORY / "constraints.md").write_text(_duplicated_entries(120), encoding="utf-8")
+    root = _scale_case(tmp_path, "dup-120")
     total = len(load_project(root, use_cache=False).diagnostics)
     assert total > 60
     code, out, err = _run(capsys, "facts", "--project-root", str(root), "--no-cache")
@@ -117,8 +111,7 @@ def test_facts_text_caps_diagnostics_and_counts_the_rest(tmp_path, capsys):
 
 
 def test_many_subject_headings(tmp_path):
-    root = _copy(tmp_path)
-    body = "".join(f"## MC-SUBJ-20260901-{n:08x} — s\n\nStatus: bogus\n\n" for n in range(2000))
-    (root / MEMORY / "subjects.md").write_text("# Subject Registry\n\n" + body, encoding="utf-8")
+    root = _scale_case(tmp_path, "subjects-2000")
     project = load_project(root, use_cache=False)
     assert len(project.facts.relation("subject_unit")) >= 2000
+    assert len([d for d in project.diagnostics if d.span.path == f"{MEMORY}/subjects.md"]) >= 2000
