@@ -319,7 +319,8 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "them (table, json) or write Soufflé .facts files (souffle --out DIR).",
         shapes=FACTS_SHAPES,
         exits=((0, "the fact base was built and printed (table), dumped (json) or written (souffle); problems "
-                   "inside memory files are `diagnostic` facts and messages on stderr, not a failure"),
+                   "inside memory files are `diagnostic` facts and messages on stderr (the first 50, then a "
+                   "count per code and file; JSON keeps all), not a failure"),
                (2, "the project root is not a directory, --format souffle lacks --out, or a --relation is "
                    "undeclared: the `error` shape with --format json, else a diagnostic on stderr")),
     ),
