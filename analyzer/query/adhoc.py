@@ -206,7 +206,7 @@ class Session:
         if db is not None and all(db.evaluated(r) for r in used) and not profile:
             return db
         wanted = sorted(set(used) | ({r for r in self.base_decls if db.evaluated(r)} if db is not None else set()))
-        derived = {r.head.rel for r in self.engine.rules if not r.is_fact}
+        derived = {r.head.rel for r in self.engine.rules}  # tables of facts in rule files too
         only = [r for r in wanted if r in derived]
         needed = self.engine.needed(only) | set(wanted)
         facts = {r: rows for r, rows in self.facts.items() if r in needed}
