@@ -129,7 +129,7 @@ class Shell:
     def _schema(self, rel: str) -> str:
         from analyzer.query.relations import catalogue, nearest_relation, render_list, render_relation, select
 
-        relations = catalogue(self.session.engine.program)
+        relations = catalogue([self.session.engine.program, *(o.engine.program for o in self.session.others)])
         if not rel:
             return render_list(select(relations))
         if rel in relations:

@@ -100,7 +100,7 @@ def _explain(session, atom: ast.Atom, depth: int) -> WhyNot:
     if session.ask(text).rows:
         answer.holds = True
         return answer
-    rules = [r for r in [*session.engine.rules, *session.rules] if r.head.rel == atom.rel and not r.is_fact]
+    rules = [r for r in session.rules_for(atom.rel) if not r.is_fact]
     if not rules:
         answer.base = True
         answer.closest = _closest(session, atom, {})
@@ -186,7 +186,7 @@ def _reason(lit, env) -> str:
 
 
 def _derived(session, rel: str) -> bool:
-    return any(r.head.rel == rel and not r.is_fact for r in [*session.engine.rules, *session.rules])
+    return any(not r.is_fact for r in session.rules_for(rel))
 
 
 def _ground(atom: ast.Atom, env) -> Optional[ast.Atom]:
