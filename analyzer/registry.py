@@ -347,6 +347,14 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         exits=((0, "the relations were listed"), (2, "REL is not a known relation")),
     ),
     CommandSpec(
+        "shell", LIVE, "analyzer.commands.shell",
+        "ask the memory interactively: goals, rules, schema, proofs, with history and completion",
+        "An interactive prompt over the project: a line is a goal (answered as by `analyze query`) or a rule; "
+        ".schema [REL], .why GOAL, .whynot GOAL, .load PACK.dl, .task/.path to set the read request, .help. "
+        "The project is read once.",
+        exits=((0, "end of input or .quit"), (2, "the project root is not a directory")),
+    ),
+    CommandSpec(
         "explain", LIVE, "analyzer.commands.explain",
         "print the catalogue entry of a finding or reason code, or what a DL/MA code means and what to do",
         "Print the catalogue entry of CODE, read from the metadata of the shipped rule files: title, kind, "
