@@ -56,11 +56,11 @@ def _inputs(args):
 
     from analyzer.diagnostics import Diagnostic, DiagnosticError
     from analyzer.engine.cache import load_engine
+    from analyzer.engine.sourcefile import require_regular
     from analyzer.engine.syntax import parse_query
 
     try:
-        if not Path(args.program).is_file():
-            raise FileNotFoundError(2, "No such file or directory")
+        require_regular(args.program)  # a FIFO or directory is named as such, never read
         engine = load_engine(Path(args.program), use_cache=not args.no_cache)
         program = engine.program
     except OSError as exc:

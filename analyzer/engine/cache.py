@@ -21,6 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
+from analyzer.engine import sourcefile
 from analyzer.engine.compile import PLAIN, RUNTIME
 from analyzer.engine.evaluate import Engine
 from analyzer.engine.variants import Variant
@@ -99,7 +100,7 @@ def _variant(meta: tuple, namespace: dict) -> Variant:
 
 def _digest(path: Path) -> Optional[str]:
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        return hashlib.sha256(sourcefile.read_bytes(path)).hexdigest()
     except OSError:
         return None
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Dict, Iterable, List, Mapping, Tuple
 
-from analyzer.engine import ast
+from analyzer.engine import ast, sourcefile
 from analyzer.engine.database import sorted_tuples
 from analyzer.engine.errors import FactsError
 from analyzer.span import Span
@@ -39,9 +39,10 @@ def read_facts_dir(directory, decls: Mapping[str, ast.Decl]) -> Tuple[Dict[str, 
 
 def _read_file(path: Path, decl: ast.Decl, spans: Dict) -> List[tuple]:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = sourcefile.read_text(path)
     except (OSError, UnicodeDecodeError) as exc:
-        raise FactsError(f"cannot read facts file: {exc}", Span(str(path), 1, 1)) from None
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise FactsError(f"cannot read facts file: {reason}", Span(str(path), 1, 1)) from None
     out = []
     for number, line in enumerate(text.split("\n"), 1):
         line = line.rstrip("\r")

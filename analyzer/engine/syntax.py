@@ -23,6 +23,7 @@ from lark.exceptions import UnexpectedInput
 from analyzer.diagnostics import Diagnostic, DiagnosticError
 from analyzer.engine import ast
 from analyzer.engine import errors_table as et
+from analyzer.engine import sourcefile
 from analyzer.resources import data_file
 from analyzer.span import Span
 
@@ -361,7 +362,7 @@ def _include(program, inc: ast.Include, text: str, path: str, stack: list, seen:
     if ident in seen:
         return
     try:
-        included = Path(target).read_text(encoding="utf-8")
+        included = sourcefile.read_text(target)
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise _error(text, path, inc.span.line, inc.span.col, et.INCLUDE_NOT_FOUND,
