@@ -124,6 +124,32 @@ WHY_SHAPES = (
           ("INVALID",), (2,), ERROR_BODY),
 )
 
+LOCATION = Obj({"path": "str", "line": "int", "col": "int"})
+INDEX_ERROR = Obj({"exit_code": "int", "error": "str", "diagnostics": list_of(DIAGNOSTIC)})
+
+
+def index_error_shape(what: str) -> Shape:
+    """The ``error`` shape of an index or Subject command (the reference's ``Error: …`` cases)."""
+    return Shape("error", 1, what, False, ("INVALID", "FAILED"), (1, 2), INDEX_ERROR,
+                 "error is the message printed on stderr; diagnostics locate it (one per offending unit or "
+                 "file). FAILED (exit 1) only for a missing memory dir, else INVALID (exit 2).")
+
+
+INDEX_ENTRY = Obj({"id": "str", "status": "str", "scope": "str", "source": "str",
+                   "kind": Enum("entry", "legacy", "record", "local"), "locations": list_of(LOCATION)})
+LIST_SHAPES = (
+    Shape("result", 1, "the index could be built: no refused input, no duplicate ID, and with --local a BOUND "
+          "overlay", True, ("OK",), (0,),
+          Obj({"exit_code": "int",
+               "filters": Obj({"status": "str|null", "scope": "str|null", "include_archive": "bool", "local": "bool"}),
+               "local_overlay_status": "str|null",
+               "entries": list_of(INDEX_ENTRY)}),
+          "entries are sorted by (casefolded ID, source), as the text lists them; local_overlay_status is null "
+          "without --local."),
+    index_error_shape("the memory dir is missing, a managed path is a symlink or unreadable, an ID occurs "
+                      "twice in the index, or --local was given and the overlay is not BOUND"),
+)
+
 CONFORMANCE_SHAPES = (
     Shape("result", 2, "the conformance checks ran (some may have failed)", True, ("PASS", "FAIL"), (0, 1),
           Obj({"source_tree": "bool",
@@ -207,9 +233,16 @@ COMMANDS: Tuple[CommandSpec, ...] = (
                 "codes are reserved in rules/reserved.dl)",
     ),
     CommandSpec(
-        "list", RESERVED, "analyzer.commands.list",
+        "list", LIVE, "analyzer.commands.list",
         "list canonical memory entries by ID",
-        instead="`analyze facts --format json` (entry facts carry ID, status, scope and file)",
+        "List the formal entries of live canonical files, legacy units by stable reference "
+        "(<file>#unit-<n>), reconciliation records, archive entries with --include-archive and bound local "
+        "entries with --local, sorted by ID; --status and --scope narrow the list (exact values).",
+        shapes=LIST_SHAPES,
+        exits=((0, "the index was printed (possibly `- none`)"),
+               (1, "the memory dir is missing (`Memory directory missing: <path>` on stderr)"),
+               (2, "`Error: …` on stderr: a managed symlink or unreadable file, a duplicate ID (canonical lookup is "
+                   "unsafe), or --local with an overlay that is not BOUND")),
     ),
     CommandSpec(
         "show", RESERVED, "analyzer.commands.show",
