@@ -37,6 +37,21 @@ def request_from(args: argparse.Namespace, **extra):
                         local=getattr(args, "local", False), **extra)
 
 
+def answer(command: str, args: argparse.Namespace, wanted, **request):
+    """Evaluate an index or Subject request for the ``wanted`` relations: ``(evaluation, 0)``,
+    or ``(None, exit status)`` after reporting why it was refused."""
+    from analyzer.query.index import evaluate
+
+    code = root_problem(command, args)
+    if code:
+        return None, code
+    ev = evaluate(request_from(args, **request), wanted)
+    failure = ev.failure()
+    if failure is not None:
+        return None, refuse(command, args, failure)
+    return ev, exitcodes.OK
+
+
 def root_problem(command: str, args: argparse.Namespace) -> int:
     """Exit status of a project root that is not a directory (0 when it is one)."""
     if Path(args.project_root).is_dir():

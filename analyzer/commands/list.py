@@ -6,8 +6,7 @@ import argparse
 import sys
 
 from analyzer import exitcodes
-from analyzer.commands.indexing import (add_lookup_arguments, add_project_arguments, locations, refuse,
-                                        request_from, root_problem)
+from analyzer.commands.indexing import add_lookup_arguments, add_project_arguments, answer, locations
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -20,15 +19,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """List the index rows, or report why the index cannot be used."""
-    from analyzer.query.index import evaluate
-
-    code = root_problem("list", args)
-    if code:
+    ev, code = answer("list", args, ["listed", "local_status"], status=args.status, scope=args.scope)
+    if ev is None:
         return code
-    ev = evaluate(request_from(args, status=args.status, scope=args.scope), ["listed", "local_status"])
-    failure = ev.failure()
-    if failure is not None:
-        return refuse("list", args, failure)
     rows = ev.rows("listed")
     if args.format == "json":
         from analyzer.output import emit_json

@@ -73,6 +73,14 @@ class Database:
         """Every tuple of a relation, sorted."""
         return sorted_tuples(self._rel(name))
 
+    def tuples(self, name: str) -> set:
+        """Every tuple of a relation as the engine's own unsorted set (do not modify it)."""
+        return self._rel(name)
+
+    def evaluated(self, name: str) -> bool:
+        """Whether relation ``name`` is complete in this database (declared and evaluated)."""
+        return name in self._done
+
     def count(self, name: str) -> int:
         """How many tuples a relation holds."""
         return len(self._rel(name))
