@@ -16,7 +16,7 @@ from typing import Dict, List, Tuple
 
 from analyzer.engine import ast
 from analyzer.engine.errors import EngineError
-from analyzer.engine.limits import CHECK_EVERY
+from analyzer.engine.limits import CHECK_EVERY, MAX_NUMBER
 from analyzer.engine.plan import CALL, CMP, NEG, SCAN, Step, outer_vars
 
 PLAIN, PROV, WHY = "plain", "prov", "why"
@@ -37,6 +37,14 @@ def _mod(a: int, b: int) -> int:
     return a - b * _div(a, b)
 
 
+def _num(value: int) -> int:
+    # a computed number that is stored, bound or passed on stays in the documented range
+    if -MAX_NUMBER - 1 <= value <= MAX_NUMBER:
+        return value
+    raise EngineError(f"arithmetic result of {value.bit_length()} bits is outside the number range "
+                      f"(64-bit signed)", code="DL930")
+
+
 def _chunks(iterable, size=CHECK_EVERY):
     # lets a long outer loop stop for a limit check every `size` tuples at no per-tuple cost
     it = iter(iterable)
@@ -47,7 +55,7 @@ def _chunks(iterable, size=CHECK_EVERY):
         yield chunk
 
 
-RUNTIME = {"_div": _div, "_mod": _mod, "_chunks": _chunks}
+RUNTIME = {"_div": _div, "_mod": _mod, "_num": _num, "_chunks": _chunks}
 
 
 class Resources:
@@ -112,6 +120,14 @@ class RuleCompiler:
             return term._pyname
         raise EngineError(f"unsupported term {term!r}", getattr(term, "span", None))
 
+    def value(self, term) -> str:
+        """:meth:`expr` for a value that is kept (head column, binding, builtin argument):
+        computed numbers are checked against the number range."""
+        code = self.expr(term)
+        if isinstance(term, ast.BinOp) or (isinstance(term, ast.Aggregate) and term.func == "sum"):
+            return f"_num({code})"
+        return code
+
     @staticmethod
     def tuple_expr(parts: List[str]) -> str:
         return f"({parts[0]},)" if len(parts) == 1 else f"({', '.join(parts)})"
@@ -139,7 +155,7 @@ class RuleCompiler:
 
     def head_action(self) -> None:
         head = self.rule.head
-        h = self.tuple_expr([self.expr(t) for t in head.args])
+        h = self.tuple_expr([self.value(t) for t in head.args])
         if self.flavour == WHY:
             outer = outer_vars(self.rule)
             env = "{" + ", ".join(f"{n!r}: {self.var(n)}" for n in sorted(outer)) + "}"
@@ -246,7 +262,7 @@ class RuleCompiler:
         atom = step.literal.atom
         if atom.rel in self.builtins:
             # !builtin(...) holds when the call yields no result for the bound arguments
-            args = [self.expr(t) if _is_bound(t, step.bound) else "None" for t in atom.args]
+            args = [self.value(t) if _is_bound(t, step.bound) else "None" for t in atom.args]
             fn, ctx = self.res.name(("B", atom.rel)), self.res.name(("CTX",))
             self.emit(f"if next(iter({fn}({ctx}, {self.tuple_expr(args)})), None) is None:")
             self.depth += 1
@@ -266,14 +282,14 @@ class RuleCompiler:
         if step.assign is not None:
             var, other = (lit.left, lit.right) if (
                 isinstance(lit.left, ast.Var) and lit.left.name == step.assign) else (lit.right, lit.left)
-            self.emit(f"{self.var(step.assign)} = {self.expr(other)}")
+            self.emit(f"{self.var(step.assign)} = {self.value(other)}")
             return
         self.emit(f"if {self.expr(lit.left)} {_CMP_OPS[lit.op]} {self.expr(lit.right)}:")
         self.depth += 1
 
     def gen_call(self, step: Step) -> None:
         atom = step.literal
-        args = [self.expr(t) if _is_bound(t, step.bound) else "None" for t in atom.args]
+        args = [self.value(t) if _is_bound(t, step.bound) else "None" for t in atom.args]
         fn = self.res.name(("B", atom.rel))
         ctx = self.res.name(("CTX",))
         keep = self.fresh("b") if self.flavour == WHY else None

@@ -14,6 +14,7 @@ from typing import Dict, Iterable, List, Mapping, Tuple
 from analyzer.engine import ast, sourcefile
 from analyzer.engine.database import sorted_tuples
 from analyzer.engine.errors import FactsError
+from analyzer.engine.limits import MAX_NUMBER
 from analyzer.span import Span
 
 SUFFIX = ".facts"
@@ -65,11 +66,7 @@ def _read_file(path: Path, decl: ast.Decl, spans: Dict, delimiter: str = "\t") -
         col = 1
         for field, column in zip(fields, decl.columns):
             if column.type == ast.NUMBER:
-                try:
-                    values.append(int(field))
-                except ValueError:
-                    raise FactsError(f"column {column.name} of {decl.name} is a number, got {field!r}",
-                                     Span(str(path), number, col)) from None
+                values.append(_number(field, column, decl, Span(str(path), number, col)))
             else:
                 values.append(unescape_symbol(field))
             col += len(field) + len(delimiter)
@@ -77,6 +74,24 @@ def _read_file(path: Path, decl: ast.Decl, spans: Dict, delimiter: str = "\t") -
         out.append(tup)
         spans.setdefault((decl.name, tup), Span(str(path), number, 1))
     return out
+
+
+def _number(field: str, column, decl, span: Span) -> int:
+    text = field.strip()
+    digits = text.lstrip("+-").lstrip("0")
+    try:
+        if len(digits) > len(str(MAX_NUMBER)):  # int() of thousands of digits raises or crawls
+            raise OverflowError
+        value = int(text)
+        if not -MAX_NUMBER - 1 <= value <= MAX_NUMBER:
+            raise OverflowError
+    except ValueError:
+        raise FactsError(f"column {column.name} of {decl.name} is a number, got {field!r}", span) from None
+    except OverflowError:
+        shown = field if len(field) <= 30 else field[:12] + f"...({len(field)} characters)"
+        raise FactsError(f"column {column.name} of {decl.name}: {shown} is outside the number range "
+                         f"(64-bit signed)", span) from None
+    return value
 
 
 def escape_symbol(value) -> str:
