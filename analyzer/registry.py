@@ -67,7 +67,7 @@ QUERY_SHAPES = (
     Shape("error", 1, "the goal, program, facts or added rules are invalid, the goal needs a read request or "
           "can never match, or evaluation stopped at a limit", False,
           ("INVALID", "LIMIT"), (2,), ERROR_BODY,
-          "INVALID: diagnostics name the bad input (DL… codes); LIMIT: a tuple or time cap stopped evaluation."),
+          "INVALID: diagnostics name the bad input (DL… codes); LIMIT: a tuple, time (default 60 s) or memory limit stopped evaluation, proof building or output; the message names the running rule and the relation sizes (docs/reliability.md)."),
 )
 
 FACTS_SHAPES = (

@@ -55,6 +55,7 @@ class Session:
     spans: Optional[Callable[[], Mapping]] = None
     request_hints: Mapping[str, str] = field(default_factory=dict)
     limits: object = None
+    watchdog: object = None  # one Watchdog for every evaluation and proof of a request
     decls: Dict[str, ast.Decl] = field(default_factory=dict)
     rules: List[ast.Rule] = field(default_factory=list)
     sources: Dict[str, str] = field(default_factory=dict)
@@ -158,7 +159,7 @@ class Session:
             base_db = owner._base(rels, provenance, profile)
             dbs.update({rel: base_db for rel in rels})
         facts = {r: dbs[r].tuples(r) for r in used}
-        db = engine.evaluate(facts, provenance=provenance, profile=profile, only=[GOAL])
+        db = engine.evaluate(facts, provenance=provenance, profile=profile, only=[GOAL], watchdog=self.watchdog)
         rows = db.relation(GOAL)
         relation = body[0].rel if len(body) == 1 and isinstance(body[0], ast.Atom) else None
         proofs = None
@@ -242,7 +243,8 @@ class Session:
         if self.limits is not None:
             self.engine.limits = self.limits
         spans = self.spans() if provenance and self.spans is not None else None
-        db = self.engine.evaluate(facts, spans=spans, provenance=provenance, profile=profile, only=only)
+        db = self.engine.evaluate(facts, spans=spans, provenance=provenance, profile=profile, only=only,
+                                  watchdog=self.watchdog)
         self._dbs[provenance] = db
         return db
 
