@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from itertools import islice
+from operator import itemgetter
 from typing import Dict, List, Tuple
 
 from analyzer.engine import ast
@@ -47,7 +48,7 @@ def _chunks(iterable, size=CHECK_EVERY):
         yield chunk
 
 
-RUNTIME = {"_div": _div, "_mod": _mod, "_chunks": _chunks}
+RUNTIME = {"_div": _div, "_mod": _mod, "_chunks": _chunks, "_itemgetter": itemgetter}
 
 
 class Resources:
@@ -82,6 +83,8 @@ class RuleCompiler:
         self.tmp = 0
         self.kept: List[str] = []  # why flavour: body tuples, builtin results, aggregate values
         self.names: Dict[str, str] = {}
+        self.prelude: List[str] = []  # lines run once per call, before the body (aggregate caches)
+        self.in_aggregate = 0
 
     # -- helpers ---------------------------------------------------------------------
     def emit(self, line: str) -> None:
@@ -132,7 +135,7 @@ class RuleCompiler:
         sig = ", ".join([p for _, p in params] + extra)
         head = [f"def {fname}({sig}):", f"    # {rule_text(self.rule)}"]
         gets = [f"    {p}_get = {p}.get" for k, p in params if k[0] == "I"]
-        return "\n".join(head + gets + body_lines) + "\n", [k for k, _ in params]
+        return "\n".join(head + gets + self.prelude + body_lines) + "\n", [k for k, _ in params]
 
     def steps_bound0(self):
         return self.steps[0].bound if self.steps else frozenset()
@@ -186,10 +189,13 @@ class RuleCompiler:
             self.emit(f"for {target} in {source}:")
             self.depth += 1
 
-    def unpack(self, atom: ast.Atom, bound, filter_bound: bool):
-        """Loop targets for an atom's columns plus the equality checks they need."""
+    def unpack(self, atom: ast.Atom, bound, filter_bound: bool, wildcards: bool = True):
+        """Loop targets for an atom's columns plus the equality checks they need (without
+        ``wildcards``: for the projection of :meth:`getter`, the columns binding variables)."""
         targets, checks, seen = [], [], set()
         for t in atom.args:
+            if not wildcards and not (isinstance(t, ast.Var) and t.name not in bound):
+                continue
             if isinstance(t, ast.Var) and t.name not in bound and t.name not in seen:
                 seen.add(t.name)
                 targets.append(self.var(t.name))
@@ -239,8 +245,36 @@ class RuleCompiler:
             source = f"{self.res.name(('I', atom.rel, cols))}_get({key}, ())"
         else:
             source = self.res.name(("F", atom.rel))
+        # not inside an aggregate: count and sum see every matching tuple, not each binding
+        if not keep and not self.in_aggregate and any(isinstance(t, ast.Wildcard) for t in atom.args):
+            if self.distinct_scan(atom, step.bound, source, cols, key):
+                return
+            target, checks = self.unpack(atom, step.bound, filter_bound=False, wildcards=False)
+            target = target.rstrip(",")  # itemgetter of one column yields the value itself
+            source = f"dict.fromkeys(map({self.getter(atom, step.bound)}, {source}))"
         self.open_loop(target, source, keep)
         self.emit_checks(checks)
+
+    def distinct_scan(self, atom: ast.Atom, bound, source: str, cols, key: str) -> bool:
+        """An atom that binds no variable is an existence test: one ``if``, not a loop over
+        every matching tuple (each of which would derive the same heads again)."""
+        if any(isinstance(t, ast.Var) and t.name not in bound for t in atom.args):
+            return False
+        if cols:
+            self.emit(f"if {key} in {self.res.name(('I', atom.rel, cols))}:")
+        else:
+            self.emit(f"if {source}:")
+        self.depth += 1
+        return True
+
+    def getter(self, atom: ast.Atom, bound) -> str:
+        """A function (made once per call) projecting the atom's tuples on the columns that
+        bind variables: a scan with wildcards then visits each distinct binding once, so a
+        column it ignores cannot multiply the work of the literals after it."""
+        cols = [i for i, t in enumerate(atom.args) if isinstance(t, ast.Var) and t.name not in bound]
+        name = self.fresh("proj")
+        self.prelude.append(f"    {name} = _itemgetter({', '.join(map(str, cols))})")
+        return name
 
     def gen_neg(self, step: Step) -> None:
         atom = step.literal.atom
@@ -284,10 +318,23 @@ class RuleCompiler:
         self.emit_checks(checks)
 
     def gen_aggregate(self, agg) -> None:
+        """An aggregate's value, computed once per distinct group key and call.
+
+        The aggregated relations belong to lower strata, so within one call of the rule
+        function a group's value never changes; without the cache a rule such as
+        ``n(K, N) :- r(K, _), N = count : { r(K, _) }`` would re-run the aggregate body
+        for every ``r`` tuple of the group (n^2 for n tuples of one key)."""
         node = agg.node
         name = self.fresh("agg")
         object.__setattr__(node, "_pyname", name)
+        cache = self.fresh("aggcache")
+        self.prelude.append(f"    {cache} = {{}}")
+        group = sorted(getattr(node, "_grouping", frozenset()))
+        key = self.tuple_expr([self.var(v) for v in group]) if group else "()"
         init = {"count": "0", "sum": "0"}.get(node.func, "None")
+        self.emit(f"{name} = {cache}.get({key}, {cache})")
+        self.emit(f"if {name} is {cache}:")
+        self.depth += 1
         self.emit(f"{name} = {init}")
         saved_depth, saved_loops = self.depth, self.loops
         self.loops = max(self.loops, 1)  # no limit-check chunking inside an aggregate
@@ -305,9 +352,13 @@ class RuleCompiler:
                 self.emit(f"    {name} = {val}")
 
         flavour, self.flavour = self.flavour, PLAIN  # aggregate bodies keep no proof tuples
+        self.in_aggregate += 1
         self.gen_steps(agg.steps, accumulate)
+        self.in_aggregate -= 1
         self.flavour = flavour
         self.depth, self.loops = saved_depth, saved_loops
+        self.emit(f"{cache}[{key}] = {name}")
+        self.depth -= 1
         if self.flavour == WHY:
             self.kept.append(name)
         if node.func in ("min", "max"):

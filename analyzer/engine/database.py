@@ -73,6 +73,12 @@ class Database:
         """Every tuple of a relation, sorted."""
         return sorted_tuples(self._rel(name))
 
+    def tuples(self, name: str) -> set:
+        """Every tuple of a relation, unsorted and not copied (do not modify it): for a
+        caller that groups or sorts them its own way (sorting a relation of millions of
+        tuples first would cost more than that)."""
+        return self._rel(name)
+
     def count(self, name: str) -> int:
         """How many tuples a relation holds."""
         return len(self._rel(name))

@@ -205,18 +205,29 @@ def _modules(db) -> List[ModuleView]:
 
 
 def _findings(db) -> List[ConflictFinding]:
+    # a finding may list every entry of a file, once per issue of the file: grouped unsorted
+    # and sorted per finding below (linear in the output, no sort of the whole relation)
     entries: Dict[str, List[str]] = {}
-    for fid, e in db.relation("conflict_finding_entry"):
+    for fid, e in db.tuples("conflict_finding_entry"):
         entries.setdefault(fid, []).append(e)
     scopes: Dict[str, List[str]] = {}
     for fid, _, s in db.relation("conflict_finding_scope"):
         scopes.setdefault(fid, []).append(s)
+    # each distinct entry is ranked once (casefolded, ties in plain order); a finding's list
+    # is then sorted by rank, without a casefold per entry and finding
+    rank = {e: i for i, e in enumerate(sorted({e for _, e in db.tuples("conflict_finding_entry")},
+                                              key=_casefold_order))}
     out = []
     for fid, code, status, message, subject, facet in db.relation("conflict_finding"):
-        out.append(ConflictFinding(code, status, message, sorted(entries.get(fid, []), key=str.casefold),
+        out.append(ConflictFinding(code, status, message, sorted(entries.get(fid, []), key=rank.__getitem__),
                                    subject, facet, scopes.get(fid, [])))
     out.sort(key=lambda f: (f.code, f.subject, f.facet, f.scopes, f.entries))
     return out
+
+
+def _casefold_order(entry: str) -> tuple:
+    # casefolded first; ties in the plain order (what the sorted relation used to give)
+    return entry.casefold(), entry
 
 
 def _pack_text(project, module: str, kept: Optional[List[int]]) -> Optional[str]:
