@@ -35,7 +35,7 @@ def cache_dir() -> Path:
 
 
 @lru_cache(maxsize=None)
-def _engine_digest() -> bytes:
+def engine_digest() -> bytes:
     h = hashlib.sha256(sys.version.encode())
     here = Path(__file__).resolve().parent
     for path in sorted(here.glob("*.py")):
@@ -47,18 +47,28 @@ def cache_key(entry: Path) -> str:
     """The key of a compiled program: engine sources, Python, shipped rules, entry file."""
     from analyzer.fingerprint import ruleset_fingerprint
 
-    h = hashlib.sha256(FORMAT + _engine_digest())
+    h = hashlib.sha256(FORMAT + engine_digest())
     h.update(ruleset_fingerprint().encode() + b"\0" + str(entry.resolve()).encode())
     return h.hexdigest()
 
 
 def is_cached(entry: Path) -> bool:
-    """Whether a compiled program for ``entry`` is stored (it is still checked on load)."""
-    return (cache_dir() / f"{cache_key(entry)}.pickle").is_file()
+    """Whether a compiled program for ``entry`` is shipped or stored (it is still checked
+    on load)."""
+    from analyzer.engine.shipped import shipped_path
+
+    shipped = shipped_path(entry)
+    return (shipped is not None and shipped.is_file()) or (cache_dir() / f"{cache_key(entry)}.pickle").is_file()
 
 
 def load_engine(entry: Path, use_cache: bool = True) -> Engine:
-    """The engine for the rule program at ``entry``, from the cache when possible."""
+    """The engine for the rule program at ``entry``: the compiled form shipped in the wheel
+    for the built-in programs, else from the cache when possible, else compiled."""
+    from analyzer.engine.shipped import load_shipped
+
+    engine = load_shipped(entry)
+    if engine is not None:
+        return engine
     path = cache_dir() / f"{cache_key(entry)}.pickle" if use_cache else None
     if path is not None:
         engine = _read(path)
@@ -78,8 +88,17 @@ def _read(path: Path) -> Optional[Engine]:
             if handle.read(len(FORMAT)) != FORMAT:
                 return None
             state = pickle.load(handle)
-        code = marshal.loads(state.pop("code"))
     except (OSError, EOFError, ValueError, TypeError, pickle.UnpicklingError, AttributeError, ImportError):
+        return None
+    return engine_from_state(state)
+
+
+def engine_from_state(state: dict) -> Optional[Engine]:
+    """The engine stored by :func:`engine_state`, or None when a program file changed since
+    (or the state is unusable)."""
+    try:
+        code = marshal.loads(state.pop("code"))
+    except (KeyError, EOFError, ValueError, TypeError):
         return None
     if any(_digest(Path(name)) != digest for name, digest in state.pop("files")):
         return None  # a program file changed since it was compiled
@@ -105,6 +124,21 @@ def _digest(path: Path) -> Optional[str]:
 
 
 def _write(path: Path, engine: Engine) -> None:
+    state = engine_state(engine)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        with open(tmp, "wb") as handle:
+            handle.write(FORMAT)
+            pickle.dump(state, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)  # atomic: concurrent runs never see half a file
+    except (OSError, pickle.PicklingError, TypeError, AttributeError):
+        pass
+
+
+def engine_state(engine: Engine) -> dict:
+    """A picklable state of ``engine`` with its plain variants compiled (one code object),
+    and the content digest of every program file (checked by :func:`engine_from_state`)."""
     plain = engine.compiled(PLAIN)
     sources, metas = [], []
     for base, delta in plain:
@@ -122,12 +156,4 @@ def _write(path: Path, engine: Engine) -> None:
     # the engine compiled all variants as one module already (the same text as joined here)
     code = engine.code(PLAIN) or compile("\n\n".join(sources), "<datalog program>", "exec")
     state["code"] = marshal.dumps(code)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        with open(tmp, "wb") as handle:
-            handle.write(FORMAT)
-            pickle.dump(state, handle, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)  # atomic: concurrent runs never see half a file
-    except (OSError, pickle.PicklingError, TypeError, AttributeError):
-        pass
+    return state
