@@ -89,7 +89,7 @@ class _Loader:
         self.diags.append(Diagnostic(Span(path, line, col), code, message, severity, source))
 
     def merge(self, sink: Sink, text: Optional[str]) -> None:
-        self.base.add_located(sink.path, sink.facts)
+        self.base.add_located(sink.path, sink.facts, sink.key)
         for code, message, line, col, severity in sink.diagnostics:
             self.diag(sink.path, code, message, line, col, severity, text)
 
@@ -280,6 +280,9 @@ def _cached_sink(loader: _Loader, module: str, kind: str, schema: int, text: str
         extract(sink)
         if loader.use_cache:
             cache.store(key, sink)
+    # the key determines the facts (text, module, schema, extractor): the fact base's digest
+    # uses it instead of hashing the rows again
+    sink.key = f"{sink.path}\0{key}"
     return sink
 
 

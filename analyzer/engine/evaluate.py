@@ -17,7 +17,7 @@ from analyzer.engine.errors import EngineError, EvaluationLimitError
 from analyzer.engine.limits import Limits
 from analyzer.engine.plan import annotate_aggregates
 from analyzer.engine.profile import RuleStats
-from analyzer.engine.stratify import needed_relations, stratify
+from analyzer.engine.stratify import body_dependencies, needed_relations, stratify
 from analyzer.engine.variants import PLAIN, PROV, build_variants, link
 
 
@@ -98,12 +98,42 @@ class Engine:
         relation cannot change its result, so a caller may leave them out."""
         return needed_relations(self.program, self.builtins, list(only))
 
+    def dependent_on(self, inputs: Iterable[str]) -> set:
+        """The relations whose tuples may change when the tuples of ``inputs`` change: the
+        inputs and every relation a rule derives from one of them, directly or through
+        other relations (any body dependency: positive, negated, aggregated or read by a
+        graph builtin). Every other derived relation is the same for all values of the
+        inputs, given the rest of the facts."""
+        readers: Dict[str, set] = {}
+        for rule in self.rules:
+            for rel, _neg, _span in body_dependencies(rule.body, self.builtins):
+                readers.setdefault(rel, set()).add(rule.head.rel)
+        out: set = set()
+        todo = list(inputs)
+        while todo:
+            rel = todo.pop()
+            if rel not in out:
+                out.add(rel)
+                todo.extend(readers.get(rel, ()))
+        return out
+
     def evaluate(self, facts: Mapping[str, Iterable[tuple]], *, spans: Optional[Mapping] = None,
                  provenance: bool = False, profile: bool = False,
-                 only: Optional[Iterable[str]] = None) -> Database:
-        """Evaluate over ``facts`` (relation -> tuples); see :class:`Database` for the result."""
+                 only: Optional[Iterable[str]] = None,
+                 given: Optional[Mapping[str, set]] = None) -> Database:
+        """Evaluate over ``facts`` (relation -> tuples); see :class:`Database` for the result.
+
+        ``given`` holds derived relations already evaluated over the same facts (complete,
+        e.g. materialized by analyzer/engine/materialize.py): they are taken as they are and
+        a stratum all of whose relations are given is not run. Not with ``provenance``:
+        given tuples have no derivations to show."""
+        if given and provenance:
+            raise ValueError("given relations carry no provenance")
         run = _Run(self, provenance, profile)
         run.load(facts, spans or {})
+        given = given or {}
+        for rel, tuples in given.items():
+            run.full[rel] = tuples
         wanted = None
         if only is not None:
             only = list(only)
@@ -114,6 +144,9 @@ class Engine:
         for si, (base, delta) in enumerate(self.compiled(PROV if provenance else PLAIN)):
             stratum = self.strata[si]
             if not stratum.rules or (wanted is not None and not wanted & set(stratum.relations)):
+                continue
+            if given and all(rel in given for rel in stratum.relations):
+                run.done.update(stratum.relations)
                 continue
             run.stratum(stratum, base, delta)
             run.done.update(stratum.relations)

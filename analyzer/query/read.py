@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from analyzer.engine.materialize import evaluate_reusing
 from analyzer.query.paths import probe_path
 from analyzer.query.program import read_program
 from analyzer.query.read_model import (
@@ -105,10 +106,22 @@ def _evaluate(request: ReadRequest, project, provenance: bool):
         raise UnknownTask(unknown[0][0])
     norm = sorted({p for _, p in first.relation("path_norm")})
     facts["path_probe"] = [(p, probe_path(Path(request.project_root), p)) for p in norm]
-    # spans only feed proofs: a plain read never looks at them
-    spans = project.facts.spans() if provenance else None
-    db = engine.evaluate(facts, spans=spans, provenance=provenance)
+    if provenance:  # spans only feed proofs: a plain read never looks at them
+        db = engine.evaluate(facts, spans=project.facts.spans(), provenance=True)
+    else:
+        # what does not depend on the request is evaluated once per fact base and reused
+        db = evaluate_reusing(engine, facts, request_relations(engine), project.facts.digest(),
+                              use_cache=request.use_cache)
     return build_result(db, request, project), db, project
+
+
+def request_relations(engine) -> List[str]:
+    """The relations a read request supplies: those declared in facts/request.dl."""
+    from analyzer.resources import data_file
+
+    declared_in = str(data_file("facts", "request.dl"))
+    return sorted(name for name, decl in engine.program.decls.items()
+                  if decl.span is not None and decl.span.path == declared_in)
 
 
 def _one(db, name: str, default=None):

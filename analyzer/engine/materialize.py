@@ -1,0 +1,114 @@
+"""Request-independent strata, evaluated once per fact base and reused by later requests.
+
+Most of a request's evaluation does not depend on the request: conflict analysis, the
+registry, storage and reachability are the same for every ``read`` of one project state.
+:func:`evaluate_reusing` splits a program's derived relations by the dependency graph
+(:meth:`Engine.dependent_on` the request's input relations); the independent ones are
+stored after the first evaluation, keyed by the fact base's digest, and handed to later
+evaluations as ``given`` relations, whose strata then do not run.
+
+The key covers everything the independent relations depend on: the engine sources and
+Python version, the shipped rule set, the program's entry file and content digests, the
+input relation names and the digest of every other fact (:meth:`FactBase.digest`). The
+payload carries its own sha256, checked on load; an unreadable, corrupt or mismatched file
+is a miss (the evaluation then runs in full, which is always correct). Files live under
+``$XDG_CACHE_HOME/memory-analyzer/strata``, never in an analysed project, and are written
+atomically.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import os
+import tempfile
+from pathlib import Path
+from typing import Iterable, Mapping, Optional
+
+FORMAT = b"memory-analyzer-strata-1\n"
+
+
+def strata_dir() -> Path:
+    """Where materialized strata are kept."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "memory-analyzer" / "strata"
+
+
+def independent_relations(engine, inputs: Iterable[str]) -> list:
+    """The derived relations of ``engine`` that no relation of ``inputs`` can change, sorted."""
+    dependent = engine.dependent_on(inputs)
+    return sorted(rel for s in engine.strata if s.rules for rel in s.relations if rel not in dependent)
+
+
+def strata_key(engine, inputs: Iterable[str], fact_digest: str) -> str:
+    """The key of the independent relations of one program over one fact base."""
+    from analyzer.engine.cache import engine_digest
+    from analyzer.fingerprint import ruleset_fingerprint
+
+    h = hashlib.sha256(FORMAT + engine_digest())
+    h.update(ruleset_fingerprint().encode() + b"\0")
+    for name in engine.program.files:  # the program itself, as the program cache checks it
+        h.update(name.encode() + b"\0" + _file_digest(name) + b"\0")
+    h.update("\0".join(sorted(inputs)).encode() + b"\0" + fact_digest.encode())
+    return h.hexdigest()
+
+
+def _file_digest(name: str) -> bytes:
+    try:
+        return hashlib.sha256(Path(name).read_bytes()).digest()
+    except OSError:
+        return b"unreadable"
+
+
+def evaluate_reusing(engine, facts: Mapping, inputs: Iterable[str], fact_digest: str, *,
+                     use_cache: bool = True):
+    """``engine.evaluate(facts)``, reusing the relations that do not depend on ``inputs``.
+
+    ``fact_digest`` must determine every fact of ``facts`` outside ``inputs`` (a caller
+    passing a digest that does not would get another fact base's results). Without
+    ``use_cache`` this is a plain evaluation.
+    """
+    if not use_cache:
+        return engine.evaluate(facts)
+    inputs = sorted(set(inputs))
+    path = strata_dir() / f"{strata_key(engine, inputs, fact_digest)}.marshal"
+    independent = independent_relations(engine, inputs)
+    given = _read(path, independent)
+    if given is not None:
+        return engine.evaluate(facts, given=given)
+    db = engine.evaluate(facts)
+    _write(path, {rel: list(db.tuples(rel)) for rel in independent})
+    return db
+
+
+def _read(path: Path, relations: list) -> Optional[dict]:
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    head = len(FORMAT) + 32
+    if len(data) < head or not data.startswith(FORMAT) or hashlib.sha256(data[head:]).digest() != data[len(FORMAT):head]:
+        return None
+    try:
+        stored = marshal.loads(data[head:])
+    except (EOFError, ValueError, TypeError):
+        return None
+    if not isinstance(stored, dict) or sorted(stored) != relations:
+        return None
+    return {rel: set(tuples) for rel, tuples in stored.items()}
+
+
+def _write(path: Path, relations: dict) -> None:
+    try:
+        payload = marshal.dumps(relations)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=str(path.parent), suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(FORMAT + hashlib.sha256(payload).digest() + payload)
+            os.replace(tmp, path)  # atomic: a concurrent run sees the old file or the new one
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except (OSError, ValueError):
+        pass
