@@ -17,7 +17,7 @@ from analyzer.engine.errors import EngineError, EvaluationLimitError
 from analyzer.engine.limits import Limits
 from analyzer.engine.plan import annotate_aggregates
 from analyzer.engine.profile import RuleStats
-from analyzer.engine.stratify import body_dependencies, needed_relations, stratify
+from analyzer.engine.stratify import dependent_relations, needed_relations, stratify
 from analyzer.engine.variants import PLAIN, PROV, build_variants, link
 
 
@@ -104,18 +104,7 @@ class Engine:
         other relations (any body dependency: positive, negated, aggregated or read by a
         graph builtin). Every other derived relation is the same for all values of the
         inputs, given the rest of the facts."""
-        readers: Dict[str, set] = {}
-        for rule in self.rules:
-            for rel, _neg, _span in body_dependencies(rule.body, self.builtins):
-                readers.setdefault(rel, set()).add(rule.head.rel)
-        out: set = set()
-        todo = list(inputs)
-        while todo:
-            rel = todo.pop()
-            if rel not in out:
-                out.add(rel)
-                todo.extend(readers.get(rel, ()))
-        return out
+        return dependent_relations(self.program, self.builtins, inputs)
 
     def evaluate(self, facts: Mapping[str, Iterable[tuple]], *, spans: Optional[Mapping] = None,
                  provenance: bool = False, profile: bool = False,

@@ -117,11 +117,25 @@ def needed_relations(program: ast.Program, builtins: Mapping, wanted: Iterable[s
     for rule in program.rules:
         deps = reads.setdefault(rule.head.rel, set())
         deps.update(rel for rel, _, _ in body_dependencies(rule.body, builtins))
-    need: Set[str] = set()
-    todo = [rel for rel in wanted if rel in program.decls]
-    while todo:
-        rel = todo.pop()
-        if rel not in need:
-            need.add(rel)
-            todo.extend(reads.get(rel, ()))
-    return need
+    return _closure(reads, [rel for rel in wanted if rel in program.decls])
+
+
+def dependent_relations(program: ast.Program, builtins: Mapping, inputs: Iterable[str]) -> Set[str]:
+    """The relations that depend on ``inputs`` (transitively, through any body dependency:
+    positive, negated, aggregated or a graph builtin's relation), the inputs included."""
+    readers: Dict[str, Set[str]] = {}
+    for rule in program.rules:
+        for rel, _, _ in body_dependencies(rule.body, builtins):
+            readers.setdefault(rel, set()).add(rule.head.rel)
+    return _closure(readers, list(inputs))
+
+
+def _closure(edges: Mapping[str, Set[str]], start: List[str]) -> Set[str]:
+    # a plain worklist: cheaper than a networkx graph on every request
+    out: Set[str] = set()
+    while start:
+        rel = start.pop()
+        if rel not in out:
+            out.add(rel)
+            start.extend(edges.get(rel, ()))
+    return out
