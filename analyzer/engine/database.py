@@ -79,6 +79,10 @@ class Database:
         tuples first would cost more than that)."""
         return self._rel(name)
 
+    def known(self) -> frozenset:
+        """The relations this result holds completely (others raise DL909 when read)."""
+        return self._done
+
     def count(self, name: str) -> int:
         """How many tuples a relation holds."""
         return len(self._rel(name))

@@ -17,7 +17,7 @@ from analyzer.engine.errors import EngineError, EvaluationLimitError
 from analyzer.engine.limits import Limits
 from analyzer.engine.plan import annotate_aggregates
 from analyzer.engine.profile import RuleStats
-from analyzer.engine.stratify import dependent_relations, needed_relations, stratify
+from analyzer.engine.stratify import dependency_maps, dependent_relations, needed_relations, stratify
 from analyzer.engine.variants import PLAIN, PROV, build_variants, link
 
 
@@ -96,7 +96,14 @@ class Engine:
     def needed(self, only: Iterable[str]) -> set:
         """The relations an ``evaluate(..., only=only)`` reads or derives; facts of any other
         relation cannot change its result, so a caller may leave them out."""
-        return needed_relations(self.program, self.builtins, list(only))
+        return needed_relations(self.program, self.builtins, list(only), maps=self.maps())
+
+    def maps(self):
+        """The rule dependency maps ``(reads, readers)`` (computed once per engine)."""
+        maps = getattr(self, "_maps", None)
+        if maps is None:
+            maps = self._maps = dependency_maps(self.program, self.builtins)
+        return maps
 
     def dependent_on(self, inputs: Iterable[str]) -> set:
         """The relations whose tuples may change when the tuples of ``inputs`` change: the
@@ -104,7 +111,7 @@ class Engine:
         other relations (any body dependency: positive, negated, aggregated or read by a
         graph builtin). Every other derived relation is the same for all values of the
         inputs, given the rest of the facts."""
-        return dependent_relations(self.program, self.builtins, inputs)
+        return dependent_relations(self.program, self.builtins, inputs, maps=self.maps())
 
     def evaluate(self, facts: Mapping[str, Iterable[tuple]], *, spans: Optional[Mapping] = None,
                  provenance: bool = False, profile: bool = False,
@@ -118,24 +125,32 @@ class Engine:
         given tuples have no derivations to show."""
         if given and provenance:
             raise ValueError("given relations carry no provenance")
-        run = _Run(self, provenance, profile)
-        run.load(facts, spans or {})
         given = given or {}
-        for rel, tuples in given.items():
-            run.full[rel] = tuples
         wanted = None
         if only is not None:
             only = list(only)
             for rel in only:
                 if rel not in self.program.decls:
                     raise EngineError(f"undeclared relation {rel!r} in only=", code="DL906")
-            wanted = needed_relations(self.program, self.builtins, only)
+        elif given:
+            only = [rel for s in self.strata if s.rules for rel in s.relations if rel not in given]
+        if only is not None:
+            wanted = needed_relations(self.program, self.builtins, only, stop=given, maps=self.maps())
+        if given:
+            # facts only the given strata read are not even loaded (nor reported as known)
+            facts = {rel: tuples for rel, tuples in facts.items() if rel in wanted}
+        run = _Run(self, provenance, profile)
+        run.load(facts, spans or {})
+        for rel, tuples in given.items():
+            run.full[rel] = tuples
+        if given:
+            run.done &= wanted
         for si, (base, delta) in enumerate(self.compiled(PROV if provenance else PLAIN)):
             stratum = self.strata[si]
             if not stratum.rules or (wanted is not None and not wanted & set(stratum.relations)):
                 continue
             if given and all(rel in given for rel in stratum.relations):
-                run.done.update(stratum.relations)
+                run.done.update(stratum.relations)  # stratum done already: its relations are given
                 continue
             run.stratum(stratum, base, delta)
             run.done.update(stratum.relations)

@@ -25,7 +25,7 @@ import tempfile
 from pathlib import Path
 from typing import Iterable, Mapping, Optional
 
-FORMAT = b"memory-analyzer-strata-1\n"
+FORMAT = b"memory-analyzer-strata-2\n"
 
 
 def strata_dir() -> Path:
@@ -40,8 +40,8 @@ def independent_relations(engine, inputs: Iterable[str]) -> list:
     return sorted(rel for s in engine.strata if s.rules for rel in s.relations if rel not in dependent)
 
 
-def strata_key(engine, inputs: Iterable[str], fact_digest: str) -> str:
-    """The key of the independent relations of one program over one fact base."""
+def strata_key(engine, inputs: Iterable[str], fact_digest: str, stored: Iterable[str] = ()) -> str:
+    """The key of the ``stored`` independent relations of one program over one fact base."""
     from analyzer.engine.cache import engine_digest
     from analyzer.fingerprint import ruleset_fingerprint
 
@@ -49,7 +49,8 @@ def strata_key(engine, inputs: Iterable[str], fact_digest: str) -> str:
     h.update(ruleset_fingerprint().encode() + b"\0")
     for name in engine.program.files:  # the program itself, as the program cache checks it
         h.update(name.encode() + b"\0" + _file_digest(name) + b"\0")
-    h.update("\0".join(sorted(inputs)).encode() + b"\0" + fact_digest.encode())
+    h.update("\0".join(sorted(inputs)).encode() + b"\0" + "\0".join(stored).encode() + b"\0")
+    h.update(fact_digest.encode())
     return h.hexdigest()
 
 
@@ -60,24 +61,39 @@ def _file_digest(name: str) -> bytes:
         return b"unreadable"
 
 
+def stored_relations(engine, inputs: Iterable[str], outputs: Iterable[str] = ()) -> list:
+    """The independent relations worth storing, sorted: those a dependent rule reads (the
+    frontier), those nothing reads (results), and the independent ``outputs`` a caller
+    reads. The rest only feed these and need neither storing nor evaluating again."""
+    dependent = engine.dependent_on(inputs)
+    readers = engine.maps()[1]
+    outputs = set(outputs)
+    return [rel for rel in independent_relations(engine, inputs)
+            if rel in outputs or not readers.get(rel) or readers[rel] & dependent]
+
+
 def evaluate_reusing(engine, facts: Mapping, inputs: Iterable[str], fact_digest: str, *,
-                     use_cache: bool = True):
+                     outputs: Iterable[str] = (), use_cache: bool = True):
     """``engine.evaluate(facts)``, reusing the relations that do not depend on ``inputs``.
 
     ``fact_digest`` must determine every fact of ``facts`` outside ``inputs`` (a caller
-    passing a digest that does not would get another fact base's results). Without
-    ``use_cache`` this is a plain evaluation.
+    passing a digest that does not would get another fact base's results). On reuse the
+    result holds every relation that depends on the inputs, the stored ones
+    (:func:`stored_relations`, including ``outputs``) and the base facts these read; any
+    other relation raises DL909 when read. Without ``use_cache``: a plain evaluation.
     """
     if not use_cache:
         return engine.evaluate(facts)
     inputs = sorted(set(inputs))
-    path = strata_dir() / f"{strata_key(engine, inputs, fact_digest)}.marshal"
-    independent = independent_relations(engine, inputs)
-    given = _read(path, independent)
+    stored = stored_relations(engine, inputs, outputs)
+    path = strata_dir() / f"{strata_key(engine, inputs, fact_digest, stored)}.marshal"
+    given = _read(path, stored)
     if given is not None:
-        return engine.evaluate(facts, given=given)
+        dependent = engine.dependent_on(inputs)
+        wanted = [rel for s in engine.strata if s.rules for rel in s.relations if rel in dependent]
+        return engine.evaluate(facts, given=given, only=wanted + stored)
     db = engine.evaluate(facts)
-    _write(path, {rel: list(db.tuples(rel)) for rel in independent})
+    _write(path, {rel: list(db.tuples(rel)) for rel in stored})
     return db
 
 
