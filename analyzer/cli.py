@@ -37,7 +37,14 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Optional[List[str]] = None) -> int:
     """Entry point of the ``analyze`` console script; returns the exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    # argparse takes a command's positionals in one run; a command that names its positional
+    # list in ``_intermixed`` also gets positionals written after options (query's GOAL)
+    intermixed = getattr(args, "_intermixed", None)
+    if extra and intermixed and not any(e.startswith("-") for e in extra):
+        getattr(args, intermixed).extend(extra)
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "_module", None):
         parser.print_help(sys.stderr)
         return exitcodes.INVALID

@@ -51,12 +51,21 @@ class CommandSpec:
 # ---- shapes -----------------------------------------------------------------------------
 
 QUERY_SHAPES = (
-    Shape("result", 1, "the program, facts and pattern are valid and evaluation finished", True,
+    Shape("result", 2, "the goal (and program, facts, added rules) is valid and evaluation finished", True,
           ("MATCH", "NO_MATCH"), (0,),
-          Obj({"pattern": "str", "relation": "str", "tuples": "list[list[str|int]]"},
+          Obj({"goal": "str", "pattern": "str", "relation": "str|null", "columns": "list[str]",
+               "rows": "list[dict[str|int]]", "tuples": "list[list[str|int]]"},
               {"proofs": "list[any]", "profile": "list[dict[any]]"}),
-          "status MATCH when at least one tuple matched the pattern, else NO_MATCH."),
-    Shape("error", 1, "the program, facts or pattern is invalid, or evaluation stopped at a limit", False,
+          "status MATCH when the goal has at least one answer, else NO_MATCH. columns are the goal's "
+          "variables (a one-atom goal without variables: the relation's declared columns); rows are "
+          "objects keyed by column, tuples the same rows as lists; relation names the atom of a one-atom "
+          "goal. pattern repeats goal (version 1 name). Version 2 added goal, columns and rows."),
+    Shape("outputs", 1, "PROGRAM.dl was given without a goal: its .output and .printsize relations", True,
+          ("OK",), (0,),
+          Obj({"relations": list_of(Obj({"name": "str", "columns": "list[str]", "tuples": "list[list[str|int]]"})),
+               "sizes": list_of(Obj({"name": "str", "size": "int"}))})),
+    Shape("error", 1, "the goal, program, facts or added rules are invalid, the goal needs a read request or "
+          "can never match, or evaluation stopped at a limit", False,
           ("INVALID", "LIMIT"), (2,), ERROR_BODY,
           "INVALID: diagnostics name the bad input (DL… codes); LIMIT: a tuple or time cap stopped evaluation."),
 )
@@ -124,6 +133,45 @@ WHY_SHAPES = (
           ("INVALID",), (2,), ERROR_BODY),
 )
 
+LOCATION = Obj({"path": "str", "line": "int", "col": "int"})
+INDEX_ERROR = Obj({"exit_code": "int", "error": "str", "diagnostics": list_of(DIAGNOSTIC)})
+
+
+def index_error_shape(what: str) -> Shape:
+    """The ``error`` shape of an index or Subject command (the reference's ``Error: …`` cases)."""
+    return Shape("error", 1, what, False, ("INVALID", "FAILED"), (1, 2), INDEX_ERROR,
+                 "error is the message printed on stderr; diagnostics locate it (one per offending unit or "
+                 "file). FAILED (exit 1) only for a missing memory dir, else INVALID (exit 2).")
+
+
+INDEX_ENTRY = Obj({"id": "str", "status": "str", "scope": "str", "source": "str",
+                   "kind": Enum("entry", "legacy", "record", "local"), "locations": list_of(LOCATION)})
+LIST_SHAPES = (
+    Shape("result", 1, "the index could be built: no refused input, no duplicate ID, and with --local a BOUND "
+          "overlay", True, ("OK",), (0,),
+          Obj({"exit_code": "int",
+               "filters": Obj({"status": "str|null", "scope": "str|null", "include_archive": "bool", "local": "bool"}),
+               "local_overlay_status": "str|null",
+               "entries": list_of(INDEX_ENTRY)}),
+          "entries are sorted by (casefolded ID, source), as the text lists them; local_overlay_status is null "
+          "without --local."),
+    index_error_shape("the memory dir is missing, a managed path is a symlink or unreadable, an ID occurs "
+                      "twice in the index, or --local was given and the overlay is not BOUND"),
+)
+
+SHOW_SHAPES = (
+    Shape("result", 1, "the index holds ID exactly once (no refused input, no duplicate ID in the index)", True,
+          ("OK",), (0,),
+          Obj({"exit_code": "int", "id": "str", "kind": Enum("entry", "legacy", "record", "local"),
+               "entry_status": "str", "scope": "str", "source": "str",
+               "subjects": list_of(Obj({"historical": "str", "current": "str"})),
+               "text": "str", "locations": list_of(LOCATION)}),
+          "entry_status, scope and source are the list columns; subjects pairs the entry's Subject with its "
+          "current canonical Subject (Merged-Into followed; \"unresolved\" when it does not end at one active "
+          "Subject); text is the unit with schema-2 body wrapper fence lines hidden."),
+    index_error_shape("as `list`, and when ID is not in the index"),
+)
+
 CONFORMANCE_SHAPES = (
     Shape("result", 2, "the conformance checks ran (some may have failed)", True, ("PASS", "FAIL"), (0, 1),
           Obj({"source_tree": "bool",
@@ -178,10 +226,16 @@ COMMANDS: Tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "query", LIVE, "analyzer.commands.query",
-        "evaluate a datalog program and print the tuples matching a pattern",
-        "Evaluate PROGRAM.dl (with optional Soufflé-style facts) and print the tuples that match "
-        "PATTERN, e.g. 'path(X, \"a\", _)'. --why prints a proof tree per tuple, --profile per-rule statistics.",
+        "ask a goal of the project's memory (or of a datalog program) and print its answers",
+        "Evaluate GOAL, a conjunction such as 'owner(I, M, Sc, S, F), !disposition(M, \"loaded\"), "
+        "Sc != \"project\"', against the project's fact base and every built-in relation (`analyze "
+        "schema` lists them), with the read request options for request-dependent relations; or "
+        "against PROGRAM.dl and a Soufflé-style facts directory. Columns are named after the goal's "
+        "variables. -e and --rules add rules; --why prints a proof per answer, --stats per-rule statistics.",
         shapes=QUERY_SHAPES,
+        exits=((0, "the goal was answered (with or without answers), or a program's outputs were printed"),
+               (2, "invalid goal, program, facts or added rules (DL… diagnostics), a relation that needs the read "
+                   "request asked without one, a goal that can never match, an unknown --task, or a limit")),
     ),
     CommandSpec(
         "explain", LIVE, "analyzer.commands.explain",
@@ -207,14 +261,27 @@ COMMANDS: Tuple[CommandSpec, ...] = (
                 "codes are reserved in rules/reserved.dl)",
     ),
     CommandSpec(
-        "list", RESERVED, "analyzer.commands.list",
+        "list", LIVE, "analyzer.commands.list",
         "list canonical memory entries by ID",
-        instead="`analyze facts --format json` (entry facts carry ID, status, scope and file)",
+        "List the formal entries of live canonical files, legacy units by stable reference "
+        "(<file>#unit-<n>), reconciliation records, archive entries with --include-archive and bound local "
+        "entries with --local, sorted by ID; --status and --scope narrow the list (exact values).",
+        shapes=LIST_SHAPES,
+        exits=((0, "the index was printed (possibly `- none`)"),
+               (1, "the memory dir is missing (`Memory directory missing: <path>` on stderr)"),
+               (2, "`Error: …` on stderr: a managed symlink or unreadable file, a duplicate ID (canonical lookup is "
+                   "unsafe), or --local with an overlay that is not BOUND")),
     ),
     CommandSpec(
-        "show", RESERVED, "analyzer.commands.show",
+        "show", LIVE, "analyzer.commands.show",
         "print one memory entry by ID",
-        instead="`analyze facts` and `analyze query` over the entry relations",
+        "Print the unit the ID index holds for ID (an Entry or record ID, case-insensitive, or a legacy unit "
+        "reference): `Source:`, for an entry with a Subject its historical and current canonical Subject ID "
+        "(Merged-Into followed), then the unit text with schema-2 body wrapper fence lines hidden.",
+        shapes=SHOW_SHAPES,
+        exits=((0, "the unit was printed"),
+               (1, "the memory dir is missing (`Memory directory missing: <path>` on stderr)"),
+               (2, "`Error: …` on stderr: ID is not in the index, or any refusal of `list`")),
     ),
     CommandSpec(
         "subject", RESERVED, "analyzer.commands.subject",

@@ -1,8 +1,12 @@
-"""``analyze query PROGRAM.dl [--facts DIR] PATTERN``: evaluate a program, print matching tuples.
+"""``analyze query``: ask a goal of a project's memory, or of a datalog program.
 
-Only the strata the pattern's relation needs are evaluated. Bad input (syntax, static
-checks, pattern, facts files, a cycle through negation) prints diagnostics to stderr and
-exits 2; so does a resource limit, with a message naming it.
+``analyze query --project-root DIR 'GOAL'`` answers over the project's fact base and every
+built-in relation (rules/query.dl), with the read request options for the relations that
+depend on a request. ``analyze query PROGRAM.dl [--facts DIR] ['GOAL']`` answers over a
+program of one's own (Soufflé's ``.input``/``.output``/``.printsize`` directives accepted;
+without a goal the ``.output`` relations are printed). ``-e 'rule.'`` and ``--rules PACK.dl``
+add rules in both forms. Bad input prints diagnostics to stderr and exits 2; so does a
+resource limit, with a message naming it.
 """
 
 from __future__ import annotations
@@ -11,86 +15,119 @@ import argparse
 import sys
 
 from analyzer import exitcodes
+from analyzer.commands import read as read_command
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """Program, pattern, facts directory, output format and evaluation options."""
-    parser.add_argument("program", metavar="PROGRAM.dl", help="datalog program (Soufflé subset)")
-    parser.add_argument("pattern", metavar="PATTERN", help="e.g. 'path(X, \"a\", _)'")
-    parser.add_argument("--facts", metavar="DIR", help="directory of Rel.facts files (tab-separated)")
+    """Goal (and program), request options, added rules, output format, evaluation options."""
+    parser.add_argument("inputs", nargs="*", metavar="[PROGRAM.dl] GOAL",
+                        help="a goal, e.g. 'owner(I, M, Sc, S, F), !loaded(M), Sc != \"project\"'; "
+                             "before it, a program file to query instead of the project")
+    parser.add_argument("-e", dest="extra", action="append", default=[], metavar="RULE",
+                        help="add a rule or declaration, e.g. -e 'big(M) :- budget(M, T), T > 900.' (repeatable)")
+    parser.add_argument("--rules", dest="packs", action="append", default=[], metavar="PACK.dl",
+                        help="add the rules of a rule file (repeatable)")
+    parser.add_argument("--facts", metavar="DIR", help="with PROGRAM.dl: directory of Rel.facts files (tab-separated)")
     parser.add_argument("--format", choices=("table", "json", "csv"), default="table")
-    parser.add_argument("--why", action="store_true", help="print a proof tree for each tuple")
-    parser.add_argument("--profile", action="store_true", help="print per-rule time, iterations, tuples")
-    parser.add_argument("--no-cache", action="store_true",
-                        help="compile the program afresh instead of using the compiled-program cache")
+    parser.add_argument("--why", action="store_true", help="print a proof tree for each answer")
+    parser.add_argument("--stats", action="store_true", help="print per-rule time, iterations, tuples")
     parser.add_argument("--max-tuples", type=int, default=None, metavar="N",
                         help="stop when more than N tuples have been derived (default 50,000,000)")
     parser.add_argument("--timeout", type=float, default=None, metavar="S",
                         help="stop after S seconds of evaluation")
+    read_command.add_request_arguments(parser)
+    # no request unless one is given: request-dependent relations then refuse to answer
+    parser.set_defaults(task=None, project_root=None, _intermixed="inputs")
 
 
 def run(args: argparse.Namespace) -> int:
-    """Evaluate and print; 0 on success (with or without matches), 2 on invalid input or a limit."""
+    """Answer and print; 0 on success (with or without answers), 2 on invalid input or a limit."""
     from analyzer.diagnostics import Diagnostic, DiagnosticError
     from analyzer.engine.errors import EngineError, EvaluationLimitError
+    from analyzer.query.read import UnknownTask
 
+    program, goal = _split(args)
+    where = program or "<goal>"
+    if program is None and len(args.inputs) > 1:
+        return read_command.usage_error("query", args, "give one GOAL (quote it), or PROGRAM.dl and a GOAL")
+    if program is None and not goal:
+        return read_command.usage_error("query", args, "give a GOAL, e.g. 'disposition(M, \"loaded\")'")
     try:
-        engine, atom, facts, spans = _inputs(args)
-        program = engine.program
-        db = _evaluate(args, engine, facts, spans, atom.rel)
-        rows = db.query(atom)
+        session = _session(args, program)
+        if goal is None:
+            return _outputs(args, session)
+        answer = session.ask(goal, provenance=args.why, profile=args.stats)
+    except UnknownTask as exc:
+        return read_command.usage_error("query", args, f"argument --task: invalid choice: '{exc}'")
+    except _Usage as exc:
+        return read_command.usage_error("query", args, str(exc))
     except DiagnosticError as exc:
         return _fail(args, exc.diagnostics, "INVALID")
     except EvaluationLimitError as exc:
-        return _fail(args, [exc.diagnostic(args.program)], "LIMIT")
+        return _fail(args, [exc.diagnostic(where)], "LIMIT")
     except EngineError as exc:
-        return _fail(args, [exc.diagnostic(args.program)], "INVALID")
+        return _fail(args, [exc.diagnostic(where)], "INVALID")
     except RecursionError:
-        diag = Diagnostic(_span(args.program), "DL913", "program too deeply nested to evaluate")
-        return _fail(args, [diag], "INVALID")
-    return _emit(args, program.decls[atom.rel], atom, rows, db)
+        return _fail(args, [Diagnostic(_span(where), "DL913", "program too deeply nested to evaluate")], "INVALID")
+    return _emit(args, answer)
 
 
-def _inputs(args):
-    from pathlib import Path
-
-    from analyzer.diagnostics import Diagnostic, DiagnosticError
-    from analyzer.engine.cache import load_engine
-    from analyzer.engine.syntax import parse_query
-
-    try:
-        if not Path(args.program).is_file():
-            raise FileNotFoundError(2, "No such file or directory")
-        engine = load_engine(Path(args.program), use_cache=not args.no_cache)
-        program = engine.program
-    except OSError as exc:
-        raise DiagnosticError([Diagnostic(_span(args.program), "DL914", f"cannot read program: {exc.strerror}")])
-    atom = parse_query(args.pattern)
-    decl = program.decls.get(atom.rel)
-    where = atom.span or _span("<pattern>")
-    if decl is None:
-        raise DiagnosticError([Diagnostic(where, "DL915", f"pattern names undeclared relation {atom.rel!r}",
-                                          source_line=args.pattern)])
-    if len(atom.args) != decl.arity:
-        raise DiagnosticError([Diagnostic(where, "DL916", f"{atom.rel} has {decl.arity} columns, the pattern "
-                                          f"gives {len(atom.args)}", source_line=args.pattern)])
-    facts, spans = {}, {}
-    if args.facts:
-        from analyzer.engine.factsio import read_facts_dir
-
-        facts, spans = read_facts_dir(args.facts, program.decls)
-    return engine, atom, facts, spans
+class _Usage(Exception):
+    """A command line that cannot be answered (printed like an argparse error)."""
 
 
-def _evaluate(args, engine, facts, spans, rel):
+def _split(args):
+    inputs = list(args.inputs)
+    if inputs and inputs[0].endswith(".dl") and args.project_root is None:
+        return inputs[0], (inputs[1] if len(inputs) > 1 else None)
+    return None, (inputs[0] if inputs else None)
+
+
+def _limits(args):
     from analyzer.engine.limits import Limits
 
     limits = Limits()
     if args.max_tuples is not None or args.timeout is not None:
         limits = Limits(max_tuples=args.max_tuples if args.max_tuples is not None else limits.max_tuples,
                         timeout_s=args.timeout)
-    engine.limits = limits
-    return engine.evaluate(facts, spans=spans, provenance=args.why, profile=args.profile, only=[rel])
+    return limits
+
+
+def _session(args, program):
+    from pathlib import Path
+
+    if program is not None:
+        from analyzer.query.programs import program_session
+
+        if args.task is not None or args.path or args.rule or args.profile or args.area:
+            raise _Usage("the read request options (--task, --path, --rule, --profile, --area) need "
+                         "--project-root, not a PROGRAM.dl")
+        session = program_session(program, args.facts, use_cache=not args.no_cache, limits=_limits(args))
+    else:
+        from analyzer.query.world import project_session, request_or_none
+
+        if args.facts:
+            raise _Usage("--facts goes with a PROGRAM.dl; with --project-root the facts are the project's")
+        root = args.project_root or "."
+        if not Path(root).is_dir():
+            raise _Usage(f"project root is not a directory: {root}")
+        request = request_or_none(args.task, args.path, args.rule, args.profile, args.area,
+                                  strict=args.strict_routing, no_local=args.no_local, project_root=Path(root),
+                                  memory_dir=args.memory_dir, use_cache=not args.no_cache)
+        session = project_session(request, Path(root), args.memory_dir, use_cache=not args.no_cache,
+                                  limits=_limits(args))
+    for pack in args.packs:
+        try:
+            text = Path(pack).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            from analyzer.diagnostics import Diagnostic, DiagnosticError
+
+            raise DiagnosticError([Diagnostic(_span(pack), "DL017", f"cannot read {pack!r}: "
+                                              f"{getattr(exc, 'strerror', None) or exc}")]) from None
+        session.add(text, pack)
+    for i, text in enumerate(args.extra, 1):
+        session.add(text, f"<-e {i}>")
+    return session
 
 
 def _span(path):
@@ -110,38 +147,59 @@ def _fail(args, diagnostics, status: str) -> int:
     return exitcodes.INVALID
 
 
-def _emit(args, decl, atom, rows, db) -> int:
-    proofs = [db.why(atom.rel, row) for row in rows] if args.why else None
+def _emit(args, answer) -> int:
+    from analyzer.query.answer import answer_payload, render_table, write_csv
+
     if args.format == "json":
         from analyzer.output import emit_json
 
-        payload = {"status": "MATCH" if rows else "NO_MATCH", "pattern": args.pattern,
-                   "relation": atom.rel, "tuples": [list(r) for r in rows]}
-        if proofs is not None:
-            payload["proofs"] = [p.as_dict() for p in proofs]
-        if args.profile:
-            payload["profile"] = [s.as_dict() for s in db.stats if not s.rule.is_fact]
-        return emit_json("query", "result", payload)
-    header = [c.name for c in decl.columns]
-    cells = [[str(v) for v in row] for row in rows]
+        return emit_json("query", "result", answer_payload(answer))
     if args.format == "csv":
-        import csv
-
-        writer = csv.writer(sys.stdout, lineterminator="\n")
-        writer.writerow(header)
-        writer.writerows(cells)
+        write_csv(sys.stdout, answer.columns, answer.rows)
     else:
-        widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(header)]
-        for row in [header, ["-" * w for w in widths]] + cells:
-            print("  ".join(v.ljust(w) for v, w in zip(row, widths)).rstrip())
-        print(f"({len(rows)} tuple{'' if len(rows) == 1 else 's'})")
+        sys.stdout.write(render_table(answer.columns, answer.rows))
     out = sys.stderr if args.format == "csv" else sys.stdout
-    for proof in proofs or ():
+    for proof in answer.proofs or ():
         print("", file=out)
-        print(proof.render(), file=out)
-    if args.profile:
+        print(proof_text(proof), file=out)
+    if answer.stats is not None:
         from analyzer.engine.profile import render_profile
 
         print("", file=out)
-        print(render_profile(db.stats), file=out)
+        print(render_profile(answer.stats), file=out)
+    return exitcodes.OK
+
+
+def proof_text(proof) -> str:
+    """A goal proof as text: the answer's bindings, then the proof of each goal literal."""
+    from analyzer.engine.astfmt import value_text
+    from analyzer.query.why import shipped_relative
+
+    lines = [shipped_relative(child.render()) for child in proof.children]
+    extra = [f"absent: !{a}" for a in proof.absent] + [f"builtin: {b}" for b in proof.builtins]
+    head = ", ".join(f"{k} = {value_text(v)}" for k, v in sorted(proof.bindings.items()) if not k.startswith("Col__"))
+    return "\n".join([f"answer{(' ' + head) if head else ''}:"] + ["  " + e for e in extra]
+                     + ["\n".join("  " + line for line in block.splitlines()) for block in lines])
+
+
+def _outputs(args, session) -> int:
+    from analyzer.query.answer import render_table, write_csv
+
+    outputs, sizes = session.outputs()
+    if args.format == "json":
+        from analyzer.output import emit_json
+
+        return emit_json("query", "outputs", {
+            "status": "OK",
+            "relations": [{"name": name, "columns": cols, "tuples": [list(r) for r in rows]}
+                          for name, cols, rows in outputs],
+            "sizes": [{"name": name, "size": size} for name, size in sizes]})
+    for i, (name, cols, rows) in enumerate(outputs):
+        if args.format == "csv":
+            write_csv(sys.stdout, cols, rows)
+            continue
+        print(("\n" if i else "") + f"{name}:")
+        sys.stdout.write(render_table(cols, rows))
+    for name, size in sizes:
+        print(f"{name}\t{size}")
     return exitcodes.OK

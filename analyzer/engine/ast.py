@@ -152,6 +152,21 @@ class Include:
     span: Optional[Span] = field(default=None, compare=False)
 
 
+@dataclass(frozen=True)
+class Directive:
+    """Soufflé's ``.input``/``.output``/``.printsize`` for one or more relations, with options
+    such as ``filename`` and ``delimiter`` as ``(key, value)`` pairs."""
+
+    kind: str  # "input" | "output" | "printsize"
+    relations: Tuple[str, ...]
+    options: Tuple[Tuple[str, str], ...] = ()
+    span: Optional[Span] = field(default=None, compare=False)
+
+    def option(self, key: str, default: Optional[str] = None) -> Optional[str]:
+        """The value of option ``key`` (e.g. ``filename``), or ``default``."""
+        return dict(self.options).get(key, default)
+
+
 @dataclass
 class Program:
     """A whole parsed program: declarations and rules from every included file."""
@@ -161,3 +176,4 @@ class Program:
     files: list = field(default_factory=list)  # every file read, in include order
     all_decls: list = field(default_factory=list)  # every Decl as written (for redeclaration checks)
     sources: dict = field(default_factory=dict)  # path -> text of every file read (for carets)
+    directives: list = field(default_factory=list)  # [Directive] in source order

@@ -76,6 +76,10 @@ def check_program(program: ast.Program) -> List[Diagnostic]:
 
     report = Reporter(program)
     _check_decls(program, report)
+    for directive in program.directives:
+        for rel in directive.relations:
+            if rel not in program.decls:
+                report(directive.span, "DL101", f".{directive.kind} names undeclared relation {rel}")
     for rule in program.rules:
         atoms = _check_atoms(program, rule, report)
         if atoms:
@@ -362,3 +366,27 @@ def _check_recursion(program: ast.Program, report: Reporter) -> None:
         path = nx.shortest_path(graph, rel, head)
         cycle = " -> ".join([head] + path)
         report(span, _KIND_CODE[kind], f"{kind} through recursion: {cycle}")
+
+
+def variable_types(program: ast.Program, body) -> dict:
+    """The type the checker infers for each variable of ``body`` (a tuple of literals over
+    ``program``'s declarations): name -> "symbol" | "number". Variables it cannot type are
+    left out; problems are not reported here (:func:`check_program` reports them)."""
+    types = _Types(program, lambda *a, **k: None)
+    for atom, _neg, _depth in iter_atoms(body):
+        if atom.rel in program.decls or atom.rel in BUILTINS:
+            types.atom(atom)
+    comparisons = list(_iter_comparisons(body))
+    for _ in range(len(comparisons) + 1):
+        before = dict(types.vars)
+        for cmp in comparisons:
+            types.comparison(cmp, final=False)
+            for side in (cmp.left, cmp.right):  # `N = X + 1`, `N = count : {..}` type N too
+                other = cmp.right if side is cmp.left else cmp.left
+                if isinstance(side, ast.Var) and side.name not in types.vars:
+                    typ = types.of(other)
+                    if typ is not None:
+                        types.bind(side, typ, "")
+        if before == types.vars:
+            break
+    return {name: typ for name, (typ, _origin) in types.vars.items()}

@@ -61,8 +61,8 @@ KNOWN_MISTAKES: Tuple[KnownMistake, ...] = (
     ),
     KnownMistake(
         "DL012",
-        "unknown directive: only `.decl` and `.include` are supported",
-        ('.output p', '.decl p(x: symbol)\n.input p'),
+        "unknown directive: only `.decl`, `.include`, `.input`, `.output` and `.printsize` are supported",
+        ('.type T = symbol', '.decl p(x: symbol)\n.functor f(symbol): symbol'),
     ),
     KnownMistake(
         "DL013",

@@ -37,7 +37,15 @@ def read_facts_dir(directory, decls: Mapping[str, ast.Decl]) -> Tuple[Dict[str, 
     return facts, spans
 
 
-def _read_file(path: Path, decl: ast.Decl, spans: Dict) -> List[tuple]:
+def read_facts_file(path, decl: ast.Decl, spans: Dict, delimiter: str = "\t") -> List[tuple]:
+    """The facts of one relation from ``path`` (fields split at ``delimiter``); raises FactsError."""
+    path = Path(path)
+    if not path.is_file():
+        raise FactsError(f"cannot open facts file {str(path)!r} for .input {decl.name}", Span(str(path), 1, 1))
+    return _read_file(path, decl, spans, delimiter)
+
+
+def _read_file(path: Path, decl: ast.Decl, spans: Dict, delimiter: str = "\t") -> List[tuple]:
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -47,10 +55,11 @@ def _read_file(path: Path, decl: ast.Decl, spans: Dict) -> List[tuple]:
         line = line.rstrip("\r")
         if not line:
             continue
-        fields = line.split("\t")
+        fields = line.split(delimiter)
         if len(fields) != decl.arity:
+            what = "tab-separated" if delimiter == "\t" else f"{delimiter!r}-separated"
             raise FactsError(f"{decl.name} has {decl.arity} columns, this line has {len(fields)} "
-                             f"tab-separated fields", Span(str(path), number, 1))
+                             f"{what} fields", Span(str(path), number, 1))
         values = []
         col = 1
         for field, column in zip(fields, decl.columns):
@@ -62,7 +71,7 @@ def _read_file(path: Path, decl: ast.Decl, spans: Dict) -> List[tuple]:
                                      Span(str(path), number, col)) from None
             else:
                 values.append(unescape_symbol(field))
-            col += len(field) + 1
+            col += len(field) + len(delimiter)
         tup = tuple(values)
         out.append(tup)
         spans.setdefault((decl.name, tup), Span(str(path), number, 1))

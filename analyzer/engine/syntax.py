@@ -73,7 +73,7 @@ def parser() -> lark.Lark:
     if _PARSER is None:
         grammar = data_file("grammar", "datalog.lark").read_text(encoding="utf-8")
         _PARSER = lark.Lark(grammar, parser="lalr", lexer="contextual", propagate_positions=True,
-                            start=["start", "query"], cache=_cache_file(grammar),
+                            start=["start", "query", "goal"], cache=_cache_file(grammar),
                             lexer_callbacks={"DOC_COMMENT": _collect_doc})
     return _PARSER
 
@@ -246,6 +246,17 @@ class _Builder:
     def statement(self, node, doc: str):
         if node.data == "include":
             return ast.Include(self.string(node.children[1]), self.span(node))
+        if node.data == "directive":
+            kind, *rest = node.children
+            names = tuple(str(t) for t in rest if isinstance(t, Token))
+            options = {}
+            opts = rest[-1] if rest and not isinstance(rest[-1], Token) else None
+            for opt in (opts.children if opts is not None else ()):
+                if opt is None:
+                    continue
+                key, value = opt.children
+                options[str(key)] = self.string(value) if value.type == "STRING" else str(value)
+            return ast.Directive(str(kind)[1:], names, tuple(sorted(options.items())), self.span(node))
         if node.data == "decl":
             columns = tuple(ast.Column(str(c.children[0]), str(c.children[1]))
                             for c in node.children[2:] if c is not None)
@@ -306,6 +317,15 @@ def parse_statements(text: str, path: str = "<string>") -> list:
     return statements
 
 
+def parse_goal(text: str, path: str = "<goal>") -> tuple:
+    """Parse a query goal, a conjunction such as ``p(X, _), !q(X), X != "a"``, into literals."""
+    try:
+        tree = parser().parse(text, start="goal")
+    except UnexpectedInput as exc:
+        raise _syntax_error(exc, text, path) from None
+    return _Builder(text, path).body(tree.children[0])
+
+
 def parse_query(text: str) -> ast.Atom:
     """Parse a query pattern such as ``p(X, "a", _)`` into an :class:`ast.Atom`."""
     try:
@@ -344,6 +364,8 @@ def _load(program: ast.Program, text: str, path: str, stack: list, seen: set) ->
             program.all_decls.append(stmt)
         elif isinstance(stmt, ast.Rule):
             program.rules.append(stmt)
+        elif isinstance(stmt, ast.Directive):
+            program.directives.append(stmt)
         else:
             _include(program, stmt, text, path, stack, seen)
     stack.pop()

@@ -46,6 +46,9 @@ def read_blocks(text: str, module: str, sink: Sink, grammar: str, heading_term: 
         sink.fact(issue_rel, "", f"{module}: {label} parsing failed: {message}", line=index + 1)
         sink.diag("MA-MARKDOWN", message, line=index + 1)
     doc = split_units(lexed)
+    # the h2 units' line ranges, so that a Subject or record ordinal (1-based among the h2
+    # units) finds its text (``Project.unit_text``)
+    sink.units = [(u.start, u.end) for u in doc.units if u.kind == "h2"]
     ordinal = 0
     for unit in doc.units:
         if unit.kind != "h2":

@@ -65,6 +65,7 @@ def extract_entries(text: str, module: str, schema: int, sink: Sink, prefix: str
         emit_units(doc, module, sink, unit_tokens)
         markdown_errors(lexed, module, sink, "entry_issue")
     else:
+        sink.units = [(u.start, u.end) for u in doc.units]
         for index, message in lexed.errors:
             sink.fact("overlay_issue", f"{module}: Markdown entry parsing failed: {message}", line=index + 1)
     lines = lexed.lines

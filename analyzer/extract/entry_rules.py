@@ -190,6 +190,8 @@ def emit_entry(sink, module: str, ordinal: int, heading, entry: ParsedEntry, lin
     code = heading.group("code").upper()
     status, scope = entry.one("Status"), entry.one("Scope")
     sink.fact(prefix + "entry", eid, module, code, status, scope, line=line)
+    for fence in entry.fences:
+        sink.fact(prefix + "body_fence", module, fence + 1, line=fence + 1)
     kinds = [classify_evidence(item)[0] for item, _ in entry.evidence]
     issues = schema_issues(e, entry) + body_issues(e, code, module, entry) + lifecycle_issues(e, entry)
     if not prefix:

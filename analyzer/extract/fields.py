@@ -31,6 +31,7 @@ class ParsedEntry:
 
     fields: Dict[str, List[Occurrence]] = field(default_factory=dict)
     evidence: List[Tuple[str, int]] = field(default_factory=list)  # (item, 0-based line)
+    fences: List[int] = field(default_factory=list)  # 0-based lines of schema-2 body wrapper fences
 
     def one(self, name: str) -> str:
         """The single value of ``name``; "" when absent or repeated."""
@@ -75,10 +76,13 @@ def parse_fields(lexed, unit, schema: int) -> ParsedEntry:
                     opened = fence_re.fullmatch(lines[i + 1])
                     if opened:  # schema 2 wrapper: verbatim body, fence lines dropped
                         fence = opened.group("fence")
+                        entry.fences.append(i + 1)
                         j = i + 2
                         while j <= unit.end and not _closes(lines[j], fence[0], len(fence)):
                             current.body.append(lines[j])
                             j += 1
+                        if j <= unit.end:
+                            entry.fences.append(j)
                         i = j + 1
                         continue
                 i += 1

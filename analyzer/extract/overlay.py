@@ -160,4 +160,5 @@ def load_overlay(loader, info) -> None:
         extract_entries(text, module, info.entry_schema, module_sink, prefix="overlay_")
         loader.merge(module_sink, text)
         loader.project.texts[f"local/{module}"] = text  # the pack uses this text, never a second read
+        loader.project.unit_ranges[f"local/{module}"] = module_sink.units
     loader.merge(sink, None)

@@ -64,6 +64,7 @@ def extract_subjects(text: str, module: str, sink: Sink) -> None:
         line = block.line
         sink.fact("subject", sid, status, kind, title, line=line)
         sink.fact("subject_unit", sid, block.ordinal, line=line)
+        sink.fact("subject_display", sid, shown, line=line)
         problems = common_problems(block, ("Status", "Kind"), ("Evidence", "Aliases"))
         if status and status not in ("active", "merged"):
             problems.append((f"has invalid Status {status!r}", line))
@@ -80,6 +81,7 @@ def extract_subjects(text: str, module: str, sink: Sink) -> None:
             sink.fact("subject_alias", sid, normalize_alias(alias), line=line)
         ref = block.one("Canonical-Ref")
         if ref:
+            sink.fact("subject_ref_written", sid, ref, line=line)
             normalized = normalize_ref(ref)
             if normalized is None:
                 problems.append((f"has unsupported or invalid Canonical-Ref {ref!r}", line))

@@ -15,3 +15,12 @@ def read_program(use_cache: bool = True):
     from analyzer.engine.cache import load_engine
 
     return load_engine(data_file("rules", "read/read.dl"), use_cache=use_cache)
+
+
+@lru_cache(maxsize=None)
+def index_program(use_cache: bool = True):
+    """The engine for rules/index/index.dl (`list`, `show`, `subject`), loaded like
+    :func:`read_program`."""
+    from analyzer.engine.cache import load_engine
+
+    return load_engine(data_file("rules", "index/index.dl"), use_cache=use_cache)

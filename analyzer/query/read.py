@@ -92,8 +92,26 @@ def _program_warmer(request: ReadRequest):
 
 def _evaluate(request: ReadRequest, project, provenance: bool):
     engine = read_program(request.use_cache)
+    facts = request_facts(engine, request, project)
+    if provenance:  # spans only feed proofs: a plain read never looks at them
+        db = engine.evaluate(facts, spans=project.facts.spans(), provenance=True)
+    else:
+        # what does not depend on the request is evaluated once per fact base and reused
+        db = evaluate_reusing(engine, facts, request_relations(engine), project.facts.digest(),
+                              use_cache=request.use_cache)
+    return build_result(db, request, project), db, project
+
+
+def request_facts(engine, request: Optional[ReadRequest], project) -> Dict[str, object]:
+    """The project's facts plus the request's (``path_probe`` included), ready for ``engine``
+    (the read program or any program that includes it); raises :class:`UnknownTask`.
+
+    With ``request`` None only the project's facts are returned: no request relation holds.
+    """
     # the engine keeps sets and needs no order: no sorting, no copies here
     facts = project.facts.relation_sets()
+    if request is None:
+        return facts
     for name, rows in request.facts().items():
         facts[name] = [*facts.get(name, ()), *rows]
     # Phase 1 normalizes touched paths (rules), phase 2 adds what the filesystem says about
@@ -106,13 +124,7 @@ def _evaluate(request: ReadRequest, project, provenance: bool):
         raise UnknownTask(unknown[0][0])
     norm = sorted({p for _, p in first.relation("path_norm")})
     facts["path_probe"] = [(p, probe_path(Path(request.project_root), p)) for p in norm]
-    if provenance:  # spans only feed proofs: a plain read never looks at them
-        db = engine.evaluate(facts, spans=project.facts.spans(), provenance=True)
-    else:
-        # what does not depend on the request is evaluated once per fact base and reused
-        db = evaluate_reusing(engine, facts, request_relations(engine), project.facts.digest(),
-                              use_cache=request.use_cache)
-    return build_result(db, request, project), db, project
+    return facts
 
 
 def request_relations(engine) -> List[str]:

@@ -11,7 +11,8 @@ from analyzer.contract import Obj, as_type, validate
 from analyzer.fingerprint import ruleset_fingerprint
 from analyzer.output import build_document, emit_json
 
-GOOD = {"status": "MATCH", "pattern": "p(X)", "relation": "p", "tuples": [["a", 1]]}
+GOOD = {"status": "MATCH", "goal": "p(X)", "pattern": "p(X)", "relation": "p", "columns": ["X"],
+        "rows": [{"X": "a"}], "tuples": [["a"]]}
 
 
 def test_undeclared_command_and_shape_raise():
@@ -41,9 +42,10 @@ def test_emit_json_prints_envelope_first_then_declared_order(capsys):
     assert emit_json("query", "result", dict(reversed(list(GOOD.items())))) == exitcodes.OK
     out = capsys.readouterr().out
     document = json.loads(out)
-    assert list(document) == ["ok", "status", "schema", "analyzer", "pattern", "relation", "tuples"]
+    assert list(document) == ["ok", "status", "schema", "analyzer", "goal", "pattern", "relation", "columns",
+                              "rows", "tuples"]
     assert document["ok"] is True
-    assert document["schema"] == {"name": "query.result", "version": 1}
+    assert document["schema"] == {"name": "query.result", "version": 2}
     assert document["analyzer"]["ruleset_fingerprint"] == ruleset_fingerprint()
     assert out.endswith("}\n")
 

@@ -31,14 +31,17 @@ def test_table_output_with_declared_column_names():
 
 def test_json_output_and_proofs():
     res = analyze(CASE / "program.dl", "--facts", CASE / "facts", "path(X, X)", "--format", "json",
-                  "--why", "--profile")
+                  "--why", "--stats")
     assert res.returncode == 0, res.stderr
     doc = json.loads(res.stdout)
     assert doc["ok"] is True and doc["status"] == "MATCH"
-    assert doc["schema"] == {"name": "query.result", "version": 1}
-    assert doc["relation"] == "path" and doc["tuples"] == [[2, 2], [3, 3]]
-    assert [p["tuple"] for p in doc["proofs"]] == [[2, 2], [3, 3]]
-    assert doc["proofs"][0]["rule"].startswith("path(X, Y) :-")
+    assert doc["schema"] == {"name": "query.result", "version": 2}
+    # columns are the goal's variables: X once, though it fills both columns of path
+    assert doc["relation"] == "path" and doc["columns"] == ["X"] and doc["tuples"] == [[2], [3]]
+    assert doc["rows"] == [{"X": 2}, {"X": 3}]
+    # one proof per answer: the goal's atom path(X, X) with its derivation
+    assert [p["children"][0]["tuple"] for p in doc["proofs"]] == [[2, 2], [3, 3]]
+    assert doc["proofs"][0]["children"][0]["rule"].startswith("path(X, Y) :-")
     assert {row["rule"] for row in doc["profile"]} >= {"path(X, Y) :- edge(X, Y)."}
 
 
@@ -61,8 +64,8 @@ def test_why_text_proof():
 
 
 @pytest.mark.parametrize("args, code, text", [
-    (["path(X)"], "DL916", "2 columns"),
-    (["nope(X)"], "DL915", "undeclared relation"),
+    (["path(X)"], "DL103", "takes 2 argument"),
+    (["nope(X)"], "DL915", "unknown relation 'nope'"),
     (["path(X"], "DL0", ""),
     (["path(X, Y)", "--max-tuples", "3"], "DL902", "max_tuples=3"),
     (["path(X, Y)", "--facts", "/nonexistent-dir"], "DL903", "not a directory"),

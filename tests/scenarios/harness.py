@@ -119,3 +119,20 @@ class ScenarioProject:
         full = [sys.executable, "-m", "analyzer", *argv, "--project-root", str(self.root)]
         proc = subprocess.run(full, capture_output=True, text=True, env=self.env, cwd=str(self.root), timeout=120)
         return Run(argv, proc.returncode, proc.stdout, proc.stderr)
+
+
+def scenario_request(scenario: dict, variant: Optional[str]):
+    """The argv and expect object of a scenario, or of one of its ``*_variant`` objects
+    (``command`` replaces the argv, ``extra_args`` extends it, ``also_check_X`` runs
+    ``check --X``)."""
+    argv, expect = list(scenario["command"]), scenario["expect"]
+    if variant is None:
+        return argv, expect
+    spec = expect[variant]
+    if variant.startswith("also_check_"):
+        argv = ["check", "--" + variant[len("also_check_"):]]
+    elif "command" in spec:
+        argv = list(spec["command"])
+    else:
+        argv = argv + list(spec.get("extra_args", []))
+    return argv, {k: v for k, v in spec.items() if k not in ("command", "extra_args")}

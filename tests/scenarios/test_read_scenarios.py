@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness import ScenarioProject, load_scenarios
+from harness import ScenarioProject, load_scenarios, scenario_request
 from expect import check_expect, parse_json
 
 ALL = load_scenarios()
@@ -33,17 +33,7 @@ CASES = list(_cases())
 @pytest.mark.parametrize("scenario,variant", CASES)
 def test_read_scenario(scenario, variant, tmp_path):
     project = ScenarioProject(scenario, tmp_path)
-    argv = list(scenario["command"])
-    expect = scenario["expect"]
-    if variant is not None:
-        spec = expect[variant]
-        if variant.startswith("also_check_"):
-            argv = ["check", "--" + variant[len("also_check_"):]]
-        elif "command" in spec:
-            argv = list(spec["command"])
-        else:
-            argv = argv + list(spec.get("extra_args", []))
-        expect = {k: v for k, v in spec.items() if k not in ("command", "extra_args")}
+    argv, expect = scenario_request(scenario, variant)
     if argv[0] != "read":
         pytest.skip(f"variant runs `{' '.join(argv)}`; the check command is not part of issue 4")
     run = project.run(argv)

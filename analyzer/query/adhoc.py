@@ -1,0 +1,350 @@
+"""Ad hoc questions: a goal (a conjunction) and added rules over a base program and its facts.
+
+Two layers. The base program (the shipped rules, or a user's PROGRAM.dl) is evaluated as it
+is, from the compiled-program cache, and only as far as the question needs. The goal and any
+added rules (``-e``, ``--rules``, shell lines) form a small program on top whose inputs are
+the base relations they name; it is checked like any rule file (carets point into the goal)
+and compiled afresh, which costs milliseconds. The goal becomes the rule
+``__goal(V1, ..., Vn) :- goal.`` over its named variables, so negation, comparisons,
+arithmetic, aggregates and builtins mean exactly what they mean in rule files.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import Callable, Dict, Iterable, List, Mapping, Optional
+
+from analyzer.diagnostics import Diagnostic, DiagnosticError
+from analyzer.engine import ast
+from analyzer.engine.builtins import BUILTINS
+from analyzer.span import Span
+
+GOAL = "__goal"
+UNKNOWN_RELATION = "DL915"  # a goal or added rule names a relation that is neither declared nor built in
+ARITY = "DL916"  # kept for the pattern form; arity errors in goals are the checker's DL103
+NEVER_MATCHES = "DL917"  # a goal atom over a base relation with no facts and no rule
+NEEDS_REQUEST = "DL918"  # a request-dependent relation asked without a read request
+BUILTIN_HEAD = "DL919"  # an added rule or fact for a relation of the base program
+NO_GOAL = "DL920"  # a program queried without a goal that has no .output/.printsize directive
+
+
+@dataclass
+class Answer:
+    """The answer to one goal: named columns, sorted rows, optional proofs."""
+
+    goal: str
+    columns: List[str]
+    rows: List[tuple]
+    relation: Optional[str] = None  # the relation of a one-atom goal
+    proofs: Optional[list] = None
+    stats: Optional[list] = None
+
+
+@dataclass
+class Session:
+    """A base engine with its facts, plus added rules; answers goals without re-reading input.
+
+    ``request_hints``: base relations that hold a request nobody gave, each with what to do;
+    a goal that depends on one of them is an error saying so (never a partial answer).
+    ``spans`` is called once, on the first question asked with proofs.
+    """
+
+    engine: object
+    facts: Mapping[str, Iterable[tuple]]
+    spans: Optional[Callable[[], Mapping]] = None
+    request_hints: Mapping[str, str] = field(default_factory=dict)
+    limits: object = None
+    decls: Dict[str, ast.Decl] = field(default_factory=dict)
+    rules: List[ast.Rule] = field(default_factory=list)
+    sources: Dict[str, str] = field(default_factory=dict)
+    _dbs: Dict[bool, object] = field(default_factory=dict)
+    _added: int = 0
+
+    # ---- what can be asked ------------------------------------------------------------
+
+    @property
+    def base_decls(self) -> Mapping[str, ast.Decl]:
+        """The base program's declarations."""
+        return self.engine.program.decls
+
+    def relations(self) -> List[str]:
+        """Every relation a goal may name (base, added), sorted."""
+        return sorted({*self.base_decls, *self.decls})
+
+    def decl(self, name: str) -> Optional[ast.Decl]:
+        """The declaration of ``name`` (added first, then base), or None."""
+        return self.decls.get(name) or self.base_decls.get(name)
+
+    # ---- adding rules -----------------------------------------------------------------
+
+    def add(self, text: str, path: Optional[str] = None) -> List[str]:
+        """Add declarations and rules (a rule pack, an ``-e`` text, a shell line); returns the
+        relations they define. Nothing is added when anything in ``text`` is wrong."""
+        from analyzer.engine.syntax import parse_program
+
+        self._added += 1
+        path = path or f"<rule {self._added}>"
+        program = parse_program(text, path)
+        decls, rules = dict(self.decls), list(self.rules)
+        for decl in program.all_decls:
+            known = decls.get(decl.name) or self.base_decls.get(decl.name)
+            if known is not None and _shape(known) != _shape(decl):
+                raise _error(decl.span, "DL102", f"relation {decl.name} redeclared with different columns "
+                             f"(first declared at {known.span})", program.sources)
+            decls.setdefault(decl.name, decl)
+        for rule in program.rules:
+            if rule.head.rel in self.base_decls:
+                raise _error(rule.head.span, BUILTIN_HEAD, f"{rule.head.rel} is a relation of the built-in "
+                             "program; added rules define new relations (give this one another name)",
+                             program.sources)
+        rules += program.rules
+        _declare_heads(decls, rules, self.base_decls)
+        self._check(decls, rules, (), {**self.sources, **program.sources})
+        self.decls, self.rules = decls, rules
+        self.sources.update(program.sources)
+        return sorted({r.head.rel for r in program.rules} | {d.name for d in program.all_decls})
+
+    # ---- asking -----------------------------------------------------------------------
+
+    def ask(self, goal: str, *, provenance: bool = False, profile: bool = False) -> Answer:
+        """Evaluate ``goal`` (e.g. ``owner(I, M, _, _, _), !loaded(M)``) and return its answer."""
+        from analyzer.engine.evaluate import Engine
+        from analyzer.engine.syntax import parse_goal
+
+        body = parse_goal(goal)
+        sources = {**self.sources, "<goal>": goal}
+        columns, head_args, body = _goal_columns(body, self.decls, self.base_decls)
+        decls = dict(self.decls)
+        rule = ast.Rule(ast.Atom(GOAL, tuple(head_args), Span("<goal>", 1, 1)), body, "", Span("<goal>", 1, 1))
+        _unknown_relations([rule], {**self.base_decls, **decls}, sources)
+        from analyzer.engine.check import variable_types
+
+        upper = self._program(decls, [])
+        types = variable_types(upper, body)
+        decls[GOAL] = ast.Decl(GOAL, tuple(ast.Column(f"c{i}", types.get(a.name, ast.SYMBOL))
+                                           for i, a in enumerate(head_args)), "", rule.span)
+        program = self._check(decls, self.rules + [rule], body, sources)
+        engine = Engine(program)
+        if self.limits is not None:
+            engine.limits = self.limits
+        used = [r for r in engine.needed([GOAL]) if r in self.base_decls and r not in self.decls]
+        base_db = self._base(used, provenance, profile)
+        facts = {r: base_db.tuples(r) for r in used}
+        db = engine.evaluate(facts, provenance=provenance, profile=profile, only=[GOAL])
+        rows = db.relation(GOAL)
+        relation = body[0].rel if len(body) == 1 and isinstance(body[0], ast.Atom) else None
+        proofs = None
+        if provenance:
+            proofs = [_stitch(db.why(GOAL, row), base_db) for row in rows]
+        stats = base_db.stats + db.stats if profile else None
+        return Answer(goal, columns, rows, relation, proofs, stats)
+
+    def outputs(self):
+        """Soufflé-style output of a program without a goal: ``([(name, columns, rows)],
+        [(name, size)])`` for its ``.output`` and ``.printsize`` relations."""
+        directives = self.engine.program.directives
+        shown = list(dict.fromkeys(r for d in directives if d.kind == "output" for r in d.relations))
+        sized = list(dict.fromkeys(r for d in directives if d.kind == "printsize" for r in d.relations))
+        if not shown and not sized:
+            raise _error(None, NO_GOAL, "no goal given and the program has no .output or .printsize "
+                         "directive: give a goal, e.g. 'path(X, Y)'", {})
+        db = self._base(shown + sized, False)
+        return ([(r, [c.name for c in self.base_decls[r].columns], db.relation(r)) for r in shown],
+                [(r, db.count(r)) for r in sized])
+
+    def base_database(self, relations: Iterable[str], provenance: bool = False):
+        """The base program evaluated at least as far as ``relations`` need (reused)."""
+        return self._base(list(relations), provenance)
+
+    # ---- internals --------------------------------------------------------------------
+
+    def _program(self, decls: Mapping[str, ast.Decl], rules: list, sources: Optional[dict] = None) -> ast.Program:
+        all_decls = list(self.base_decls.values()) + [d for n, d in decls.items() if n not in self.base_decls]
+        return ast.Program(decls={**self.base_decls, **decls}, rules=list(rules), files=list(sources or ()),
+                           all_decls=all_decls, sources=dict(sources or {}))
+
+    def _check(self, decls, rules, goal_body, sources) -> ast.Program:
+        from analyzer.engine.check import check_program
+
+        _unknown_relations(rules, {**self.base_decls, **decls}, sources)
+        program = self._program(decls, rules, sources)
+        diags = [d for d in check_program(program) if d.severity == "error"]
+        if diags:
+            raise DiagnosticError(diags)
+        self._needs_request(program, rules, sources)
+        if goal_body:
+            self._never_matches(program, goal_body, sources)
+        return program
+
+    def _needs_request(self, program, rules, sources) -> None:
+        request = set(self.request_hints)
+        if not request:
+            return
+        for rule in rules:
+            for atom, _neg, _depth in _atoms(rule.body):
+                if atom.rel not in self.base_decls or atom.rel in self.decls:
+                    continue
+                via = sorted(self.engine.needed([atom.rel]) & request)
+                if via:
+                    # the hint of the first request in the session's order (most specific first)
+                    first = next(r for r in self.request_hints if r in via)
+                    raise _error(atom.span, NEEDS_REQUEST, f"{atom.rel} depends on a request "
+                                 f"({', '.join(via)}); {self.request_hints[first]}", sources)
+
+    def _never_matches(self, program, body, sources) -> None:
+        derived = {r.head.rel for r in self.engine.rules if not r.is_fact} | {r.head.rel for r in self.rules}
+        for lit in body:
+            if not isinstance(lit, ast.Atom) or lit.rel in BUILTINS or lit.rel in derived:
+                continue
+            if not self.facts.get(lit.rel) and not self.engine.facts.get(lit.rel):
+                raise _error(lit.span, NEVER_MATCHES, f"the goal can never match: {lit.rel} has no facts "
+                             "here and no rule derives it", sources)
+
+    def _base(self, used: List[str], provenance: bool, profile: bool = False):
+        db = self._dbs.get(provenance)
+        if db is not None and all(db.evaluated(r) for r in used) and not profile:
+            return db
+        wanted = sorted(set(used) | ({r for r in self.base_decls if db.evaluated(r)} if db is not None else set()))
+        derived = {r.head.rel for r in self.engine.rules if not r.is_fact}
+        only = [r for r in wanted if r in derived]
+        needed = self.engine.needed(only) | set(wanted)
+        facts = {r: rows for r, rows in self.facts.items() if r in needed}
+        if self.limits is not None:
+            self.engine.limits = self.limits
+        spans = self.spans() if provenance and self.spans is not None else None
+        db = self.engine.evaluate(facts, spans=spans, provenance=provenance, profile=profile, only=only)
+        self._dbs[provenance] = db
+        return db
+
+
+def _shape(decl: ast.Decl) -> tuple:
+    return tuple((c.name, c.type) for c in decl.columns)
+
+
+def _error(span, code: str, message: str, sources: Mapping[str, str]) -> DiagnosticError:
+    from analyzer.engine.syntax import line_of
+
+    span = span or Span("<command line>", 1, 1)
+    text = sources.get(span.path)
+    return DiagnosticError([Diagnostic(span, code, message,
+                                       source_line=line_of(text, span.line) if text is not None else None)])
+
+
+def _atoms(literals):
+    from analyzer.engine.check import iter_atoms
+
+    return iter_atoms(literals)
+
+
+def nearest(name: str, known: Iterable[str]) -> Optional[str]:
+    """The known name closest to ``name`` (for "did you mean"), or None."""
+    known = sorted(set(known))
+    lowered = {k.lower(): k for k in known}
+    if name.lower() in lowered:
+        return lowered[name.lower()]
+    close = difflib.get_close_matches(name, known, n=1, cutoff=0.5)
+    if close:
+        return close[0]
+    part = [k for k in known if name in k or k in name]
+    return min(part, key=lambda k: (abs(len(k) - len(name)), k)) if part else None
+
+
+def _unknown_relations(rules, decls: Mapping[str, ast.Decl], sources) -> None:
+    for rule in rules:
+        for atom, _neg, _depth in _atoms((rule.head,) + tuple(rule.body)):
+            if atom.rel in decls or atom.rel in BUILTINS or atom.rel == GOAL:
+                continue
+            near = nearest(atom.rel, [*decls, *BUILTINS])
+            hint = f"; the nearest known relation is {near}" if near else ""
+            raise _error(atom.span, UNKNOWN_RELATION, f"unknown relation {atom.rel!r}: neither declared nor "
+                         f"built in{hint} (`analyze schema` lists them)", sources)
+
+
+def _declare_heads(decls: Dict[str, ast.Decl], rules: List[ast.Rule], base: Mapping[str, ast.Decl]) -> None:
+    """Declare the head relation of every added rule that has no ``.decl``, typing each column
+    from the rule body (a shell line or ``-e`` text need not repeat what the checker infers)."""
+    from analyzer.engine.check import variable_types
+
+    changed = True
+    while changed:
+        changed = False
+        for rule in rules:
+            head = rule.head
+            if head.rel in decls or head.rel in base or head.rel in BUILTINS:
+                continue
+            program = ast.Program(decls={**base, **decls}, rules=[])
+            types = variable_types(program, rule.body)
+            columns = []
+            for i, arg in enumerate(head.args):
+                if isinstance(arg, ast.Var):
+                    typ, name = types.get(arg.name, ast.SYMBOL), arg.name.lower()
+                elif isinstance(arg, ast.Const):
+                    typ, name = (ast.NUMBER if isinstance(arg.value, int) else ast.SYMBOL), f"c{i}"
+                else:
+                    typ, name = ast.NUMBER, f"c{i}"
+                if name in {c.name for c in columns}:
+                    name = f"{name}_{i}"
+                columns.append(ast.Column(name, typ))
+            decls[head.rel] = ast.Decl(head.rel, tuple(columns), "", head.span)
+            changed = True
+
+
+def _goal_columns(body, decls, base):
+    """``(column names, head variables, body)`` of the goal rule.
+
+    The columns are the goal's named variables in order of first appearance (variables local
+    to an aggregate excluded). A goal without named variables that is one atom answers with
+    the relation's whole tuples, its columns named as declared.
+    """
+    names: List[str] = []
+
+    def visit(term):
+        if isinstance(term, ast.Var) and term.name not in names:
+            names.append(term.name)
+        elif isinstance(term, ast.BinOp):
+            visit(term.left)
+            visit(term.right)
+
+    for lit in body:
+        if isinstance(lit, ast.Comparison):
+            terms = (lit.left, lit.right)
+        else:
+            terms = (lit.atom if isinstance(lit, ast.Negation) else lit).args
+        for term in terms:
+            visit(term)
+    if names:
+        return names, [ast.Var(n, Span("<goal>", 1, 1)) for n in names], body
+    if len(body) == 1 and isinstance(body[0], ast.Atom) and body[0].rel not in BUILTINS:
+        atom = body[0]
+        decl = decls.get(atom.rel) or base.get(atom.rel)
+        if decl is not None and decl.arity == len(atom.args):
+            fresh = [ast.Var(f"Col__{i}", getattr(a, "span", None) or atom.span) for i, a in enumerate(atom.args)]
+            extra = tuple(ast.Comparison("=", v, a, a.span) for v, a in zip(fresh, atom.args)
+                          if not isinstance(a, ast.Wildcard))
+            return ([c.name for c in decl.columns], fresh,
+                    (ast.Atom(atom.rel, tuple(fresh), atom.span),) + extra)
+    return [], [], body
+
+
+def _stitch(proof, base_db):
+    """Replace the leaves of an upper-layer proof that are derived base tuples with their
+    proofs in the base program (when it was evaluated with provenance)."""
+    if proof is None or base_db is None or getattr(base_db, "_prov", None) is None:
+        return proof
+    seen = set()
+    todo = [proof]
+    while todo:
+        node = todo.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if node.rule is None and node.relation != GOAL and base_db.evaluated(node.relation) \
+                and base_db.contains(node.relation, node.tuple):
+            sub = base_db.why(node.relation, node.tuple)
+            if sub is not None:
+                node.rule, node.span, node.bindings = sub.rule, sub.span, sub.bindings
+                node.children, node.absent, node.builtins = sub.children, sub.absent, sub.builtins
+                continue
+        todo.extend(node.children)
+    return proof
