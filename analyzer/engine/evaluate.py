@@ -113,29 +113,16 @@ class Engine:
         inputs, given the rest of the facts."""
         return dependent_relations(self.program, self.builtins, inputs, maps=self.maps())
 
-    def index_keys(self, relations: Iterable[str]) -> set:
-        """The keys ``("I", relation, columns)`` of the indexes that the rules deriving any
-        of ``relations`` look tuples up in."""
-        relations = set(relations)
-        keys = set()
-        for si, (base, delta) in enumerate(self.compiled(PLAIN)):
-            if relations & set(self.strata[si].relations):
-                keys.update(k for v in base + delta for k in v.params if k[0] == "I")
-        return keys
-
     def evaluate(self, facts: Mapping[str, Iterable[tuple]], *, spans: Optional[Mapping] = None,
                  provenance: bool = False, profile: bool = False,
                  only: Optional[Iterable[str]] = None,
-                 given: Optional[Mapping[str, set]] = None,
-                 given_indexes: Optional[Mapping[tuple, dict]] = None) -> Database:
+                 given: Optional[Mapping[str, set]] = None) -> Database:
         """Evaluate over ``facts`` (relation -> tuples); see :class:`Database` for the result.
 
         ``given`` holds derived relations already evaluated over the same facts (complete,
         e.g. materialized by analyzer/engine/materialize.py): they are taken as they are and
         a stratum all of whose relations are given is not run. Not with ``provenance``:
-        given tuples have no derivations to show. ``given_indexes`` maps index keys
-        (:meth:`index_keys`) of relations no stratum that runs derives to their index over
-        the same tuples, built earlier (:func:`build_index`)."""
+        given tuples have no derivations to show."""
         if given and provenance:
             raise ValueError("given relations carry no provenance")
         given = given or {}
@@ -156,7 +143,6 @@ class Engine:
         run.load(facts, spans or {})
         for rel, tuples in given.items():
             run.full[rel] = tuples
-        run.index.update(given_indexes or {})
         if given:
             run.done &= wanted
         for si, (base, delta) in enumerate(self.compiled(PROV if provenance else PLAIN)):
@@ -233,7 +219,7 @@ class _Run:
         for variant in base + delta_variants:
             for key in variant.params:
                 if key[0] == "I" and key not in self.index:
-                    self.index[key] = build_index(self.full[key[1]], key[2])
+                    self.index[key] = _build_index(self.full[key[1]], key[2])
         self.height += 1
         self.new = {rel: set() for rel in stratum.relations}
         for variant in base:
@@ -323,9 +309,7 @@ class _Context:
         return self._graphs[name]
 
 
-def build_index(tuples, cols) -> dict:
-    """The index of ``tuples`` on the column positions ``cols``: key -> list of tuples (the
-    key is the column's value for one column, the tuple of values for several)."""
+def _build_index(tuples, cols) -> dict:
     idx: dict = {}
     _extend_index(idx, tuples, cols)
     return idx

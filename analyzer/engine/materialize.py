@@ -25,9 +25,7 @@ import tempfile
 from pathlib import Path
 from typing import Iterable, Mapping, Optional
 
-from analyzer.engine.evaluate import build_index
-
-FORMAT = b"memory-analyzer-strata-3\n"
+FORMAT = b"memory-analyzer-strata-2\n"
 
 
 def strata_dir() -> Path:
@@ -89,22 +87,17 @@ def evaluate_reusing(engine, facts: Mapping, inputs: Iterable[str], fact_digest:
     inputs = sorted(set(inputs))
     stored = stored_relations(engine, inputs, outputs)
     path = strata_dir() / f"{strata_key(engine, inputs, fact_digest, stored)}.marshal"
-    dependent = engine.dependent_on(inputs)
-    wanted = [rel for s in engine.strata if s.rules for rel in s.relations if rel in dependent]
-    hit = _read(path, stored)
-    if hit is not None:
-        given, indexes = hit
-        return engine.evaluate(facts, given=given, given_indexes=indexes, only=wanted + stored)
+    given = _read(path, stored)
+    if given is not None:
+        dependent = engine.dependent_on(inputs)
+        wanted = [rel for s in engine.strata if s.rules for rel in s.relations if rel in dependent]
+        return engine.evaluate(facts, given=given, only=wanted + stored)
     db = engine.evaluate(facts)
-    # the dependent rules' indexes over relations no request changes (stored relations and
-    # project facts) are stored too: loading one is cheaper than building it per request
-    keys = sorted(k for k in engine.index_keys(wanted) if k[1] not in dependent)
-    _write(path, {rel: list(db.tuples(rel)) for rel in stored},
-           [(key, build_index(db.tuples(key[1]), key[2])) for key in keys])
+    _write(path, {rel: list(db.tuples(rel)) for rel in stored})
     return db
 
 
-def _read(path: Path, relations: list) -> Optional[tuple]:
+def _read(path: Path, relations: list) -> Optional[dict]:
     try:
         data = path.read_bytes()
     except OSError:
@@ -116,14 +109,14 @@ def _read(path: Path, relations: list) -> Optional[tuple]:
         stored = marshal.loads(data[head:])
     except (EOFError, ValueError, TypeError):
         return None
-    if not isinstance(stored, tuple) or len(stored) != 2 or sorted(stored[0]) != relations:
+    if not isinstance(stored, dict) or sorted(stored) != relations:
         return None
-    return {rel: set(tuples) for rel, tuples in stored[0].items()}, dict(stored[1])
+    return {rel: set(tuples) for rel, tuples in stored.items()}
 
 
-def _write(path: Path, relations: dict, indexes: list) -> None:
+def _write(path: Path, relations: dict) -> None:
     try:
-        payload = marshal.dumps((relations, indexes))
+        payload = marshal.dumps(relations)
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=str(path.parent), suffix=".tmp")
         try:
