@@ -159,6 +159,14 @@ def facts_catalogue(locate: Callable[[str], Path] = data_dir) -> str:
     return "\n".join(out)
 
 
+def relations_catalogue(locate: Callable[[str], Path] = data_dir) -> str:
+    """docs/relations.md: every derived relation of the shipped programs (rules/query.dl)."""
+    from analyzer.engine.check import load_program
+    from analyzer.query.relations import relations_doc
+
+    return relations_doc(load_program(locate("rules") / "query.dl"))
+
+
 def expected_files(root: Path, commands=COMMANDS, locate: Callable[[str], Path] = data_dir) -> Dict[str, str]:
     """Every generated file's expected content under ``root``, by relative path."""
     from analyzer import catalog
@@ -166,6 +174,7 @@ def expected_files(root: Path, commands=COMMANDS, locate: Callable[[str], Path] 
     files = dict(schema_documents(commands))
     files["docs/findings.md"] = catalog.render_findings(catalog.load(locate, root=root))
     files["docs/facts.md"] = facts_catalogue(locate)
+    files["docs/relations.md"] = relations_catalogue(locate)
     cli = root / "docs" / "cli.md"
     if cli.is_file():
         files["docs/cli.md"] = fill_sections(cli.read_text(encoding="utf-8"), commands)

@@ -172,6 +172,18 @@ SHOW_SHAPES = (
     index_error_shape("as `list`, and when ID is not in the index"),
 )
 
+RELATION_INFO = Obj({"name": "str", "kind": Enum("base", "request", "derived"), "doc": "str", "location": "str",
+                     "columns": list_of(Obj({"name": "str", "type": Enum("symbol", "number"), "doc": "str"})),
+                     "rules": "list[str]", "uses": "list[str]"})
+SCHEMA_SHAPES = (
+    Shape("result", 1, "the relations asked for (all, --derived, or REL)", True, ("OK",), (0,),
+          Obj({"relations": list_of(RELATION_INFO)}),
+          "location is the shipped file:line of the .decl; rules the file:line of each rule deriving the "
+          "relation (empty for base and request relations); uses the relations those rules read."),
+    Shape("error", 1, "REL is not a known relation (the message names the nearest)", False, ("INVALID",), (2,),
+          ERROR_BODY),
+)
+
 CONFORMANCE_SHAPES = (
     Shape("result", 2, "the conformance checks ran (some may have failed)", True, ("PASS", "FAIL"), (0, 1),
           Obj({"source_tree": "bool",
@@ -238,10 +250,20 @@ COMMANDS: Tuple[CommandSpec, ...] = (
                    "request asked without one, a goal that can never match, an unknown --task, or a limit")),
     ),
     CommandSpec(
+        "schema", LIVE, "analyzer.commands.schema",
+        "list the relations a query can ask: base, request and derived, with columns and docs",
+        "List every relation `analyze query` can name: base relations extracted from the project, the "
+        "request relations and the relations the shipped rules derive, with column names and types, doc "
+        "comments and the defining file:line; REL describes one relation, with the rules that derive it.",
+        shapes=SCHEMA_SHAPES,
+        exits=((0, "the relations were listed"), (2, "REL is not a known relation")),
+    ),
+    CommandSpec(
         "explain", LIVE, "analyzer.commands.explain",
-        "print the catalogue entry of a finding or reason code",
+        "print the catalogue entry of a finding or reason code, or what a DL/MA code means and what to do",
         "Print what docs/findings.md says about CODE: title, kind, severity or status, the rule file "
-        "and relation that derive it, the explanation and its fixtures.",
+        "and relation that derive it, the explanation and its fixtures. For the tool's own codes (DL…, "
+        "MA-…) print what the code means and what to do about it.",
         exits=((0, "the code is in the catalogue, implemented by a rule file or reserved in rules/reserved.dl "
                    "(its entry says which); the entry is printed"),
                (2, "the catalogue has no such code (message on stderr, nothing on stdout)")),

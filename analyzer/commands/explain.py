@@ -16,7 +16,8 @@ from analyzer import exitcodes
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the code argument."""
-    parser.add_argument("code", metavar="CODE", help="a finding or reason code, e.g. MC-ROUTE-PATH (case-insensitive)")
+    parser.add_argument("code", metavar="CODE", help="a finding or reason code, e.g. MC-ROUTE-PATH, or one of the "
+                        "tool's own codes (DL108, MA-FILE-ENCODING); case-insensitive")
 
 
 def run(args: argparse.Namespace, locate=None) -> int:
@@ -25,9 +26,11 @@ def run(args: argparse.Namespace, locate=None) -> int:
     from analyzer.gendocs import source_root
     from analyzer.resources import data_dir
 
+    code = args.code.strip().upper()
+    if code.startswith("DL") or code.startswith("MA-"):
+        return _tool_code(args.code, code)
     root = source_root()
     known = catalog.load(locate or data_dir, root=root)
-    code = args.code.strip().upper()
     entries = known.find(code)
     if not entries:
         close = sorted(c for c in known.codes() if c.rsplit("-", 1)[0] == code.rsplit("-", 1)[0])
@@ -35,4 +38,19 @@ def run(args: argparse.Namespace, locate=None) -> int:
         print(f"analyze explain: unknown code {args.code!r}: not in the catalogue{hint}", file=sys.stderr)
         return exitcodes.INVALID
     sys.stdout.write("\n".join(catalog.render_entry(e, with_fixtures=root is not None) for e in entries))
+    return exitcodes.OK
+
+
+def _tool_code(given: str, code: str) -> int:
+    """A DL or MA code: its meaning and what to do about it."""
+    from analyzer.toolcodes import find, tool_codes
+
+    entry = find(code)
+    if entry is None:
+        family = code[:3] if code.startswith("DL") else code.rsplit("-", 1)[0]
+        close = sorted(c for c in tool_codes() if c.startswith(family))
+        hint = f"; codes of that family: {', '.join(close)}" if close else ""
+        print(f"analyze explain: unknown code {given!r}: not a code of the analyzer{hint}", file=sys.stderr)
+        return exitcodes.INVALID
+    sys.stdout.write(entry.render())
     return exitcodes.OK

@@ -312,6 +312,11 @@ def parse_statements(text: str, path: str = "<string>") -> list:
             if (docs[d].line, docs[d].column) > previous_end:
                 block.append(docs[d])
             d += 1
+        # only the last run of consecutive `///` lines documents the statement: an earlier run
+        # separated by a blank line is a block of its own (e.g. a rule file's @code header)
+        while len(block) > 1 and any(b.line - a.line > 1 for a, b in zip(block, block[1:])):
+            gap = max(i for i, (a, b) in enumerate(zip(block, block[1:]), 1) if b.line - a.line > 1)
+            block = block[gap:]
         statements.append(builder.statement(node, _doc_text(block)))
         previous_end = (node.meta.end_line, node.meta.end_column)
     return statements

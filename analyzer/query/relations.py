@@ -65,10 +65,14 @@ def catalogue(program=None) -> Dict[str, RelationInfo]:
                                  decl.doc, location)
     for rule in program.rules:
         info = out.get(rule.head.rel)
-        if info is None or rule.is_fact:
+        if info is None:
             continue
         info.kind = DERIVED
-        info.rules.append(_where(rule.span))
+        where = _where(rule.span)
+        # a table of facts in a rule file is listed once per file, at its first fact
+        if rule.is_fact and any(r.rsplit(":", 1)[0] == where.rsplit(":", 1)[0] for r in info.rules):
+            continue
+        info.rules.append(where)
         for atom, _neg, _depth in iter_atoms(rule.body):
             if atom.rel in program.decls and atom.rel not in info.uses:
                 info.uses.append(atom.rel)

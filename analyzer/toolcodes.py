@@ -1,0 +1,167 @@
+"""The tool's own codes: rule-language diagnostics (DL…) and analyzer diagnostics (MA-…),
+each with what it means and what to do about it. ``analyze explain DL108`` prints an entry;
+a test checks that every code the source raises is listed here.
+
+Protocol codes (MC-…) are not here: they live in the ``@code`` blocks of rules/*.dl.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, Optional
+
+
+@dataclass(frozen=True)
+class ToolCode:
+    """One DL or MA code: its meaning and the fix."""
+
+    code: str
+    meaning: str
+    fix: str
+
+    def render(self) -> str:
+        """The entry as ``analyze explain`` prints it."""
+        family = "rule-language diagnostic" if self.code.startswith("DL") else "analyzer diagnostic"
+        return f"{self.code} ({family})\n\n{self.meaning}\n\nWhat to do: {self.fix}\n"
+
+
+# what to do, for the DL codes whose meaning comes from the syntax and check tables
+_FIXES: Dict[str, str] = {
+    "DL001": "read the list of what was expected at the caret and correct the statement there.",
+    "DL002": "end the statement with `.`, or put `,` between body literals.",
+    "DL003": "write the rule as `head :- body.`.",
+    "DL004": "close the argument list with `)`.",
+    "DL005": "close the string with `\"` on the same line (write \\n for a line break).",
+    "DL006": "give every column a type: `name: symbol` or `name: number`.",
+    "DL007": "write the type as `symbol` or `number`, lowercase.",
+    "DL008": "write negation as `!p(...)`.",
+    "DL009": "write `<=` and `>=`.",
+    "DL010": "write equality as a single `=`.",
+    "DL011": "put `,` between the arguments.",
+    "DL012": "remove the directive; types are only `symbol` and `number` and functors are builtins "
+             "(docs/rule-language.md lists them).",
+    "DL013": "remove the trailing comma, or give the rule a body literal after `:-`.",
+    "DL014": "write the aggregate as `count : { body }` or `sum X : { body }`.",
+    "DL015": "remove the character (identifiers are letters, digits and `_`; strings are in double quotes).",
+    "DL016": "use only the escapes \\\" \\\\ \\n \\t inside strings.",
+    "DL017": "check the path: `.include` is relative to the including file; `--rules` to the current directory.",
+    "DL018": "break the cycle: include a shared file from both instead of each other.",
+    "DL101": "add a `.decl` for the relation (or `.include` the file that declares it); "
+             "`analyze schema` lists the built-in relations.",
+    "DL102": "use the first declaration's columns, or give the new relation another name.",
+    "DL103": "give the atom as many arguments as the declaration has columns (`analyze schema REL`).",
+    "DL104": "quote symbols (\"a\"), leave numbers bare, or compare in a column of the right type.",
+    "DL105": "use the variable only in columns of one type, or introduce a second variable.",
+    "DL106": "do arithmetic on numbers only; convert with to_number if a builtin offers it.",
+    "DL107": "compare numbers with numbers and symbols with symbols.",
+    "DL108": "bind the head variable in a positive body atom (or with `X = ...`).",
+    "DL109": "bind the variable in a positive atom before negating; use `_` for columns you do not care about.",
+    "DL110": "bind every variable of the comparison or expression in a positive atom.",
+    "DL111": "bind the grouping variables outside the aggregate and the target inside it.",
+    "DL112": "bind the builtin's input arguments first (docs/rule-language.md gives each builtin's modes).",
+    "DL113": "replace `_` by a named variable bound in the body.",
+    "DL114": "compute the inner aggregate in a rule of its own, then aggregate over that relation.",
+    "DL115": "break the cycle: the negated relation may not depend on the rule's head.",
+    "DL116": "break the cycle: the aggregated relation may not depend on the rule's head.",
+    "DL117": "give facts constants only; a rule with variables needs a body.",
+    "DL118": "pass a declared binary relation whose two columns have one type.",
+    "DL119": "define a relation of your own; builtins cannot be rule heads.",
+    "DL120": "rename the relation: the name is a builtin.",
+    "DL121": "give every column its own name.",
+    "DL122": "put the aggregate alone on one side of `=`, e.g. `N = count : { p(X) }`.",
+    "DL123": "break the cycle: the graph builtin's relation may not depend on the rule's head.",
+    "DL124": "correct the glob or regular expression constant.",
+}
+
+_OTHER: Dict[str, tuple] = {
+    "DL900": ("the engine cannot evaluate the program or request (internal consistency)",
+              "report it with the program and command line; it points at a bug in the analyzer."),
+    "DL901": ("negation, an aggregate or a graph builtin depends on its own result (found while stratifying)",
+              "break the cycle named in the message (DL115/DL116/DL123 say the same statically)."),
+    "DL902": ("a resource limit stopped evaluation: too many derived tuples or too much time",
+              "narrow the goal, or raise --max-tuples / --timeout if the size is expected."),
+    "DL903": ("facts that do not fit the declarations: undeclared relation, arity, type, an unreadable or "
+              "missing facts file or directory",
+              "fix the facts file at the position named, or the `.decl` it should match; `.input` files "
+              "are looked up in the --facts directory."),
+    "DL904": ("a rule whose literals cannot be ordered for evaluation (a binding the checker missed)",
+              "reorder or bind the variables explicitly; report it if the checker accepted the rule."),
+    "DL905": ("division or modulo by zero during evaluation",
+              "guard the divisor, e.g. `D != 0` before `X / D`."),
+    "DL906": ("a relation that is not declared was asked of the engine",
+              "declare the relation or correct its name (`analyze schema` lists them)."),
+    "DL907": ("a value of the wrong type reached a rule during evaluation",
+              "check the facts' column types against the declarations."),
+    "DL908": ("a fact with a variable reached the engine",
+              "give facts constants only."),
+    "DL909": ("a relation was read before it was evaluated (library use with only=)",
+              "include the relation in only=, or evaluate the whole program."),
+    "DL910": ("a query pattern with the wrong arity or a term other than constants, variables and `_`",
+              "match the relation's columns; use a goal with comparisons for expressions."),
+    "DL911": ("statistics asked of an evaluation that did not record them",
+              "evaluate with profile=True (`--stats` on the command line)."),
+    "DL912": ("a proof asked of an evaluation without provenance",
+              "evaluate with provenance=True (`--why` on the command line)."),
+    "DL913": ("a program or goal nested too deeply to evaluate",
+              "split deeply nested expressions into rules of their own."),
+    "DL914": ("the program file cannot be read", "check the PROGRAM.dl path and its permissions."),
+    "DL915": ("a goal or added rule names a relation that is neither declared nor built in",
+              "use the nearest known relation the message names, declare the relation in a rule pack, or "
+              "list what exists with `analyze schema`."),
+    "DL916": ("a query pattern with the wrong number of columns (goals report this as DL103)",
+              "give as many arguments as the relation has columns."),
+    "DL917": ("the goal can never match: one of its atoms is a base relation with no facts in this project "
+              "and no rule deriving it",
+              "check the relation is the one you meant; request relations (req_path, ...) need their option "
+              "(--path, ...)."),
+    "DL918": ("the goal reads a relation that depends on a request that was not given (for the read "
+              "request: the task, touched paths, explicit modules)",
+              "add --task (and --path, --rule, --profile, --area as needed), or ask a request-independent "
+              "relation (`analyze schema --derived` shows what each relation reads)."),
+    "DL919": ("an added rule or fact (-e, --rules, a shell line) defines a built-in relation",
+              "give the relation a new name: added rules define relations of their own on top of the built-in ones."),
+    "DL920": ("a program was queried without a goal and declares no .output or .printsize",
+              "give a goal, or add `.output REL` to the program."),
+    "MA-USAGE": ("a command line the command cannot answer (bad option value, unknown task, missing argument)",
+                 "correct the option named in the message; `analyze COMMAND --help` lists them."),
+    "MA-MEMDIR": ("the memory directory is missing or unusable (not a real directory under docs/)",
+                  "create docs/memory (or pass --memory-dir) as a real directory, not a symlink."),
+    "MA-MANIFEST-MISSING": ("docs/memory/manifest.md is missing", "add the manifest (spec §4)."),
+    "MA-MARKDOWN": ("Markdown the protocol grammar cannot place (e.g. an entry heading without its block)",
+                    "fix the line named so that it follows the entry format of spec §5."),
+    "MA-FILE": ("a managed file problem (family of the MA-FILE-* codes)", "see the specific MA-FILE-* code."),
+    "MA-FILE-BOM": ("a UTF-8 byte order mark at the start of a file (ignored)", "save the file without a BOM."),
+    "MA-FILE-CRLF": ("CRLF line endings (read as LF)", "convert the file to LF line endings."),
+    "MA-FILE-ENCODING": ("a managed file is not valid UTF-8; it is not loaded (fail closed)",
+                         "re-encode the file as UTF-8."),
+    "MA-FILE-NOT-REGULAR": ("a managed path is not a regular file (directory, device, fifo)",
+                            "replace it with a regular Markdown file or move it out of the memory dir."),
+    "MA-FILE-NUL": ("a file contains NUL bytes", "remove the NUL bytes (the file is probably binary or corrupted)."),
+    "MA-FILE-SYMLINK": ("a managed path is a symlink, which the protocol refuses", "replace the link by the file itself."),
+    "MA-FILE-UNREADABLE": ("a managed file could not be read (permissions, I/O error, too large)",
+                           "make the file readable and of reasonable size."),
+    "MA-INDEX-DUPLICATE": ("an Entry ID held twice by the units a lookup indexes",
+                           "give one of the entries a new ID (or archive the stale copy)."),
+    "MA-INDEX-LOCAL": ("--local lookup refused: the local overlay is not located, not bound, or in REVIEW",
+                       "bind the overlay (`memory-custodian local link`) or resolve its warnings."),
+    "MA-INDEX-UNKNOWN": ("no entry has the ID asked for (possibly only in archive storage)",
+                         "check the ID with `analyze list`; add --include-archive for archived entries."),
+}
+
+
+def tool_codes() -> Dict[str, ToolCode]:
+    """Every DL and MA code, sorted."""
+    from analyzer.engine.check import CHECK_CODES
+    from analyzer.engine.errors_table import syntax_codes
+
+    out = {}
+    for code, meaning in {**syntax_codes(), **CHECK_CODES}.items():
+        out[code] = ToolCode(code, meaning, _FIXES.get(code, "see docs/rule-language.md."))
+    for code, (meaning, fix) in _OTHER.items():
+        out[code] = ToolCode(code, meaning, fix)
+    return dict(sorted(out.items()))
+
+
+def find(code: str) -> Optional[ToolCode]:
+    """The entry of ``code`` (case-insensitive), or None."""
+    return tool_codes().get(code.strip().upper())
