@@ -21,7 +21,6 @@ from __future__ import annotations
 import hashlib
 import marshal
 import os
-import tempfile
 from pathlib import Path
 from typing import Iterable, Mapping, Optional
 
@@ -115,6 +114,8 @@ def _read(path: Path, relations: list) -> Optional[dict]:
 
 
 def _write(path: Path, relations: dict) -> None:
+    import tempfile  # only when writing: its imports cost a warm read a few milliseconds
+
     try:
         payload = marshal.dumps(relations)
         path.parent.mkdir(parents=True, exist_ok=True)

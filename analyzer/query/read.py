@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from analyzer.engine.materialize import evaluate_reusing
 from analyzer.query.paths import probe_path
 from analyzer.query.program import read_program
 from analyzer.query.read_model import (
@@ -96,6 +95,8 @@ def _evaluate(request: ReadRequest, project, provenance: bool):
     if provenance:  # spans only feed proofs: a plain read never looks at them
         db = engine.evaluate(facts, spans=project.facts.spans(), provenance=True)
     else:
+        from analyzer.engine.materialize import evaluate_reusing
+
         # what does not depend on the request is evaluated once per fact base and reused
         db = evaluate_reusing(engine, facts, request_relations(engine), project.facts.digest(),
                               use_cache=request.use_cache)
