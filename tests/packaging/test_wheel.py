@@ -79,4 +79,5 @@ def test_wheel_installs_into_fresh_venv_and_runs_outside_the_tree(tmp_path):
     assert first.stderr.strip().splitlines()[-1] == f"compiled nothing {read.returncode}", first.stderr
     assert not (first_cache / "memory-analyzer" / "programs").exists()
     assert sorted(p.name for p in (Path(installed_rules.stdout.strip()).parent / "compiled").iterdir()) == [
-        "facts__schema.program", "rules__index__index.program", "rules__query.program", "rules__read__read.program"]
+        "facts__schema.program", "rules__check__check.program", "rules__index__index.program", "rules__query.program",
+        "rules__read__read.program"]
