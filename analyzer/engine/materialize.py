@@ -9,28 +9,28 @@ evaluations as ``given`` relations, whose strata then do not run.
 
 The key covers everything the independent relations depend on: the engine sources and
 Python version, the shipped rule set, the program's entry file and content digests, the
-input relation names and the digest of every other fact (:meth:`FactBase.digest`). The
-payload carries its own sha256, checked on load; an unreadable, corrupt or mismatched file
-is a miss (the evaluation then runs in full, which is always correct). Files live under
-``$XDG_CACHE_HOME/memory-analyzer/strata``, never in an analysed project, and are written
-atomically.
+input relation names and the digest of every other fact (:meth:`FactBase.digest`).
+Entries go through the verified store (analyzer/cache.py, area ``strata``: private
+directory, digest checked before decoding, atomic writes); an unusable, corrupt or
+mismatched entry is a miss (the evaluation then runs in full, which is always correct).
 """
 
 from __future__ import annotations
 
 import hashlib
 import marshal
-import os
 from pathlib import Path
 from typing import Iterable, Mapping, Optional
 
-FORMAT = b"memory-analyzer-strata-2\n"
+from analyzer.cache import Area, cache_root
+
+FORMAT = b"memory-analyzer-strata-3\n"
+STRATA = Area("strata", ".marshal")
 
 
 def strata_dir() -> Path:
     """Where materialized strata are kept."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "memory-analyzer" / "strata"
+    return cache_root() / STRATA.name
 
 
 def independent_relations(engine, inputs: Iterable[str]) -> list:
@@ -85,47 +85,34 @@ def evaluate_reusing(engine, facts: Mapping, inputs: Iterable[str], fact_digest:
         return engine.evaluate(facts)
     inputs = sorted(set(inputs))
     stored = stored_relations(engine, inputs, outputs)
-    path = strata_dir() / f"{strata_key(engine, inputs, fact_digest, stored)}.marshal"
-    given = _read(path, stored)
+    key = strata_key(engine, inputs, fact_digest, stored)
+    given = _read(key, stored)
     if given is not None:
         dependent = engine.dependent_on(inputs)
         wanted = [rel for s in engine.strata if s.rules for rel in s.relations if rel in dependent]
         return engine.evaluate(facts, given=given, only=wanted + stored)
     db = engine.evaluate(facts)
-    _write(path, {rel: list(db.tuples(rel)) for rel in stored})
+    _write(key, {rel: list(db.tuples(rel)) for rel in stored})
     return db
 
 
-def _read(path: Path, relations: list) -> Optional[dict]:
-    try:
-        data = path.read_bytes()
-    except OSError:
-        return None
-    head = len(FORMAT) + 32
-    if len(data) < head or not data.startswith(FORMAT) or hashlib.sha256(data[head:]).digest() != data[len(FORMAT):head]:
+def _read(key: str, relations: list) -> Optional[dict]:
+    payload = STRATA.get(key)  # verified: the digest matched before anything is decoded
+    if payload is None:
         return None
     try:
-        stored = marshal.loads(data[head:])
+        stored = marshal.loads(payload)
     except (EOFError, ValueError, TypeError):
-        return None
+        stored = None
     if not isinstance(stored, dict) or sorted(stored) != relations:
+        STRATA.discard(key, "holds data of the wrong shape")
         return None
     return {rel: set(tuples) for rel, tuples in stored.items()}
 
 
-def _write(path: Path, relations: dict) -> None:
-    import tempfile  # only when writing: its imports cost a warm read a few milliseconds
-
+def _write(key: str, relations: dict) -> None:
     try:
         payload = marshal.dumps(relations)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=str(path.parent), suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(FORMAT + hashlib.sha256(payload).digest() + payload)
-            os.replace(tmp, path)  # atomic: a concurrent run sees the old file or the new one
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    except (OSError, ValueError):
-        pass
+    except ValueError:  # a value marshal cannot write (never expected)
+        return
+    STRATA.put(key, payload)
