@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Optional
 
 from analyzer.cache import Area, cache_root
+from analyzer.engine import sourcefile
 from analyzer.engine.compile import PLAIN, RUNTIME
 from analyzer.engine.evaluate import Engine
 from analyzer.engine.variants import Variant
@@ -112,7 +113,7 @@ def _variant(meta: tuple, namespace: dict) -> Variant:
 
 def _digest(path: Path) -> Optional[str]:
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        return hashlib.sha256(sourcefile.read_bytes(path)).hexdigest()
     except OSError:
         return None
 

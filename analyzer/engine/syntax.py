@@ -22,6 +22,8 @@ from lark.exceptions import UnexpectedInput
 from analyzer.diagnostics import Diagnostic, DiagnosticError
 from analyzer.engine import ast
 from analyzer.engine import errors_table as et
+from analyzer.engine.limits import MAX_EXPRESSION_DEPTH, MAX_NUMBER
+from analyzer.engine import sourcefile
 from analyzer.resources import data_file
 from analyzer.span import Span
 
@@ -182,28 +184,38 @@ class _Builder:
             return _ESCAPES[match.group(1)]
         return re.sub(r"\\(.)", unescape, token[1:-1])
 
-    def term(self, node):
+    def term(self, node, depth: int = 0):
         if isinstance(node, Token):  # never: terminals are wrapped by name/string/number rules
             raise AssertionError(node)
         kind = node.data
+        if depth > MAX_EXPRESSION_DEPTH:
+            span = self.span(node)
+            raise _error(self.text, self.path, span.line, span.col, et.TOO_DEEP,
+                         f"arithmetic nested deeper than {MAX_EXPRESSION_DEPTH} levels")
         if kind == "name":
             tok = node.children[0]
             return ast.Wildcard(self.span(tok)) if tok == "_" else ast.Var(str(tok), self.span(tok))
         if kind == "string":
             return ast.Const(self.string(node.children[0]), self.span(node))
         if kind == "number":
-            return ast.Const(int(node.children[0]), self.span(node))
+            digits = str(node.children[0]).lstrip("0") or "0"
+            if len(digits) > len(str(MAX_NUMBER)) or int(digits) > MAX_NUMBER:
+                tok = node.children[0]
+                shown = digits if len(digits) <= 30 else f"{digits[:12]}...({len(digits)} digits)"
+                raise _error(self.text, self.path, tok.line, tok.column, et.NUMBER_RANGE,
+                             f"number {shown} is outside the number range (magnitude at most 2^63 - 1)")
+            return ast.Const(int(digits), self.span(node))
         if kind == "neg":
-            inner = self.term(node.children[1])
+            inner = self.term(node.children[1], depth + 1)
             if isinstance(inner, ast.Const) and isinstance(inner.value, int):
                 return ast.Const(-inner.value, self.span(node))
             return ast.BinOp("-", ast.Const(0, self.span(node)), inner, self.span(node))
         if kind == "binop":
             left, op, right = node.children
-            return ast.BinOp(str(op), self.term(left), self.term(right), self.span(node))
+            return ast.BinOp(str(op), self.term(left, depth + 1), self.term(right, depth + 1), self.span(node))
         if kind == "aggregate":
             func = str(node.children[0])
-            target = self.term(node.children[1]) if len(node.children) == 3 else None
+            target = self.term(node.children[1], depth + 1) if len(node.children) == 3 else None
             return ast.Aggregate(func, target, self.body(node.children[-1]), self.span(node))
         raise AssertionError(kind)
 
@@ -368,7 +380,7 @@ def _include(program, inc: ast.Include, text: str, path: str, stack: list, seen:
     if ident in seen:
         return
     try:
-        included = Path(target).read_text(encoding="utf-8")
+        included = sourcefile.read_text(target)
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise _error(text, path, inc.span.line, inc.span.col, et.INCLUDE_NOT_FOUND,
