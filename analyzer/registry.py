@@ -67,7 +67,7 @@ QUERY_SHAPES = (
     Shape("error", 1, "the goal, program, facts or added rules are invalid, the goal needs a read request or "
           "can never match, or evaluation stopped at a limit", False,
           ("INVALID", "LIMIT"), (2,), ERROR_BODY,
-          "INVALID: diagnostics name the bad input (DL… codes); LIMIT: a tuple or time cap stopped evaluation."),
+          "INVALID: diagnostics name the bad input (DL… codes); LIMIT: a tuple, time (default 60 s) or memory limit stopped evaluation, proof building or output; the message names the running rule and the relation sizes (docs/reliability.md)."),
 )
 
 FACTS_SHAPES = (
@@ -127,7 +127,23 @@ READ_SHAPES = (
           ("INVALID",), (2,), ERROR_BODY),
 )
 
-CHECK_STATUS = Enum("OK", "FAILED", "CLEAR", "REVIEW", "CONFLICT", "INVALID")
+# the merge review block of `check --conflicts --merge-base` (analyzer/render/merge_json.py)
+MERGE_LOCATION = Obj({"path": "str", "line": "int", "col": "int", "revision": "str", "commit": "str"})
+MERGE_FINDING = Obj({"code": "str", "family": "str", "status": Enum("CONFLICT", "REVIEW"), "message": "str",
+                     "text": "str", "locations": list_of(MERGE_LOCATION)})
+MERGE_BLOCK = Obj({
+    "ref": "str",
+    "status": Enum("CLEAR", "REVIEW", "CONFLICT", "UNAVAILABLE"),
+    "exit_code": "int",
+    "base": "str|null",
+    "head": "str|null",
+    "target": "str|null",
+    "error": "str|null",
+    "findings": list_of(MERGE_FINDING),
+})
+
+
+CHECK_STATUS = Enum("OK", "FAILED", "CLEAR", "REVIEW", "CONFLICT", "INVALID", "UNAVAILABLE")
 CHECK_FINDING = Obj(
     {"code": "str", "family": "str", "message": "str", "entries": "list[str]", "subject": "str", "facet": "str",
      "scopes": "list[str]", "locations": list_of(Obj({"path": "str", "line": "int", "col": "int"}))},
@@ -139,13 +155,17 @@ CHECK_SHAPES = (
                "families": Obj({}, {name: Obj({"status": CHECK_STATUS, "exit_code": "int"})
                                     for name in ("routing", "reachability", "freshness", "conflicts", "legacy",
                                                  "merge")}),
-               "findings": list_of(CHECK_FINDING)}),
+               "findings": list_of(CHECK_FINDING)},
+              {"merge": MERGE_BLOCK}),
           "status is the worst family status (OK/FAILED for routing, reachability, freshness and the legacy check; "
           "CLEAR/REVIEW/CONFLICT/INVALID for conflicts); exit_code the worst family exit status. families maps "
           "each family run to its status and exit code. Each finding has severity (quality checks: ERROR, WARNING, "
           "INFO) or status (conflict statuses; ERROR for the contract finding of the conflict block), the Entry IDs "
           "it involves as written, casefolded subject and facet, scopes, and locations: the path (relative to the "
-          "project root), line and column of every entry, Subject, record or manifest line involved."),
+          "project root), line and column of every entry, Subject, record or manifest line involved. With "
+          "--conflicts --merge-base REF, families.merge is the merge review (CLEAR/REVIEW/CONFLICT, or UNAVAILABLE "
+          "when Git could not answer: exit 1, never CLEAR) and merge holds its block: ref, commits (base, head, "
+          "target), the Git error, and its findings with locations on the revisions (revision label and commit)."),
     Shape("error", 1, "no check ran: the memory dir is missing (exit 1) or a managed file is unusable "
           "(a symlink, unreadable or undecodable; exit 2)", False, ("INVALID",), (1, 2),
           Obj({"exit_code": "int", "diagnostics": list_of(DIAGNOSTIC)})),
@@ -184,6 +204,9 @@ def index_error_shape(what: str) -> Shape:
                  "file). FAILED (exit 1) only for a missing memory dir, else INVALID (exit 2).")
 
 
+# exit 1 of the index and Subject commands, as `check` (§9)
+MEMORY_DIR_MISSING = (1, "the memory dir is missing (`Memory directory missing: <path>` on stderr)")
+
 INDEX_ENTRY = Obj({"id": "str", "status": "str", "scope": "str", "source": "str",
                    "kind": Enum("entry", "legacy", "record", "local"), "locations": list_of(LOCATION)})
 LIST_SHAPES = (
@@ -210,6 +233,28 @@ SHOW_SHAPES = (
           "current canonical Subject (Merged-Into followed; \"unresolved\" when it does not end at one active "
           "Subject); text is the unit with schema-2 body wrapper fence lines hidden."),
     index_error_shape("as `list`, and when ID is not in the index"),
+)
+
+SUBJECT_REF = Obj({"id": "str", "source": "str", "status": "str", "locations": list_of(LOCATION)})
+SUBJECT_UNIT = Obj({"id": "str", "title": "str", "unit": "str", "locations": list_of(LOCATION)})
+SUBJECT_SHAPES = (
+    Shape("list", 1, "`subject list`: the contract and the registry are clean", True, ("OK",), (0,),
+          Obj({"exit_code": "int",
+               "subjects": list_of(Obj({"id": "str", "title": "str", "kind": "str", "canonical_ref": "str|null",
+                                        "locations": list_of(LOCATION)}))}),
+          "the active Subjects sorted by casefolded ID; canonical_ref as written (null when absent)."),
+    Shape("merge", 1, "`subject merge`: the contract and the registry are clean, SOURCE and TARGET differ and "
+          "each is one active Subject", True, ("READY", "BLOCKED"), (0,),
+          Obj({"exit_code": "int", "source": SUBJECT_UNIT, "target": SUBJECT_UNIT,
+               "current_references": list_of(SUBJECT_REF), "historical_references": list_of(SUBJECT_REF),
+               "reviews": "list[str]", "required": "list[str]",
+               "blockers": list_of(Obj({"message": "str", "entries": "list[str]", "locations": list_of(LOCATION)})),
+               "plan_id": "str"}),
+          "a preview: nothing is written. BLOCKED when blockers is not empty (the preview still exits 0); "
+          "required names the reconciliation a future merge needs; plan_id changes with any relevant edit."),
+    index_error_shape("the memory dir is missing, a managed path is a symlink or unreadable, the manifest is not an "
+                      "exact, valid 0.7 contract, the registry has issues, or the merge Subjects are not two "
+                      "different active Subjects"),
 )
 
 RELATION_INFO = Obj({"name": "str", "kind": Enum("base", "request", "derived"), "doc": "str", "location": "str",
@@ -274,7 +319,8 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "them (table, json) or write Soufflé .facts files (souffle --out DIR).",
         shapes=FACTS_SHAPES,
         exits=((0, "the fact base was built and printed (table), dumped (json) or written (souffle); problems "
-                   "inside memory files are `diagnostic` facts and messages on stderr, not a failure"),
+                   "inside memory files are `diagnostic` facts and messages on stderr (the first 50, then a "
+                   "count per code and file; JSON keeps all), not a failure"),
                (2, "the project root is not a directory, --format souffle lacks --out, or a --relation is "
                    "undeclared: the `error` shape with --format json, else a diagnostic on stderr")),
     ),
@@ -299,6 +345,14 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "comments and the defining file:line; REL describes one relation, with the rules that derive it.",
         shapes=SCHEMA_SHAPES,
         exits=((0, "the relations were listed"), (2, "REL is not a known relation")),
+    ),
+    CommandSpec(
+        "shell", LIVE, "analyzer.commands.shell",
+        "ask the memory interactively: goals, rules, schema, proofs, with history and completion",
+        "An interactive prompt over the project: a line is a goal (answered as by `analyze query`) or a rule; "
+        ".schema [REL], .why GOAL, .whynot GOAL, .load PACK.dl, .task/.path to set the read request, .help. "
+        "The project is read once.",
+        exits=((0, "end of input or .quit"), (2, "the project root is not a directory")),
     ),
     CommandSpec(
         "explain", LIVE, "analyzer.commands.explain",
@@ -340,7 +394,7 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "entries with --local, sorted by ID; --status and --scope narrow the list (exact values).",
         shapes=LIST_SHAPES,
         exits=((0, "the index was printed (possibly `- none`)"),
-               (1, "the memory dir is missing (`Memory directory missing: <path>` on stderr)"),
+               MEMORY_DIR_MISSING,
                (2, "`Error: …` on stderr: a managed symlink or unreadable file, a duplicate ID (canonical lookup is "
                    "unsafe), or --local with an overlay that is not BOUND")),
     ),
@@ -352,13 +406,20 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "(Merged-Into followed), then the unit text with schema-2 body wrapper fence lines hidden.",
         shapes=SHOW_SHAPES,
         exits=((0, "the unit was printed"),
-               (1, "the memory dir is missing (`Memory directory missing: <path>` on stderr)"),
+               MEMORY_DIR_MISSING,
                (2, "`Error: …` on stderr: ID is not in the index, or any refusal of `list`")),
     ),
     CommandSpec(
-        "subject", RESERVED, "analyzer.commands.subject",
+        "subject", LIVE, "analyzer.commands.subject",
         "list subjects and preview subject merges",
-        instead="`analyze query` over the subject relations of `analyze facts --format souffle`",
+        "`subject list` prints the active Subjects; `subject merge SOURCE --into TARGET` previews a merge "
+        "(current and historical references, review notes, blockers, Plan ID) and never writes. Both need an "
+        "exact, valid Protocol 0.7 manifest contract and a Subject registry without issues.",
+        shapes=SUBJECT_SHAPES,
+        exits=((0, "the list or the preview was printed (a preview with blockers still exits 0)"),
+               MEMORY_DIR_MISSING,
+               (2, "`Error: …` on stderr: a managed symlink or unreadable file, an invalid or non-0.7 manifest "
+                   "contract, a registry with issues, or merge Subjects that are equal, missing or not active")),
     ),
 )
 

@@ -147,13 +147,22 @@ def _shapes_declared(ctx: Context) -> List[str]:
             problems += [f"{where}: no exit codes"] if not s.exits else []
         problems += [f"{spec.name}: exit {c} is not in exitcodes.TABLE" for c, _ in spec.exits if c not in known_exits]
         if spec.name in offered and spec.status == "live":
-            fmt = next((a for a in offered[spec.name]._actions if "--format" in a.option_strings), None)
-            has_json = bool(fmt and fmt.choices and "json" in fmt.choices)
+            has_json = _offers_json(offered[spec.name])
             if has_json and not spec.shapes:
                 problems.append(f"{spec.name}: offers --format json but declares no output shape")
             if spec.shapes and not has_json:
                 problems.append(f"{spec.name}: declares output shapes but offers no --format json")
     return problems
+
+
+def _offers_json(parser: argparse.ArgumentParser) -> bool:
+    """The parser (or, for a command with subcommands such as `subject`, each of them) takes
+    ``--format json``."""
+    nested = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if nested:
+        return all(_offers_json(p) for p in nested[0].choices.values())
+    fmt = next((a for a in parser._actions if "--format" in a.option_strings), None)
+    return bool(fmt and fmt.choices and "json" in fmt.choices)
 
 
 def _shapes_covered(ctx: Context) -> List[str]:

@@ -1,7 +1,8 @@
 """``analyze facts``: read a memory project and dump its fact base (table, json or Soufflé files).
 
 Problems in the project's files are diagnostics (stderr, and ``diagnostic`` facts); they do
-not fail the command. Exit 2 only when no fact base can be built (the root is not a
+not fail the command. Stderr shows the first :data:`SHOWN` and counts the rest per code and
+file; ``--format json`` carries every one. Exit 2 only when no fact base can be built (the root is not a
 directory, or --out is unusable).
 """
 
@@ -10,8 +11,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections import Counter
 
 from analyzer import exitcodes
+
+SHOWN = 50  # diagnostics printed on stderr before the rest are only counted
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -44,6 +48,19 @@ def _error(message: str, path: str, fmt: str) -> int:
     return exitcodes.INVALID
 
 
+def print_diagnostics(diagnostics, shown: int = SHOWN) -> None:
+    """The first ``shown`` diagnostics on stderr, then how many more there are per code and
+    file (a broken file can have thousands of near-identical ones; JSON keeps them all)."""
+    for diag in diagnostics[:shown]:
+        print(diag.render(caret=False), file=sys.stderr)
+    rest = diagnostics[shown:]
+    if rest:
+        print(f"... and {len(rest)} more diagnostics:", file=sys.stderr)
+        counts = Counter((d.code, d.span.path) for d in rest)
+        for (code, path), count in sorted(counts.items()):
+            print(f"  {count} {code} in {path}", file=sys.stderr)
+
+
 def run(args: argparse.Namespace) -> int:
     """Load the project and print or write its facts."""
     from analyzer.engine.factsio import fact_line
@@ -63,8 +80,7 @@ def run(args: argparse.Namespace) -> int:
     unknown = [n for n in names if n not in declared]
     if unknown:
         return _error(f"undeclared relation(s): {', '.join(unknown)}", ".", args.format)
-    for diag in project.diagnostics:
-        print(diag.render(caret=False), file=sys.stderr)
+    print_diagnostics(project.diagnostics)
     relations = {name: project.facts.relation(name) for name in names}
     if args.format == "json":
         from analyzer.output import emit_json

@@ -22,6 +22,22 @@ OTHER_REQUESTS = {
 
 
 @lru_cache(maxsize=None)
+def check_engine(use_cache: bool = True):
+    """The engine of rules/check/check.dl: the project-wide checks. Its relations that the read
+    program does not declare (check_conflict_finding, reach_finding, fresh_finding, ...) are
+    built in too; a relation both declare answers as the read program derives it."""
+    from analyzer.engine.cache import load_engine
+    from analyzer.resources import data_file
+
+    return load_engine(data_file("rules", "check/check.dl"), use_cache=use_cache)
+
+
+def world_programs(use_cache: bool = True) -> list:
+    """The programs of the built-in world, in priority order."""
+    return [world_engine(use_cache).program, check_engine(use_cache).program]
+
+
+@lru_cache(maxsize=None)
 def world_engine(use_cache: bool = True):
     """The engine of rules/query.dl (every shipped relation), compiled once (and cached)."""
     from analyzer.engine.cache import load_engine
@@ -50,7 +66,8 @@ def project_session(request, project_root, memory_dir: str = "docs/memory", use_
     hints = dict(OTHER_REQUESTS)
     if request is None:
         hints.update({rel: REQUEST_HINT for rel in REQUEST_RELATIONS})
-    return Session(engine, facts, spans=project.facts.spans, request_hints=hints, limits=limits)
+    check = Session(check_engine(use_cache), facts, spans=project.facts.spans, request_hints=hints, limits=limits)
+    return Session(engine, facts, spans=project.facts.spans, request_hints=hints, limits=limits, others=[check])
 
 
 def request_or_none(task: Optional[str], paths, rules, profiles, areas, **options):
