@@ -52,8 +52,9 @@ def check_facts(rel: str, tuples: Iterable, decls: Mapping) -> List[tuple]:
 class Database:
     """Relations after evaluation (read-only view), with queries, proofs and profile stats."""
 
-    def __init__(self, engine, full: Dict[str, set], prov, spans, stats, done):
+    def __init__(self, engine, full: Dict[str, set], prov, spans, stats, done, watchdog=None):
         self.engine = engine
+        self.watchdog = watchdog  # the evaluation's limits, which proof building counts against
         self._full = full
         self._prov = prov
         self.spans = spans
@@ -74,12 +75,18 @@ class Database:
         return sorted_tuples(self._rel(name))
 
     def tuples(self, name: str) -> set:
-        """Every tuple of a relation as the engine's own unsorted set (do not modify it)."""
+        """Every tuple of a relation as the engine's own unsorted set, not copied (do not
+        modify it): for a caller that groups or sorts them its own way (sorting a relation
+        of millions of tuples first would cost more than that)."""
         return self._rel(name)
 
     def evaluated(self, name: str) -> bool:
         """Whether relation ``name`` is complete in this database (declared and evaluated)."""
         return name in self._done
+
+    def known(self) -> frozenset:
+        """The relations this result holds completely (others raise DL909 when read)."""
+        return self._done
 
     def count(self, name: str) -> int:
         """How many tuples a relation holds."""
@@ -135,4 +142,10 @@ class Database:
         tup = tuple(tup)
         if tup not in self._rel(rel):
             return None
-        return prove(self, rel, tup)
+        if self.watchdog is None:
+            return prove(self, rel, tup)
+        with self.watchdog.watching("building proofs"):
+            try:
+                return prove(self, rel, tup, self.watchdog.check)
+            except MemoryError:
+                raise self.watchdog.out_of_memory() from None

@@ -20,9 +20,12 @@ class Sink:
         self.path = path
         self.facts: List[FactRow] = []
         self.diagnostics: List[Tuple[str, str, int, int, str]] = []  # code, message, line, col, severity
-        self.units: List[Tuple[int, int]] = []  # 0-based inclusive line ranges, in unit order
+        # 0-based inclusive line ranges of the units the file's ordinal columns count, in order:
+        # every unit of an entry file (`unit`), the h2 units of subjects/reconciliations
+        self.units: List[Tuple[int, int]] = []
         self.has_title = False
         self.info: tuple = ()  # extractor-specific summary kept with the facts (the manifest's)
+        self.key: Optional[str] = None  # set by the loader: a digest that determines the facts
 
     def fact(self, relation: str, *values, line: int = 1, col: int = 1) -> None:
         """Record ``relation(values...)`` at ``line``/``col`` (1-based) of this file."""
