@@ -161,14 +161,6 @@ _OTHER: Dict[str, tuple] = {
                        "bind the overlay (`memory-custodian local link`) or resolve its warnings."),
     "MA-INDEX-UNKNOWN": ("no entry has the ID asked for (possibly only in archive storage)",
                          "check the ID with `analyze list`; add --include-archive for archived entries."),
-    "MA-SUBJECT": ("a Subject command refused the project (family of the MA-SUBJECT-* codes)",
-                   "see the specific MA-SUBJECT-* code."),
-    "MA-SUBJECT-CONTRACT": ("`subject` needs an exact, valid Protocol 0.7 manifest contract (entry schema 2, "
-                            "subject_schema_version 1)", "fix the contract error named (migrate schema-1 projects)."),
-    "MA-SUBJECT-REGISTRY": ("`subject` needs a Subject registry without issues (schema, collisions, merges)",
-                            "fix the registry issue named; `analyze read` lists them as MC-CONFLICT-003/004/010."),
-    "MA-SUBJECT-MERGE": ("`subject merge` needs two different Subjects, each active exactly once",
-                         "check both IDs with `analyze subject list`."),
 }
 
 
