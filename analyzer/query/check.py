@@ -59,7 +59,8 @@ def run_check(request: CheckRequest) -> CheckResult:
     if problem is not None:
         return CheckResult([], "INVALID", 2, error=f"Error: {problem}: {memory_dir}", error_path=memory_dir)
     key = None
-    if request.use_cache:
+    # a merge review reads Git history, which the result cache's key does not cover
+    if request.use_cache and not request.options.get("merge_base"):
         from analyzer.query import check_cache
 
         key = check_cache.result_key(root, memory_dir, list(request.families))
@@ -104,12 +105,20 @@ def _evaluate(request: CheckRequest, project) -> CheckResult:
             gathered.add(family.facts)
             for rel, rows in family.facts(request, project).items():
                 facts[rel] = [*facts.get(rel, ()), *rows]
-    only = sorted({rel for family in families for rel in family.relations})
+    merge_ref = request.options.get("merge_base") if "conflicts" in request.families else None
+    extra = ["merge_review_runs", "revision_problem"] if merge_ref is not None else []
+    only = sorted({rel for family in families for rel in family.relations} | set(extra))
     # facts of relations the chosen families never read are left out (not even type-checked)
     needed = engine.needed(only)
     db = engine.evaluate({rel: rows for rel, rows in facts.items() if rel in needed}, only=only)
     locate = Locator(project)
     results: List[FamilyResult] = [family.select(db, locate) for family in families]
+    merge = None
+    if merge_ref is not None and db.relation("merge_review_runs"):
+        merge = _merge_review(request, project, merge_ref, db.relation("revision_problem"))
+        results.insert(request.families.index("conflicts") + 1, merge_family(merge))
+    combined = combine(results)
+    combined.merge = merge
     # what the result depends on outside the memory dir (checked again before a cached result is reused)
     probes = dict(facts.get("source_path", ())) if "source_path" in needed else {}
     git = None
@@ -117,7 +126,22 @@ def _evaluate(request: CheckRequest, project) -> CheckResult:
         git = (True, next(iter(facts["git_head"]))[0])
     elif facts.get("git_unavailable"):
         git = (False, next(iter(facts["git_unavailable"]))[0])
-    return combine(results), probes, git
+    return combined, probes, git
+
+
+def _merge_review(request: CheckRequest, project, ref: str, problems):
+    """The merge review of ``--merge-base`` (analyzer/query/merge.py), reusing the loaded
+    work tree and its integrity problems for HEAD when HEAD's files are the work tree's."""
+    from analyzer.query.merge import run_merge_review
+
+    return run_merge_review(request.project_root, project.memory_dir, ref, request.use_cache,
+                            worktree=project, worktree_problems=problems)
+
+
+def merge_family(merge) -> FamilyResult:
+    """The merge review as a family of the check result: its status (UNAVAILABLE when Git
+    could not answer), exit status and the lines of its text block."""
+    return FamilyResult("merge", "merge", merge.status or "UNAVAILABLE", merge.exit_code, [], merge.text_lines())
 
 
 def combine(results: List[FamilyResult]) -> CheckResult:

@@ -19,7 +19,6 @@ import hashlib
 import os
 import pickle
 import sys
-import tempfile
 from typing import Dict, Optional, Sequence, Tuple
 
 from analyzer import files
@@ -27,10 +26,10 @@ from analyzer import files
 FORMAT = b"memory-analyzer-check-result-1"
 
 
-def _dir() -> str:
-    from analyzer.extract.grammars import cache_root
+def _area():
+    from analyzer.cache import Area
 
-    return os.path.join(str(cache_root()), "results")
+    return Area("results", ".pickle", fanout=True)
 
 
 def result_key(root: str, memory_dir: str, families: Sequence[str]) -> Optional[str]:
@@ -56,12 +55,12 @@ def result_key(root: str, memory_dir: str, families: Sequence[str]) -> Optional[
 
 def load(key: str, root: str):
     """The cached result for ``key`` if its outside inputs are unchanged, else None."""
+    payload = _area().get(key)  # verified against its digest; None when missing or bad
+    if payload is None:
+        return None
     try:
-        with open(os.path.join(_dir(), key[:2], key + ".pickle"), "rb") as handle:
-            if handle.read(len(FORMAT)) != FORMAT:
-                return None
-            result, probes, git = pickle.load(handle)
-    except Exception:  # a missing or unreadable cache entry is a miss, never an error
+        result, probes, git = pickle.loads(payload)
+    except Exception:  # an entry from another version of the model is a miss, never an error
         return None
     if not _still_valid(root, probes, git):
         return None
@@ -84,13 +83,4 @@ def _still_valid(root: str, probes: Dict[str, str], git: Optional[Tuple[bool, st
 def store(key: str, result, probes: Dict[str, str], git: Optional[Tuple[bool, str]]) -> None:
     """Keep ``result`` with the outside inputs it was computed from (silently skipped when
     the cache cannot be written)."""
-    folder = os.path.join(_dir(), key[:2])
-    try:
-        os.makedirs(folder, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(FORMAT)
-            pickle.dump((result, probes, git), handle, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, os.path.join(folder, key + ".pickle"))
-    except OSError:
-        pass
+    _area().put(key, pickle.dumps((result, probes, git), protocol=pickle.HIGHEST_PROTOCOL))
