@@ -10,9 +10,8 @@ proof the rules produced.
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import Optional
 
-from analyzer.engine.astfmt import value_text
 
 # request plumbing: how a raw --path became a touched path (shown with --verbose)
 _PLUMBING = {"path_slashed", "path_norm", "req_path", "req_task", "req_explicit", "explicit_norm"}
@@ -98,31 +97,6 @@ def _visible(children) -> list:
 def render_brief(proof) -> str:
     """The proof tree without bookkeeping: integer bindings, aggregate and arithmetic steps,
     and the request-plumbing subtrees are left out (``--verbose`` shows them)."""
-    from analyzer.engine.astfmt import rule_text
-
-    lines: List[str] = []
-    shown = set()
-    stack = [(proof, 0)]
-    while stack:
-        node, depth = stack.pop()
-        pad = "  " * depth
-        if isinstance(node, str):
-            lines.append(pad + node)
-            continue
-        if id(node) in shown:
-            lines.append(f"{pad}{node.fact_text}  (shown above)")
-            continue
-        shown.add(id(node))
-        where = f" ({node.span})" if node.span else ""
-        label = "fact" if node.rule is None else f"rule {rule_text(node.rule)}"
-        lines.append(f"{pad}{node.fact_text}  <- {label}{where}")
-        extra = []
-        names = {k: v for k, v in sorted(node.bindings.items()) if not isinstance(v, int)}
-        if names:
-            extra.append("with " + ", ".join(f"{k} = {value_text(v)}" for k, v in names.items()))
-        extra += [f"absent: !{a}" for a in node.absent]
-        extra += [f"builtin: {b}" for b in node.builtins if " : {" not in b and " = " not in b]
-        children = [c for c in _visible(node.children)]
-        items = [(e, depth + 1) for e in extra] + [(c, depth + 1) for c in children]
-        stack.extend(reversed(items))
-    return "\n".join(lines)
+    return proof.render(keep_binding=lambda _name, value: not isinstance(value, int),
+                        children=lambda node: _visible(node.children),
+                        keep_builtin=lambda text: " : {" not in text and " = " not in text)
