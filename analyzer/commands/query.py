@@ -12,10 +12,24 @@ resource limit, with a message naming it.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
+import re
 import sys
 
 from analyzer import exitcodes
 from analyzer.commands import read as read_command
+from analyzer.engine.limits import QUERY_TIMEOUT_S
+
+_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+
+
+def _size(text: str) -> int:
+    """``--max-memory`` argument: bytes, or a number with K, M, G or T (binary units)."""
+    match = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([KMGT]?)i?B?\s*", text, re.IGNORECASE)
+    if not match:
+        raise argparse.ArgumentTypeError(f"invalid size {text!r} (examples: 2G, 500M, 0 for no limit)")
+    return int(float(match.group(1)) * _UNITS[match.group(2).upper()])
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -33,8 +47,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--stats", action="store_true", help="print per-rule time, iterations, tuples")
     parser.add_argument("--max-tuples", type=int, default=None, metavar="N",
                         help="stop when more than N tuples have been derived (default 50,000,000)")
-    parser.add_argument("--timeout", type=float, default=None, metavar="S",
-                        help="stop after S seconds of evaluation")
+    parser.add_argument("--timeout", type=float, default=QUERY_TIMEOUT_S, metavar="S",
+                        help="stop after S seconds of evaluation, proof building and output "
+                             "(default 60; 0 means no limit)")
+    parser.add_argument("--max-memory", type=_size, default=None, metavar="SIZE",
+                        help="stop when the process's resident memory exceeds SIZE, e.g. 2G or 500M "
+                             "(default: half of the machine's memory; 0 means no limit)")
     read_command.add_request_arguments(parser)
     # no request unless one is given: request-dependent relations then refuse to answer
     parser.set_defaults(task=None, project_root=None, _intermixed="inputs")
@@ -44,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
     """Answer and print; 0 on success (with or without answers), 2 on invalid input or a limit."""
     from analyzer.diagnostics import Diagnostic, DiagnosticError
     from analyzer.engine.errors import EngineError, EvaluationLimitError
+    from analyzer.needed import UnusableInput
     from analyzer.query.read import UnknownTask
 
     program, goal = _split(args)
@@ -52,13 +71,13 @@ def run(args: argparse.Namespace) -> int:
         return read_command.usage_error("query", args, "give one GOAL (quote it), or PROGRAM.dl and a GOAL")
     if program is None and not goal:
         return read_command.usage_error("query", args, "give a GOAL, e.g. 'disposition(M, \"loaded\")'")
+    out = io.StringIO()
     try:
-        session = _session(args, program)
-        if goal is None:
-            return _outputs(args, session)
-        answer = session.ask(goal, provenance=args.why, profile=args.stats)
+        code = _answer(args, program, goal, out)
     except UnknownTask as exc:
-        return read_command.usage_error("query", args, f"argument --task: invalid choice: '{exc}'")
+        return read_command.usage_error("query", args, exc.message())
+    except UnusableInput as exc:  # a read request over a file it cannot use fails closed, as read does
+        return exc.report("query", args.format if args.format == "json" else "text")
     except _Usage as exc:
         return read_command.usage_error("query", args, str(exc))
     except DiagnosticError as exc:
@@ -69,7 +88,26 @@ def run(args: argparse.Namespace) -> int:
         return _fail(args, [exc.diagnostic(where)], "INVALID")
     except RecursionError:
         return _fail(args, [Diagnostic(_span(where), "DL913", "program too deeply nested to evaluate")], "INVALID")
-    return _emit(args, answer)
+    sys.stdout.write(out.getvalue())
+    return code
+
+
+def _answer(args, program, goal, out) -> int:
+    """Answer into ``out`` (what goes to stdout) under the request's limits: evaluation,
+    proofs and rendering all count, and stdout gets the output only once it is complete
+    (never half a document). What goes to stderr is written as it comes."""
+    dog = _watchdog(args)
+    with dog.watching(), contextlib.redirect_stdout(out):
+        try:
+            session = _session(args, program)
+            session.watchdog = dog
+            if goal is None:
+                return _outputs(args, session)
+            answer = session.ask(goal, provenance=args.why, profile=args.stats)
+            with dog.watching("rendering the output"):
+                return _emit(args, answer)
+        except MemoryError:
+            raise dog.out_of_memory() from None
 
 
 class _Usage(Exception):
@@ -86,15 +124,22 @@ def _split(args):
 def _limits(args):
     from analyzer.engine.limits import Limits
 
-    limits = Limits()
-    if args.max_tuples is not None or args.timeout is not None:
-        limits = Limits(max_tuples=args.max_tuples if args.max_tuples is not None else limits.max_tuples,
-                        timeout_s=args.timeout)
-    return limits
+    default = Limits()
+    return Limits(max_tuples=args.max_tuples if args.max_tuples is not None else default.max_tuples,
+                  timeout_s=args.timeout or None,
+                  max_memory=default.max_memory if args.max_memory is None else (args.max_memory or None))
+
+
+def _watchdog(args):
+    from analyzer.engine.watchdog import Watchdog
+
+    return Watchdog(_limits(args))
 
 
 def _session(args, program):
     from pathlib import Path
+
+    from analyzer.engine.sourcefile import read_text
 
     if program is not None:
         from analyzer.query.programs import program_session
@@ -108,17 +153,20 @@ def _session(args, program):
 
         if args.facts:
             raise _Usage("--facts goes with a PROGRAM.dl; with --project-root the facts are the project's")
-        root = args.project_root or "."
+        from analyzer.root import resolve_root
+
+        root = resolve_root(args.project_root, args.memory_dir).path
         if not Path(root).is_dir():
             raise _Usage(f"project root is not a directory: {root}")
         request = request_or_none(args.task, args.path, args.rule, args.profile, args.area,
                                   strict=args.strict_routing, no_local=args.no_local, project_root=Path(root),
-                                  memory_dir=args.memory_dir, use_cache=not args.no_cache)
+                                  memory_dir=args.memory_dir, use_cache=not args.no_cache,
+                                  max_file_bytes=args.max_file_bytes)
         session = project_session(request, Path(root), args.memory_dir, use_cache=not args.no_cache,
-                                  limits=_limits(args))
+                                  limits=_limits(args), max_file_bytes=args.max_file_bytes)
     for pack in args.packs:
         try:
-            text = Path(pack).read_text(encoding="utf-8")
+            text = read_text(pack)  # regular files only: a FIFO never blocks
         except (OSError, UnicodeDecodeError) as exc:
             from analyzer.diagnostics import Diagnostic, DiagnosticError
 

@@ -18,6 +18,8 @@ from functools import lru_cache
 from typing import Callable, Iterable, Iterator, Optional, Protocol, Tuple
 
 from analyzer.engine import glob as globs
+from analyzer.engine.errors import EngineError, EvaluationLimitError
+from analyzer.engine.limits import MAX_NUMBER, MAX_SYMBOL_LENGTH
 
 SYMBOL, NUMBER = "symbol", "number"
 ANY = "any"  # polymorphic column: takes the column type of the relation named by relation_arg
@@ -52,6 +54,12 @@ class Builtin:
 
 def _consistent(args: tuple, *candidates: tuple) -> Iterator[tuple]:
     """Yield the candidate tuples that agree with every bound (non-None) argument."""
+    return _agreeing(args, candidates)
+
+
+def _agreeing(args: tuple, candidates: Iterable[tuple]) -> Iterator[tuple]:
+    """:func:`_consistent` over a lazy iterable: candidates are made one at a time (every
+    split of a 200,000-character string at once would take 40 GB)."""
     for cand in candidates:
         if all(a is None or a == c for a, c in zip(args, cand)):
             yield cand
@@ -80,22 +88,33 @@ def _invalid(check):
 
 # ---- strings -------------------------------------------------------------------------------
 
+def _fits(length: int, builtin: str) -> None:
+    # symbols have a documented maximum length, so one builtin call cannot build a string of
+    # gigabytes between two checks of the memory limit (s(C) :- s(X), concat(X, X, C).)
+    if length > MAX_SYMBOL_LENGTH:
+        raise EngineError(f"{builtin} would build a symbol of {length:,} characters, over the "
+                          f"maximum of {MAX_SYMBOL_LENGTH:,}", code="DL931")
+
+
 def _concat(ctx, args):
     a, b, c = args
     if _all_str(a, b):
+        _fits(len(a) + len(b), "concat")
         yield from _consistent(args, (a, b, a + b))
     elif isinstance(c, str):
-        yield from _consistent(args, *((c[:i], c[i:], c) for i in range(len(c) + 1)))
+        yield from _agreeing(args, ((c[:i], c[i:], c) for i in range(len(c) + 1)))
 
 
 def _concat3(ctx, args):
     if _all_str(*args[:3]):
+        _fits(sum(map(len, args[:3])), "concat3")
         yield from _consistent(args, (*args[:3], "".join(args[:3])))
 
 
 def _replace(ctx, args):
     text, old, new, _out = args
     if _all_str(text, old, new) and old:
+        _fits(len(text) + text.count(old) * (len(new) - len(old)), "replace")
         yield from _consistent(args, (text, old, new, text.replace(old, new)))
 
 
@@ -114,8 +133,18 @@ def regex_problem(pattern: str) -> Optional[str]:
 
 
 def _re_match(ctx, args):
+    # Python's `re` backtracks (`(a+)+b` is exponential), so a match is bounded by the
+    # evaluation's limits instead: the watchdog's timer interrupts it, and the error names
+    # the pattern that was running
     pattern, text = args
-    if _all_str(pattern, text) and regex_problem(pattern) is None and _regex(pattern).fullmatch(text):
+    if not (_all_str(pattern, text) and regex_problem(pattern) is None):
+        return
+    try:
+        found = _regex(pattern).fullmatch(text)
+    except EvaluationLimitError as exc:
+        raise EvaluationLimitError(f"{exc.message}; it was matching the regular expression "
+                                   f"{pattern!r} against a {len(text):,}-character string", exc.span) from None
+    if found:
         yield args
 
 
@@ -139,7 +168,7 @@ def _map(func, accepts=str):
 def _split(ctx, args):
     text, sep, _part, _index = args
     if _all_str(text, sep) and sep:
-        yield from _consistent(args, *((text, sep, p, i) for i, p in enumerate(text.split(sep))))
+        yield from _agreeing(args, ((text, sep, p, i) for i, p in enumerate(text.split(sep))))
 
 
 def _substr(ctx, args):
@@ -153,7 +182,11 @@ _INTEGER = re.compile(r"-?[0-9]+")
 
 
 def _to_number(text: str) -> Optional[int]:
-    return int(text) if _INTEGER.fullmatch(text) else None
+    # digits are counted before converting: int() of 5,000 digits raises, of millions is slow
+    if not _INTEGER.fullmatch(text) or len(text.lstrip("-").lstrip("0")) > 19:
+        return None
+    value = int(text)
+    return value if -MAX_NUMBER - 1 <= value <= MAX_NUMBER else None
 
 
 # ---- graphs (networkx over a named binary relation) ----------------------------------------
@@ -202,10 +235,10 @@ def _reaches(ctx, args):
     facts = _facts(graph)
     if x is not None:
         if x in graph:
-            yield from _consistent(args, *((rel, x, t) for t in _reach(graph, facts, x, "desc")))
+            yield from _agreeing(args, ((rel, x, t) for t in _reach(graph, facts, x, "desc")))
     elif y is not None:
         if y in graph:
-            yield from _consistent(args, *((rel, s, y) for s in _reach(graph, facts, y, "anc")))
+            yield from _agreeing(args, ((rel, s, y) for s in _reach(graph, facts, y, "anc")))
     else:
         for s in sorted(graph.nodes, key=_order):
             for t in _reach(graph, facts, s, "desc"):
@@ -267,7 +300,7 @@ BUILTINS = {b.name: b for b in (
     _b("substr", (_S, _N, _N, _S), ("bbbf",), _substr,
        "Out is the Len characters of S from 0-based Start (no result when out of range)."),
     _b("to_number", (_S, _N), ("bf",), _map(_to_number),
-       "N is the decimal integer S denotes (no result when S is not an integer)."),
+       "N is the decimal integer S denotes (no result when S is not an integer in the number range)."),
     _b("to_string", (_N, _S), ("bf",), _map(str, accepts=int), "S is the decimal text of N."),
     _b("reaches", (_S, ANY, ANY), ("bff",), _reaches,
        "Y is reachable from X by one or more edges of the binary relation Rel.", relation_arg=0),

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import List, Optional
 
 from analyzer.diagnostics import Diagnostic, DiagnosticError, sort_diagnostics
-from analyzer.engine import ast
+from analyzer.engine import ast, sourcefile
 from analyzer.engine.builtins import ANY, BUILTINS, CONSTANT_CHECKS
 from analyzer.engine.errors_table import INCLUDE_NOT_FOUND
 from analyzer.engine.syntax import line_of, parse_program
@@ -94,7 +94,7 @@ def load_program(path=None, *, text: Optional[str] = None, name: str = "<string>
     if path is not None:
         name = str(path)
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            text = sourcefile.read_text(path)
         except (OSError, UnicodeDecodeError) as exc:
             reason = getattr(exc, "strerror", None) or str(exc)
             raise DiagnosticError([Diagnostic(Span(name), INCLUDE_NOT_FOUND,

@@ -16,7 +16,7 @@ from typing import Dict, List, Tuple
 
 from analyzer.engine import ast
 from analyzer.engine.errors import EngineError
-from analyzer.engine.limits import CHECK_EVERY
+from analyzer.engine.limits import CHECK_EVERY, MAX_NUMBER
 from analyzer.engine.plan import CALL, CMP, NEG, SCAN, Step, outer_vars
 
 PLAIN, PROV, WHY = "plain", "prov", "why"
@@ -37,6 +37,14 @@ def _mod(a: int, b: int) -> int:
     return a - b * _div(a, b)
 
 
+def _num(value: int) -> int:
+    # a computed number that is stored, bound or passed on stays in the documented range
+    if -MAX_NUMBER - 1 <= value <= MAX_NUMBER:
+        return value
+    raise EngineError(f"arithmetic result of {value.bit_length()} bits is outside the number range "
+                      f"(64-bit signed)", code="DL930")
+
+
 def _chunks(iterable, size=CHECK_EVERY):
     # lets a long outer loop stop for a limit check every `size` tuples at no per-tuple cost
     it = iter(iterable)
@@ -47,8 +55,19 @@ def _chunks(iterable, size=CHECK_EVERY):
         yield chunk
 
 
-RUNTIME = {"_div": _div, "_mod": _mod, "_chunks": _chunks}
+RUNTIME = {"_div": _div, "_mod": _mod, "_num": _num, "_chunks": _chunks, "_ONCE": (None,)}
 
+#: loops in one generated function before the rest of the body moves to a nested function:
+#: CPython allows 20 nested blocks per function and 100 indentation levels per file
+LOOPS_PER_FUNCTION = 10
+#: relation atoms and builtin calls one aggregate body may hold (its loops cannot be split)
+MAX_AGGREGATE_ATOMS = 12
+
+
+def _one_line(text: str) -> str:
+    """``text`` for a comment of the generated source: a line break or NUL inside a string
+    constant would end the comment early (found by the grammar fuzzer: SyntaxError, exit 3)."""
+    return "".join(ch if ch.isprintable() or ch == "\t" else repr(ch)[1:-1] for ch in text)
 
 class Resources:
     """The named inputs a generated function takes: sets, deltas, indexes, builtins."""
@@ -79,6 +98,14 @@ class RuleCompiler:
         self.lines: List[str] = []
         self.depth = 1
         self.loops = 0
+        # Filters never nest: inside a loop a failed test is ``continue``; in a function
+        # before its first loop, ``return``. Only loops add indentation, and a function
+        # with LOOPS_PER_FUNCTION loops hands the rest of the body to a nested function.
+        self.frame_loops = 0  # loops opened in the function being generated
+        self.scope_loops = 0  # loops a `continue` can go to (in the function or aggregate)
+        self.in_aggregate = False
+        self.prelude: List[str] = []  # nested functions holding the rest of long bodies
+        self.agg_names: List[str] = []
         self.tmp = 0
         self.kept: List[str] = []  # why flavour: body tuples, builtin results, aggregate values
         self.names: Dict[str, str] = {}
@@ -112,6 +139,14 @@ class RuleCompiler:
             return term._pyname
         raise EngineError(f"unsupported term {term!r}", getattr(term, "span", None))
 
+    def value(self, term) -> str:
+        """:meth:`expr` for a value that is kept (head column, binding, builtin argument):
+        computed numbers are checked against the number range."""
+        code = self.expr(term)
+        if isinstance(term, ast.BinOp) or (isinstance(term, ast.Aggregate) and term.func == "sum"):
+            return f"_num({code})"
+        return code
+
     @staticmethod
     def tuple_expr(parts: List[str]) -> str:
         return f"({parts[0]},)" if len(parts) == 1 else f"({', '.join(parts)})"
@@ -130,16 +165,16 @@ class RuleCompiler:
         params = list(self.res.params.items())
         extra = {PLAIN: ["_check"], PROV: ["_check", "IT"], WHY: ["T"]}[self.flavour]
         sig = ", ".join([p for _, p in params] + extra)
-        head = [f"def {fname}({sig}):", f"    # {rule_text(self.rule)}"]
+        head = [f"def {fname}({sig}):", f"    # {_one_line(rule_text(self.rule))}"]
         gets = [f"    {p}_get = {p}.get" for k, p in params if k[0] == "I"]
-        return "\n".join(head + gets + body_lines) + "\n", [k for k, _ in params]
+        return "\n".join(head + gets + self.prelude + body_lines) + "\n", [k for k, _ in params]
 
     def steps_bound0(self):
         return self.steps[0].bound if self.steps else frozenset()
 
     def head_action(self) -> None:
         head = self.rule.head
-        h = self.tuple_expr([self.expr(t) for t in head.args])
+        h = self.tuple_expr([self.value(t) for t in head.args])
         if self.flavour == WHY:
             outer = outer_vars(self.rule)
             env = "{" + ", ".join(f"{n!r}: {self.var(n)}" for n in sorted(outer)) + "}"
@@ -163,6 +198,11 @@ class RuleCompiler:
             innermost()
             return
         step, rest = steps[0], steps[1:]
+        agg_loops = max((sum(s.kind in (SCAN, CALL) for s in a.steps) + 1 for a in step.aggs), default=0)
+        if not self.in_aggregate and self.frame_loops and (
+                self.frame_loops >= LOOPS_PER_FUNCTION or self.frame_loops + agg_loops >= 18):
+            self.split(steps, innermost)
+            return
         saved = self.depth
         for agg in step.aggs:
             self.gen_aggregate(agg)
@@ -170,14 +210,38 @@ class RuleCompiler:
         self.gen_steps(rest, innermost)
         self.depth = saved
 
+    def split(self, steps: List[Step], innermost) -> None:
+        """Generate ``steps`` as a nested function of the bindings so far, and call it here."""
+        name = self.fresh("_rest")
+        bound = sorted(self.var(v) for v in steps[0].bound if v in self.names)
+        args = ", ".join(dict.fromkeys(bound + self.kept + self.agg_names))
+        self.emit(("yield from " if self.flavour == WHY else "") + f"{name}({args})")
+        saved = self.lines, self.depth, self.frame_loops, self.scope_loops
+        self.lines, self.depth, self.frame_loops, self.scope_loops = [], 2, 0, 0
+        self.gen_steps(steps, innermost)
+        self.prelude += [f"    def {name}({args}):"] + self.lines
+        self.lines, self.depth, self.frame_loops, self.scope_loops = saved
+
+    def filter(self, cond: str) -> None:
+        """Go on only when ``cond`` holds, without nesting (see ``frame_loops``)."""
+        if self.scope_loops == 0 and self.in_aggregate:
+            # an aggregate body before its first loop: a one-pass loop to `continue` out of
+            self.emit("for _once in _ONCE:")
+            self.depth += 1
+            self.scope_loops = 1
+        self.emit(f"if not ({cond}): " + ("continue" if self.scope_loops else "return"))
+
     def open_loop(self, target: str, source: str, keep: bool) -> None:
         if self.loops == 0 and self.flavour != WHY:
             chunk = self.fresh("chunk")
             self.emit(f"for {chunk} in _chunks({source}):")
             self.depth += 1
+            self.frame_loops += 1
             self.emit("_check()")
             source = chunk
         self.loops += 1
+        self.frame_loops += 1
+        self.scope_loops += 1
         if keep:
             self.emit(f"for {keep} in {source}:")
             self.depth += 1
@@ -207,8 +271,7 @@ class RuleCompiler:
 
     def emit_checks(self, checks: List[str]) -> None:
         if checks:
-            self.emit(f"if {' and '.join(checks)}:")
-            self.depth += 1
+            self.filter(" and ".join(checks))
 
     def key_of(self, atom: ast.Atom, bound):
         cols = tuple(i for i, t in enumerate(atom.args) if _is_bound(t, bound))
@@ -229,8 +292,7 @@ class RuleCompiler:
             return
         if len(cols) == len(atom.args) and cols:
             full = self.res.name(("F", atom.rel))
-            self.emit(f"if {self.tuple_expr([self.expr(t) for t in atom.args])} in {full}:")
-            self.depth += 1
+            self.filter(f"{self.tuple_expr([self.expr(t) for t in atom.args])} in {full}")
             if keep:
                 self.emit(f"{keep} = {self.tuple_expr([self.expr(t) for t in atom.args])}")
             return
@@ -246,34 +308,31 @@ class RuleCompiler:
         atom = step.literal.atom
         if atom.rel in self.builtins:
             # !builtin(...) holds when the call yields no result for the bound arguments
-            args = [self.expr(t) if _is_bound(t, step.bound) else "None" for t in atom.args]
+            args = [self.value(t) if _is_bound(t, step.bound) else "None" for t in atom.args]
             fn, ctx = self.res.name(("B", atom.rel)), self.res.name(("CTX",))
-            self.emit(f"if next(iter({fn}({ctx}, {self.tuple_expr(args)})), None) is None:")
-            self.depth += 1
+            self.filter(f"next(iter({fn}({ctx}, {self.tuple_expr(args)})), None) is None")
             return
         cols, key = self.key_of(atom, step.bound)
         if not cols:
-            self.emit(f"if not {self.res.name(('F', atom.rel))}:")
+            self.filter(f"not {self.res.name(('F', atom.rel))}")
         elif len(cols) == len(atom.args):
-            self.emit(f"if {self.tuple_expr([self.expr(t) for t in atom.args])} "
-                      f"not in {self.res.name(('F', atom.rel))}:")
+            self.filter(f"{self.tuple_expr([self.expr(t) for t in atom.args])} "
+                        f"not in {self.res.name(('F', atom.rel))}")
         else:
-            self.emit(f"if {key} not in {self.res.name(('I', atom.rel, cols))}:")
-        self.depth += 1
+            self.filter(f"{key} not in {self.res.name(('I', atom.rel, cols))}")
 
     def gen_cmp(self, step: Step) -> None:
         lit = step.literal
         if step.assign is not None:
             var, other = (lit.left, lit.right) if (
                 isinstance(lit.left, ast.Var) and lit.left.name == step.assign) else (lit.right, lit.left)
-            self.emit(f"{self.var(step.assign)} = {self.expr(other)}")
+            self.emit(f"{self.var(step.assign)} = {self.value(other)}")
             return
-        self.emit(f"if {self.expr(lit.left)} {_CMP_OPS[lit.op]} {self.expr(lit.right)}:")
-        self.depth += 1
+        self.filter(f"{self.expr(lit.left)} {_CMP_OPS[lit.op]} {self.expr(lit.right)}")
 
     def gen_call(self, step: Step) -> None:
         atom = step.literal
-        args = [self.expr(t) if _is_bound(t, step.bound) else "None" for t in atom.args]
+        args = [self.value(t) if _is_bound(t, step.bound) else "None" for t in atom.args]
         fn = self.res.name(("B", atom.rel))
         ctx = self.res.name(("CTX",))
         keep = self.fresh("b") if self.flavour == WHY else None
@@ -289,8 +348,13 @@ class RuleCompiler:
         object.__setattr__(node, "_pyname", name)
         init = {"count": "0", "sum": "0"}.get(node.func, "None")
         self.emit(f"{name} = {init}")
-        saved_depth, saved_loops = self.depth, self.loops
+        atoms = sum(1 for s in agg.steps if s.kind in (SCAN, CALL))
+        if atoms > MAX_AGGREGATE_ATOMS:
+            raise EngineError(f"an aggregate body holds {atoms} relation atoms and builtin calls, over "
+                              f"the maximum of {MAX_AGGREGATE_ATOMS}", node.span, code="DL932")
+        saved = self.depth, self.loops, self.scope_loops, self.in_aggregate, self.frame_loops
         self.loops = max(self.loops, 1)  # no limit-check chunking inside an aggregate
+        self.scope_loops, self.in_aggregate = 0, True
 
         def accumulate():
             if node.func == "count":
@@ -307,12 +371,12 @@ class RuleCompiler:
         flavour, self.flavour = self.flavour, PLAIN  # aggregate bodies keep no proof tuples
         self.gen_steps(agg.steps, accumulate)
         self.flavour = flavour
-        self.depth, self.loops = saved_depth, saved_loops
+        self.depth, self.loops, self.scope_loops, self.in_aggregate, self.frame_loops = saved
+        self.agg_names.append(name)
         if self.flavour == WHY:
             self.kept.append(name)
         if node.func in ("min", "max"):
-            self.emit(f"if {name} is not None:")
-            self.depth += 1
+            self.filter(f"{name} is not None")
 
 
 def _is_bound(term, bound) -> bool:

@@ -52,8 +52,9 @@ def check_facts(rel: str, tuples: Iterable, decls: Mapping) -> List[tuple]:
 class Database:
     """Relations after evaluation (read-only view), with queries, proofs and profile stats."""
 
-    def __init__(self, engine, full: Dict[str, set], prov, spans, stats, done):
+    def __init__(self, engine, full: Dict[str, set], prov, spans, stats, done, watchdog=None):
         self.engine = engine
+        self.watchdog = watchdog  # the evaluation's limits, which proof building counts against
         self._full = full
         self._prov = prov
         self.spans = spans
@@ -135,4 +136,10 @@ class Database:
         tup = tuple(tup)
         if tup not in self._rel(rel):
             return None
-        return prove(self, rel, tup)
+        if self.watchdog is None:
+            return prove(self, rel, tup)
+        with self.watchdog.watching("building proofs"):
+            try:
+                return prove(self, rel, tup, self.watchdog.check)
+            except MemoryError:
+                raise self.watchdog.out_of_memory() from None

@@ -51,12 +51,12 @@ class FactsError(EngineError):
 
 
 def _source_line(span: Span) -> Optional[str]:
-    # a caret line is a convenience: any problem reading the file just drops it
+    # a caret line is a convenience: any problem reading the file (missing, not a regular
+    # file, not UTF-8) just drops it; never a read that could block on a FIFO
+    from analyzer.engine.sourcefile import read_text
+
     try:
-        with open(span.path, encoding="utf-8") as fh:
-            for number, line in enumerate(fh, 1):
-                if number == span.line:
-                    return line
+        lines = read_text(span.path).split("\n")
     except (OSError, UnicodeDecodeError):
         return None
-    return None
+    return lines[span.line - 1].rstrip("\r") + "\n" if 0 < span.line <= len(lines) else None

@@ -17,6 +17,8 @@ UNEXPECTED_CHARACTER = "DL015"
 INVALID_ESCAPE = "DL016"
 INCLUDE_NOT_FOUND = "DL017"
 INCLUDE_CYCLE = "DL018"
+NUMBER_RANGE = "DL019"
+TOO_DEEP = "DL020"
 
 
 @dataclass(frozen=True)
@@ -110,6 +112,8 @@ OTHER_SYNTAX_CODES = {
     INVALID_ESCAPE: 'unknown escape in a string (allowed: \\" \\\\ \\n \\t)',
     INCLUDE_NOT_FOUND: "`.include` names a file that cannot be read",
     INCLUDE_CYCLE: "`.include` files include each other in a cycle (the cycle is named)",
+    NUMBER_RANGE: "number literal outside the number range (64-bit signed: magnitude at most 2^63 - 1)",
+    TOO_DEEP: "arithmetic nested deeper than 100 levels (parentheses, operators, negations)",
 }
 
 

@@ -13,12 +13,13 @@ from typing import Dict, Iterable, List, Mapping, Optional
 
 from analyzer.engine import ast
 from analyzer.engine.database import Database, check_facts
-from analyzer.engine.errors import EngineError, EvaluationLimitError
+from analyzer.engine.errors import EngineError
 from analyzer.engine.limits import Limits
 from analyzer.engine.plan import annotate_aggregates
 from analyzer.engine.profile import RuleStats
 from analyzer.engine.stratify import needed_relations, stratify
 from analyzer.engine.variants import PLAIN, PROV, build_variants, link
+from analyzer.engine.watchdog import Watchdog
 
 
 def default_builtins() -> Mapping:
@@ -100,9 +101,13 @@ class Engine:
 
     def evaluate(self, facts: Mapping[str, Iterable[tuple]], *, spans: Optional[Mapping] = None,
                  provenance: bool = False, profile: bool = False,
-                 only: Optional[Iterable[str]] = None) -> Database:
-        """Evaluate over ``facts`` (relation -> tuples); see :class:`Database` for the result."""
-        run = _Run(self, provenance, profile)
+                 only: Optional[Iterable[str]] = None, watchdog: Optional[Watchdog] = None) -> Database:
+        """Evaluate over ``facts`` (relation -> tuples); see :class:`Database` for the result.
+
+        The limits are enforced by ``watchdog`` (a fresh one for :attr:`limits` if None); the
+        result keeps it, so proofs built from it count against the same limits."""
+        dog = watchdog or Watchdog(self.limits)
+        run = _Run(self, provenance, profile, dog)
         run.load(facts, spans or {})
         wanted = None
         if only is not None:
@@ -111,20 +116,26 @@ class Engine:
                 if rel not in self.program.decls:
                     raise EngineError(f"undeclared relation {rel!r} in only=", code="DL906")
             wanted = needed_relations(self.program, self.builtins, only)
-        for si, (base, delta) in enumerate(self.compiled(PROV if provenance else PLAIN)):
-            stratum = self.strata[si]
-            if not stratum.rules or (wanted is not None and not wanted & set(stratum.relations)):
-                continue
-            run.stratum(stratum, base, delta)
-            run.done.update(stratum.relations)
+        compiled = self.compiled(PROV if provenance else PLAIN)
+        with dog.watching():
+            try:
+                for si, (base, delta) in enumerate(compiled):
+                    stratum = self.strata[si]
+                    if not stratum.rules or (wanted is not None and not wanted & set(stratum.relations)):
+                        continue
+                    run.stratum(stratum, base, delta)
+                    run.done.update(stratum.relations)
+            except MemoryError:
+                raise dog.out_of_memory() from None
+            run.current = None  # evaluation is over: later limit errors name no rule
         return Database(self, run.full, run.prov, run.spans, run.stats if profile else None,
-                        run.done)
+                        run.done, dog)
 
 
 class _Run:
     """The state of one evaluation: relations, indexes, provenance, counters, deadline."""
 
-    def __init__(self, engine: Engine, provenance: bool, profile: bool):
+    def __init__(self, engine: Engine, provenance: bool, profile: bool, watchdog: Watchdog):
         self.engine = engine
         self.full: Dict[str, set] = {name: set() for name in engine.program.decls}
         self.index: Dict[tuple, dict] = {}
@@ -138,12 +149,10 @@ class _Run:
                 self.done.difference_update(s.relations)
         self.derived = 0
         self.height = 0
-        limits = engine.limits
-        self.max_tuples = limits.max_tuples
-        self.deadline = None if limits.timeout_s is None else time.monotonic() + limits.timeout_s
+        self.watchdog = watchdog
+        watchdog.run = self
         self.new: Dict[str, set] = {}
-        self.current = ""
-        self.current_span = None
+        self.current: Optional[ast.Rule] = None  # the rule being evaluated
         self.ctx = _Context(self.full)
 
     def load(self, facts: Mapping, spans: Mapping) -> None:
@@ -167,16 +176,22 @@ class _Run:
                 self.prov[rel] = dict.fromkeys(tuples, (None, 0))
 
     def check(self) -> None:
-        """Raise when a limit is reached (called per iteration and per chunk of a long loop)."""
-        count = self.derived + sum(map(len, self.new.values()))
-        if count > self.max_tuples:
-            raise EvaluationLimitError(
-                f"limit max_tuples={self.max_tuples} exceeded: {count} tuples derived "
-                f"(while deriving relation {self.current!r})", self.current_span)
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            raise EvaluationLimitError(
-                f"limit timeout={self.engine.limits.timeout_s}s exceeded after {count} derived "
-                f"tuples (while deriving relation {self.current!r})", self.current_span)
+        """Raise when a limit is reached (per iteration, and per chunk of a rule's outer loop
+        where the watchdog has no timer)."""
+        self.watchdog.check()
+
+    def derived_count(self) -> int:
+        """Tuples derived so far, including those not merged yet."""
+        return self.derived + sum(map(len, self.new.values()))
+
+    def progress(self):
+        """``(derived tuples, running rule or None, [(relation, size)] largest first)``."""
+        count = self.derived_count()
+        sizes = {rel: len(t) for rel, t in self.full.items() if t}
+        for rel, t in self.new.items():
+            if t:
+                sizes[rel] = sizes.get(rel, 0) + len(t)
+        return count, self.current, sorted(sizes.items(), key=lambda kv: (-kv[1], kv[0]))
 
     def stratum(self, stratum, base, delta_variants) -> None:
         for variant in base + delta_variants:
@@ -202,7 +217,7 @@ class _Run:
 
     def call(self, variant, delta) -> None:
         rule = self.engine.rules[variant.rule]
-        self.current, self.current_span = rule.head.rel, rule.span
+        self.current = rule
         args = [self.resource(key, delta) for key in variant.params] + [self.check]
         if self.prov is not None:
             args.append(self.height)
@@ -303,7 +318,7 @@ def _ground(atom: ast.Atom) -> tuple:
         if isinstance(t, ast.Const):
             values.append(t.value)
         elif isinstance(t, ast.BinOp) and not _has_vars(t):
-            values.append(eval(_const_expr(t), dict(RUNTIME)))  # noqa: S307 - constants only
+            values.append(RUNTIME["_num"](eval(_const_expr(t), dict(RUNTIME))))  # noqa: S307 - constants only
         else:
             raise EngineError("a fact must be ground", atom.span, code="DL908")
     return tuple(values)

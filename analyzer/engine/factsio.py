@@ -11,9 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Dict, Iterable, List, Mapping, Tuple
 
-from analyzer.engine import ast
+from analyzer.engine import ast, sourcefile
 from analyzer.engine.database import sorted_tuples
 from analyzer.engine.errors import FactsError
+from analyzer.engine.limits import MAX_NUMBER
 from analyzer.span import Span
 
 SUFFIX = ".facts"
@@ -40,16 +41,17 @@ def read_facts_dir(directory, decls: Mapping[str, ast.Decl]) -> Tuple[Dict[str, 
 def read_facts_file(path, decl: ast.Decl, spans: Dict, delimiter: str = "\t") -> List[tuple]:
     """The facts of one relation from ``path`` (fields split at ``delimiter``); raises FactsError."""
     path = Path(path)
-    if not path.is_file():
+    if not path.exists():  # anything but a regular file is named by _read_file
         raise FactsError(f"cannot open facts file {str(path)!r} for .input {decl.name}", Span(str(path), 1, 1))
     return _read_file(path, decl, spans, delimiter)
 
 
 def _read_file(path: Path, decl: ast.Decl, spans: Dict, delimiter: str = "\t") -> List[tuple]:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = sourcefile.read_text(path)
     except (OSError, UnicodeDecodeError) as exc:
-        raise FactsError(f"cannot read facts file: {exc}", Span(str(path), 1, 1)) from None
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise FactsError(f"cannot read facts file: {reason}", Span(str(path), 1, 1)) from None
     out = []
     for number, line in enumerate(text.split("\n"), 1):
         line = line.rstrip("\r")
@@ -64,11 +66,7 @@ def _read_file(path: Path, decl: ast.Decl, spans: Dict, delimiter: str = "\t") -
         col = 1
         for field, column in zip(fields, decl.columns):
             if column.type == ast.NUMBER:
-                try:
-                    values.append(int(field))
-                except ValueError:
-                    raise FactsError(f"column {column.name} of {decl.name} is a number, got {field!r}",
-                                     Span(str(path), number, col)) from None
+                values.append(_number(field, column, decl, Span(str(path), number, col)))
             else:
                 values.append(unescape_symbol(field))
             col += len(field) + len(delimiter)
@@ -76,6 +74,24 @@ def _read_file(path: Path, decl: ast.Decl, spans: Dict, delimiter: str = "\t") -
         out.append(tup)
         spans.setdefault((decl.name, tup), Span(str(path), number, 1))
     return out
+
+
+def _number(field: str, column, decl, span: Span) -> int:
+    text = field.strip()
+    digits = text.lstrip("+-").lstrip("0")
+    try:
+        if len(digits) > len(str(MAX_NUMBER)):  # int() of thousands of digits raises or crawls
+            raise OverflowError
+        value = int(text)
+        if not -MAX_NUMBER - 1 <= value <= MAX_NUMBER:
+            raise OverflowError
+    except ValueError:
+        raise FactsError(f"column {column.name} of {decl.name} is a number, got {field!r}", span) from None
+    except OverflowError:
+        shown = field if len(field) <= 30 else field[:12] + f"...({len(field)} characters)"
+        raise FactsError(f"column {column.name} of {decl.name}: {shown} is outside the number range "
+                         f"(64-bit signed)", span) from None
+    return value
 
 
 def escape_symbol(value) -> str:

@@ -69,7 +69,11 @@ def _segment_regex(seg: str) -> str:
 
 @lru_cache(maxsize=4096)
 def glob_regex(glob: str) -> Pattern[str]:
-    """Compile a (valid) glob into a regex to be used with ``fullmatch``."""
+    """The glob as a regex for ``fullmatch``: the dialect's reference definition.
+
+    Not used for matching (a backtracking regex is exponential on globs such as
+    ``*a*a*a*a*b``); kept as the executable definition :func:`glob_match` is tested against.
+    """
     segments = glob.split("/")
     parts = []
     last = len(segments) - 1
@@ -84,8 +88,84 @@ def glob_regex(glob: str) -> Pattern[str]:
     return re.compile("".join(parts))
 
 
+class _Segment:
+    """One glob segment without ``**``: literal pieces (``?`` = any one character) between ``*``."""
+
+    __slots__ = ("pieces", "exact", "fixed")
+
+    def __init__(self, seg: str):
+        self.pieces = seg.split("*")
+        self.exact = "*" not in seg
+        self.fixed = "?" not in seg  # pieces are plain strings: str.find and friends apply
+
+    def match(self, text: str) -> bool:
+        """Full match of one path segment, greedy leftmost: O(len(text) * len(segment))."""
+        pieces = self.pieces
+        if self.exact:
+            return len(text) == len(pieces[0]) and _piece_at(pieces[0], text, 0, self.fixed)
+        first, last = pieces[0], pieces[-1]
+        end = len(text) - len(last)
+        if end < len(first) or not _piece_at(first, text, 0, self.fixed) \
+                or not _piece_at(last, text, end, self.fixed):
+            return False
+        pos = len(first)
+        for piece in pieces[1:-1]:  # each middle piece at its leftmost place: never worse
+            pos = _find(piece, text, pos, end, self.fixed)
+            if pos < 0:
+                return False
+            pos += len(piece)
+        return True
+
+
+def _piece_at(piece: str, text: str, pos: int, fixed: bool) -> bool:
+    if fixed:
+        return text.startswith(piece, pos)
+    if pos + len(piece) > len(text):
+        return False
+    return all(p == "?" or p == text[pos + i] for i, p in enumerate(piece))
+
+
+def _find(piece: str, text: str, start: int, end: int, fixed: bool) -> int:
+    """Leftmost index >= start where ``piece`` fits entirely before ``end``, or -1."""
+    if fixed:
+        return text.find(piece, start, end)
+    for pos in range(start, end - len(piece) + 1):
+        if _piece_at(piece, text, pos, False):
+            return pos
+    return -1
+
+
+@lru_cache(maxsize=4096)
+def _compiled(glob: str) -> tuple:
+    """Per glob segment: None for ``**``, else a :class:`_Segment`."""
+    return tuple(None if seg == "**" else _Segment(seg) for seg in glob.split("/"))
+
+
 def glob_match(glob: str, path: str) -> bool:
-    """True when ``path`` fully matches the valid glob ``glob``; invalid globs match nothing."""
+    """True when ``path`` fully matches the valid glob ``glob``; invalid globs match nothing.
+
+    No backtracking: the set of path-segment positions each glob segment can start at is
+    carried forward (dynamic programming over segments), so the cost is at most
+    O(len(glob) * len(path)) whatever the glob, where a backtracking regex is exponential.
+    """
     if glob_valid(glob) is not None:
         return False
-    return glob_regex(glob).fullmatch(path) is not None
+    segments = _compiled(glob)
+    parts = path.split("/")
+    last_part = len(parts) - 1
+    reach = [True] + [False] * last_part  # reach[j]: the next glob segment may start at parts[j]
+    last = len(segments) - 1
+    for i, seg in enumerate(segments):
+        if seg is None and i == last:
+            return any(reach)  # final `**`: any rest, after the required `/`
+        if i == last:
+            return reach[last_part] and seg.match(parts[last_part])
+        if seg is None:  # `**/`: zero or more whole non-empty segments
+            for j in range(1, last_part + 1):
+                if not reach[j] and reach[j - 1] and parts[j - 1]:
+                    reach[j] = True
+        else:  # one segment and its `/`
+            reach = [False] + [reach[j] and seg.match(parts[j]) for j in range(last_part)]
+        if not any(reach):
+            return False
+    return False

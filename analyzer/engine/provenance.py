@@ -100,12 +100,15 @@ class Proof:
         return root
 
 
-def prove(db, rel: str, tup: tuple) -> Proof:
-    """The proof of a tuple known to be in ``db`` (evaluated with provenance)."""
+def prove(db, rel: str, tup: tuple, check=None) -> Proof:
+    """The proof of a tuple known to be in ``db`` (evaluated with provenance); ``check`` is
+    called once per fact of the proof (the evaluation's limits)."""
     memo: Dict[tuple, Proof] = {}
     root = memo[(rel, tup)] = Proof(rel, tup)
     todo = [root]
     while todo:
+        if check is not None:
+            check()
         node = todo.pop()
         for child in _expand(db, node):
             key = (child.relation, child.tuple)

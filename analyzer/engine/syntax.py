@@ -1,7 +1,7 @@
 """Rule-language text -> :mod:`analyzer.engine.ast` nodes, with ``.include`` resolution.
 
 The LALR parser for ``grammar/datalog.lark`` is built once per process and its tables are
-cached on disk (``$XDG_CACHE_HOME/memory-analyzer``), never inside the analyzed project.
+kept in the verified cache (analyzer/larkcache.py), never inside the analyzed project.
 ``///`` doc comments are ignored by the grammar and gathered by a lexer callback, then
 attached to the next ``.decl`` or rule by position (see docs/rule-language.md).
 Every syntax error becomes a :class:`~analyzer.diagnostics.DiagnosticError`.
@@ -9,7 +9,6 @@ Every syntax error becomes a :class:`~analyzer.diagnostics.DiagnosticError`.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import threading
@@ -23,6 +22,8 @@ from lark.exceptions import UnexpectedInput
 from analyzer.diagnostics import Diagnostic, DiagnosticError
 from analyzer.engine import ast
 from analyzer.engine import errors_table as et
+from analyzer.engine.limits import MAX_EXPRESSION_DEPTH, MAX_NUMBER
+from analyzer.engine import sourcefile
 from analyzer.resources import data_file
 from analyzer.span import Span
 
@@ -46,35 +47,16 @@ def set_grammar_cache(enabled: bool) -> None:
     _CACHE_ENABLED = enabled
 
 
-def cache_dir() -> Path:
-    """Where our caches live: ``$XDG_CACHE_HOME/memory-analyzer`` or ``~/.cache/memory-analyzer``."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "memory-analyzer"
-
-
-def _cache_file(grammar: str):
-    """A writable cache file name keyed by grammar text and Lark version, or False."""
-    if not _CACHE_ENABLED:
-        return False
-    key = hashlib.sha256(f"{grammar}\0{lark.__version__}".encode()).hexdigest()[:16]
-    try:
-        directory = cache_dir() / "lark"
-        directory.mkdir(parents=True, exist_ok=True)
-        if not os.access(directory, os.W_OK):
-            return False
-    except OSError:
-        return False
-    return str(directory / f"datalog-{key}.lark-cache")
-
-
 def parser() -> lark.Lark:
     """The process-wide Lark parser for the rule language (built, or loaded from cache, once)."""
     global _PARSER
     if _PARSER is None:
         grammar = data_file("grammar", "datalog.lark").read_text(encoding="utf-8")
-        _PARSER = lark.Lark(grammar, parser="lalr", lexer="contextual", propagate_positions=True,
-                            start=["start", "query", "goal"], cache=_cache_file(grammar),
-                            lexer_callbacks={"DOC_COMMENT": _collect_doc})
+        from analyzer.larkcache import build
+
+        _PARSER = build("datalog", grammar, use_cache=_CACHE_ENABLED, parser="lalr", lexer="contextual",
+                        propagate_positions=True, start=["start", "query", "goal"],
+                        lexer_callbacks={"DOC_COMMENT": _collect_doc})
     return _PARSER
 
 
@@ -202,28 +184,38 @@ class _Builder:
             return _ESCAPES[match.group(1)]
         return re.sub(r"\\(.)", unescape, token[1:-1])
 
-    def term(self, node):
+    def term(self, node, depth: int = 0):
         if isinstance(node, Token):  # never: terminals are wrapped by name/string/number rules
             raise AssertionError(node)
         kind = node.data
+        if depth > MAX_EXPRESSION_DEPTH:
+            span = self.span(node)
+            raise _error(self.text, self.path, span.line, span.col, et.TOO_DEEP,
+                         f"arithmetic nested deeper than {MAX_EXPRESSION_DEPTH} levels")
         if kind == "name":
             tok = node.children[0]
             return ast.Wildcard(self.span(tok)) if tok == "_" else ast.Var(str(tok), self.span(tok))
         if kind == "string":
             return ast.Const(self.string(node.children[0]), self.span(node))
         if kind == "number":
-            return ast.Const(int(node.children[0]), self.span(node))
+            digits = str(node.children[0]).lstrip("0") or "0"
+            if len(digits) > len(str(MAX_NUMBER)) or int(digits) > MAX_NUMBER:
+                tok = node.children[0]
+                shown = digits if len(digits) <= 30 else f"{digits[:12]}...({len(digits)} digits)"
+                raise _error(self.text, self.path, tok.line, tok.column, et.NUMBER_RANGE,
+                             f"number {shown} is outside the number range (magnitude at most 2^63 - 1)")
+            return ast.Const(int(digits), self.span(node))
         if kind == "neg":
-            inner = self.term(node.children[1])
+            inner = self.term(node.children[1], depth + 1)
             if isinstance(inner, ast.Const) and isinstance(inner.value, int):
                 return ast.Const(-inner.value, self.span(node))
             return ast.BinOp("-", ast.Const(0, self.span(node)), inner, self.span(node))
         if kind == "binop":
             left, op, right = node.children
-            return ast.BinOp(str(op), self.term(left), self.term(right), self.span(node))
+            return ast.BinOp(str(op), self.term(left, depth + 1), self.term(right, depth + 1), self.span(node))
         if kind == "aggregate":
             func = str(node.children[0])
-            target = self.term(node.children[1]) if len(node.children) == 3 else None
+            target = self.term(node.children[1], depth + 1) if len(node.children) == 3 else None
             return ast.Aggregate(func, target, self.body(node.children[-1]), self.span(node))
         raise AssertionError(kind)
 
@@ -388,7 +380,7 @@ def _include(program, inc: ast.Include, text: str, path: str, stack: list, seen:
     if ident in seen:
         return
     try:
-        included = Path(target).read_text(encoding="utf-8")
+        included = sourcefile.read_text(target)
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise _error(text, path, inc.span.line, inc.span.col, et.INCLUDE_NOT_FOUND,

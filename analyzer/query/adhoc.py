@@ -55,6 +55,7 @@ class Session:
     spans: Optional[Callable[[], Mapping]] = None
     request_hints: Mapping[str, str] = field(default_factory=dict)
     limits: object = None
+    watchdog: object = None  # one Watchdog for every evaluation and proof of a request
     decls: Dict[str, ast.Decl] = field(default_factory=dict)
     rules: List[ast.Rule] = field(default_factory=list)
     sources: Dict[str, str] = field(default_factory=dict)
@@ -161,7 +162,7 @@ class Session:
         from analyzer.project import gc_paused
 
         with gc_paused():  # many small acyclic objects next to a large fact base (see run_read)
-            db = engine.evaluate(facts, provenance=provenance, profile=profile, only=[GOAL])
+            db = engine.evaluate(facts, provenance=provenance, profile=profile, only=[GOAL], watchdog=self.watchdog)
         rows = db.relation(GOAL)
         relation = body[0].rel if len(body) == 1 and isinstance(body[0], ast.Atom) else None
         proofs = None
@@ -249,7 +250,8 @@ class Session:
 
         # the base database is kept for the session: freeze what it allocated (see run_read)
         with gc_paused(freeze=True):
-            db = self.engine.evaluate(facts, spans=spans, provenance=provenance, profile=profile, only=only)
+            db = self.engine.evaluate(facts, spans=spans, provenance=provenance, profile=profile, only=only,
+                                      watchdog=self.watchdog)
         self._dbs[provenance] = db
         return db
 

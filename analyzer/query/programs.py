@@ -16,12 +16,12 @@ def program_session(program: str, facts_dir: Optional[str], use_cache: bool = Tr
     """A :class:`~analyzer.query.adhoc.Session` over ``program`` and its facts directory."""
     from analyzer.diagnostics import Diagnostic, DiagnosticError
     from analyzer.engine.cache import load_engine
+    from analyzer.engine.sourcefile import require_regular
     from analyzer.query.adhoc import Session
     from analyzer.span import Span
 
     try:
-        if not Path(program).is_file():
-            raise FileNotFoundError(2, "No such file or directory")
+        require_regular(program)  # a FIFO or directory is named as such, never read
         engine = load_engine(Path(program), use_cache=use_cache)
     except OSError as exc:
         raise DiagnosticError([Diagnostic(Span(str(program), 1, 1), "DL914",

@@ -47,7 +47,7 @@ def world_engine(use_cache: bool = True):
 
 
 def project_session(request, project_root, memory_dir: str = "docs/memory", use_cache: bool = True,
-                    project=None, limits=None):
+                    project=None, limits=None, max_file_bytes: Optional[int] = None):
     """A :class:`~analyzer.query.adhoc.Session` over the project at ``project_root``.
 
     ``request`` is a :class:`~analyzer.query.read.ReadRequest`, or None when no request
@@ -59,7 +59,8 @@ def project_session(request, project_root, memory_dir: str = "docs/memory", use_
 
     with gc_paused(freeze=True):
         if project is None:
-            project = load_project(project_root, memory_dir=memory_dir, use_cache=use_cache)
+            limit = {} if max_file_bytes is None else {"max_file_bytes": max_file_bytes}
+            project = load_project(project_root, memory_dir=memory_dir, use_cache=use_cache, **limit)
         engine = world_engine(use_cache)
         facts = request_facts(engine, request, project)
     hints = dict(OTHER_REQUESTS)

@@ -4,6 +4,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from analyzer.engine.glob import glob_match, glob_regex, glob_valid, path_valid
 
@@ -46,6 +48,33 @@ def test_invalid_globs(glob):
 @pytest.mark.parametrize("glob", ["*.md", "**", "a/**/b/**", ".github/**", "a-b_c/?x*"])
 def test_valid_globs(glob):
     assert glob_valid(glob) is None
+
+
+_GLOB_SEGMENTS = st.one_of(st.just("**"), st.text(alphabet="ab*?.", min_size=0, max_size=5))
+_GLOBS = st.lists(_GLOB_SEGMENTS, min_size=1, max_size=5).map("/".join)
+_PATHS = st.lists(st.text(alphabet="ab.", min_size=0, max_size=5), min_size=1, max_size=6).map("/".join)
+
+
+@settings(max_examples=600, deadline=None)
+@given(_GLOBS, _PATHS)
+def test_matcher_agrees_with_the_reference_regex(glob, path):
+    # the linear matcher against the dialect's definition (today's regex), on random input
+    # including paths with empty segments; invalid globs match nothing in both
+    expected = glob_valid(glob) is None and glob_regex(glob).fullmatch(path) is not None
+    assert glob_match(glob, path) is expected
+
+
+@pytest.mark.parametrize("glob,path,expected", [
+    # cases that took seconds to minutes with the backtracking regex (docs/reliability.md)
+    ("**/**/**/**/*a*a*a*a*a*b", "/".join(["a" * 9] * 12), False),
+    ("**/**/**/**/*a*a*a*a*a*b", "a" * 119 + "b", True),
+    ("*a*a*a*a*a*a*a*a*b", "a" * 200, False),
+    ("**/**/**/**/**/**/**/**/x", "/".join(["y"] * 60), False),
+    ("**/**/**/**/**/**/**/**/x", "/".join(["y"] * 60 + ["x"]), True),
+    ("?*?*?*?*?*?*?*?*b", "ab" * 2000 + "a", False),
+])
+def test_hostile_globs_are_answered(glob, path, expected):
+    assert glob_match(glob, path) is expected
 
 
 def test_regex_is_compiled_once():
