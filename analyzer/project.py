@@ -105,7 +105,7 @@ class _Loader:
         self.project.unusable.setdefault(module, diag)
 
     def merge(self, sink: Sink, text: Optional[str]) -> None:
-        self.base.add_located(sink.path, sink.facts)
+        self.base.add_located(sink.path, sink.facts, sink.key)
         if sink.diagnostics:
             # split once per file, not once per diagnostic (5,000 diagnostics in one file
             # took 20 s when every one split the whole text: issue 14)
@@ -329,6 +329,9 @@ def _cached_sink(loader: _Loader, module: str, kind: str, schema: int, text: str
         extract(sink)
         if loader.use_cache:
             cache.store(key, sink)
+    # the key determines the facts (text, module, schema, extractor): the fact base's digest
+    # uses it instead of hashing the rows again
+    sink.key = f"{sink.path}\0{key}"
     return sink
 
 

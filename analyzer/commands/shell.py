@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _history_file():
-    from analyzer.cache import cache_root
+    from analyzer.cache import cache_root  # $XDG_CACHE_HOME/memory-analyzer (engine.syntax no longer has it)
 
     return cache_root() / "shell_history"
 
