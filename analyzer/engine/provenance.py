@@ -46,8 +46,11 @@ class Proof:
             return f"{self.fact_text}  <- fact{where}"
         return f"{self.fact_text}  <- rule {rule_text(self.rule)}{where}"
 
-    def render(self) -> str:
-        """An indented text tree; a subproof already shown is referred to, not repeated."""
+    def render(self, keep_binding=None, children=None, keep_builtin=None) -> str:
+        """An indented text tree; a subproof already shown is referred to, not repeated.
+
+        Optional filters (for readers who need less): ``keep_binding(name, value)``,
+        ``children(node)`` (the subproofs to show) and ``keep_builtin(text)``."""
         lines: List[str] = []
         shown = set()
         stack = [(self, 0)]
@@ -63,12 +66,14 @@ class Proof:
             shown.add(id(node))
             lines.append(pad + node._label())
             extra = []
-            if node.bindings:
-                extra.append("with " + ", ".join(f"{k} = {value_text(v)}"
-                                                 for k, v in sorted(node.bindings.items())))
+            shown_bindings = [(k, v) for k, v in sorted(node.bindings.items())
+                              if keep_binding is None or keep_binding(k, v)]
+            if shown_bindings:
+                extra.append("with " + ", ".join(f"{k} = {value_text(v)}" for k, v in shown_bindings))
             extra += [f"absent: !{a}" for a in node.absent]
-            extra += [f"builtin: {b}" for b in node.builtins]
-            items = [(e, depth + 1) for e in extra] + [(c, depth + 1) for c in node.children]
+            extra += [f"builtin: {b}" for b in node.builtins if keep_builtin is None or keep_builtin(b)]
+            subproofs = node.children if children is None else children(node)
+            items = [(e, depth + 1) for e in extra] + [(c, depth + 1) for c in subproofs]
             stack.extend(reversed(items))
         return "\n".join(lines)
 
