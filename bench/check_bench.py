@@ -30,7 +30,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -39,15 +38,10 @@ GENERATOR = REPO.parent / "shared" / "bench" / "gen_project.py"
 
 def run(src: Path, cache: Path, argv: list) -> tuple:
     """One whole process: (wall s, cpu s, stdout bytes, exit status)."""
-    env = dict(os.environ, XDG_CACHE_HOME=str(cache), PYTHONPATH=str(src), PYTHONHASHSEED="0")
-    with tempfile.TemporaryFile() as out:
-        start = time.perf_counter()
-        proc = subprocess.Popen([sys.executable, "-m", "analyzer", *argv], stdout=out,
-                                stderr=subprocess.DEVNULL, cwd=str(src), env=env)
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - start
-        out.seek(0)
-        return wall, usage.ru_utime + usage.ru_stime, out.read(), os.waitstatus_to_exitcode(status)
+    from read_bench import run_usage  # bench/ is sys.path[0] when this script runs
+
+    wall, usage, out, status = run_usage(src, cache, argv)
+    return wall, usage.ru_utime + usage.ru_stime, out, status
 
 
 def one_group(root: Path, n: int) -> None:
