@@ -22,7 +22,10 @@ class BuildWithCompiledRules(build_py):
         if getattr(self, "editable_mode", False):
             return  # an editable install reads the source tree: the program cache serves it
         build_lib = Path(self.build_lib).resolve()
-        env = dict(os.environ, PYTHONPATH=str(build_lib))
+        # Prepend, never replace: pip's isolated build reaches its build requirements
+        # (lark, networkx) through PYTHONPATH, and the compiler needs them.
+        inherited = os.environ.get("PYTHONPATH", "")
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(build_lib), inherited) if p))
         env.pop("PYTHONHOME", None)
         subprocess.run([sys.executable, "-m", "analyzer.engine.shipped"], cwd=str(build_lib), env=env, check=True)
 
