@@ -154,7 +154,7 @@ CHECK_SHAPES = (
           Obj({"exit_code": "int",
                "families": Obj({}, {name: Obj({"status": CHECK_STATUS, "exit_code": "int"})
                                     for name in ("routing", "reachability", "freshness", "conflicts", "legacy",
-                                                 "merge")}),
+                                                 "merge", "packs")}),
                "findings": list_of(CHECK_FINDING)},
               {"merge": MERGE_BLOCK}),
           "status is the worst family status (OK/FAILED for routing, reachability, freshness and the legacy check; "
@@ -165,9 +165,11 @@ CHECK_SHAPES = (
           "project root), line and column of every entry, Subject, record or manifest line involved. With "
           "--conflicts --merge-base REF, families.merge is the merge review (CLEAR/REVIEW/CONFLICT, or UNAVAILABLE "
           "when Git could not answer: exit 1, never CLEAR) and merge holds its block: ref, commits (base, head, "
-          "target), the Git error, and its findings with locations on the revisions (revision label and commit)."),
-    Shape("error", 1, "no check ran: the memory dir is missing (exit 1) or a managed file is unusable "
-          "(a symlink, unreadable or undecodable; exit 2)", False, ("INVALID",), (1, 2),
+          "target), the Git error, and its findings with locations on the revisions (revision label and commit). "
+          "With --rules PACK.dl, families.packs is the rule-pack family (OK/FAILED) and its findings have family "
+          "packs and the severity their @code block declares (docs/rule-packs.md)."),
+    Shape("error", 1, "no check ran: the memory dir is missing (exit 1), a managed file is unusable "
+          "(a symlink, unreadable or undecodable; exit 2) or a --rules pack is wrong (exit 2)", False, ("INVALID",), (1, 2),
           Obj({"exit_code": "int", "diagnostics": list_of(DIAGNOSTIC)})),
 )
 
@@ -381,13 +383,14 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "run the protocol's project checks (routing, reachability, freshness, conflicts)",
         "Check the whole project as the reference's `check` does: --conflicts, else --routing, else "
         "--reachability, else --freshness, else the full legacy check (routing, reachability and freshness in "
-        "one report). --all runs every family in one evaluation and prints each family's block.",
+        "one report). --all runs every family in one evaluation and prints each family's block. --rules PACK.dl "
+        "(repeatable) adds the findings of a rule pack as one more family, `packs` (docs/rule-packs.md).",
         shapes=CHECK_SHAPES,
         exits=((0, "no family failed: quality checks without ERROR findings, conflict status CLEAR or REVIEW"),
                (1, "a quality check found an ERROR, the conflict status is CONFLICT or INVALID (a broken manifest "
                    "contract included), or the memory dir is missing (`Memory directory missing: <path>`)"),
-               (2, "a managed file is unusable (a symlink, unreadable or undecodable): `Error: …` on stderr, or "
-                   "the project root is not a directory")),
+               (2, "a managed file is unusable (a symlink, unreadable or undecodable): `Error: …` on stderr, "
+                   "the project root is not a directory, or a --rules pack is wrong (`path:line:col: CODE …`)")),
     ),
     CommandSpec(
         "list", LIVE, "analyzer.commands.list",

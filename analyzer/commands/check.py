@@ -28,6 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--memory-dir", default="docs/memory", metavar="DIR", help="memory directory under docs/ (default: docs/memory)")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    from analyzer.commands import check_packs
+
+    check_packs.add_arguments(parser)
 
 
 def families_of(args: argparse.Namespace):
@@ -52,8 +55,13 @@ def run(args: argparse.Namespace) -> int:
     if not Path(args.project_root).is_dir():
         return usage_error("check", args, f"project root is not a directory: {args.project_root}")
     options = {"merge_base": args.merge_base} if args.merge_base is not None else {}
+    from analyzer.commands import check_packs
+
+    packs, failed = check_packs.load(args)
+    if failed is not None:
+        return failed
     result = run_check(CheckRequest(families_of(args), Path(args.project_root), args.memory_dir, not args.no_cache,
-                                    options))
+                                    options, packs))
     if result.error is not None:
         # §9: a missing memory dir is the check's outcome (stdout, exit 1); unusable input
         # escapes as `Error: …` on stderr (exit 2). With --format json stdout holds the

@@ -33,6 +33,7 @@ class CheckFinding:
     facet: str = ""
     scopes: List[str] = field(default_factory=list)
     locations: List[Location] = field(default_factory=list)
+    proofs: Optional[list] = None  # proof trees, with `check --with-proofs` (analyzer/query/proofs.py)
 
     def conflict_text(self) -> str:
         """``<code> <STATUS>: <message>[ [Subject..; Facet..; Scope..]][ Entries: a, b.]`` (§9.4)."""
