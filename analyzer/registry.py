@@ -169,7 +169,8 @@ CHECK_SHAPES = (
           "With --rules PACK.dl, families.packs is the rule-pack family (OK/FAILED) and its findings have family "
           "packs and the severity their @code block declares (docs/rule-packs.md)."),
     Shape("error", 1, "no check ran: the memory dir is missing (exit 1), a managed file is unusable "
-          "(a symlink, unreadable or undecodable; exit 2) or a --rules pack is wrong (exit 2)", False, ("INVALID",), (1, 2),
+          "(a symlink, unreadable or undecodable; exit 2), the project configuration is (exit 2) or a --rules pack "
+          "is wrong (exit 2)", False, ("INVALID",), (1, 2),
           Obj({"exit_code": "int", "diagnostics": list_of(DIAGNOSTIC)})),
 )
 
@@ -383,14 +384,20 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "run the protocol's project checks (routing, reachability, freshness, conflicts)",
         "Check the whole project as the reference's `check` does: --conflicts, else --routing, else "
         "--reachability, else --freshness, else the full legacy check (routing, reachability and freshness in "
-        "one report). --all runs every family in one evaluation and prints each family's block. --rules PACK.dl "
+        "one report). --all runs every family in one evaluation and prints each family's block. "
+        "--format text|json|sarif picks the output (SARIF 2.1.0 for code scanning, docs/ci.md); --output FILE "
+        "writes it to FILE instead of stdout and --output FORMAT:FILE writes another format too (repeatable), "
+        "all from one evaluation. `[tool.memory-analyzer]` in the project's pyproject.toml, or "
+        "`.memory-analyzer.toml`, sets defaults for these options (docs/ci.md); flags win. --rules PACK.dl "
         "(repeatable) adds the findings of a rule pack as one more family, `packs` (docs/rule-packs.md).",
         shapes=CHECK_SHAPES,
         exits=((0, "no family failed: quality checks without ERROR findings, conflict status CLEAR or REVIEW"),
                (1, "a quality check found an ERROR, the conflict status is CONFLICT or INVALID (a broken manifest "
                    "contract included), or the memory dir is missing (`Memory directory missing: <path>`)"),
                (2, "a managed file is unusable (a symlink, unreadable or undecodable): `Error: …` on stderr, "
-                   "the project root is not a directory, or a --rules pack is wrong (`path:line:col: CODE …`)")),
+                   "the project root is not a directory, the project configuration is unusable (`path:line:col: "
+                   "MA-CONFIG-…` on stderr), an --output file cannot be written, or a --rules pack is wrong "
+                   "(`path:line:col: CODE …`)")),
     ),
     CommandSpec(
         "list", LIVE, "analyzer.commands.list",
