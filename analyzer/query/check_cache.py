@@ -23,7 +23,7 @@ from typing import Dict, Optional, Sequence, Tuple
 
 from analyzer import files
 
-FORMAT = b"memory-analyzer-check-result-1"
+FORMAT = b"memory-analyzer-check-result-2"  # bumped when the result model changes
 
 
 def _area():

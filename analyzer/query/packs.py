@@ -301,7 +301,8 @@ def evaluate(packs: PackSet, facts, locate, check_db=None, proofs: bool = False)
             finding.proofs = about["proofs"]
         findings.append(finding)
     (status, exit_code), = session.ask("pack_status(S, X)").rows
-    return FamilyResult(FAMILY, "quality", status, exit_code, findings, [FAMILY])
+    declared = {c.code: (c.title, c.explanation, c.severity, c.span.path) for c in packs.codes()}
+    return FamilyResult(FAMILY, "quality", status, exit_code, findings, [FAMILY], declared)
 
 
 def check_relations(packs: PackSet) -> List[str]:

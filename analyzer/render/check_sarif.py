@@ -14,7 +14,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from analyzer import __version__
 from analyzer.query.check_model import CheckFinding, CheckResult
@@ -36,11 +36,12 @@ def _name(title: str) -> str:
     return "".join(w[:1].upper() + w[1:] for w in re.findall(r"[A-Za-z0-9]+", title))
 
 
-def rule(code: str) -> Dict[str, Any]:
-    """A ``reportingDescriptor`` from the code's ``@code`` block."""
-    title, explanation, severity = common.describe(code)
+def rule(code: str, result: Optional[CheckResult] = None) -> Dict[str, Any]:
+    """A ``reportingDescriptor`` from the code's ``@code`` block (a rule pack's too)."""
+    title, explanation, severity = common.describe(code, result)
     full = explanation.replace("\n", " ").strip() or title
-    link = f"{DOCS}#{common.anchor(code)}"
+    pack = common.pack_code(code, result) if result is not None else None
+    link = pack[3] if pack is not None else f"{DOCS}#{common.anchor(code)}"
     return {
         "id": code,
         "name": _name(title) or code,
@@ -125,7 +126,7 @@ def sarif_document(result: CheckResult, prefix: str = "", limit: int = MAX_RESUL
     run = {
         "tool": {"driver": {
             "name": "memory-analyzer", "version": __version__, "semanticVersion": __version__,
-            "rules": [rule(code) for code in codes],
+            "rules": [rule(code, result) for code in codes],
         }},
         "automationDetails": {"id": "memory-analyzer/check/"},
         "originalUriBaseIds": {"%SRCROOT%": {"description": _text("the root of the repository")}},
