@@ -272,6 +272,20 @@ SCHEMA_SHAPES = (
           ERROR_BODY),
 )
 
+TEST_SHAPES = (
+    Shape("result", 1, "the packs loaded and every case ran (some may have failed)", True, ("PASS", "FAIL"), (0, 1),
+          Obj({"exit_code": "int", "packs": "list[str]",
+               "cases": list_of(Obj({"name": "str", "result": Enum("pass", "fail"), "expected": "list[str]",
+                                     "actual": "list[str]", "diff": "list[str]"}))}),
+          "status FAIL (exit 1) when any case failed. packs are the pack files tested (DIR's *.dl, then --rules); "
+          "cases are in name order, each with its expected finding lines (sorted), the pack findings it "
+          "reported (`CODE SEVERITY: message`, in check's order) and a unified diff from expected to actual "
+          "(empty when it passed)."),
+    Shape("error", 1, "nothing ran: DIR is not a directory or holds no pack or no case, a pack is wrong, an "
+          "expected file cannot be read or a fixture project cannot be checked", False, ("INVALID",), (2,),
+          ERROR_BODY),
+)
+
 CONFORMANCE_SHAPES = (
     Shape("result", 2, "the conformance checks ran (some may have failed)", True, ("PASS", "FAIL"), (0, 1),
           Obj({"source_tree": "bool",
@@ -399,6 +413,18 @@ COMMANDS: Tuple[CommandSpec, ...] = (
                    "the project root is not a directory, the project configuration is unusable (`path:line:col: "
                    "MA-CONFIG-…` on stderr), an --output file cannot be written, or a --rules pack is wrong "
                    "(`path:line:col: CODE …`)")),
+    ),
+    CommandSpec(
+        "test", LIVE, "analyzer.commands.packtest",
+        "run the unit tests of rule packs: fixture projects with expected findings",
+        "Test rule packs as `opa test` tests policies: DIR's *.dl files (and --rules) are the packs, and every "
+        "subdirectory of DIR holding expected.txt is a case, a fixture project whose pack findings must be "
+        "exactly the lines of expected.txt (`CODE SEVERITY: message`, as check prints them). Prints PASS or "
+        "FAIL per case, with a diff for each failure (docs/rule-packs.md).",
+        shapes=TEST_SHAPES,
+        exits=((0, "every case passed"), (1, "at least one case failed"),
+               (2, "bad input: no pack or no case, a wrong pack (`path:line:col: CODE …`), an unreadable expected "
+                   "file or a fixture that cannot be checked")),
     ),
     CommandSpec(
         "list", LIVE, "analyzer.commands.list",

@@ -140,6 +140,13 @@ _OTHER: Dict[str, tuple] = {
                           "rename the code or the relation; packs read each other's relations but define their own."),
     "MA-PACK-EMPTY": ("a rule pack given to `check --rules` declares no finding (no `/// @code` block)",
                       "add a `@code` block above the rule deriving the finding (docs/rule-packs.md)."),
+    "MA-TEST-EMPTY": ("`analyze test DIR` found nothing to run: DIR is not a directory, or holds no pack (*.dl) "
+                      "or no case (a subdirectory with expected.txt)",
+                      "put the packs and one fixture project per case, each with expected.txt, in DIR "
+                      "(docs/rule-packs.md)."),
+    "MA-TEST-CASE": ("a case of `analyze test` cannot be run: its expected.txt cannot be read or its fixture "
+                     "project cannot be checked (no memory dir, an unusable managed file)",
+                     "fix the fixture named in the message; `analyze check --project-root CASE` shows the problem."),
     "MA-USAGE": ("a command line the command cannot answer (bad option value, unknown task, missing argument)",
                  "correct the option named in the message; `analyze COMMAND --help` lists them."),
     "MA-MEMDIR": ("the memory directory is missing or unusable (not a real directory under docs/)",

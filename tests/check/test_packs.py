@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-PACK = REPO / "examples" / "packs" / "acme-audit.dl"
+PACK = REPO / "examples" / "packs" / "acme-audit" / "acme-audit.dl"
 
 HEAD = "/// @code {code}\n/// @severity {severity}\n/// @title A test finding\n/// @relation {relation}\n"
 
