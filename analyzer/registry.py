@@ -147,7 +147,7 @@ CHECK_STATUS = Enum("OK", "FAILED", "CLEAR", "REVIEW", "CONFLICT", "INVALID", "U
 CHECK_FINDING = Obj(
     {"code": "str", "family": "str", "message": "str", "entries": "list[str]", "subject": "str", "facet": "str",
      "scopes": "list[str]", "locations": list_of(Obj({"path": "str", "line": "int", "col": "int"}))},
-    {"status": "str", "severity": "str"})
+    {"status": "str", "severity": "str", "proofs": "list[dict[any]]"})
 CHECK_SHAPES = (
     Shape("result", 1, "the checks ran (findings are not a tool failure); one family, or every family with --all", True,
           CHECK_STATUS.values, (0, 1),
@@ -167,7 +167,11 @@ CHECK_SHAPES = (
           "when Git could not answer: exit 1, never CLEAR) and merge holds its block: ref, commits (base, head, "
           "target), the Git error, and its findings with locations on the revisions (revision label and commit). "
           "With --rules PACK.dl, families.packs is the rule-pack family (OK/FAILED) and its findings have family "
-          "packs and the severity their @code block declares (docs/rule-packs.md)."),
+          "packs and the severity their @code block declares (docs/rule-packs.md). With --with-proofs every "
+          "finding has proofs: at most 3 proof trees, one per derived tuple the finding was selected from, each "
+          "node {relation, tuple, rule, location, bindings, absent, builtins, children} as `analyze why` prints "
+          "them (see_above for a subproof shown before), at most 200 nodes breadth first (elided: how many "
+          "subproofs of a node were cut)."),
     Shape("error", 1, "no check ran: the memory dir is missing (exit 1), a managed file is unusable "
           "(a symlink, unreadable or undecodable; exit 2), the project configuration is (exit 2) or a --rules pack "
           "is wrong (exit 2)", False, ("INVALID",), (1, 2),

@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     if failed is not None:
         return failed
     result = run_check(CheckRequest(families_of(args), Path(args.project_root), args.memory_dir, not args.no_cache,
-                                    options, packs))
+                                    options, packs, args.with_proofs))
     if result.error is not None:
         # §9: a missing memory dir is the check's outcome (stdout, exit 1); unusable input
         # escapes as `Error: …` on stderr (exit 2). Other formats than text carry it in

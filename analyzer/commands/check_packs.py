@@ -15,6 +15,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare ``--rules``."""
     parser.add_argument("--rules", dest="packs", action="append", default=[], metavar="PACK.dl",
                         help="also report the findings of a rule pack (repeatable; docs/rule-packs.md)")
+    parser.add_argument("--with-proofs", action="store_true",
+                        help="add a proof tree to every finding (JSON `proofs`, SARIF code flows)")
 
 
 def load(args: argparse.Namespace) -> Tuple[Optional[object], Optional[int]]:

@@ -35,6 +35,7 @@ class CheckRequest:
     use_cache: bool = True
     options: Dict[str, str] = field(default_factory=dict)  # family options, e.g. merge_base
     packs: Optional[object] = None  # a PackSet of `--rules` packs (analyzer/query/packs.py)
+    with_proofs: bool = False  # a bounded proof tree per finding (analyzer/query/proofs.py)
 
 
 @lru_cache(maxsize=None)
@@ -61,7 +62,8 @@ def run_check(request: CheckRequest) -> CheckResult:
         return CheckResult([], "INVALID", 2, error=f"Error: {problem}: {memory_dir}", error_path=memory_dir)
     key = None
     # a merge review reads Git history, which the result cache's key does not cover
-    if request.use_cache and not request.options.get("merge_base"):
+    # (nor proofs, which are built from a fresh evaluation with provenance)
+    if request.use_cache and not request.options.get("merge_base") and not request.with_proofs:
         from analyzer.query import check_cache
 
         key = check_cache.result_key(root, memory_dir, list(request.families),
@@ -112,9 +114,15 @@ def _evaluate(request: CheckRequest, project) -> CheckResult:
     only = sorted({rel for family in families for rel in family.relations} | set(extra) | set(_pack_reads(request)))
     # facts of relations the chosen families never read are left out (not even type-checked)
     needed = engine.needed(only)
-    db = engine.evaluate({rel: rows for rel, rows in facts.items() if rel in needed}, only=only)
+    spans = project.facts.spans() if request.with_proofs else None
+    db = engine.evaluate({rel: rows for rel, rows in facts.items() if rel in needed}, only=only,
+                         provenance=request.with_proofs, spans=spans)
     locate = Locator(project)
     results: List[FamilyResult] = [family.select(db, locate) for family in families]
+    if request.with_proofs:
+        from analyzer.query.proofs import attach
+
+        attach(results, db)
     merge = None
     if merge_ref is not None and db.relation("merge_review_runs"):
         merge = _merge_review(request, project, merge_ref, db.relation("revision_problem"))
@@ -122,7 +130,8 @@ def _evaluate(request: CheckRequest, project) -> CheckResult:
     if request.packs:
         from analyzer.query.packs import evaluate as evaluate_packs
 
-        results.append(evaluate_packs(request.packs, facts, locate, db))
+        results.append(evaluate_packs(request.packs, facts, locate, None if request.with_proofs else db,
+                                      proofs=request.with_proofs))
     combined = combine(results)
     combined.merge = merge
     # what the result depends on outside the memory dir (checked again before a cached result is reused)

@@ -280,8 +280,9 @@ def evaluate(packs: PackSet, facts, locate, check_db=None, proofs: bool = False)
             message = message_of(code, answer.columns, row)
             slot = grouped.setdefault((code.severity, code.code, message), {k: set() for k in LOCATING})
             slot.setdefault("proofs", [])
-            if answer.proofs is not None:
-                slot["proofs"].append(answer.proofs[i])
+            if answer.proofs is not None and answer.proofs[i] is not None:
+                # the goal's proof has one child: the proof of the finding tuple itself
+                slot["proofs"].append(answer.proofs[i].children[0])
             for name, value in zip(answer.columns, row):
                 if name in LOCATING:
                     slot[name].add(str(value))
@@ -298,7 +299,9 @@ def evaluate(packs: PackSet, facts, locate, check_db=None, proofs: bool = False)
         finding = CheckFinding(code, FAMILY, message, severity=severity, entries=entries,
                                subject=",".join(sorted(about["subject"])), locations=sorted(set(where)))
         if proofs:
-            finding.proofs = about["proofs"]
+            from analyzer.query.proofs import MAX_PROOFS, bounded
+
+            finding.proofs = [bounded(p) for p in about["proofs"][:MAX_PROOFS]]
         findings.append(finding)
     (status, exit_code), = session.ask("pack_status(S, X)").rows
     declared = {c.code: (c.title, c.explanation, c.severity, c.span.path) for c in packs.codes()}

@@ -17,7 +17,7 @@ import re
 from typing import Any, Dict, List, Optional, Tuple
 
 from analyzer import __version__
-from analyzer.query.check_model import CheckFinding, CheckResult
+from analyzer.query.check_model import CheckFinding, CheckResult, Location
 from analyzer.render import findings as common
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -75,6 +75,9 @@ def result_entry(finding: CheckFinding, fingerprint: str, index: int, prefix: st
     }
     if len(where) > 1:
         out["relatedLocations"] = [{"id": n, **_location(l, prefix)} for n, l in enumerate(where[1:], 1)]
+    flows = [flow for flow in (code_flow(proof, prefix) for proof in finding.proofs or ()) if flow]
+    if flows:  # --with-proofs
+        out["codeFlows"] = flows
     for key in ("entries", "scopes"):
         if getattr(finding, key):
             out["properties"][key] = list(getattr(finding, key))
@@ -82,6 +85,18 @@ def result_entry(finding: CheckFinding, fingerprint: str, index: int, prefix: st
         if getattr(finding, key):
             out["properties"][key] = getattr(finding, key)
     return out
+
+
+def code_flow(proof: Dict[str, Any], prefix: str) -> Optional[Dict[str, Any]]:
+    """A ``codeFlow`` of one proof (``check --with-proofs``): the project lines of the facts it
+    rests on, in proof order, each with its fact as message; None when no fact has a line."""
+    from analyzer.query.proofs import fact_locations
+
+    steps = [{"location": {**_location(Location(path, line, col), prefix), "message": _text(fact)}}
+             for fact, path, line, col in fact_locations(proof)]
+    if not steps:
+        return None
+    return {"message": _text(f"why {proof['relation']} holds"), "threadFlows": [{"locations": steps}]}
 
 
 def _kept(findings: List[CheckFinding], limit: int) -> List[int]:
