@@ -151,3 +151,13 @@ def test_pack_findings_in_sarif_carry_the_pack_block(acme, analyze, sarif_errors
                                                          ("ACME-001", "warning")]
     assert run["properties"]["families"]["packs"] == {"status": "FAILED", "exitCode": 1}
     assert not sarif_errors(document)
+
+
+def test_pack_output_is_the_same_under_any_hash_seed(acme, analyze, tmp_path):
+    """Pack findings, their order, locations and proofs do not depend on hash seeds or caches."""
+    argv = ("check", "--all", "--project-root", str(acme), "--rules", str(PACK), "--format", "json")
+    first = analyze(*argv, seed="0", cache="c0")
+    second = analyze(*argv, seed="12345", cache="c1")
+    assert first.stdout == second.stdout and first.returncode == second.returncode == 1
+    proofs = [analyze(*argv, "--with-proofs", seed=seed, cache=f"p{seed}").stdout for seed in ("1", "777")]
+    assert proofs[0] == proofs[1]
