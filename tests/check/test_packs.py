@@ -161,3 +161,12 @@ def test_pack_output_is_the_same_under_any_hash_seed(acme, analyze, tmp_path):
     assert first.stdout == second.stdout and first.returncode == second.returncode == 1
     proofs = [analyze(*argv, "--with-proofs", seed=seed, cache=f"p{seed}").stdout for seed in ("1", "777")]
     assert proofs[0] == proofs[1]
+
+
+@pytest.mark.parametrize("fmt", ["junit", "github", "markdown"])
+def test_pack_findings_in_every_ci_format(acme, analyze, fmt):
+    """The CI renderers are generic over families: pack findings appear with their location."""
+    out = analyze("check", "--project-root", str(acme), "--rules", str(PACK), "--format", fmt).stdout
+    for code in ("ACME-001", "ACME-002", "ACME-003"):
+        assert code in out, (fmt, code)
+    assert "docs/memory/inbox.md" in out
