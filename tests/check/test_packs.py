@@ -170,3 +170,15 @@ def test_pack_findings_in_every_ci_format(acme, analyze, fmt):
     for code in ("ACME-001", "ACME-002", "ACME-003"):
         assert code in out, (fmt, code)
     assert "docs/memory/inbox.md" in out
+
+
+def test_explain_knows_pack_codes(analyze, tmp_path):
+    proc = analyze("explain", "acme-002", "--rules", str(PACK))
+    assert proc.returncode == 0
+    assert proc.stdout.startswith("## ACME-002 (finding)\n\n**A candidate entry waits in the inbox**")
+    assert f"`{PACK}:22`, relation `inbox_candidate`" in proc.stdout
+    assert "Inbox candidates are reviewed weekly" in proc.stdout
+    assert analyze("explain", "ACME-009", "--rules", str(PACK)).returncode == 2
+    bad = pack(tmp_path, "r(X) :- entri(X, _, _, _, _).\n")
+    proc = analyze("explain", "T-001", "--rules", str(bad))
+    assert proc.returncode == 2 and " DL915 " in proc.stderr
