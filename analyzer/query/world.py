@@ -9,7 +9,8 @@ the options, never a quietly partial answer.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Optional
+from pathlib import Path
+from typing import Callable, Iterator, List, Optional
 
 REQUEST_RELATIONS = ("req_task", "req_path", "req_explicit", "path_probe")
 REQUEST_HINT = "give the read request: --task (and --path, --rule, --profile, --area as needed)"
@@ -63,6 +64,7 @@ def project_session(request, project_root, memory_dir: str = "docs/memory", use_
             project = load_project(project_root, memory_dir=memory_dir, use_cache=use_cache, **limit)
         engine = world_engine(use_cache)
         facts = request_facts(engine, request, project)
+    facts = with_repository(facts, Path(project_root))
     hints = dict(OTHER_REQUESTS)
     if request is None:
         hints.update({rel: REQUEST_HINT for rel in REQUEST_RELATIONS})
@@ -78,3 +80,40 @@ def request_or_none(task: Optional[str], paths, rules, profiles, areas, **option
         return None
     return ReadRequest(task=task or "default", paths=paths, rules=rules, profiles=profiles, areas=areas,
                        **options)
+
+
+class LazyRows:
+    """The rows of a base relation, computed the first time an evaluation reads them: the
+    repository's file list is gathered only for a goal that needs it (and once per session)."""
+
+    def __init__(self, make: Callable[[], List[tuple]]) -> None:
+        self._make, self._rows = make, None
+
+    def rows(self) -> List[tuple]:
+        """The rows (computed on first use)."""
+        if self._rows is None:
+            self._rows = self._make()
+        return self._rows
+
+    def __iter__(self) -> Iterator[tuple]:
+        return iter(self.rows())
+
+    def __len__(self) -> int:
+        return len(self.rows())
+
+
+def with_repository(facts: dict, root: Path) -> dict:
+    """``facts`` plus ``repo_file`` and ``repo_listing`` (analyzer/repofiles.py: `git ls-files`,
+    else a walk that follows no symlink), listed only when a goal reads them."""
+    from functools import lru_cache
+
+    @lru_cache(maxsize=1)
+    def listing():
+        from analyzer.repofiles import list_files
+
+        return list_files(str(root))
+
+    out = dict(facts)
+    out["repo_file"] = LazyRows(lambda: [(p,) for p in listing()[0]])
+    out["repo_listing"] = LazyRows(lambda: [(listing()[1], int(listing()[2]))])
+    return out
