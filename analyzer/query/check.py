@@ -14,7 +14,7 @@ import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, List, Sequence
+from typing import Dict, List, Optional, Sequence
 
 from analyzer.query.check_families import FAMILIES, Locator
 from analyzer.query.check_model import CheckResult, FamilyResult
@@ -34,6 +34,7 @@ class CheckRequest:
     memory_dir: str = "docs/memory"
     use_cache: bool = True
     options: Dict[str, str] = field(default_factory=dict)  # family options, e.g. merge_base
+    max_file_bytes: Optional[int] = None  # None: the loader's default cap (analyzer.files.SIZE_CAP)
 
 
 @lru_cache(maxsize=None)
@@ -63,12 +64,13 @@ def run_check(request: CheckRequest) -> CheckResult:
     if request.use_cache and not request.options.get("merge_base"):
         from analyzer.query import check_cache
 
-        key = check_cache.result_key(root, memory_dir, list(request.families))
+        key = check_cache.result_key(root, memory_dir, list(request.families), request.max_file_bytes)
         cached = check_cache.load(key, root) if key else None
         if cached is not None:
             return cached
     with gc_paused(freeze=True):
-        project = load_project(request.project_root, memory_dir=memory_dir, use_cache=request.use_cache)
+        limit = {} if request.max_file_bytes is None else {"max_file_bytes": request.max_file_bytes}
+        project = load_project(request.project_root, memory_dir=memory_dir, use_cache=request.use_cache, **limit)
         refused = _refused(project)
         if refused is not None:
             return refused
