@@ -162,3 +162,98 @@ class Repo:
             args.insert(1, f"--relative={self.prefix}")
         out = self._run(self.top, args)
         return sorted({p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p})
+
+
+# ---- history (analyze diff / readiness / check --autonomy) ----------------------------------
+
+# A unit heading as Git's funcname pattern (POSIX ERE): the hunk header of `git log -p` then
+# names the unit a change starts in, so no revision has to be parsed to attribute a commit
+UNIT_FUNCNAME = "^ {0,3}##[ \t]+[Mm][Cc]-[A-Za-z]+-[0-9]{8}-[0-9A-Fa-f]{8}"
+_RECORD, _FIELD = "\x1e", "\x1f"
+LOG_FORMAT = _RECORD + _FIELD.join(("%H", "%P", "%ct", "%an <%ae>", "%s", "%(trailers:only,unfold)", "%b"))
+
+
+@dataclass(frozen=True)
+class Commit:
+    """One commit of a history, as ``git log`` reports it."""
+
+    sha: str
+    parents: Tuple[str, ...]
+    time: int  # committer time, seconds since the epoch (never the wall clock)
+    author: str  # "Name <email>"
+    subject: str
+    trailers: Tuple[Tuple[str, str], ...]  # (key, value) in order, keys as written
+    body: str
+
+
+def _trailers(text: str) -> Tuple[Tuple[str, str], ...]:
+    found = []
+    for line in text.splitlines():
+        key, sep, value = line.partition(":")
+        if sep and key.strip() and " " not in key.strip():
+            found.append((key.strip(), value.strip()))
+    return tuple(found)
+
+
+class History:
+    """Read-only queries over a repository's history below one folder (the memory dir)."""
+
+    def __init__(self, repo: "Repo", folder: str) -> None:
+        self.repo = repo
+        self.folder = repo.prefix + folder.strip("/")
+
+    def log(self, revisions: Sequence[str]) -> List[Commit]:
+        """The commits ``revisions`` select (e.g. ``["A..B"]``) that touched the folder,
+        oldest first, with trailers and bodies."""
+        out = self.repo._run(self.repo.top, ["log", "--reverse", "--no-color", f"--format={LOG_FORMAT}",
+                                             *revisions, "--", self.folder + "/"])
+        commits = []
+        for record in out.decode("utf-8", "replace").split(_RECORD)[1:]:
+            parts = record.split(_FIELD)
+            if len(parts) != 7:
+                raise GitError("git log gave a record it could not split")
+            sha, parents, time, author, subject, trailers, body = parts
+            commits.append(Commit(sha, tuple(parents.split()), int(time), author, subject,
+                                  _trailers(trailers), body.strip("\n")))
+        return commits
+
+    def touched_ids(self, args: Sequence[str]) -> Dict[str, set]:
+        """Commit (or ``"worktree"`` for ``git diff`` arguments) -> the IDs whose units its
+        changes touch: the unit a hunk starts in (Git's funcname, from :data:`UNIT_FUNCNAME`)
+        and every heading among the changed lines. ``args`` are ``log`` or ``diff`` arguments."""
+        import re
+        import tempfile
+
+        ident = re.compile(r"(?i)MC-[A-Z]+-\d{8}-[0-9a-f]{8}")
+        heading = re.compile(r"(?i)^[+-] {0,3}##[ \t]+(MC-[A-Z]+-\d{8}-[0-9a-f]{8})")
+        with tempfile.NamedTemporaryFile("w", suffix=".attributes") as attrs:
+            attrs.write("*.md diff=memoryunit\n*.MD diff=memoryunit\n")
+            attrs.flush()
+            config = ["-c", f"core.attributesFile={attrs.name}", "-c", f"diff.memoryunit.xfuncname={UNIT_FUNCNAME}"]
+            fmt = [f"--format={_RECORD}%H"] if args[0] == "log" else []
+            out = self.repo._run(self.repo.top, [*config, args[0], "-p", "-U0", "--no-renames", "--no-ext-diff",
+                                                 "--no-textconv", "--no-color", *fmt, *args[1:],
+                                                 "--", self.folder + "/"])
+        touched: Dict[str, set] = {}
+        current = touched.setdefault("worktree", set()) if args[0] == "diff" else None
+        for raw in out.split(b"\n"):
+            line = raw.decode("utf-8", "replace")
+            if line.startswith(_RECORD):
+                current = touched.setdefault(line[1:].strip(), set())
+            elif current is None:
+                continue
+            elif line.startswith("@@"):
+                func = line.split("@@", 2)[-1]
+                current.update(m.casefold() for m in ident.findall(func)[:1])
+            elif line[:1] in "+-" and not line.startswith(("+++", "---")):
+                m = heading.match(line)
+                if m:
+                    current.add(m.group(1).casefold())
+        return touched
+
+    def paths_at(self, commit: str) -> List[str]:
+        """The top-level-relative paths below the folder that ``commit`` changed against its
+        first parent (all of them for a root commit)."""
+        out = self.repo._run(self.repo.top, ["diff-tree", "-r", "-z", "--no-commit-id", "--name-only",
+                                             "--no-renames", "--root", commit, "--", self.folder + "/"])
+        return sorted(p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p)

@@ -280,6 +280,8 @@ CONFORMANCE_SHAPES = (
           "that need tests/ and docs/ are skipped). Version 2 added notes."),
 )
 
+from analyzer.history_shapes import DIFF_SHAPES  # noqa: E402  (shapes of the history commands)
+
 # ---- commands ---------------------------------------------------------------------------
 
 COMMANDS: Tuple[CommandSpec, ...] = (
@@ -423,6 +425,19 @@ COMMANDS: Tuple[CommandSpec, ...] = (
                MEMORY_DIR_MISSING,
                (2, "`Error: …` on stderr: a managed symlink or unreadable file, an invalid or non-0.7 manifest "
                    "contract, a registry with issues, or merge Subjects that are equal, missing or not active")),
+    ),
+    CommandSpec(
+        "diff", LIVE, "analyzer.commands.diff",
+        "classify the memory changes between two revisions (A add, B merge, C rewrite, D delete, E metadata)",
+        "Compare the memory dir at --base with --head (default: the work tree) and give every Entry, Subject "
+        "and reconciliation record that differs one class with its sub-kind, its file:line on both sides and "
+        "the commits that touched it. A unit that cannot be read is a BLINDSPOT, never an add or a delete. "
+        "Read-only: Git is only queried.",
+        shapes=DIFF_SHAPES,
+        exits=((0, "every changed unit was classified (possibly none)"),
+               (2, "a BLINDSPOT (a changed unit or a file that could not be read), or Git could not answer: a "
+                   "revision it cannot resolve, not a repository, a shallow clone, an unreadable file "
+                   "(`analyze diff: error: …` on stderr, the `error` shape with --format json)")),
     ),
 )
 

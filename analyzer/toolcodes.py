@@ -161,6 +161,9 @@ _OTHER: Dict[str, tuple] = {
                        "bind the overlay (`memory-custodian local link`) or resolve its warnings."),
     "MA-INDEX-UNKNOWN": ("no entry has the ID asked for (possibly only in archive storage)",
                          "check the ID with `analyze list`; add --include-archive for archived entries."),
+    "MA-GIT": ("Git could not answer a history request (`diff`, `readiness`, `check --autonomy`, `restore`): "
+               "a revision it cannot resolve, not a repository, a shallow clone, a file it cannot read",
+               "name revisions Git resolves (`git rev-parse REV`), run inside the repository, fetch full history."),
 }
 
 

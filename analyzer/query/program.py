@@ -40,3 +40,11 @@ def index_program(use_cache: bool = True):
     from analyzer.engine.cache import load_engine
 
     return load_engine(data_file("rules", "index/index.dl"), use_cache=use_cache)
+
+
+@lru_cache(maxsize=None)
+def diff_program(use_cache: bool = True):
+    """The engine for rules/diff/diff.dl (change classes between two revisions)."""
+    from analyzer.engine.cache import load_engine
+
+    return load_engine(data_file("rules", "diff/diff.dl"), use_cache=use_cache)
