@@ -257,3 +257,42 @@ class History:
         out = self.repo._run(self.repo.top, ["diff-tree", "-r", "-z", "--no-commit-id", "--name-only",
                                              "--no-renames", "--root", commit, "--", self.folder + "/"])
         return sorted(p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p)
+
+    def changes(self, revisions: Sequence[str]) -> Dict[str, List[Tuple[str, str, str]]]:
+        """Commit -> ``(path, old blob, new blob)`` for every file below the folder it changed
+        against its first parent (``""`` for a side where the file does not exist), from one
+        ``git log --raw --first-parent`` call; paths are relative to the folder."""
+        out = self.repo._run(self.repo.top, ["log", "--first-parent", "--raw", "-z", "--no-renames", "--no-abbrev",
+                                             "--no-color", f"--format={_RECORD}%H", *revisions,
+                                             "--", self.folder + "/"])
+        found: Dict[str, List[Tuple[str, str, str]]] = {}
+        current: Optional[List[Tuple[str, str, str]]] = None
+        fields = out.split(b"\0")
+        i = 0
+        while i < len(fields):
+            item = fields[i].decode("utf-8", "surrogateescape").lstrip("\n")
+            i += 1
+            if item.startswith(_RECORD):
+                current = found.setdefault(item[1:].strip(), [])
+                if "\n:" in item:  # the first raw line follows the header in the same field
+                    item = item[item.index("\n:") + 1:]
+                else:
+                    continue
+            if item.startswith(":") and current is not None and i < len(fields):
+                meta = item[1:].split(" ")
+                path = fields[i].decode("utf-8", "surrogateescape")
+                i += 1
+                zero = "0" * len(meta[2])
+                old, new = ("" if meta[2] == zero else meta[2]), ("" if meta[3] == zero else meta[3])
+                current.append((path[len(self.folder) + 1:], old, new))
+        return found
+
+    def blob_at(self, commit: str, path: str) -> str:
+        """The blob id of ``path`` (folder-relative) at ``commit``, or "" when it has none."""
+        out = self.repo._run(self.repo.top, ["ls-tree", "-z", "--full-tree", commit, "--",
+                                             f"{self.folder}/{path}"])
+        for record in out.split(b"\0"):
+            meta = record.partition(b"\t")[0].decode("ascii", "replace").split(" ")
+            if len(meta) == 3 and meta[1] == "blob":
+                return meta[2]
+        return ""

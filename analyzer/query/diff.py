@@ -112,7 +112,7 @@ def run_diff(root, memory_dir: str, base: str, head: Optional[str] = None, use_c
         facts.setdefault(name, []).extend(rows)
     order = {c.sha: n for n, c in enumerate(commits)}
     order["worktree"] = len(commits)
-    facts["git_pair_commit"] = [(PAIR, sha) for sha in order if sha in touched or sha != "worktree"]
+    facts["git_pair_commit"] = [(PAIR, sha, n + 1) for sha, n in order.items() if sha in touched or sha != "worktree"]
     db = program.evaluate(facts)
     _select(db, result, memory_dir, order)
     return result
