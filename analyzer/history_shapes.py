@@ -38,3 +38,39 @@ DIFF_SHAPES = (
     Shape("error", 1, "Git could not answer (bad revision, not a repository, shallow clone, unreadable file) "
           "or the project root is not a directory", False, ("INVALID",), (2,), ERROR_BODY),
 )
+
+READINESS_SHAPES = (
+    Shape("result", 1, "the history of the 30 days before the reading time was read", True,
+          ("READY", "NOT_READY"), (0, 1),
+          Obj({"exit_code": "int", "as_of": "str", "as_of_seconds": "int",
+               "head": Obj({"ref": "str", "commit": "str"}), "commits": "int",
+               "readings": list_of(Obj({"name": Enum("R1", "R2", "R3", "R4"), "state": Enum("pass", "fail", "null"),
+                                        "details": "list[str]"})),
+               "missing": "list[str]"}),
+          "READY (exit 0) only when all four readings pass; a null reading (not enough history) never passes. "
+          "as_of is the reading time in UTC (--as-of, else the head commit's committer time, never the wall "
+          "clock); commits counts the memory commits of the 30-day window; missing names the readings that "
+          "do not pass."),
+    Shape("error", 1, "the history could not be read, --as-of is not a time, an agent author pattern is not a "
+          "regular expression, or the configuration is unusable", False, ("INVALID",), (2,), ERROR_BODY),
+)
+
+AUTONOMY_FINDING = Obj({"code": "str", "status": Enum("INVALID", "CONFLICT", "REVIEW"), "kind": "str", "id": "str",
+                        "message": "str", "path": "str|null", "line": "int|null"})
+AUTONOMY_SHAPES = (
+    Shape("autonomy", 1, "--base REV (or --autonomy) was given: the memory changes since REV judged by an autonomy "
+          "level", True, ("CLEAR", "REVIEW", "CONFLICT", "INVALID"), (0, 1, 2),
+          Obj({"exit_code": "int", "requested": Enum("plan", "confirm", "full"),
+               "effective": Enum("plan", "confirm", "full"), "missing_readings": "list[str]",
+               "findings": list_of(AUTONOMY_FINDING),
+               "diff": Obj({"diff_status": Enum("CHANGES", "UNCHANGED", "BLINDSPOT"), "exit_code": "int",
+                            "base": Obj({"ref": "str", "commit": "str"}),
+                            "head": Obj({"ref": "str", "commit": "str|null"}), "counts": "dict[int]",
+                            "changes": list_of(CHANGE), "blindspots": list_of(BLINDSPOT)})}),
+          "Findings MA-AUTONOMY-001 (CONFLICT: a confirmation is required and absent), 002 (INVALID: a change "
+          "outside the plan), 003 (REVIEW: full requested without readiness, one per missing reading; effective "
+          "is then confirm), 004 (INVALID: the plan names an ID neither revision holds). status is the worst "
+          "finding (CLEAR without findings); INVALID with exit 2 when the diff has a blind spot. path/line place "
+          "the changed unit (head revision, else base), the plan item for 004, null for 003. diff is the "
+          "`diff.result` body of the same comparison."),
+)

@@ -280,7 +280,7 @@ CONFORMANCE_SHAPES = (
           "that need tests/ and docs/ are skipped). Version 2 added notes."),
 )
 
-from analyzer.history_shapes import DIFF_SHAPES  # noqa: E402  (shapes of the history commands)
+from analyzer.history_shapes import AUTONOMY_SHAPES, DIFF_SHAPES, READINESS_SHAPES  # noqa: E402  (shapes of the history commands)
 
 # ---- commands ---------------------------------------------------------------------------
 
@@ -388,7 +388,7 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "writes it to FILE instead of stdout and --output FORMAT:FILE writes another format too (repeatable), "
         "all from one evaluation. `[tool.memory-analyzer]` in the project's pyproject.toml, or "
         "`.memory-analyzer.toml`, sets defaults for these options (docs/ci.md); flags win.",
-        shapes=CHECK_SHAPES,
+        shapes=CHECK_SHAPES + AUTONOMY_SHAPES,
         exits=((0, "no family failed: quality checks without ERROR findings, conflict status CLEAR or REVIEW"),
                (1, "a quality check found an ERROR, the conflict status is CONFLICT or INVALID (a broken manifest "
                    "contract included), or the memory dir is missing (`Memory directory missing: <path>`)"),
@@ -443,6 +443,17 @@ COMMANDS: Tuple[CommandSpec, ...] = (
                (2, "a BLINDSPOT (a changed unit or a file that could not be read), or Git could not answer: a "
                    "revision it cannot resolve, not a repository, a shallow clone, an unreadable file "
                    "(`analyze diff: error: …` on stderr, the `error` shape with --format json)")),
+    ),
+    CommandSpec(
+        "readiness", LIVE, "analyzer.commands.readiness",
+        "take the readings R1-R4 that decide whether an agent may have full autonomy",
+        "Read the memory commits of the 30 days before --as-of (default: the commit time of --head, never the "
+        "wall clock) and take the readings: R1 the agent's changes are not degenerate, R2 it says no, R3 a real "
+        "restore happened, R4 its revert/reject rate converges. Agent commits carry a `Memory-Agent:` trailer or "
+        "match --agent-author (the configuration's `agent-authors`).",
+        shapes=READINESS_SHAPES,
+        exits=((0, "all four readings pass"), (1, "a reading fails or is null (not enough history)"),
+               (2, "the history cannot be read, --as-of is not a time, a bad pattern or configuration")),
     ),
 )
 

@@ -36,6 +36,7 @@ RELABEL = {
     "subject_canonical_ref": ("git_subject_canonical_ref", "subject"),
     "rec_entry": ("git_rec_entry", "record"),
     "subject_merged_into": ("git_subject_merged_into", "subject"),
+    "rec": ("git_rec", "record"),
 }
 # unit kinds: (relation placing an ID at an ordinal, its ID-as-written relation, fixed module)
 UNIT_SOURCES = {

@@ -28,6 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--memory-dir", default="docs/memory", metavar="DIR", help="memory directory under docs/ (default: docs/memory)")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
     add_output_arguments(parser)
+    from analyzer.commands import autonomy
+
+    autonomy.add_arguments(parser)
 
 
 def add_output_arguments(parser: argparse.ArgumentParser) -> None:
@@ -64,9 +67,14 @@ def run(args: argparse.Namespace) -> int:
     if not Path(args.project_root).is_dir():
         args.format = args.format or "text"
         return usage_error("check", args, f"project root is not a directory: {args.project_root}")
+    from analyzer.commands import autonomy
+
+    judge_changes = autonomy.wanted(args)  # before the configuration fills --autonomy
     failed = apply_config(args, "check")
     if failed is not None:
         return failed
+    if judge_changes:
+        return autonomy.run(args)
     options = {"merge_base": args.merge_base} if args.merge_base is not None else {}
     result = run_check(CheckRequest(families_of(args), Path(args.project_root), args.memory_dir, not args.no_cache,
                                     options))

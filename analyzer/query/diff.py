@@ -91,50 +91,63 @@ def load_revisions(repo: Repo, root, memory_dir: str, specs, with_worktree: Opti
 
 def run_diff(root, memory_dir: str, base: str, head: Optional[str] = None, use_cache: bool = True) -> DiffResult:
     """Compare ``base`` with ``head`` (a revision, or the work tree when None)."""
-    from analyzer.query.compare import commit_facts, comparison_facts, range_commits
     from analyzer.query.program import diff_program
 
+    program = diff_program(use_cache)
     result = DiffResult(base, head or "")
     try:
-        repo = Repo(str(root))
-        result.base = repo.commit(base)
-        result.head = repo.commit(head) if head else ""
-        specs = [("base", result.base, base)] + ([("head", result.head, head)] if head else [])
-        revisions = load_revisions(repo, root, memory_dir, specs, None if head else "head", use_cache)
-        history = History(repo, memory_dir)
-        commits, touched = range_commits(history, result.base, result.head)
+        facts, order, _revisions = diff_facts(root, memory_dir, result, program, use_cache)
     except GitError as exc:
         result.error = str(exc)
         return result
-    program = diff_program(use_cache)
+    select(program.evaluate(facts), result, memory_dir, order)
+    return result
+
+
+def diff_facts(root, memory_dir: str, result: DiffResult, program, use_cache: bool):
+    """The facts comparing ``result.base_ref`` with ``result.head_ref`` (the work tree when
+    ""), as the pair "diff"; fills the commit ids of ``result``. Returns (facts, commit
+    order, revisions); :class:`GitError` when Git cannot answer."""
+    from analyzer.query.compare import commit_facts, comparison_facts, range_commits
+
+    repo = Repo(str(root))
+    base, head = result.base_ref, result.head_ref
+    result.base = repo.commit(base)
+    result.head = repo.commit(head) if head else ""
+    specs = [("base", result.base, base)] + ([("head", result.head, head)] if head else [])
+    revisions = load_revisions(repo, root, memory_dir, specs, None if head else "head", use_cache)
+    commits, touched = range_commits(History(repo, memory_dir), result.base, result.head)
     facts = comparison_facts(program, revisions, [(PAIR, "base", "head")], memory_dir)
     for name, rows in commit_facts(commits, touched).items():
         facts.setdefault(name, []).extend(rows)
     order = {c.sha: n for n, c in enumerate(commits)}
     order["worktree"] = len(commits)
     facts["git_pair_commit"] = [(PAIR, sha, n + 1) for sha, n in order.items() if sha in touched or sha != "worktree"]
-    db = program.evaluate(facts)
-    _select(db, result, memory_dir, order)
-    return result
+    return facts, order, revisions
 
 
-def _select(db, result: DiffResult, memory_dir: str, order: Dict[str, int]) -> None:
+def select(db, result: DiffResult, memory_dir: str, order: Dict[str, int]) -> None:
+    """Copy the comparison's status, changes (with places and commits) and blind spots."""
     labels = {"base": (result.base_ref, result.base), "head": (result.head_ref or "worktree", result.head)}
     [(status, exit_code)] = [(s, e) for p, s, e in db.relation("diff_status") if p == PAIR]
     result.status, result.exit_code = status, exit_code
     places: Dict[tuple, Dict[str, Place]] = {}
     for pair, kind, ident, side, module, line in db.relation("change_at"):
+        if pair != PAIR:  # other comparisons of the same evaluation (readiness's commits)
+            continue
         places.setdefault((kind, ident), {})[side] = Place(f"{memory_dir}/{module}", line)
-    shown = {(k, i): s for _, k, i, s in db.relation("change_shown")}
+    shown = {(k, i): s for p, k, i, s in db.relation("change_shown") if p == PAIR}
     commits: Dict[tuple, List[str]] = {}
-    for _, kind, ident, sha in db.relation("change_commit"):
+    for pair, kind, ident, sha in db.relation("change_commit"):
+        if pair != PAIR:
+            continue
         commits.setdefault((kind, ident), []).append(sha)
     rank = {cls: n for n, cls in enumerate(CLASSES)}
-    rows = sorted(db.relation("change"), key=lambda r: (rank[r[3]], r[1], r[2]))
+    rows = sorted((r for r in db.relation("change") if r[0] == PAIR), key=lambda r: (rank[r[3]], r[1], r[2]))
     result.changes = [Change(kind, shown.get((kind, ident), ident.upper()), cls, sub,
                              places.get((kind, ident), {}).get("before"), places.get((kind, ident), {}).get("after"),
                              sorted(commits.get((kind, ident), []), key=order.get))
                       for _, kind, ident, cls, sub in rows]
     result.blindspots = [Blindspot(labels[rev][0], labels[rev][1], f"{memory_dir}/{module}", line, ident, message)
-                         for _, rev, module, line, ident, message in sorted(db.relation("blindspot"),
-                                                                            key=lambda r: (r[2], r[3], r[1], r[4], r[5]))]
+                         for _, rev, module, line, ident, message in sorted(
+                             (r for r in db.relation("blindspot") if r[0] == PAIR), key=lambda r: (r[2], r[3], r[1], r[4], r[5]))]
