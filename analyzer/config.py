@@ -47,7 +47,7 @@ class Key:
 #: Every key a configuration file may hold. Add a row to add a key.
 KEYS: Dict[str, Key] = {k.name: k for k in (
     Key("format", "str", ("check", "report"), "format", "default output format",
-        ("text", "json", "sarif")),
+        ("text", "json", "sarif", "junit", "github", "markdown")),
     Key("output", "list", ("check", "report"), "output",
         "files to write, each FILE or FORMAT:FILE (as repeated --output)"),
     Key("autonomy", "str", ("check",), "autonomy", "the autonomy level `check --base` judges changes by",

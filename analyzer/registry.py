@@ -384,7 +384,8 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "Check the whole project as the reference's `check` does: --conflicts, else --routing, else "
         "--reachability, else --freshness, else the full legacy check (routing, reachability and freshness in "
         "one report). --all runs every family in one evaluation and prints each family's block. "
-        "--format text|json|sarif picks the output (SARIF 2.1.0 for code scanning, docs/ci.md); --output FILE "
+        "--format text|json|sarif|junit|github|markdown picks the output (SARIF 2.1.0 for code scanning, JUnit XML, "
+        "GitHub workflow annotations, a Markdown report; docs/ci.md); --output FILE "
         "writes it to FILE instead of stdout and --output FORMAT:FILE writes another format too (repeatable), "
         "all from one evaluation. `[tool.memory-analyzer]` in the project's pyproject.toml, or "
         "`.memory-analyzer.toml`, sets defaults for these options (docs/ci.md); flags win.",

@@ -7,9 +7,10 @@ may be printed). The renderers only translate the result; none decides a finding
 
 from __future__ import annotations
 
+import os
 import sys
-from dataclasses import dataclass
-from typing import Callable, Dict, Optional, Tuple
+from dataclasses import dataclass, field
+from typing import Callable, Dict, Mapping, Optional, Tuple
 
 from analyzer import exitcodes
 from analyzer.query.check_model import CheckResult
@@ -25,6 +26,7 @@ class Context:
     project_root: str = "."
     prefix: Optional[str] = None
     warn: Callable[[str], None] = lambda message: print(message, file=sys.stderr)
+    env: Mapping[str, str] = field(default_factory=lambda: os.environ)
 
     def repo_prefix(self) -> str:
         """The project root's path in its repository (asked of Git once)."""
@@ -60,10 +62,39 @@ def _sarif(result: CheckResult, ctx: Context) -> Tuple[str, int]:
     return render_sarif(result, ctx.repo_prefix(), ctx.warn), exitcodes.OK
 
 
+def _junit(result: CheckResult, ctx: Context) -> Tuple[str, int]:
+    from analyzer.render.check_junit import render_junit
+
+    return render_junit(result, ctx.repo_prefix()), exitcodes.OK
+
+
+def _markdown(result: CheckResult, ctx: Context) -> Tuple[str, int]:
+    from analyzer.render.md import link_base, render_check_markdown
+
+    return render_check_markdown(result, ctx.repo_prefix(), link_base(ctx.env)), exitcodes.OK
+
+
+def _github(result: CheckResult, ctx: Context) -> Tuple[str, int]:
+    from analyzer.render.check_github import render_github
+
+    summary = ctx.env.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        text, _ = _markdown(result, ctx)
+        try:
+            with open(summary, "a", encoding="utf-8", newline="\n") as handle:
+                handle.write(text)
+        except OSError as exc:
+            ctx.warn(f"analyze: cannot append to $GITHUB_STEP_SUMMARY ({summary}): {exc.strerror}")
+    return render_github(result, ctx.repo_prefix()), exitcodes.OK
+
+
 RENDERERS: Dict[str, Callable[[CheckResult, Context], Tuple[str, int]]] = {
     "text": _text,
     "json": _json,
     "sarif": _sarif,
+    "junit": _junit,
+    "github": _github,
+    "markdown": _markdown,
 }
 
 
