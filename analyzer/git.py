@@ -287,6 +287,71 @@ class History:
                 current.append((path[len(self.folder) + 1:], old, new))
         return found
 
+    def unit_patches(self, revisions: Sequence[str]) -> Dict[str, Dict[str, Tuple[Optional[str], Optional[str]]]]:
+        """Commit -> folder-relative path -> (text before, text after) of the units each
+        commit changed against its first parent, from ``git log -p --function-context`` with
+        :data:`UNIT_FUNCNAME`: every hunk is widened to whole units (heading to the next
+        heading), so a commit costs what it changed, never the size of its files. A side
+        where the file does not exist is None. The texts hold only the changed units (and the
+        file's lines before its first unit heading when a change reaches them)."""
+        import tempfile
+
+        with tempfile.NamedTemporaryFile("w", suffix=".attributes") as attrs:
+            attrs.write("*.md diff=memoryunit\n*.MD diff=memoryunit\n")
+            attrs.flush()
+            out = self.repo._run(self.repo.top, [
+                "-c", f"core.attributesFile={attrs.name}", "-c", f"diff.memoryunit.xfuncname={UNIT_FUNCNAME}",
+                "-c", "core.quotePath=false", "log", "-p", "--function-context", "--no-renames", "--no-ext-diff",
+                "--no-textconv", "--no-color", "--no-prefix", f"--format={_RECORD}%H", *revisions,
+                "--", self.folder + "/"])
+        found: Dict[str, Dict[str, Tuple[Optional[str], Optional[str]]]] = {}
+        sides: Dict[str, List[List[str]]] = {}
+        absent: Dict[str, List[bool]] = {}
+        sha = path = ""
+        header = False  # between `diff --git` and the first hunk: `---`/`+++` are file names
+        prefix = self.folder + "/"
+
+        def flush() -> None:
+            if sha and path:
+                old, new = sides[path]
+                gone, born = absent[path]
+                found.setdefault(sha, {})[path[len(prefix):]] = (None if gone else "\n".join(old),
+                                                                  None if born else "\n".join(new))
+
+        lines = out.decode("utf-8", "surrogateescape").split("\n")
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            i += 1
+            if line.startswith(_RECORD):
+                flush()
+                sha, path = line[1:].strip(), ""
+            elif line.startswith("diff --git "):
+                flush()
+                path, header = "", True
+            elif header and line.startswith("Binary files "):
+                raise GitError(f"Git reads a memory file as binary: {line}")
+            elif header and line.startswith("--- ") and i < len(lines) and lines[i].startswith("+++ "):
+                old_path, new_path = line[4:], lines[i][4:]
+                i += 1
+                name = new_path if new_path != "/dev/null" else old_path
+                if name.startswith('"'):
+                    raise GitError(f"a memory path Git quotes cannot be read: {name}")
+                path = name
+                sides[path], absent[path] = [[], []], [old_path == "/dev/null", new_path == "/dev/null"]
+            elif line.startswith("@@") and path:
+                header = False
+                if sides[path][0] or sides[path][1]:  # hunks of one file: keep them apart
+                    sides[path][0].append("")
+                    sides[path][1].append("")
+            elif path and not header and line[:1] in (" ", "-", "+"):
+                if line[:1] != "+":
+                    sides[path][0].append(line[1:])
+                if line[:1] != "-":
+                    sides[path][1].append(line[1:])
+        flush()
+        return found
+
     def blob_at(self, commit: str, path: str) -> str:
         """The blob id of ``path`` (folder-relative) at ``commit``, or "" when it has none."""
         out = self.repo._run(self.repo.top, ["ls-tree", "-z", "--full-tree", commit, "--",

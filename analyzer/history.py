@@ -1,10 +1,12 @@
 """The memory history of a window of commits as facts, for readiness and the autonomy check.
 
 Each commit of the window (first-parent history of the tip, committer time in the window)
-is compared with its first parent as one ``git_pair`` of rules/diff/: the pair's two
-revisions hold only the memory files the commit changed (and manifest.md, which selects the
-entry grammar), read from their blobs in one ``git cat-file --batch``. Work grows with the
-files commits changed, never with history length x project size. Nothing is decided here.
+is compared with its first parent as one ``git_pair`` of rules/diff/. The pair's two
+revisions hold only the units the commit changed, as Git shows them with the hunks widened
+to whole units (:meth:`analyzer.git.History.unit_patches`), parsed by the work tree's
+extractors with the manifest of that commit (which selects the entry grammar). Work grows
+with what the commits changed, never with history length x project size, and no blob is
+read whole. Nothing is decided here.
 """
 
 from __future__ import annotations
@@ -13,10 +15,11 @@ from dataclasses import dataclass
 from typing import Dict, List, Tuple
 
 from analyzer.git import Commit, GitError, History, Repo
-from analyzer.revisions import Revision, decode_files
+from analyzer.revisions import Revision
 
 DAY = 86400
 WINDOW_DAYS = 30  # the longest window a reading uses (the seed's long-term window)
+MANIFEST = "manifest.md"
 
 
 @dataclass
@@ -35,6 +38,22 @@ def tip_time(repo: Repo, tip: str) -> int:
     return int(out)
 
 
+def _manifests(repo: Repo, history: History, commits: List[Commit], rng: List[str]) -> Dict[str, str]:
+    """commit id -> the text of manifest.md at it ("" when absent), for the window's commits
+    and their first parents, following the manifest's own changes along first parents."""
+    changed = history.changes(rng)
+    first = commits[0].parents[0] if commits[0].parents else ""
+    oids = {first: history.blob_at(first, MANIFEST) if first else ""}
+    current = oids[first]
+    for commit in commits:
+        for path, _old, new in changed.get(commit.sha, []):
+            if path == MANIFEST:
+                current = new
+        oids[commit.sha] = current
+    blobs = repo.blobs(oid for oid in oids.values() if oid)
+    return {sha: blobs[oid].decode("utf-8", "replace") if oid else "" for sha, oid in oids.items()}
+
+
 def window_facts(repo: Repo, memory_dir: str, tip: str, since: int, until: int, use_cache: bool,
                  program) -> Window:
     """Compare every memory commit of ``tip``'s first-parent history with committer time in
@@ -44,43 +63,34 @@ def window_facts(repo: Repo, memory_dir: str, tip: str, since: int, until: int, 
 
     history = History(repo, memory_dir)
     commits = [c for c in history.log(["--first-parent", tip]) if since <= c.time <= until]
-    wanted = {c.sha for c in commits}
-    changed = {sha: files for sha, files in history.changes([tip]).items() if sha in wanted}
-    # manifest.md selects the entry grammar: its blob at the window's first parent, then
-    # followed through the commits' own changes (first-parent history is a chain)
-    manifest: Dict[str, str] = {}
-    current = history.blob_at(commits[0].parents[0], "manifest.md") if commits and commits[0].parents else ""
+    if not commits:
+        return Window([], {"git_pair": []})
+    first = commits[0].parents[0] if commits[0].parents else ""
+    rng = ["--first-parent", f"{first}..{tip}" if first else tip]
+    patches = history.unit_patches(rng)
+    manifests = _manifests(repo, history, commits, rng)
+    revisions, pairs = [], []
     for commit in commits:
-        if commit.parents:
-            manifest[commit.parents[0]] = current
-        for path, _old, new in changed.get(commit.sha, []):
-            if path == "manifest.md":
-                current = new
-        manifest[commit.sha] = current
-    listings: Dict[str, Dict[str, str]] = {}
-    pairs: List[Tuple[str, str, str]] = []
-    for commit in commits:
-        md = [(path, old, new) for path, old, new in changed.get(commit.sha, []) if path.casefold().endswith(".md")]
-        before = {path: old for path, old, _ in md if old}
-        after = {path: new for path, _, new in md if new}
         parent = commit.parents[0] if commit.parents else ""
-        for listing, sha in ((before, parent), (after, commit.sha)):
-            if sha and manifest.get(sha) and "manifest.md" not in listing:
-                listing["manifest.md"] = manifest[sha]
-        listings["~" + commit.sha], listings[commit.sha] = before, after
+        before: Dict[str, str] = {}
+        after: Dict[str, str] = {}
+        for path, (old, new) in patches.get(commit.sha, {}).items():
+            if not path.casefold().endswith(".md") or path == MANIFEST:
+                continue
+            if old is not None:
+                before[path] = old
+            if new is not None:
+                after[path] = new
+        for texts, sha in ((before, parent), (after, commit.sha)):
+            if manifests.get(sha):
+                texts[MANIFEST] = manifests[sha]
+        for rev, texts in (("~" + commit.sha, before), (commit.sha, after)):
+            project = load_texts(repo.root, memory_dir, texts, use_cache=use_cache)
+            revisions.append(Revision(rev, commit.sha, rev, project, tuple(sorted(texts))))
         pairs.append((commit.sha, "~" + commit.sha, commit.sha))
-    blobs = repo.blobs(oid for listing in listings.values() for oid in listing.values())
-    parsed: Dict[tuple, object] = {}
-    revisions = []
-    for rev, listing in listings.items():
-        key = tuple(sorted(listing.items()))
-        if key not in parsed:
-            texts = decode_files(listing, blobs, memory_dir, rev.lstrip("~")[:12])
-            parsed[key] = load_texts(repo.root, memory_dir, texts, use_cache=use_cache)
-        revisions.append(Revision(rev, rev.lstrip("~"), rev, parsed[key], key))
     facts = comparison_facts(program, revisions, pairs, memory_dir)
-    first = commits[0].parents[0] if commits and commits[0].parents else ""
-    touched = history.touched_ids(["log", "--first-parent", f"{first}..{tip}" if first else tip]) if commits else {}
+    touched = history.touched_ids(["log", *rng])
+    wanted = {c.sha for c in commits}
     for name, rows in commit_facts(commits, {s: ids for s, ids in touched.items() if s in wanted}).items():
         facts.setdefault(name, []).extend(rows)
     facts["git_pair_commit"] = [(c.sha, c.sha, 1) for c in commits]

@@ -74,3 +74,21 @@ AUTONOMY_SHAPES = (
           "the changed unit (head revision, else base), the plan item for 004, null for 003. diff is the "
           "`diff.result` body of the same comparison."),
 )
+
+RESTORE_SHAPES = (
+    Shape("result", 1, "both revisions were read", True, ("READY", "WARNING", "UNCHANGED", "UNKNOWN", "BLINDSPOT"),
+          (0, 1, 2),
+          Obj({"exit_code": "int", "id": "str", "base": Obj({"ref": "str", "commit": "str"}),
+               "head": Obj({"ref": "str", "commit": "str|null"}), "kind": "str|null", "class": "str|null",
+               "subkind": "str|null", "base_text": "str|null", "patch": "str",
+               "findings": list_of(Obj({"code": "str", "status": Enum("WARNING"), "commit": "str",
+                                        "message": "str"}))}),
+          "READY (exit 0): patch is a unified diff (paths from the repository top) that `git apply --check` accepts "
+          "in the head's work tree and that puts back base_text (null: the unit is new since the base and the "
+          "patch removes it). WARNING (exit 1): the same, plus one MA-ROLLBACK-002 finding per later commit "
+          "(`worktree` for uncommitted edits) whose edit the restore would discard. UNCHANGED (exit 0): nothing "
+          "to restore; UNKNOWN (exit 2): neither revision holds the ID; BLINDSPOT (exit 2): its change cannot be "
+          "read. Nothing is ever applied."),
+    Shape("error", 1, "Git could not answer (bad revision, not a repository, shallow clone, unreadable file) "
+          "or the project root is not a directory", False, ("INVALID",), (2,), ERROR_BODY),
+)

@@ -280,7 +280,7 @@ CONFORMANCE_SHAPES = (
           "that need tests/ and docs/ are skipped). Version 2 added notes."),
 )
 
-from analyzer.history_shapes import AUTONOMY_SHAPES, DIFF_SHAPES, READINESS_SHAPES  # noqa: E402  (shapes of the history commands)
+from analyzer.history_shapes import AUTONOMY_SHAPES, DIFF_SHAPES, READINESS_SHAPES, RESTORE_SHAPES  # noqa: E402  (shapes of the history commands)
 
 # ---- commands ---------------------------------------------------------------------------
 
@@ -455,6 +455,17 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         shapes=READINESS_SHAPES,
         exits=((0, "all four readings pass"), (1, "a reading fails or is null (not enough history)"),
                (2, "the history cannot be read, --as-of is not a time, a bad pattern or configuration")),
+    ),
+    CommandSpec(
+        "restore", LIVE, "analyzer.commands.restore",
+        "preview restoring one memory unit to its text at a base revision (never applied)",
+        "Show the Entry, Subject or record --preview ID as it was at --base and a unit-level patch that "
+        "`git apply --check` accepts against --head (default: the work tree). MA-ROLLBACK-002 warns when the unit "
+        "changed again after the change, because a restore would discard those edits. Nothing is applied.",
+        shapes=RESTORE_SHAPES,
+        exits=((0, "READY (a patch is shown) or UNCHANGED (nothing to restore)"),
+               (1, "WARNING: MA-ROLLBACK-002, the restore would discard later edits (the patch is still shown)"),
+               (2, "the ID is in neither revision, its change cannot be read (BLINDSPOT), or Git cannot answer")),
     ),
 )
 

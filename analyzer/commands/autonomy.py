@@ -47,8 +47,8 @@ def run(args: argparse.Namespace) -> int:
     args.format = args.format or "text"
     if args.base is None:
         return error(args, "MA-USAGE", "--autonomy needs --base REV (the revision the changes are judged from)")
-    if args.format not in ("text", "json") or args.output:
-        return error(args, "MA-USAGE", "an autonomy check prints text or json (no --output, no CI formats yet)")
+    if args.output:
+        return error(args, "MA-USAGE", "an autonomy check prints to stdout (--format); --output is not supported")
     failed = history_options(args, "check")
     if failed is not None:
         return error(args, *failed)
@@ -63,6 +63,13 @@ def run(args: argparse.Namespace) -> int:
         from analyzer.render.autonomy_out import autonomy_payload
 
         return emit_json("check", "autonomy", autonomy_payload(result)) or result.exit_code
+    if args.format != "text":  # the CI formats of check, rendered by check's own renderers
+        from analyzer.render.autonomy_out import as_check_result
+        from analyzer.render.check_formats import Context, render
+
+        text, status = render(args.format, as_check_result(result), Context(str(args.project_root)))
+        sys.stdout.write(text)
+        return status or result.exit_code
     from analyzer.render.autonomy_out import render_autonomy_text
 
     sys.stdout.write(render_autonomy_text(result))

@@ -64,3 +64,11 @@ def autonomy_program(use_cache: bool = True):
     from analyzer.engine.cache import load_engine
 
     return load_engine(data_file("rules", "autonomy/autonomy.dl"), use_cache=use_cache)
+
+
+@lru_cache(maxsize=None)
+def restore_program(use_cache: bool = True):
+    """The engine for rules/restore/restore.dl (a restore preview over a diff)."""
+    from analyzer.engine.cache import load_engine
+
+    return load_engine(data_file("rules", "restore/restore.dl"), use_cache=use_cache)

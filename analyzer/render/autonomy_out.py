@@ -31,3 +31,18 @@ def autonomy_payload(result: AutonomyResult) -> dict:
             "findings": [{"code": f.code, "status": f.status, "kind": f.kind, "id": f.ident, "message": f.message,
                           "path": f.path or None, "line": f.line or None} for f in result.findings],
             "diff": {k: v for k, v in diff.items() if k != "status"} | {"diff_status": diff["status"]}}
+
+
+def as_check_result(result: AutonomyResult):
+    """The autonomy check as a ``check`` result of one family, ``autonomy``, so that the CI
+    formats of ``check`` (SARIF, JUnit, GitHub annotations, Markdown) render it unchanged."""
+    from analyzer.query.check_model import CheckFinding, CheckResult, FamilyResult
+    from analyzer.span import Span
+
+    findings = [CheckFinding(f.code, "autonomy", f.message, status=f.status, entries=[f.ident] if f.kind != "reading" else [],
+                             locations=[Span(f.path, f.line or 1)] if f.path else [])
+                for f in result.findings]
+    findings += [CheckFinding("BLINDSPOT", "autonomy", s.message, status="INVALID", locations=[Span(s.path, s.line)])
+                 for s in result.diff.blindspots]
+    family = FamilyResult("autonomy", "autonomy", result.status, result.exit_code, findings)
+    return CheckResult([family], result.status, result.exit_code)

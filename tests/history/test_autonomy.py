@@ -211,3 +211,25 @@ def test_config_sets_the_level_and_rejects_invalid_ones(tmp_path):
     (repo.root / ".memory-analyzer.toml").write_text('autonomy = "yolo"\n', encoding="utf-8")
     bad = cli(repo.root, "--base", f"{sha}~1", "--head", sha)
     assert bad.returncode == 2 and ".memory-analyzer.toml:1:1" in bad.stderr and "plan, confirm, full" in bad.stderr
+
+
+def test_ci_formats_reuse_the_check_renderers(history):
+    repo, shas = history
+    step = shas["delete-hard"]
+    sarif = cli(repo.root, "--base", f"{step}~1", "--head", step, "--format", "sarif")
+    assert sarif.returncode == 1, sarif.stderr
+    doc = json.loads(sarif.stdout)
+    results = doc["runs"][0]["results"]
+    assert [r["ruleId"] for r in results] == ["MA-AUTONOMY-001"]
+    assert results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith("docs/memory/do-not-use.md")
+    schema = REPO.parent / "shared" / "schemas"
+    found = sorted(schema.glob("sarif*.json")) if schema.is_dir() else []
+    if found:
+        import jsonschema
+
+        spec = json.loads(found[0].read_text(encoding="utf-8"))
+        assert not list(jsonschema.validators.validator_for(spec)(spec).iter_errors(doc))
+    github = cli(repo.root, "--base", f"{step}~1", "--head", step, "--format", "github")
+    assert github.stdout.startswith("::error file=docs/memory/do-not-use.md,line=3,col=1,title=MA-AUTONOMY-001::")
+    refused = cli(repo.root, "--base", f"{step}~1", "--output", "x.sarif")
+    assert refused.returncode == 2 and "--output is not supported" in refused.stderr
