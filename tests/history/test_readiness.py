@@ -165,3 +165,32 @@ def test_agent_author_pattern(tmp_path):
     matched = run_readiness(s.repo.root, MEM, "HEAD", f"@{AS_OF}", patterns=[r".*<bot@example\.org>"], use_cache=False)
     assert next(r for r in plain.readings if r.name == "R1").details[0].startswith("0 agent changes")
     assert next(r for r in matched.readings if r.name == "R1").details[0].startswith("3 agent changes")
+
+
+def test_window_classes_equal_diff_classes_per_commit(tmp_path):
+    """A window reads only the units each commit changed (git log -p --function-context);
+    its per-commit classes must equal `analyze diff commit~1 commit`, which parses whole
+    revisions."""
+    from classes import GOLDEN, build
+    from histrepo import Repo
+
+    from analyzer.git import Repo as GitRepo
+    from analyzer.history import window_facts
+    from analyzer.query.diff import run_diff
+    from analyzer.query.program import readiness_program
+
+    repo = Repo(tmp_path / "p")
+    shas = build(repo)
+    program = readiness_program(False)
+    window = window_facts(GitRepo(str(repo.root)), MEM, "HEAD", 0, 2**40, False, program)
+    db = program.evaluate(window.facts)
+    by_commit = {}
+    for pair, kind, ident, cls, sub in db.relation("change"):
+        by_commit.setdefault(pair, []).append((f"{cls}/{sub}", ident))
+    for step, sha in shas.items():
+        if step == "init":
+            continue
+        expected = sorted((f"{c.cls}/{c.subkind}", c.ident.casefold())
+                          for c in run_diff(repo.root, MEM, f"{sha}~1", sha, use_cache=False).changes)
+        assert sorted(by_commit.get(sha, [])) == expected, step
+        assert len(expected) == len(GOLDEN[step])
