@@ -20,7 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--project-root", default=".", metavar="DIR", help="project root (default: current directory)")
     parser.add_argument("--memory-dir", default="docs/memory", metavar="DIR", help="memory directory under docs/ (default: docs/memory)")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
-    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    parser.add_argument("--format", choices=("text", "json", "sarif", "junit", "github", "markdown"), default="text",
+                        help="output format (default: text); sarif, junit, github and markdown are check's CI "
+                             "formats, one MA-DIFF-<class> note per change")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,6 +42,13 @@ def run(args: argparse.Namespace) -> int:
         from analyzer.render.diff_json import diff_payload
 
         return emit_json("diff", "result", diff_payload(result)) or result.exit_code
+    if args.format != "text":  # the CI formats of check, rendered by check's own renderers
+        from analyzer.render.check_formats import Context, render
+        from analyzer.render.diff_json import as_check_result
+
+        text, status = render(args.format, as_check_result(result), Context(str(args.project_root)))
+        sys.stdout.write(text)
+        return status or result.exit_code
     from analyzer.render.diff_text import render_diff_text
 
     sys.stdout.write(render_diff_text(result))

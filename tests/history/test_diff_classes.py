@@ -125,3 +125,15 @@ def test_cli_text_json_and_read_only(history):
     assert bad.returncode == 2 and json.loads(bad.stdout)["status"] == "INVALID"
     cli("diff", "--base", shas["init"], "--project-root", str(repo.root), cwd=repo.root)
     assert tree_state(repo.root) == before
+
+
+def test_ci_formats_reuse_the_check_renderers(history):
+    repo, shas = history
+    step = shas["delete-soft"]
+    args = ("diff", "--base", f"{step}~1", "--head", step, "--project-root", str(repo.root))
+    github = cli(*args, "--format", "github", cwd=repo.root)
+    assert github.returncode == 0
+    assert github.stdout.startswith("::notice file=docs/memory/archive/api-2026.md,line=3,col=1,title=MA-DIFF-D::D/soft")
+    sarif = json.loads(cli(*args, "--format", "sarif", cwd=repo.root).stdout)
+    [result] = sarif["runs"][0]["results"]
+    assert result["ruleId"] == "MA-DIFF-D" and result["level"] == "note"
