@@ -49,6 +49,14 @@ def run(args: argparse.Namespace) -> int:
         return error(args, "MA-USAGE", "--autonomy needs --base REV (the revision the changes are judged from)")
     if args.output:
         return error(args, "MA-USAGE", "an autonomy check prints to stdout (--format); --output is not supported")
+    others = [flag for flag, on in (("--routing", args.routing), ("--reachability", args.reachability),
+                                    ("--freshness", args.freshness), ("--conflicts", args.conflicts),
+                                    ("--all", args.all), ("--merge-base", args.merge_base is not None),
+                                    ("--rules", bool(getattr(args, "packs", None))),
+                                    ("--with-proofs", getattr(args, "with_proofs", False))) if on]
+    if others:  # never run one of them silently instead of the other
+        return error(args, "MA-USAGE", f"--base/--autonomy judge memory changes; they cannot be combined with "
+                                       f"{', '.join(others)}")
     failed = history_options(args, "check")
     if failed is not None:
         return error(args, *failed)

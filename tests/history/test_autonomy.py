@@ -233,3 +233,10 @@ def test_ci_formats_reuse_the_check_renderers(history):
     assert github.stdout.startswith("::error file=docs/memory/do-not-use.md,line=3,col=1,title=MA-AUTONOMY-001::")
     refused = cli(repo.root, "--base", f"{step}~1", "--output", "x.sarif")
     assert refused.returncode == 2 and "--output is not supported" in refused.stderr
+
+
+def test_other_check_options_are_refused_not_ignored(history):
+    repo, _ = history
+    for extra in (["--conflicts"], ["--all"], ["--merge-base", "HEAD"], ["--with-proofs"]):
+        out = cli(repo.root, "--base", "HEAD~1", *extra)
+        assert out.returncode == 2 and "cannot be combined with" in out.stderr, extra
