@@ -137,3 +137,19 @@ def test_ci_formats_reuse_the_check_renderers(history):
     sarif = json.loads(cli(*args, "--format", "sarif", cwd=repo.root).stdout)
     [result] = sarif["runs"][0]["results"]
     assert result["ruleId"] == "MA-DIFF-D" and result["level"] == "note"
+
+
+def test_output_does_not_depend_on_the_hash_seed(history):
+    import os
+
+    repo, shas = history
+    outs = set()
+    for seed in ("0", "1", "4242"):
+        env = dict(os.environ, PYTHONHASHSEED=seed)
+        for argv in (["diff", "--base", shas["init"], "--head", "HEAD", "--format", "json"],
+                     ["readiness", "--format", "json"],
+                     ["check", "--autonomy", "full", "--base", shas["init"], "--head", "HEAD", "--format", "json"]):
+            run = subprocess.run([sys.executable, "-m", "analyzer", *argv, "--project-root", str(repo.root)],
+                                 capture_output=True, text=True, env=env)
+            outs.add((argv[0], argv[-1] if argv[0] != "check" else "check", run.stdout, run.returncode))
+    assert len(outs) == 3, "the same request gave different output under another PYTHONHASHSEED"
