@@ -42,6 +42,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", dest="packs", action="append", default=[], metavar="PACK.dl",
                         help="add the rules of a rule file (repeatable)")
     parser.add_argument("--facts", metavar="DIR", help="with PROGRAM.dl: directory of Rel.facts files (tab-separated)")
+    parser.add_argument("--since", metavar="REV", help="with --project-root: since_changed(P) holds the paths that "
+                        "differ between REV and HEAD (read-only Git)")
     parser.add_argument("--format", choices=("table", "json", "csv"), default="table")
     parser.add_argument("--why", action="store_true", help="print a proof tree for each answer")
     parser.add_argument("--stats", action="store_true", help="print per-rule time, iterations, tuples")
@@ -144,6 +146,8 @@ def _session(args, program):
     if program is not None:
         from analyzer.query.programs import program_session
 
+        if args.since is not None:
+            raise _Usage("--since needs --project-root, not a PROGRAM.dl")
         if args.task is not None or args.path or args.rule or args.profile or args.area:
             raise _Usage("the read request options (--task, --path, --rule, --profile, --area) need "
                          "--project-root, not a PROGRAM.dl")
@@ -162,8 +166,13 @@ def _session(args, program):
                                   strict=args.strict_routing, no_local=args.no_local, project_root=Path(root),
                                   memory_dir=args.memory_dir, use_cache=not args.no_cache,
                                   max_file_bytes=args.max_file_bytes)
-        session = project_session(request, Path(root), args.memory_dir, use_cache=not args.no_cache,
-                                  limits=_limits(args), max_file_bytes=args.max_file_bytes)
+        from analyzer.git import GitError
+
+        try:
+            session = project_session(request, Path(root), args.memory_dir, use_cache=not args.no_cache,
+                                      limits=_limits(args), max_file_bytes=args.max_file_bytes, since=args.since)
+        except GitError as exc:
+            raise _Usage(f"--since {args.since}: Git cannot answer: {exc}") from None
     for pack in args.packs:
         try:
             text = read_text(pack)  # regular files only: a FIFO never blocks

@@ -60,6 +60,7 @@ class Session:
     rules: List[ast.Rule] = field(default_factory=list)
     sources: Dict[str, str] = field(default_factory=dict)
     others: List["Session"] = field(default_factory=list)  # further base programs, lower priority
+    gathered: frozenset = frozenset()  # base relations gathered on request: no facts is an answer
     _dbs: Dict[bool, object] = field(default_factory=dict)
     _added: int = 0
     _merged: Optional[dict] = None
@@ -227,7 +228,8 @@ class Session:
 
     def _never_matches(self, program, body, sources) -> None:
         for lit in body:
-            if not isinstance(lit, ast.Atom) or lit.rel in BUILTINS or self.rules_for(lit.rel):
+            if not isinstance(lit, ast.Atom) or lit.rel in BUILTINS or lit.rel in self.gathered \
+                    or self.rules_for(lit.rel):
                 continue
             if not self.facts.get(lit.rel) and not self.owner(lit.rel).engine.facts.get(lit.rel):
                 raise _error(lit.span, NEVER_MATCHES, f"the goal can never match: {lit.rel} has no facts "

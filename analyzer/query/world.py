@@ -14,6 +14,7 @@ from typing import Callable, Iterator, List, Optional
 
 REQUEST_RELATIONS = ("req_task", "req_path", "req_explicit", "path_probe")
 REQUEST_HINT = "give the read request: --task (and --path, --rule, --profile, --area as needed)"
+SINCE_HINT = "give --since REV: the paths that changed between that revision and HEAD"
 # request relations of other commands that a query never supplies (their absence is not a
 # default, unlike the index flags and filters, whose absence means "all")
 OTHER_REQUESTS = {
@@ -48,11 +49,13 @@ def world_engine(use_cache: bool = True):
 
 
 def project_session(request, project_root, memory_dir: str = "docs/memory", use_cache: bool = True,
-                    project=None, limits=None, max_file_bytes: Optional[int] = None):
+                    project=None, limits=None, max_file_bytes: Optional[int] = None, since: Optional[str] = None):
     """A :class:`~analyzer.query.adhoc.Session` over the project at ``project_root``.
 
     ``request`` is a :class:`~analyzer.query.read.ReadRequest`, or None when no request
     option was given. Raises :class:`~analyzer.query.read.UnknownTask` for an unknown task.
+    ``since``: a revision whose differences with HEAD fill ``since_changed`` (raises
+    :class:`analyzer.git.GitError` when Git cannot answer).
     """
     from analyzer.project import gc_paused, load_project
     from analyzer.query.adhoc import Session
@@ -66,10 +69,16 @@ def project_session(request, project_root, memory_dir: str = "docs/memory", use_
         facts = request_facts(engine, request, project)
     facts = with_repository(facts, Path(project_root))
     hints = dict(OTHER_REQUESTS)
+    if since is None:
+        hints["since_changed"] = SINCE_HINT
+    else:
+        facts["since_changed"] = [(p,) for p in changed_since(Path(project_root), since)]
     if request is None:
         hints.update({rel: REQUEST_HINT for rel in REQUEST_RELATIONS})
     check = Session(check_engine(use_cache), facts, spans=project.facts.spans, request_hints=hints, limits=limits)
-    return Session(engine, facts, spans=project.facts.spans, request_hints=hints, limits=limits, others=[check])
+    gathered = frozenset({"repo_file", "repo_listing"} | ({"since_changed"} if since is not None else set()))
+    return Session(engine, facts, spans=project.facts.spans, request_hints=hints, limits=limits, others=[check],
+                   gathered=gathered)
 
 
 def request_or_none(task: Optional[str], paths, rules, profiles, areas, **options):
@@ -117,3 +126,12 @@ def with_repository(facts: dict, root: Path) -> dict:
     out["repo_file"] = LazyRows(lambda: [(p,) for p in listing()[0]])
     out["repo_listing"] = LazyRows(lambda: [(listing()[1], int(listing()[2]))])
     return out
+
+
+def changed_since(root: Path, rev: str) -> List[str]:
+    """Paths that differ between ``rev`` and HEAD, relative to the project root (read-only
+    Git, analyzer/git.py); raises :class:`analyzer.git.GitError`."""
+    from analyzer.git import Repo
+
+    repo = Repo(str(root))
+    return repo.changed_paths(repo.commit(rev), repo.commit("HEAD"))

@@ -15,5 +15,7 @@ def test_the_cookbook_has_at_least_twelve_questions():
 @pytest.mark.parametrize("command, expected", CASES, ids=[f"q{i + 1}" for i in range(len(CASES))])
 def test_cookbook_query_prints_its_documented_output(command, expected):
     code, out = run(command)
+    if code == 2 and "--since" in command and "Git cannot answer" in out:
+        pytest.skip("the repository's history is not here (a source tarball or a shallow clone)")
     assert code == 0, out
     assert out == expected
