@@ -8,7 +8,7 @@ relations rules/check/*.dl derive, and :mod:`analyzer.render.check_text` and
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 from analyzer.query.read_model import conflict_line
 from analyzer.span import Span
@@ -51,6 +51,8 @@ class FamilyResult:
     exit_code: int
     findings: List[CheckFinding] = field(default_factory=list)
     lines: List[str] = field(default_factory=list)  # extra block lines a family may carry
+    # derived tuples a renderer shows as they are, by relation (the report's matrix and graph)
+    relations: Dict[str, list] = field(default_factory=dict)
 
 
 @dataclass
@@ -67,3 +69,5 @@ class CheckResult:
     error_line: int = 1
     error_col: int = 1
     merge: Optional[object] = None  # the MergeResult of --merge-base (analyzer/query/merge.py)
+    # what --select/--ignore/--baseline/--fail-on did (analyzer/gating.py); None without them
+    gate: Optional[dict] = None
