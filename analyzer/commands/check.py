@@ -27,6 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--project-root", default=".", metavar="DIR", help="project root (default: current directory)")
     parser.add_argument("--memory-dir", default="docs/memory", metavar="DIR", help="memory directory under docs/ (default: docs/memory)")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
+    from analyzer.commands.read import add_max_file_bytes
+
+    add_max_file_bytes(parser)
     add_output_arguments(parser)
     from analyzer.commands import check_packs
 
@@ -77,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     if failed is not None:
         return failed
     result = run_check(CheckRequest(families_of(args), Path(args.project_root), args.memory_dir, not args.no_cache,
-                                    options, packs, args.with_proofs))
+                                    options, packs, args.with_proofs, max_file_bytes=args.max_file_bytes))
     if result.error is not None:
         # §9: a missing memory dir is the check's outcome (stdout, exit 1); unusable input
         # escapes as `Error: …` on stderr (exit 2). Other formats than text carry it in

@@ -36,6 +36,7 @@ class CheckRequest:
     options: Dict[str, str] = field(default_factory=dict)  # family options, e.g. merge_base
     packs: Optional[object] = None  # a PackSet of `--rules` packs (analyzer/query/packs.py)
     with_proofs: bool = False  # a bounded proof tree per finding (analyzer/query/proofs.py)
+    max_file_bytes: Optional[int] = None  # None: the loader's default cap (analyzer.files.SIZE_CAP)
 
 
 @lru_cache(maxsize=None)
@@ -69,12 +70,13 @@ def run_check(request: CheckRequest) -> CheckResult:
         from analyzer.query import check_cache
 
         key = check_cache.result_key(root, memory_dir, list(request.families),
-                                     request.packs.key() if request.packs else b"")
+                                     request.packs.key() if request.packs else b"", request.max_file_bytes)
         cached = check_cache.load(key, root) if key else None
         if cached is not None:
             return cached
     with gc_paused(freeze=True):
-        project = load_project(request.project_root, memory_dir=memory_dir, use_cache=request.use_cache)
+        limit = {} if request.max_file_bytes is None else {"max_file_bytes": request.max_file_bytes}
+        project = load_project(request.project_root, memory_dir=memory_dir, use_cache=request.use_cache, **limit)
         refused = _refused(project)
         if refused is not None:
             return refused

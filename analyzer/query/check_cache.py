@@ -32,10 +32,13 @@ def _area():
     return Area("results", ".pickle", fanout=True)
 
 
-def result_key(root: str, memory_dir: str, families: Sequence[str], packs: bytes = b"") -> Optional[str]:
+def result_key(root: str, memory_dir: str, families: Sequence[str], packs: bytes = b"",
+               max_file_bytes: Optional[int] = None) -> Optional[str]:
     """The key of a check over the project as it is now, or None when the memory dir holds
-    anything the full check must report (a symlink, a non-regular or unreadable file).
+    anything the full check must report (a symlink, a non-regular or unreadable file, a file
+    over the size cap ``max_file_bytes``, default :data:`analyzer.files.SIZE_CAP`).
     ``packs``: the `--rules` packs' paths and content digests (PackSet.key)."""
+    limit = files.SIZE_CAP if max_file_bytes is None else max_file_bytes
     from analyzer.cache import extractor_version
     from analyzer.engine.cache import cache_key
     from analyzer.resources import data_file
@@ -46,8 +49,9 @@ def result_key(root: str, memory_dir: str, families: Sequence[str], packs: bytes
     h = hashlib.sha256(FORMAT + sys.version.encode() + b"\0")
     h.update(cache_key(data_file("rules", "check/check.dl")).encode() + b"\0" + extractor_version().encode())
     h.update(f"\0{os.path.realpath(root)}\0{memory_dir}\0{','.join(families)}\0".encode() + packs + b"\0")
+    h.update(f"{limit}\0".encode())
     for module in inv.modules:
-        data, error = files.read_bytes(os.path.join(root, memory_dir, module))
+        data, error = files.read_bytes(os.path.join(root, memory_dir, module), limit)
         if data is None:
             return None
         h.update(module.encode() + b"\0" + hashlib.sha256(data).digest())
