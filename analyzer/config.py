@@ -50,6 +50,13 @@ KEYS: Dict[str, Key] = {k.name: k for k in (
         ("text", "json", "sarif", "junit", "github", "markdown")),
     Key("output", "list", ("check",), "output",
         "files to write, each FILE or FORMAT:FILE (as repeated --output)"),
+    Key("autonomy", "str", ("check",), "autonomy", "the autonomy level `check --base` judges changes by",
+        ("plan", "confirm", "full")),
+    Key("reviewers", "list", ("check",), "reviewers",
+        "names a `Memory-Confirmed-By:` trailer may carry to confirm a change (as repeated --reviewer)"),
+    Key("agent-authors", "list", ("check", "readiness"), "agent_authors",
+        "Python regular expressions an agent's commit author (`Name <email>`) fully matches "
+        "(as repeated --agent-author)"),
 )}
 
 

@@ -340,6 +340,8 @@ CONFORMANCE_SHAPES = (
           "that need tests/ and docs/ are skipped). Version 2 added notes."),
 )
 
+from analyzer.history_shapes import AUTONOMY_SHAPES, DIFF_SHAPES, READINESS_SHAPES, RESTORE_SHAPES  # noqa: E402  (shapes of the history commands)
+
 # ---- commands ---------------------------------------------------------------------------
 
 COMMANDS: Tuple[CommandSpec, ...] = (
@@ -447,8 +449,10 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "writes it to FILE instead of stdout and --output FORMAT:FILE writes another format too (repeatable), "
         "all from one evaluation. `[tool.memory-analyzer]` in the project's pyproject.toml, or "
         "`.memory-analyzer.toml`, sets defaults for these options (docs/ci.md); flags win. --rules PACK.dl "
-        "(repeatable) adds the findings of a rule pack as one more family, `packs` (docs/rule-packs.md).",
-        shapes=CHECK_SHAPES,
+        "(repeatable) adds the findings of a rule pack as one more family, `packs` (docs/rule-packs.md). "
+        "--base REV (with --autonomy plan|confirm|full) judges the memory changes since REV instead "
+        "(the `autonomy` shape).",
+        shapes=CHECK_SHAPES + AUTONOMY_SHAPES,
         exits=((0, "no family failed: quality checks without ERROR findings, conflict status CLEAR or REVIEW"),
                (1, "a quality check found an ERROR, the conflict status is CONFLICT or INVALID (a broken manifest "
                    "contract included), or the memory dir is missing (`Memory directory missing: <path>`)"),
@@ -519,6 +523,41 @@ COMMANDS: Tuple[CommandSpec, ...] = (
                MEMORY_DIR_MISSING,
                (2, "`Error: …` on stderr: a managed symlink or unreadable file, an invalid or non-0.7 manifest "
                    "contract, a registry with issues, or merge Subjects that are equal, missing or not active")),
+    ),
+    CommandSpec(
+        "diff", LIVE, "analyzer.commands.diff",
+        "classify the memory changes between two revisions (A add, B merge, C rewrite, D delete, E metadata)",
+        "Compare the memory dir at --base with --head (default: the work tree) and give every Entry, Subject "
+        "and reconciliation record that differs one class with its sub-kind, its file:line on both sides and "
+        "the commits that touched it. A unit that cannot be read is a BLINDSPOT, never an add or a delete. "
+        "Read-only: Git is only queried.",
+        shapes=DIFF_SHAPES,
+        exits=((0, "every changed unit was classified (possibly none)"),
+               (2, "a BLINDSPOT (a changed unit or a file that could not be read), or Git could not answer: a "
+                   "revision it cannot resolve, not a repository, a shallow clone, an unreadable file "
+                   "(`analyze diff: error: …` on stderr, the `error` shape with --format json)")),
+    ),
+    CommandSpec(
+        "readiness", LIVE, "analyzer.commands.readiness",
+        "take the readings R1-R4 that decide whether an agent may have full autonomy",
+        "Read the memory commits of the 30 days before --as-of (default: the commit time of --head, never the "
+        "wall clock) and take the readings: R1 the agent's changes are not degenerate, R2 it says no, R3 a real "
+        "restore happened, R4 its revert/reject rate converges. Agent commits carry a `Memory-Agent:` trailer or "
+        "match --agent-author (the configuration's `agent-authors`).",
+        shapes=READINESS_SHAPES,
+        exits=((0, "all four readings pass"), (1, "a reading fails or is null (not enough history)"),
+               (2, "the history cannot be read, --as-of is not a time, a bad pattern or configuration")),
+    ),
+    CommandSpec(
+        "restore", LIVE, "analyzer.commands.restore",
+        "preview restoring one memory unit to its text at a base revision (never applied)",
+        "Show the Entry, Subject or record --preview ID as it was at --base and a unit-level patch that "
+        "`git apply --check` accepts against --head (default: the work tree). MA-ROLLBACK-002 warns when the unit "
+        "changed again after the change, because a restore would discard those edits. Nothing is applied.",
+        shapes=RESTORE_SHAPES,
+        exits=((0, "READY (a patch is shown) or UNCHANGED (nothing to restore)"),
+               (1, "WARNING: MA-ROLLBACK-002, the restore would discard later edits (the patch is still shown)"),
+               (2, "the ID is in neither revision, its change cannot be read (BLINDSPOT), or Git cannot answer")),
     ),
 )
 

@@ -31,9 +31,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     add_max_file_bytes(parser)
     add_output_arguments(parser)
-    from analyzer.commands import check_packs
+    from analyzer.commands import autonomy, check_packs
 
     check_packs.add_arguments(parser)
+    autonomy.add_arguments(parser)
 
 
 def add_output_arguments(parser: argparse.ArgumentParser) -> None:
@@ -70,9 +71,14 @@ def run(args: argparse.Namespace) -> int:
     if not Path(args.project_root).is_dir():
         args.format = args.format or "text"
         return usage_error("check", args, f"project root is not a directory: {args.project_root}")
+    from analyzer.commands import autonomy
+
+    judge_changes = autonomy.wanted(args)  # before the configuration fills --autonomy
     failed = apply_config(args, "check")
     if failed is not None:
         return failed
+    if judge_changes:
+        return autonomy.run(args)
     options = {"merge_base": args.merge_base} if args.merge_base is not None else {}
     from analyzer.commands import check_packs
 
