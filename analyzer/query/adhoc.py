@@ -62,6 +62,7 @@ class Session:
     others: List["Session"] = field(default_factory=list)  # further base programs, lower priority
     gathered: frozenset = frozenset()  # base relations gathered on request: no facts is an answer
     _dbs: Dict[bool, object] = field(default_factory=dict)
+    _covered: Dict[bool, frozenset] = field(default_factory=dict)  # what each kept database holds fully
     _added: int = 0
     _merged: Optional[dict] = None
 
@@ -235,12 +236,21 @@ class Session:
                 raise _error(lit.span, NEVER_MATCHES, f"the goal can never match: {lit.rel} has no facts "
                              "here and no rule derives it", sources)
 
+    def reuse(self, db, covered: Iterable[str], provenance: bool = False) -> None:
+        """Answer the relations ``covered`` from ``db``, an evaluation of the base program over
+        this session's facts made elsewhere (check's, for rule packs)."""
+        self._dbs[provenance] = db
+        self._covered[provenance] = frozenset(covered)
+
     def _base(self, used: List[str], provenance: bool, profile: bool = False):
+        # A kept database answers the relations it was evaluated for and the base relations
+        # whose facts it was given; any other base relation reads empty in it (its facts were
+        # left out, not absent), so a goal naming one evaluates again.
         db = self._dbs.get(provenance)
-        if db is not None and all(db.evaluated(r) for r in used) and not profile:
+        covered = self._covered.get(provenance, frozenset())
+        if db is not None and all(r in covered for r in used) and not profile:
             return db
-        decls = self.engine.program.decls
-        wanted = sorted(set(used) | ({r for r in decls if db.evaluated(r)} if db is not None else set()))
+        wanted = sorted(set(used) | covered)
         derived = {r.head.rel for r in self.engine.rules}  # tables of facts in rule files too
         only = [r for r in wanted if r in derived]
         needed = self.engine.needed(only) | set(wanted)
@@ -255,6 +265,7 @@ class Session:
             db = self.engine.evaluate(facts, spans=spans, provenance=provenance, profile=profile, only=only,
                                       watchdog=self.watchdog)
         self._dbs[provenance] = db
+        self._covered[provenance] = frozenset(needed)
         return db
 
 

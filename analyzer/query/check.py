@@ -135,7 +135,7 @@ def _evaluate(request: CheckRequest, project) -> CheckResult:
         from analyzer.query.packs import evaluate as evaluate_packs
 
         results.append(evaluate_packs(request.packs, facts, locate, None if request.with_proofs else db,
-                                      proofs=request.with_proofs))
+                                      proofs=request.with_proofs, covered=needed))
     combined = combine(results)
     combined.merge = merge
     # what the result depends on outside the memory dir (checked again before a cached result is reused)

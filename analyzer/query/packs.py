@@ -280,14 +280,15 @@ def message_of(code: PackCode, columns: Sequence[str], row: tuple) -> str:
     return values.get("message", code.title)
 
 
-def evaluate(packs: PackSet, facts, locate, check_db=None, proofs: bool = False):
+def evaluate(packs: PackSet, facts, locate, check_db=None, proofs: bool = False, covered=()):
     """The pack family's :class:`~analyzer.query.check_model.FamilyResult` over ``facts``
-    (``check_db``: the built-in check evaluation, reused when it covers what the packs read)."""
+    (``check_db``: the built-in check evaluation, reused for the relations ``covered``: those
+    it evaluated or was given the facts of)."""
     from analyzer.query.check_model import CheckFinding, FamilyResult
 
     session = packs.session(facts, spans=locate.project.facts.spans if proofs else None)
     if check_db is not None:
-        session._dbs[False] = check_db
+        session.reuse(check_db, covered)
     grouped: Dict[Tuple[str, str, str], dict] = {}
     for code in packs.codes():
         answer = session.ask(f"{code.relation}({', '.join('_' for _ in session.decl(code.relation).columns)})",
