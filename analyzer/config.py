@@ -46,9 +46,9 @@ class Key:
 
 #: Every key a configuration file may hold. Add a row to add a key.
 KEYS: Dict[str, Key] = {k.name: k for k in (
-    Key("format", "str", ("check", "report"), "format", "default output format",
+    Key("format", "str", ("check",), "format", "default output format",
         ("text", "json", "sarif", "junit", "github", "markdown")),
-    Key("output", "list", ("check", "report"), "output",
+    Key("output", "list", ("check",), "output",
         "files to write, each FILE or FORMAT:FILE (as repeated --output)"),
     Key("autonomy", "str", ("check",), "autonomy", "the autonomy level `check --base` judges changes by",
         ("plan", "confirm", "full")),

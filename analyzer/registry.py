@@ -148,13 +148,23 @@ CHECK_FINDING = Obj(
     {"code": "str", "family": "str", "message": "str", "entries": "list[str]", "subject": "str", "facet": "str",
      "scopes": "list[str]", "locations": list_of(Obj({"path": "str", "line": "int", "col": "int"}))},
     {"status": "str", "severity": "str", "proofs": "list[dict[any]]"})
+
+
+def family_statuses(names) -> Obj:
+    """``families``: each family run (all optional keys) to its status word and exit status."""
+    return Obj({}, {name: Obj({"status": CHECK_STATUS, "exit_code": "int"}) for name in names})
+
+
+# the error document of check and report: why nothing ran, with its exit status
+EXIT_DIAGNOSTICS = Obj({"exit_code": "int", "diagnostics": list_of(DIAGNOSTIC)})
+
+
 CHECK_SHAPES = (
     Shape("result", 1, "the checks ran (findings are not a tool failure); one family, or every family with --all", True,
           CHECK_STATUS.values, (0, 1),
           Obj({"exit_code": "int",
-               "families": Obj({}, {name: Obj({"status": CHECK_STATUS, "exit_code": "int"})
-                                    for name in ("routing", "reachability", "freshness", "conflicts", "legacy",
-                                                 "merge", "packs")}),
+               "families": family_statuses(("routing", "reachability", "freshness", "conflicts", "legacy", "merge",
+                                            "packs")),
                "findings": list_of(CHECK_FINDING)},
               {"merge": MERGE_BLOCK}),
           "status is the worst family status (OK/FAILED for routing, reachability, freshness and the legacy check; "
@@ -174,9 +184,38 @@ CHECK_SHAPES = (
           "subproofs of a node were cut)."),
     Shape("error", 1, "no check ran: the memory dir is missing (exit 1), a managed file is unusable "
           "(a symlink, unreadable or undecodable; exit 2), the project configuration is (exit 2) or a --rules pack "
-          "is wrong (exit 2)", False, ("INVALID",), (1, 2),
-          Obj({"exit_code": "int", "diagnostics": list_of(DIAGNOSTIC)})),
+          "is wrong (exit 2)", False, ("INVALID",), (1, 2), EXIT_DIAGNOSTICS),
 )
+
+REPORT_MATCH = Enum("yes", "no", "unknown")
+REPORT_SHAPES = (
+    Shape("result", 1, "the report ran: every check family plus the routing matrix, optional modules and the "
+          "reachability graph (findings are not a tool failure)", True, CHECK_STATUS.values, (0, 1),
+          Obj({"exit_code": "int",
+               "families": family_statuses(("routing", "reachability", "freshness", "conflicts")),
+               "findings": list_of(CHECK_FINDING),
+               "tasks": "list[str]",
+               "routes": list_of(Obj({"task": "str", "module": "str",
+                                      "state": Enum("loaded", "optional", "missing", "absent")})),
+               "modules": list_of(Obj({"module": "str", "folder": "str", "activation": "str", "exists": "bool",
+                                       "globs": list_of(Obj({"glob": "str", "files": "int", "matched": REPORT_MATCH})),
+                                       "matched": Either((REPORT_MATCH, as_type("null")))})),
+               "repository_files": Obj({"source": Enum("git", "walk", "none"), "complete": "bool", "files": "int"}),
+               "edges": list_of(Obj({"from": "str", "to": "str"})),
+               "entries": list_of(Obj({"entry": "str", "module": "str",
+                                       "mark": Enum("reachable", "unreachable", "outside", "unchecked")}))}),
+          "status, exit_code, families and findings as check.result with --all. tasks are the canonical tasks in "
+          "the reference's order; routes the routing matrix cells (loaded: a required route name whose file exists; "
+          "optional: a `Load if present:` name or a task-routed rule whose file exists; missing: required but no "
+          "file; absent: optional and no file); modules every declared optional module with its globs, how many "
+          "repository files each matches and whether any does (unknown when the listing was cut short); "
+          "repository_files how the files were listed (git ls-files, or a walk outside Git); edges the graph from "
+          "tasks and the path/explicit inputs to modules; entries every active entry with its mark "
+          "(unreachable and outside are the MC-REACH-001 cases; unchecked when the manifest contract is broken)."),
+    Shape("error", 1, "no report ran: the memory dir is missing (exit 1), a managed file is unusable (exit 2) or "
+          "the project configuration is (exit 2)", False, ("INVALID",), (1, 2), EXIT_DIAGNOSTICS),
+)
+
 
 PROOF = "dict[any]"  # a proof tree node: relation, tuple, rule, location, bindings, absent, builtins, children
 
@@ -433,6 +472,22 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         exits=((0, "every case passed"), (1, "at least one case failed"),
                (2, "bad input: no pack or no case, a wrong pack (`path:line:col: CODE …`), an unreadable expected "
                    "file or a fixture that cannot be checked")),
+    ),
+    CommandSpec(
+        "report", LIVE, "analyzer.commands.report",
+        "the CI reachability report: status, routing matrix, optional modules, graph, findings",
+        "Run every check family and the report's relations in one evaluation and print the reachability "
+        "report: a status row per family, the routing matrix of the canonical tasks x modules, every declared "
+        "optional module with whether any repository file (git ls-files, else a walk) matches its globs, a "
+        "Mermaid flowchart tasks -> modules -> entries with unreachable and outside-canonical entries marked "
+        "(entries collapse into per-module counts past a node budget), the findings by family with file:line "
+        "links, and every entry in a table. Markdown stays under 1 MiB (GitHub's step summary) with a visible "
+        "truncation note; --format json has the same content as the report.result shape (docs/ci.md).",
+        shapes=REPORT_SHAPES,
+        exits=((0, "no family failed (as check --all)"),
+               (1, "a family failed (as check --all), or the memory dir is missing"),
+               (2, "a managed file is unusable, the project root is not a directory, the project configuration is "
+                   "unusable, or an --output file cannot be written")),
     ),
     CommandSpec(
         "list", LIVE, "analyzer.commands.list",
