@@ -46,10 +46,17 @@ class Key:
 
 #: Every key a configuration file may hold. Add a row to add a key.
 KEYS: Dict[str, Key] = {k.name: k for k in (
-    Key("format", "str", ("check", "report"), "format", "default output format",
+    Key("format", "str", ("check",), "format", "default output format",
         ("text", "json", "sarif", "junit", "github", "markdown")),
-    Key("output", "list", ("check", "report"), "output",
+    Key("output", "list", ("check",), "output",
         "files to write, each FILE or FORMAT:FILE (as repeated --output)"),
+    Key("autonomy", "str", ("check",), "autonomy", "the autonomy level `check --base` judges changes by",
+        ("plan", "confirm", "full")),
+    Key("reviewers", "list", ("check",), "reviewers",
+        "names a `Memory-Confirmed-By:` trailer may carry to confirm a change (as repeated --reviewer)"),
+    Key("agent-authors", "list", ("check", "readiness"), "agent_authors",
+        "Python regular expressions an agent's commit author (`Name <email>`) fully matches "
+        "(as repeated --agent-author)"),
 )}
 
 

@@ -190,6 +190,13 @@ _OTHER: Dict[str, tuple] = {
                        "bind the overlay (`memory-custodian local link`) or resolve its warnings."),
     "MA-INDEX-UNKNOWN": ("no entry has the ID asked for (possibly only in archive storage)",
                          "check the ID with `analyze list`; add --include-archive for archived entries."),
+    "MA-PLAN": ("docs/memory/plan.md does not follow grammar/plan.lark (a step heading, Allow or Entries line, an "
+                "item outside an Entries list, a step without Allow, a duplicate step)",
+                "fix the line named: steps are `## Step <n> \u2014 <title>`, then `Allow: A, B`, optionally `Entries:` "
+                "and `- <ID>` items."),
+    "MA-GIT": ("Git could not answer a history request (`diff`, `readiness`, `check --autonomy`, `restore`): "
+               "a revision it cannot resolve, not a repository, a shallow clone, a file it cannot read",
+               "name revisions Git resolves (`git rev-parse REV`), run inside the repository, fetch full history."),
 }
 
 

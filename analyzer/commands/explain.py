@@ -33,10 +33,12 @@ def run(args: argparse.Namespace, locate=None) -> int:
         status = _pack_code(args, code)
         if status is not None:
             return status
-    if code.startswith("DL") or code.startswith("MA-"):
-        return _tool_code(args.code, code)
     root = source_root()
     known = catalog.load(locate or data_dir, root=root)
+    # MA- findings a rule file derives (MA-AUTONOMY-…) are in the catalogue; other DL and
+    # MA codes are the tool's own diagnostics
+    if (code.startswith("DL") or code.startswith("MA-")) and not known.find(code):
+        return _tool_code(args.code, code)
     entries = known.find(code)
     if not entries:
         close = sorted(c for c in known.codes() if c.rsplit("-", 1)[0] == code.rsplit("-", 1)[0])
