@@ -166,7 +166,9 @@ CHECK_SHAPES = (
                "families": family_statuses(("routing", "reachability", "freshness", "conflicts", "legacy", "merge",
                                             "packs")),
                "findings": list_of(CHECK_FINDING)},
-              {"merge": MERGE_BLOCK}),
+              {"merge": MERGE_BLOCK,
+               "gate": Obj({"fail_on": Enum("review", "conflict", "error", "never"), "select": "list[str]",
+                            "ignore": "list[str]", "baseline": "str|null", "hidden": "int"})}),
           "status is the worst family status (OK/FAILED for routing, reachability, freshness and the legacy check; "
           "CLEAR/REVIEW/CONFLICT/INVALID for conflicts); exit_code the worst family exit status. families maps "
           "each family run to its status and exit code. Each finding has severity (quality checks: ERROR, WARNING, "
@@ -181,7 +183,9 @@ CHECK_SHAPES = (
           "finding has proofs: at most 3 proof trees, one per derived tuple the finding was selected from, each "
           "node {relation, tuple, rule, location, bindings, absent, builtins, children} as `analyze why` prints "
           "them (see_above for a subproof shown before), at most 200 nodes breadth first (elided: how many "
-          "subproofs of a node were cut)."),
+          "subproofs of a node were cut). With --select, --ignore, --baseline or --fail-on, findings holds only "
+          "the findings the gate shows, exit_code is the gate's (analyzer/gating.py), and gate says what it did "
+          "(hidden: how many findings it hid); status and families stay the rules' words."),
     Shape("error", 1, "no check ran: the memory dir is missing (exit 1), a managed file is unusable "
           "(a symlink, unreadable or undecodable; exit 2), the project configuration is (exit 2) or a --rules pack "
           "is wrong (exit 2)", False, ("INVALID",), (1, 2), EXIT_DIAGNOSTICS),

@@ -176,6 +176,9 @@ _OTHER: Dict[str, tuple] = {
                          "check both IDs with `analyze subject list`."),
     "MA-INDEX-DUPLICATE": ("an Entry ID held twice by the units a lookup indexes",
                            "give one of the entries a new ID (or archive the stale copy)."),
+    "MA-BASELINE": ("the --baseline file cannot be read, or is neither a memory-analyzer SARIF log nor a "
+                    "check.result / report.result JSON document",
+                    "pass a file an earlier `analyze check --format json` or `--format sarif` wrote."),
     "MA-CONFIG-READ": ("the project configuration file (.memory-analyzer.toml, or pyproject.toml with a "
                        "[tool.memory-analyzer] table) cannot be read, is not UTF-8, or TOML cannot be read here "
                        "(Python 3.10 without the tomli package)",

@@ -31,8 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
     add_max_file_bytes(parser)
     add_output_arguments(parser)
-    from analyzer.commands import autonomy, check_packs
+    from analyzer.commands import autonomy, check_gate, check_packs
 
+    check_gate.add_arguments(parser)
     check_packs.add_arguments(parser)
     autonomy.add_arguments(parser)
 
@@ -85,6 +86,11 @@ def run(args: argparse.Namespace) -> int:
     packs, failed = check_packs.load(args)
     if failed is not None:
         return failed
+    from analyzer.commands import check_gate
+
+    gate = check_gate.make_gate(args)
+    if isinstance(gate, int):
+        return gate
     result = run_check(CheckRequest(families_of(args), Path(args.project_root), args.memory_dir, not args.no_cache,
                                     options, packs, args.with_proofs, max_file_bytes=args.max_file_bytes))
     if result.error is not None:
@@ -93,6 +99,7 @@ def run(args: argparse.Namespace) -> int:
         # their document on stdout, so the message goes to stderr.
         text_out = result.exit_code == exitcodes.FAILED and args.format == "text" and not args.output
         print(result.error, file=sys.stdout if text_out else sys.stderr)
+    result = check_gate.apply_gate(result, gate)
     from analyzer.render.check_formats import Context, render
 
     ctx = Context(str(args.project_root))
