@@ -55,11 +55,12 @@ QUERY_SHAPES = (
           ("MATCH", "NO_MATCH"), (0,),
           Obj({"goal": "str", "pattern": "str", "relation": "str|null", "columns": "list[str]",
                "rows": "list[dict[str|int]]", "tuples": "list[list[str|int]]"},
-              {"proofs": "list[any]", "profile": "list[dict[any]]"}),
+              {"proofs": "list[any]", "proofs_note": "str", "profile": "list[dict[any]]"}),
           "status MATCH when the goal has at least one answer, else NO_MATCH. columns are the goal's "
           "variables (a one-atom goal without variables: the relation's declared columns); rows are "
           "objects keyed by column, tuples the same rows as lists; relation names the atom of a one-atom "
-          "goal. pattern repeats goal (version 1 name). Version 2 added goal, columns and rows."),
+          "goal. pattern repeats goal (version 1 name). Version 2 added goal, columns and rows. "
+          "proofs_note says which proofs --why left out (it stops at 100 proofs and 10,000 lines)."),
     Shape("outputs", 1, "PROGRAM.dl was given without a goal: its .output and .printsize relations", True,
           ("OK",), (0,),
           Obj({"relations": list_of(Obj({"name": "str", "columns": "list[str]", "tuples": "list[list[str|int]]"})),

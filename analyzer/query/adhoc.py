@@ -108,8 +108,10 @@ class Session:
 
     # ---- asking -----------------------------------------------------------------------
 
-    def ask(self, goal: str, *, provenance: bool = False, profile: bool = False) -> Answer:
-        """Evaluate ``goal`` (e.g. ``owner(I, M, _, _, _), !loaded(M)``) and return its answer."""
+    def ask(self, goal: str, *, provenance: bool = False, profile: bool = False,
+            max_proofs: Optional[int] = None) -> Answer:
+        """Evaluate ``goal`` (e.g. ``owner(I, M, _, _, _), !loaded(M)``) and return its answer
+        (with ``provenance``: proofs of the first ``max_proofs`` rows, all when None)."""
         from analyzer.engine.evaluate import Engine
         from analyzer.engine.syntax import parse_goal
 
@@ -137,7 +139,7 @@ class Session:
         relation = body[0].rel if len(body) == 1 and isinstance(body[0], ast.Atom) else None
         proofs = None
         if provenance:
-            proofs = [_stitch(db.why(GOAL, row), base_db) for row in rows]
+            proofs = [_stitch(db.why(GOAL, row), base_db) for row in rows[:max_proofs]]
         stats = base_db.stats + db.stats if profile else None
         return Answer(goal, columns, rows, relation, proofs, stats)
 
