@@ -285,8 +285,8 @@ def _anchor(title: str) -> str:
 
 def render_entry(entry: CodeEntry, with_fixtures: bool = True) -> str:
     """One code's section, as docs/findings.md and ``analyze explain`` print it."""
-    derived = (f"- derived by: nothing yet; reserved in `{entry.rule_file}` (produced by `analyze check`, "
-               "not built yet)" if entry.reserved else
+    derived = (f"- derived by: nothing yet; reserved in `{entry.rule_file}` (see its explanation)"
+               if entry.reserved else
                f"- derived by: `{entry.rule_file}`, relation `{entry.relation}`")
     lines = [
         f"## {heading(entry)}",

@@ -84,6 +84,22 @@ class FactBase:
         """The source span of a fact, or None for facts without a file position."""
         return self._fold_spans().get((relation, tuple(fact)))
 
+    def spans_of(self, relation: str) -> Dict[Fact, Span]:
+        """The span of every fact of one relation that has one (smallest span wins), without
+        folding the spans of every other relation in (a check locates a few relations only)."""
+        found: Dict[Fact, Span] = {}
+        for (rel, fact), span in self._spans.items():
+            if rel == relation:
+                found[fact] = span
+        for path, rows in self._located:
+            for rel, values, line, col in rows:
+                if rel == relation:
+                    span = Span(path, line, col)
+                    old = found.get(values)
+                    if old is None or span < old:
+                        found[values] = span
+        return found
+
     def spans(self) -> Dict[Tuple[str, Fact], Span]:
         """Every recorded span, keyed by (relation, fact)."""
         return dict(self._fold_spans())

@@ -287,8 +287,9 @@ def _source_paths(loader: _Loader) -> None:
     """State of every evidence source path on disk: file, dir, missing, or escapes (symlink)."""
     real_root = os.path.realpath(loader.root)
     # the fact set itself: relation() would sort every Evidence item first (0.03 s at 10k entries)
-    sources = loader.base.relation_sets().get("evidence_source", ())
-    for path in sorted({fact[3] for fact in sources if fact[3]}):
+    sets = loader.base.relation_sets()
+    paths = {fact[3] for rel in ("evidence_source", "subject_evidence_source") for fact in sets.get(rel, ()) if fact[3]}
+    for path in sorted(paths):
         full = os.path.join(loader.root, path)
         real = os.path.realpath(full)
         if real != real_root and not real.startswith(real_root + os.sep):

@@ -117,6 +117,30 @@ READ_SHAPES = (
           ("INVALID",), (2,), ERROR_BODY),
 )
 
+CHECK_STATUS = Enum("OK", "FAILED", "CLEAR", "REVIEW", "CONFLICT", "INVALID")
+CHECK_FINDING = Obj(
+    {"code": "str", "family": "str", "message": "str", "entries": "list[str]", "subject": "str", "facet": "str",
+     "scopes": "list[str]", "locations": list_of(Obj({"path": "str", "line": "int", "col": "int"}))},
+    {"status": "str", "severity": "str"})
+CHECK_SHAPES = (
+    Shape("result", 1, "the checks ran (findings are not a tool failure); one family, or every family with --all", True,
+          CHECK_STATUS.values, (0, 1),
+          Obj({"exit_code": "int",
+               "families": Obj({}, {name: Obj({"status": CHECK_STATUS, "exit_code": "int"})
+                                    for name in ("routing", "reachability", "freshness", "conflicts", "legacy",
+                                                 "merge")}),
+               "findings": list_of(CHECK_FINDING)}),
+          "status is the worst family status (OK/FAILED for routing, reachability, freshness and the legacy check; "
+          "CLEAR/REVIEW/CONFLICT/INVALID for conflicts); exit_code the worst family exit status. families maps "
+          "each family run to its status and exit code. Each finding has severity (quality checks: ERROR, WARNING, "
+          "INFO) or status (conflict statuses; ERROR for the contract finding of the conflict block), the Entry IDs "
+          "it involves as written, casefolded subject and facet, scopes, and locations: the path (relative to the "
+          "project root), line and column of every entry, Subject, record or manifest line involved."),
+    Shape("error", 1, "no check ran: the memory dir is missing (exit 1) or a managed file is unusable "
+          "(a symlink, unreadable or undecodable; exit 2)", False, ("INVALID",), (1, 2),
+          Obj({"exit_code": "int", "diagnostics": list_of(DIAGNOSTIC)})),
+)
+
 PROOF = "dict[any]"  # a proof tree node: relation, tuple, rule, location, bindings, absent, builtins, children
 
 WHY_SHAPES = (
@@ -278,10 +302,17 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         exits=((0, "every check passed or was skipped"), (1, "at least one check failed")),
     ),
     CommandSpec(
-        "check", RESERVED, "analyzer.commands.check",
+        "check", LIVE, "analyzer.commands.check",
         "run the protocol's project checks (routing, reachability, freshness, conflicts)",
-        instead="`analyze read --strict-routing` gates a single task; no project-wide check yet (its finding "
-                "codes are reserved in rules/reserved.dl)",
+        "Check the whole project as the reference's `check` does: --conflicts, else --routing, else "
+        "--reachability, else --freshness, else the full legacy check (routing, reachability and freshness in "
+        "one report). --all runs every family in one evaluation and prints each family's block.",
+        shapes=CHECK_SHAPES,
+        exits=((0, "no family failed: quality checks without ERROR findings, conflict status CLEAR or REVIEW"),
+               (1, "a quality check found an ERROR, the conflict status is CONFLICT or INVALID (a broken manifest "
+                   "contract included), or the memory dir is missing (`Memory directory missing: <path>`)"),
+               (2, "a managed file is unusable (a symlink, unreadable or undecodable): `Error: …` on stderr, or "
+                   "the project root is not a directory")),
     ),
     CommandSpec(
         "list", LIVE, "analyzer.commands.list",

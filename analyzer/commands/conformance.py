@@ -238,7 +238,7 @@ def _reserved_mentioned(ctx: Context) -> List[str]:
 
     reserved = catalog.load(ctx.locate).reserved_codes()
     found = catalog.mentions(ctx.root, ("docs", "tests"))
-    return [f"{code} is reserved (produced by `analyze check`, not built yet): mentioned in "
+    return [f"{code} is reserved (no rule derives it yet): mentioned in "
             f"{', '.join(sorted(found[code]))}" for code in sorted(found) if code in reserved]
 
 

@@ -97,6 +97,8 @@ def extract_subjects(text: str, module: str, sink: Sink) -> None:
         evidence = [(v, ln) for v, ln in block.items.get("Evidence", []) if v]
         for k, (item, ln) in enumerate(evidence, 1):
             sink.fact("subject_evidence", sid, item, k, line=ln, col=3)
+            kind, path, rev = classify_evidence(item)
+            sink.fact("subject_evidence_source", sid, k, kind, path, rev, line=ln, col=3)
         kinds = [classify_evidence(item)[0] for item, _ in evidence]
         if any(k in ("invalid", "legacy-unverified", "agent-observed", "conversation-unconfirmed") for k in kinds):
             problems.append(("has invalid Evidence schema or unsafe source path", line))

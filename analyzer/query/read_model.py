@@ -45,13 +45,20 @@ class ConflictFinding:
 
     def render(self) -> str:
         """``<code> <STATUS>: <message>[ [Subject..; Facet..; Scope..]][ Entries: a, b.]``."""
-        text = f"{self.code} {self.status}: {self.message}"
-        if self.subject or self.facet or self.scopes:
-            scopes = ", ".join(self.scopes) or "-"
-            text += f" [Subject: {self.subject or '-'}; Facet: {self.facet or '-'}; Scope: {scopes}]"
-        if self.entries:
-            text += f" Entries: {', '.join(self.entries)}."
-        return text
+        return conflict_line(self.code, self.status, self.message, self.subject, self.facet, self.scopes,
+                             self.entries)
+
+
+def conflict_line(code: str, status: str, message: str, subject: str, facet: str, scopes: List[str],
+                  entries: List[str]) -> str:
+    """A conflict finding as §9.4 prints it (read and check share it):
+    ``<code> <STATUS>: <message>[ [Subject..; Facet..; Scope..]][ Entries: a, b.]``."""
+    text = f"{code} {status}: {message}"
+    if subject or facet or scopes:
+        text += f" [Subject: {subject or '-'}; Facet: {facet or '-'}; Scope: {', '.join(scopes) or '-'}]"
+    if entries:
+        text += f" Entries: {', '.join(entries)}."
+    return text
 
 
 @dataclass

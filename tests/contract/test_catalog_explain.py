@@ -120,4 +120,4 @@ def test_reserved_dl_with_rules_is_a_reserved_problem(tmp_path):
 def test_explain_reserved_code_says_it_is_not_implemented(tmp_path, capsys):
     locate = _rules(tmp_path, {"reserved.dl": RESERVED_RULES})
     assert explain.run(argparse.Namespace(code=CODE), locate=locate) == exitcodes.OK
-    assert "reserved in `rules/reserved.dl` (produced by `analyze check`, not built yet)" in capsys.readouterr().out
+    assert "reserved in `rules/reserved.dl` (see its explanation)" in capsys.readouterr().out

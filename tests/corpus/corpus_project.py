@@ -2,9 +2,11 @@
 
 A case folder ``tests/corpus/<CODE>/<fires|quiet>/`` holds:
 
-- ``request.json``: ``{"argv": [...]}``, the ``analyze read`` arguments;
-- ``project.json`` (optional): ``{"manifest": {...}, "remove": [...]}``: how the manifest
-  differs from the base one (see :func:`manifest_text`) and which base memory files to drop;
+- ``request.json``: ``{"argv": [...]}``, the ``analyze read`` arguments, or
+  ``{"command": "check", "argv": [...]}`` for a code ``analyze check`` reports;
+- ``project.json`` (optional): ``{"manifest": {...}, "remove": [...], "git": true}``: how the
+  manifest differs from the base one (see :func:`manifest_text`), which memory files to drop
+  (``manifest.md`` included), and whether the project is a Git repository with one commit;
 - ``docs/...`` (optional): files written over the base project ``tests/corpus/_base``;
 - ``state.json`` (optional): a local overlay to create under XDG_STATE_HOME (see
   :func:`write_overlay`).
@@ -120,10 +122,22 @@ def build_project(case: Path, root: Path) -> Path:
     if (case / "docs").is_dir():
         shutil.copytree(case / "docs", root / "docs", dirs_exist_ok=True)
     spec = read_json(case, "project.json")
+    (root / MEMORY / "manifest.md").write_text(manifest_text(spec.get("manifest")), encoding="utf-8")
     for name in spec.get("remove", []):
         (root / MEMORY / name).unlink()
-    (root / MEMORY / "manifest.md").write_text(manifest_text(spec.get("manifest")), encoding="utf-8")
+    if spec.get("git"):
+        _commit_all(root)
     return root
+
+
+def _commit_all(root: Path) -> None:
+    """Make ``root`` a Git repository with one commit of every file (``"git": true``)."""
+    import subprocess
+
+    env = {"GIT_AUTHOR_NAME": "corpus", "GIT_AUTHOR_EMAIL": "corpus@example.invalid", "GIT_COMMITTER_NAME": "corpus",
+           "GIT_COMMITTER_EMAIL": "corpus@example.invalid", "HOME": str(root), "PATH": __import__("os").environ["PATH"]}
+    for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "corpus"]):
+        subprocess.run(["git", *args], cwd=root, env=env, check=True, capture_output=True)
 
 
 LOCAL_MANIFEST = ("# Local Memory Overlay\n\n- local_overlay_schema_version: 1\n- project_id: {id}\n\n"

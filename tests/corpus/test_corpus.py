@@ -40,8 +40,9 @@ def _run(case: Path, work: Path) -> Dict[str, object]:
     write_overlay(case, work / "state", root)
     env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
     env.update(XDG_CACHE_HOME=str(work / "cache"), XDG_STATE_HOME=str(work / "state"), PYTHONPATH=str(REPO))
-    argv = read_json(case, "request.json")["argv"]
-    run = subprocess.run([sys.executable, "-m", "analyzer", "read", *argv, "--format", "json", "--no-cache",
+    request = read_json(case, "request.json")
+    argv, command = request["argv"], request.get("command", "read")
+    run = subprocess.run([sys.executable, "-m", "analyzer", command, *argv, "--format", "json", "--no-cache",
                           "--project-root", str(root)], capture_output=True, text=True, env=env, timeout=120)
     try:
         return json.loads(run.stdout)
@@ -62,9 +63,10 @@ def results(request, tmp_path_factory) -> Dict[str, Dict[str, object]]:
 
 
 def produced(result: Dict[str, object]) -> Set[str]:
-    """Every code and value a read result shows: module reasons, budget omissions, conflict
-    finding codes, routing completeness and local overlay status."""
+    """Every code and value a read or check result shows: module reasons, budget omissions,
+    conflict finding codes, check finding codes, routing completeness and local overlay status."""
     codes = {reason for module in result.get("modules", []) for reason in module["reasons"]}
+    codes |= {finding["code"] for finding in result.get("findings", [])}
     codes |= {"MC-OMIT-BUDGET" for _ in result.get("budget_omissions", [])[:1]}
     codes |= {finding["code"] for finding in result.get("conflict_findings", [])}
     return codes | {result[field] for field in VALUE_FIELDS.values() if result.get(field)}
@@ -74,7 +76,7 @@ def produced(result: Dict[str, object]) -> Set[str]:
 def test_case(case: Path, results):
     """A ``fires`` case produces its folder's code; a ``quiet`` case does not."""
     result, code = results[_case_id(case)], case.parent.name
-    assert "modules" in result, result.get("error")
+    assert "modules" in result or "families" in result, result.get("error")
     shown = sorted(produced(result))
     if case.name == "fires":
         assert code in shown, f"{code} did not fire; the read produced {shown}"

@@ -136,3 +136,20 @@ def scenario_request(scenario: dict, variant: Optional[str]):
     else:
         argv = argv + list(spec.get("extra_args", []))
     return argv, {k: v for k, v in spec.items() if k not in ("command", "extra_args")}
+
+
+def run_and_check(scenario: dict, argv: List[str], expect: dict, tmp: Path, by_name: Dict[str, dict]) -> None:
+    """Lay out ``scenario``, run ``argv`` as text and as JSON, and assert every key of ``expect``."""
+    from expect import check_expect, parse_json
+
+    project = ScenarioProject(scenario, tmp)
+    run = project.run(argv)
+    data = parse_json(project.run(argv + ["--format", "json"]))
+
+    def other_scenario(name):
+        other = by_name[name]
+        sub = tmp / f"other-{name}"
+        sub.mkdir()
+        return ScenarioProject(other, sub).run(list(other["command"]))
+
+    check_expect(expect, run, data, project.run, other_scenario)

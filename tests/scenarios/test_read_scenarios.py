@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from harness import ScenarioProject, load_scenarios, scenario_request
-from expect import check_expect, parse_json
+from harness import load_scenarios, run_and_check, scenario_request
 
 ALL = load_scenarios()
 BY_NAME = {s["name"]: s for s in ALL}
@@ -32,17 +31,7 @@ CASES = list(_cases())
 @pytest.mark.skipif(not ALL, reason="../shared/spec/scenarios.jsonl is not available")
 @pytest.mark.parametrize("scenario,variant", CASES)
 def test_read_scenario(scenario, variant, tmp_path):
-    project = ScenarioProject(scenario, tmp_path)
     argv, expect = scenario_request(scenario, variant)
     if argv[0] != "read":
-        pytest.skip(f"variant runs `{' '.join(argv)}`; the check command is not part of issue 4")
-    run = project.run(argv)
-    data = parse_json(project.run(argv + ["--format", "json"]))
-
-    def other_scenario(name):
-        other = BY_NAME[name]
-        sub = tmp_path / f"other-{name}"
-        sub.mkdir()
-        return ScenarioProject(other, sub).run(list(other["command"]))
-
-    check_expect(expect, run, data, project.run, other_scenario)
+        pytest.skip(f"variant runs `{' '.join(argv)}`: tests/scenarios/test_check_scenarios.py runs it")
+    run_and_check(scenario, argv, expect, tmp_path, BY_NAME)

@@ -1,0 +1,107 @@
+"""The ``check`` request: load the project, gather the facts the chosen families need,
+evaluate rules/check/check.dl once for all of them, and select each family's relations into
+a :class:`~analyzer.query.check_model.CheckResult`.
+
+Every decision (findings, their severity or status, each family's status word and exit
+status) is a relation derived by the rules; this module moves data between the project,
+the engine and the result model, and refuses input it could not read (fail closed: an
+unreadable, undecodable or symlinked managed file is an error, exit 2, never an OK check).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Dict, List, Sequence
+
+from analyzer.query.check_families import FAMILIES, Locator
+from analyzer.query.check_model import CheckResult, FamilyResult
+
+# The rank of a family status when several families run in one check (`--all`): the
+# overall status is the worst one (equal ranks: the first family's word), per §9's order
+# CLEAR < REVIEW < CONFLICT < INVALID and OK < FAILED.
+STATUS_RANK = {"OK": 0, "CLEAR": 0, "REVIEW": 1, "FAILED": 2, "CONFLICT": 2, "INVALID": 3, "UNAVAILABLE": 2}
+
+
+@dataclass
+class CheckRequest:
+    """Which families to run, on which project."""
+
+    families: Sequence[str]
+    project_root: Path = field(default_factory=Path.cwd)
+    memory_dir: str = "docs/memory"
+    use_cache: bool = True
+    options: Dict[str, str] = field(default_factory=dict)  # family options, e.g. merge_base
+
+
+@lru_cache(maxsize=None)
+def check_program(use_cache: bool = True):
+    """The engine for rules/check/check.dl (compiled once per process and cached on disk)."""
+    from analyzer.engine.cache import load_engine
+    from analyzer.resources import data_file
+
+    return load_engine(data_file("rules", "check/check.dl"), use_cache=use_cache)
+
+
+def run_check(request: CheckRequest) -> CheckResult:
+    """Run the requested families; an unusable project is an error result, never a crash."""
+    from analyzer import files
+    from analyzer.project import gc_paused, load_project
+
+    root = str(request.project_root)
+    memory_dir = request.memory_dir.replace("\\", "/").strip("/") or "docs/memory"
+    problem = files.check_memory_dir(root, memory_dir)
+    if problem == "memory dir does not exist":
+        return CheckResult([], "INVALID", 1, error=f"Memory directory missing: {os.path.join(root, memory_dir)}",
+                           error_path=memory_dir)
+    if problem is not None:
+        return CheckResult([], "INVALID", 2, error=f"Error: {problem}: {memory_dir}", error_path=memory_dir)
+    with gc_paused(freeze=True):
+        project = load_project(request.project_root, memory_dir=memory_dir, use_cache=request.use_cache)
+        refused = _refused(project)
+        if refused is not None:
+            return refused
+        return _evaluate(request, project)
+
+
+def _refused(project):
+    """The first managed file the project layer could not use (symlink, unreadable,
+    undecodable), as an ``Error:`` result with exit 2 (spec §9: such input escapes as an error)."""
+    facts = project.facts.relation_sets()
+    bad = {m for (m,) in facts.get("symlink_refused", ())} | {m for m, _ in facts.get("file_unreadable", ())}
+    if not bad:
+        return None
+    paths = {f"{project.memory_dir}/{m}" for m in bad}
+    for diag in project.diagnostics:
+        if diag.span.path in paths and diag.severity == "error":
+            return CheckResult([], "INVALID", 2, error=f"Error: {diag.span}: {diag.message}", error_code=diag.code,
+                               error_path=diag.span.path, error_line=diag.span.line, error_col=diag.span.col)
+    first = sorted(paths)[0]
+    return CheckResult([], "INVALID", 2, error=f"Error: {first}: managed file could not be read",
+                       error_code="MA-FILE-UNREADABLE", error_path=first)
+
+
+def _evaluate(request: CheckRequest, project) -> CheckResult:
+    engine = check_program(request.use_cache)
+    families = [FAMILIES[name] for name in request.families]
+    facts = dict(project.facts.relation_sets())
+    gathered = set()
+    for family in families:
+        if family.facts is not None and family.facts not in gathered:
+            gathered.add(family.facts)
+            for rel, rows in family.facts(request, project).items():
+                facts[rel] = [*facts.get(rel, ()), *rows]
+    only = sorted({rel for family in families for rel in family.relations})
+    db = engine.evaluate(facts, only=only)
+    locate = Locator(project)
+    results: List[FamilyResult] = [family.select(db, locate) for family in families]
+    return combine(results)
+
+
+def combine(results: List[FamilyResult]) -> CheckResult:
+    """The overall result of the families run together: the worst status word (§9 orders)
+    and the worst exit status."""
+    worst = max(results, key=lambda r: (STATUS_RANK.get(r.status, 3), -results.index(r)))
+    return CheckResult(results, worst.status, max(r.exit_code for r in results))

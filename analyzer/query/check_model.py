@@ -1,0 +1,68 @@
+"""The result model of ``analyze check``: plain dataclasses selected from derived relations.
+
+Nothing here decides anything: :mod:`analyzer.query.check_families` fills these from the
+relations rules/check/*.dl derive, and :mod:`analyzer.render.check_text` and
+:mod:`analyzer.render.check_json` print them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+from analyzer.query.read_model import conflict_line
+from analyzer.span import Span
+
+#: A line a finding is about: path relative to the project root, 1-based line and column.
+Location = Span
+
+
+@dataclass
+class CheckFinding:
+    """One finding of one family. Quality checks carry a ``severity`` (ERROR/WARNING/INFO),
+    conflict-style families a ``status`` (REVIEW/CONFLICT/INVALID, or ERROR for a contract
+    failure shown in the conflict block)."""
+
+    code: str
+    family: str
+    message: str
+    severity: Optional[str] = None
+    status: Optional[str] = None
+    entries: List[str] = field(default_factory=list)
+    subject: str = ""
+    facet: str = ""
+    scopes: List[str] = field(default_factory=list)
+    locations: List[Location] = field(default_factory=list)
+
+    def conflict_text(self) -> str:
+        """``<code> <STATUS>: <message>[ [Subject..; Facet..; Scope..]][ Entries: a, b.]`` (§9.4)."""
+        return conflict_line(self.code, self.status or self.severity or "", self.message, self.subject, self.facet,
+                             self.scopes, self.entries)
+
+
+@dataclass
+class FamilyResult:
+    """The outcome of one check family: its status word, exit status and findings (in
+    display order). ``block`` names the text block renderer (analyzer/render/check_text.py)."""
+
+    name: str
+    block: str
+    status: str
+    exit_code: int
+    findings: List[CheckFinding] = field(default_factory=list)
+    lines: List[str] = field(default_factory=list)  # extra block lines a family may carry
+
+
+@dataclass
+class CheckResult:
+    """Everything one ``analyze check`` run reports: each family in run order, the overall
+    status (the worst family's word) and exit status (the worst family's), or an error."""
+
+    families: List[FamilyResult]
+    status: str
+    exit_code: int
+    error: Optional[str] = None
+    error_code: str = "MA-MEMDIR"
+    error_path: str = ""
+    error_line: int = 1
+    error_col: int = 1

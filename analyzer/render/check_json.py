@@ -1,0 +1,45 @@
+"""The JSON payload of ``analyze check`` (shapes ``check.result`` and ``check.error`` in
+analyzer/registry.py); analyzer.output.emit_json validates and prints it."""
+
+from __future__ import annotations
+
+from typing import Any, Dict
+
+from analyzer.query.check_model import CheckFinding, CheckResult
+
+
+def finding_payload(finding: CheckFinding) -> Dict[str, Any]:
+    """One finding with its locations; ``status`` or ``severity``, whichever it carries."""
+    out: Dict[str, Any] = {
+        "code": finding.code, "family": finding.family, "message": finding.message,
+        "entries": list(finding.entries), "subject": finding.subject, "facet": finding.facet,
+        "scopes": list(finding.scopes),
+        "locations": [{"path": l.path, "line": l.line, "col": l.col} for l in finding.locations],
+    }
+    if finding.status is not None:
+        out["status"] = finding.status
+    if finding.severity is not None:
+        out["severity"] = finding.severity
+    return out
+
+
+def check_payload(result: CheckResult) -> Dict[str, Any]:
+    """The ``check.result`` payload: overall status and exit, each family, every finding."""
+    return {
+        "status": result.status,
+        "exit_code": result.exit_code,
+        "families": {f.name: {"status": f.status, "exit_code": f.exit_code} for f in result.families},
+        "findings": [finding_payload(x) for f in result.families for x in f.findings],
+    }
+
+
+def error_payload(result: CheckResult) -> Dict[str, Any]:
+    """The ``check.error`` payload: why no check ran, as one diagnostic."""
+    message = result.error or ""
+    code = result.error_code
+    return {
+        "status": "INVALID",
+        "exit_code": result.exit_code,
+        "diagnostics": [{"code": code, "severity": "error", "message": message, "path": result.error_path,
+                         "line": result.error_line, "col": result.error_col}],
+    }
