@@ -96,7 +96,8 @@ def _answer(args, program, goal, out) -> int:
     dog = _watchdog(args)
     with dog.watching(), contextlib.redirect_stdout(out):
         try:
-            session = _session(args, program)
+            with dog.watching("loading the program and facts"):
+                session = _session(args, program)
             session.watchdog = dog
             if goal is None:
                 return _outputs(args, session)
