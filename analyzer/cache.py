@@ -1,14 +1,31 @@
-"""The facts cache: one ``marshal`` file per extracted memory file, keyed by a hash of its content.
+"""The analyzer's on-disk caches: a verified entry store, and the facts cache built on it.
 
-Lives under ``$XDG_CACHE_HOME/memory-analyzer/facts`` (never inside the analyzed project).
-The key covers everything extraction depends on: file kind, module path, entry schema,
-the extractor version and the text itself. A missing, unreadable or corrupt cache entry is
-a miss, never an error; a cache that cannot be written is silently skipped.
+**The store** (:class:`Area`) is the one way any part of the analyzer keeps data between
+runs (facts, compiled rule programs, grammar tables; reuse it for anything else). It lives
+under ``$XDG_CACHE_HOME/memory-analyzer/<area>`` (never inside the analyzed project) and
+guarantees three things:
 
-The payload is :meth:`Sink.to_plain` (tuples, lists, strings, ints) written with ``marshal``:
-loading it is several times faster than decoding JSON and re-building tuples, which was the
-largest part of a warm load (docs/performance.md, "analyze read"). ``marshal``'s format may
-change between Python versions, so the Python version is part of the key.
+* *Only a private directory is used.* Every directory from ``memory-analyzer`` down is
+  created with mode 0700 and used only when it is a real directory (no symlink), owned by
+  the current user and writable by no one else (as the local overlay's permission checks);
+  otherwise, or when it cannot be created, the run goes on without that cache after one
+  warning line on stderr. Entries hold pickled and marshalled code: a directory others can
+  write to would let them run code as the user.
+* *Nothing unverified is decoded.* An entry file is ``MAGIC``, the SHA-256 of key and
+  payload, then the payload. :meth:`Area.get` opens it without following symlinks or
+  blocking (a FIFO never hangs), requires a regular file under :data:`MAX_ENTRY_BYTES`,
+  checks the digest, and only then returns the payload to be unmarshalled or unpickled.
+* *A bad entry heals.* A truncated, flipped, misplaced or non-file entry is removed, with
+  one warning line on stderr (the first per area and process), and reads as a miss: the
+  caller recomputes and :meth:`Area.put` replaces it atomically (temp file, then rename),
+  so concurrent runs never see half an entry. A payload that verifies but cannot be
+  decoded is reported by the caller through :meth:`Area.discard`, with the same effect.
+
+**The facts cache** (:func:`key`, :func:`has`, :func:`load`, :func:`store`) keeps one
+``marshal``-ed :meth:`Sink.to_plain` per extracted memory file, keyed by a hash of
+everything extraction depends on: file kind, module path, entry schema, the extractor's
+code and grammars (with the Python version: ``marshal``'s format may change) and the text.
+Loading marshal is several times faster than decoding JSON (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -16,15 +33,241 @@ from __future__ import annotations
 import hashlib
 import marshal
 import os
+import shutil
+import stat
 import sys
 import tempfile
 from functools import lru_cache
 from pathlib import Path
-from typing import Optional
+from typing import Dict, Optional
 
 from analyzer.resources import data_dir
-from analyzer.extract.grammars import cache_root
 from analyzer.extract.sink import Sink
+
+MAGIC = b"MA-CACHE\x01\n"
+DIGEST_BYTES = 32
+MAX_ENTRY_BYTES = 1 << 30  # a bigger entry is never read (a 10 MiB memory file's facts are ~60 MiB)
+_WARNED: Dict[str, bool] = {}  # area name -> a warning was printed in this process
+
+
+def cache_root() -> Path:
+    """The analyzer's cache directory: ``$XDG_CACHE_HOME/memory-analyzer`` (or ~/.cache/...)."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "memory-analyzer"
+
+
+def warn_once(area: str, message: str) -> None:
+    """Print ``analyze: warning: <message>`` on stderr, once per area and process."""
+    if not _WARNED.get(area):
+        _WARNED[area] = True
+        print(f"analyze: warning: {message}", file=sys.stderr)
+
+
+def _private_dir(path: str) -> Optional[str]:
+    """Create ``path`` (mode 0700) if missing; None when it is usable, else why not."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        try:
+            os.mkdir(path, 0o700)
+            info = os.lstat(path)
+        except FileExistsError:  # made by a concurrent run meanwhile
+            info = os.lstat(path)
+        except OSError as exc:
+            return f"cannot create it ({exc.strerror or exc})"
+    except OSError as exc:
+        return f"cannot inspect it ({exc.strerror or exc})"
+    if not stat.S_ISDIR(info.st_mode):
+        return "it is not a directory (a symlink or a file)"
+    if hasattr(os, "geteuid") and info.st_uid != os.geteuid():
+        return "it is owned by another user"
+    if info.st_mode & 0o022:
+        return "other users can write to it"
+    if not os.access(path, os.W_OK | os.X_OK):
+        return "it is not writable"
+    return None
+
+
+_CHECKED: Dict[str, Optional[str]] = {}  # directory -> problem (None: usable), per process
+_AREAS: Dict[tuple, Optional[Path]] = {}  # (cache root, area) -> its directory or None, per process
+
+
+def _checked(path: str) -> Optional[str]:
+    if path not in _CHECKED:
+        _CHECKED[path] = _private_dir(path)
+    return _CHECKED[path]
+
+
+class Area:
+    """One named part of the cache (``facts``, ``programs``, ``lark``...): verified entries
+    stored under ``cache_root()/name``, optionally fanned out by the key's first two
+    characters (for areas with many entries)."""
+
+    def __init__(self, name: str, suffix: str, fanout: bool = False) -> None:
+        self.name = name
+        self.suffix = suffix
+        self.fanout = fanout
+
+    def directory(self) -> Optional[Path]:
+        """The area's directory, created and checked; None (after one warning) when unusable."""
+        root = cache_root()
+        known = _AREAS.get((str(root), self.name), False)
+        if known is not False:
+            return known
+        _AREAS[(str(root), self.name)] = found = self._directory(root)
+        return found
+
+    def _directory(self, root: Path) -> Optional[Path]:
+        base = str(root.parent)
+        try:
+            os.makedirs(base, 0o700, exist_ok=True)
+        except OSError as exc:
+            warn_once(self.name, f"cache directory {base} cannot be created ({exc.strerror or exc}); "
+                                 f"running without the {self.name} cache")
+            return None
+        for path in (str(root), str(root / self.name)):
+            problem = _checked(path)
+            if problem is not None:
+                warn_once(self.name, f"cache directory {path} is not used: {problem}; "
+                                     f"running without the {self.name} cache")
+                return None
+        return root / self.name
+
+    def path(self, key: str) -> Optional[Path]:
+        """The entry file of ``key`` (its directory checked and created), or None."""
+        area = self.directory()
+        if area is None:
+            return None
+        if self.fanout:
+            area = area / key[:2]
+            if _checked(str(area)) is not None:
+                warn_once(self.name, f"cache directory {area} is not used: {_checked(str(area))}; "
+                                     f"running without the {self.name} cache")
+                return None
+        return area / (key + self.suffix)
+
+    def has(self, key: str) -> bool:
+        """Whether an entry for ``key`` is stored as a regular file (it is verified on get)."""
+        path = self.path(key)
+        try:
+            return path is not None and stat.S_ISREG(os.lstat(path).st_mode)
+        except OSError:
+            return False
+
+    def get(self, key: str) -> Optional[bytes]:
+        """The verified payload stored for ``key``; None when missing or bad (a bad entry is
+        removed, with a warning). Never follows a symlink, never blocks on a FIFO."""
+        path = self.path(key)
+        if path is None:
+            return None
+        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+        try:
+            fd = os.open(path, flags)
+        except FileNotFoundError:
+            return None
+        except OSError as exc:  # a symlink (ELOOP), a permission problem...
+            self.discard(key, f"cannot be opened ({exc.strerror or exc})")
+            return None
+        try:
+            info = os.fstat(fd)
+            if not stat.S_ISREG(info.st_mode):
+                problem = "is not a regular file"
+            elif info.st_size > MAX_ENTRY_BYTES:
+                problem = f"is larger than {MAX_ENTRY_BYTES} bytes"
+            else:
+                data = _read_all(fd, info.st_size)
+                problem = _verify(key, data)
+                if problem is None:
+                    return data[len(MAGIC) + DIGEST_BYTES:]  # the one copy of the payload
+        except OSError as exc:
+            problem = f"cannot be read ({exc.strerror or exc})"
+        finally:
+            os.close(fd)
+        self.discard(key, problem)
+        return None
+
+    def discard(self, key: str, problem: str) -> None:
+        """Remove the entry of ``key`` (it is bad: ``problem``), with one warning line."""
+        path = self.path(key)
+        if path is None:
+            return
+        warn_once(self.name, f"discarded {self.name} cache entry {path}: it {problem}; recomputed")
+        try:
+            if os.path.isdir(path) and not os.path.islink(path):
+                shutil.rmtree(path, ignore_errors=True)
+            else:
+                os.unlink(path)
+        except OSError:
+            pass  # put() replaces it, or the next run tries again
+
+    def put(self, key: str, payload: bytes) -> bool:
+        """Store ``payload`` for ``key`` atomically; False when the cache cannot be written."""
+        path = self.path(key)
+        if path is None:
+            return False
+        tmp = None
+        try:
+            try:
+                fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
+            except FileNotFoundError:  # the directory was removed since it was checked
+                _forget()
+                path = self.path(key)
+                if path is None:
+                    return False
+                fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".", suffix=".tmp")
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(MAGIC + _digest(key, payload) + payload)
+            os.replace(tmp, path)  # atomic: concurrent readers see the old entry or the new one
+            return True
+        except OSError:
+            if tmp is not None:
+                try:
+                    os.unlink(tmp)
+                except OSError:
+                    pass
+            return False
+
+
+def _forget() -> None:
+    """Forget which directories were checked (one was removed while this process ran)."""
+    _CHECKED.clear()
+    _AREAS.clear()
+
+
+def _digest(key: str, payload) -> bytes:
+    # the key is hashed too: an entry copied or renamed to another key does not verify
+    h = hashlib.sha256(key.encode("utf-8") + b"\0")
+    h.update(payload)
+    return h.digest()
+
+
+def _read_all(fd: int, size: int) -> bytes:
+    # one byte more than fstat said: a file that grew meanwhile reads as too long
+    chunks = [os.read(fd, size + 1)]
+    total = len(chunks[0])
+    while total <= size:  # a short read (a signal, a file system that splits reads)
+        more = os.read(fd, size + 1 - total)
+        if not more:
+            break
+        chunks.append(more)
+        total += len(more)
+    return chunks[0] if len(chunks) == 1 else b"".join(chunks)
+
+
+def _verify(key: str, data: bytes) -> Optional[str]:
+    """None when ``data`` is a complete entry for ``key``, else what is wrong with it."""
+    head = len(MAGIC) + DIGEST_BYTES
+    if len(data) < head or not data.startswith(MAGIC):
+        return "is truncated or not a cache entry"
+    if data[len(MAGIC):head] != _digest(key, memoryview(data)[head:]):
+        return "does not match its digest (corrupt or truncated)"
+    return None
+
+
+# ---- the facts cache ------------------------------------------------------------------------
+
+FACTS = Area("facts", ".marshal", fanout=True)
+
 
 @lru_cache(maxsize=None)
 def extractor_version() -> str:
@@ -48,34 +291,30 @@ def key(kind: str, module: str, schema: int, text: str) -> str:
     return h.hexdigest()
 
 
-def _path(digest: str) -> str:
-    return os.path.join(str(cache_root()), "facts", digest[:2], digest + ".marshal")
-
-
 def has(digest: str) -> bool:
-    """Whether an extraction for ``digest`` is stored (it may still fail to load)."""
-    return os.path.isfile(_path(digest))
+    """Whether an extraction for ``digest`` is stored (it is still verified on load)."""
+    return FACTS.has(digest)
 
 
 def load(digest: str) -> Optional[Sink]:
-    """The cached extraction for ``digest``, or None."""
-    try:
-        with open(_path(digest), "rb") as fh:
-            data = fh.read()
-        # loads() on the bytes: load() on a file object reads piecemeal and is 4x slower
-        return Sink.from_plain(marshal.loads(data))
-    except (OSError, EOFError, ValueError, TypeError):
+    """The cached extraction for ``digest``, or None (a bad entry is discarded)."""
+    data = FACTS.get(digest)
+    if data is None:
         return None
+    try:
+        # loads() on the bytes: load() on a file object reads piecemeal and is 4x slower
+        sink = Sink.from_plain(marshal.loads(data))
+    except (EOFError, ValueError, TypeError):
+        sink = None
+    if sink is None:
+        FACTS.discard(digest, "holds data of the wrong shape")
+    return sink
 
 
 def store(digest: str, sink: Sink) -> None:
-    """Write one extraction to the cache (atomically; failures are ignored)."""
-    target = _path(digest)
+    """Write one extraction to the cache (atomically; a cache that cannot be written is skipped)."""
     try:
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), suffix=".tmp")
-        with os.fdopen(fd, "wb") as fh:
-            marshal.dump(sink.to_plain(), fh)
-        os.replace(tmp, target)
-    except (OSError, ValueError):  # ValueError: a value marshal cannot write (never expected)
-        pass
+        payload = marshal.dumps(sink.to_plain())
+    except ValueError:  # a value marshal cannot write (never expected)
+        return
+    FACTS.put(digest, payload)

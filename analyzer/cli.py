@@ -20,7 +20,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="analyze",
         description="Read-only analyzer for MemoryCustodian Protocol 0.7 memory projects.",
-        epilog="Exit codes: 0 ok, 1 check failed, 2 invalid input, 3 internal error (docs/cli.md).",
+        epilog="Exit codes: 0 ok, 1 check failed, 2 invalid input, 3 internal error "
+               "('analyze COMMAND --help' details them where a command gives them a specific meaning).",
     )
     parser.add_argument("--version", action="version", version=f"memory-analyzer {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -28,10 +29,19 @@ def build_parser() -> argparse.ArgumentParser:
         if spec.status != "live":
             continue
         module = importlib.import_module(spec.module)
-        cmd = sub.add_parser(spec.name, help=spec.summary, description=spec.description or spec.summary)
+        cmd = sub.add_parser(spec.name, help=spec.summary, description=spec.description or spec.summary,
+                             epilog=_exits_epilog(spec))
         module.add_arguments(cmd)
         cmd.set_defaults(_module=spec.module)
     return parser
+
+
+def _exits_epilog(spec) -> Optional[str]:
+    """The command's exit statuses as its --help states them (the registry's, as docs/cli.md)."""
+    if not spec.exits:
+        return None
+    return "Exit status: " + "; ".join(f"{code}: {meaning}" for code, meaning in spec.exits) + \
+        "; 3: internal error."
 
 
 def main(argv: Optional[List[str]] = None) -> int:

@@ -46,7 +46,9 @@ class Diagnostic:
 
 def sort_diagnostics(diags: Iterable[Diagnostic]) -> List[Diagnostic]:
     """Sort by location, then code and message, and drop exact duplicates."""
-    return sorted(set(diags))
+    # the order of ``Diagnostic``'s fields, as plain tuples: sorting 200,000 diagnostics
+    # through the dataclass comparison methods took seconds (issue 14)
+    return sorted(set(diags), key=lambda d: (d.span.path, d.span.line, d.span.col, d.code, d.message, d.severity))
 
 
 class DiagnosticError(Exception):

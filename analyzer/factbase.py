@@ -68,8 +68,14 @@ class FactBase:
                 self.add(rel, *fact, span=other.span_of(rel, fact))
 
     def relation(self, name: str) -> List[Fact]:
-        """The facts of one relation, sorted."""
-        return sorted(self._facts.get(name, ()), key=_sort_key)
+        """The facts of one relation, sorted (numbers before symbols in a column)."""
+        facts = self._facts.get(name, ())
+        try:
+            # Tuples compare in C. If no comparison met an int and a str at the same
+            # position, every answer equals _sort_key's, so the order is the same.
+            return sorted(facts)
+        except TypeError:
+            return sorted(facts, key=_sort_key)
 
     def relations(self) -> Dict[str, List[Fact]]:
         """Every non-empty relation, by name (sorted), with sorted facts."""

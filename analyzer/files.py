@@ -12,7 +12,7 @@ import stat
 from dataclasses import dataclass
 from typing import List, Optional, Tuple
 
-SIZE_CAP = 10 * 1024 * 1024  # bytes; larger files are refused, never read
+SIZE_CAP = 10 * 1024 * 1024  # bytes; larger files are refused, never read (--max-file-bytes changes it)
 MANAGED_DIR_NAMES = ("areas", "rules", "profiles", "archive")
 BOM = b"\xef\xbb\xbf"
 
@@ -87,8 +87,9 @@ def inventory(memory_dir: str, project_root: str) -> Inventory:
     return Inventory(sorted(modules), sorted(problems), sorted(not_files))
 
 
-def read_bytes(path: str) -> Tuple[Optional[bytes], Optional[str]]:
-    """Read a regular file without following a symlink; returns (data, error message)."""
+def read_bytes(path: str, limit: int = SIZE_CAP) -> Tuple[Optional[bytes], Optional[str]]:
+    """Read a regular file of at most ``limit`` bytes without following a symlink; returns
+    (data, error message)."""
     flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags)
@@ -98,8 +99,8 @@ def read_bytes(path: str) -> Tuple[Optional[bytes], Optional[str]]:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
             return None, "not a regular file"
-        if info.st_size > SIZE_CAP:
-            return None, f"file is {info.st_size} bytes, over the {SIZE_CAP} byte limit; not read"
+        if info.st_size > limit:
+            return None, f"file is {info.st_size} bytes, over the {limit}-byte limit (--max-file-bytes); not read"
         chunks = []
         total = 0
         while True:
@@ -107,8 +108,8 @@ def read_bytes(path: str) -> Tuple[Optional[bytes], Optional[str]]:
             if not chunk:
                 break
             total += len(chunk)
-            if total > SIZE_CAP:  # the file grew while we read it
-                return None, f"file is over the {SIZE_CAP} byte limit; not read"
+            if total > limit:  # the file grew while we read it
+                return None, f"file is over the {limit}-byte limit (--max-file-bytes); not read"
             chunks.append(chunk)
         return b"".join(chunks), None
     except OSError as exc:

@@ -160,11 +160,13 @@ def facts_catalogue(locate: Callable[[str], Path] = data_dir) -> str:
 
 
 def relations_catalogue(locate: Callable[[str], Path] = data_dir) -> str:
-    """docs/relations.md: every derived relation of the shipped programs (rules/query.dl)."""
+    """docs/relations.md: every derived relation of the shipped programs (rules/query.dl, then
+    rules/check/check.dl)."""
     from analyzer.engine.check import load_program
     from analyzer.query.relations import relations_doc
 
-    return relations_doc(load_program(locate("rules") / "query.dl"))
+    rules = locate("rules")
+    return relations_doc([load_program(rules / "query.dl"), load_program(rules / "check" / "check.dl")])
 
 
 def expected_files(root: Path, commands=COMMANDS, locate: Callable[[str], Path] = data_dir) -> Dict[str, str]:

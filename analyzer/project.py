@@ -43,19 +43,29 @@ class Project:
     facts: FactBase
     diagnostics: List[Diagnostic]
     texts: Dict[str, str] = field(default_factory=dict)  # module -> decoded text
+    # module -> why it could not be used (read, decoded, or a symlink / non-regular file);
+    # analyzer/needed.py turns these into fail-closed errors for the files a command needs
+    unusable: Dict[str, Diagnostic] = field(default_factory=dict)
     unit_ranges: Dict[str, List[Tuple[int, int]]] = field(default_factory=dict)
     titled: Dict[str, bool] = field(default_factory=dict)
+    _lines: Dict[str, List[str]] = field(default_factory=dict, repr=False, compare=False)
 
     def text(self, module: str) -> Optional[str]:
         """The decoded text of a managed file (module path relative to the memory dir)."""
         return self.texts.get(module)
 
+    def lines(self, module: str) -> List[str]:
+        """The lines of a managed file's text (split once per module and kept)."""
+        found = self._lines.get(module)
+        if found is None:
+            found = self._lines[module] = self.texts.get(module, "").splitlines()
+        return found
+
     def title(self, module: str) -> Optional[str]:
         """The ``# `` title line of a module, or None."""
-        text = self.texts.get(module)
-        if text is None or not self.titled.get(module):
+        if module not in self.texts or not self.titled.get(module):
             return None
-        return text.splitlines()[0]
+        return self.lines(module)[0]
 
     def unit_text(self, module: str, ordinal: int) -> Optional[str]:
         """The text of unit ``ordinal`` (1-based, as in the ``unit`` facts) of ``module``."""
@@ -63,16 +73,19 @@ class Project:
         if not 1 <= ordinal <= len(ranges):
             return None
         start, end = ranges[ordinal - 1]
-        return "\n".join(self.texts[module].splitlines()[start:end + 1]).strip("\n")
+        return "\n".join(self.lines(module)[start:end + 1]).strip("\n")
 
 
 class _Loader:
     """Accumulates sinks and diagnostics while one project is read."""
 
-    def __init__(self, root: str, memory_dir: str, use_cache: bool) -> None:
+    def __init__(self, root: str, memory_dir: str, use_cache: bool, max_file_bytes: int = files.SIZE_CAP,
+                 texts: Optional[Dict[str, str]] = None) -> None:
         self.root = root
         self.memory_dir = memory_dir
         self.use_cache = use_cache
+        self.max_file_bytes = max_file_bytes
+        self.texts = texts  # decoded files given in memory (a Git revision), instead of the disk
         self.base = FactBase()
         self.diags: List[Diagnostic] = []
         self.project = Project(root, memory_dir, self.base, [])
@@ -81,35 +94,47 @@ class _Loader:
         return f"{self.memory_dir}/{module}" if module else self.memory_dir
 
     def diag(self, path: str, code: str, message: str, line: int = 1, col: int = 1, severity: str = "error",
-             text: Optional[str] = None) -> None:
-        source = None
-        if text is not None:
-            lines = text.splitlines()
-            source = lines[line - 1] if 0 < line <= len(lines) else None
-        self.diags.append(Diagnostic(Span(path, line, col), code, message, severity, source))
+             lines: Optional[List[str]] = None) -> Diagnostic:
+        source = lines[line - 1] if lines is not None and 0 < line <= len(lines) else None
+        diag = Diagnostic(Span(path, line, col), code, message, severity, source)
+        self.diags.append(diag)
+        return diag
+
+    def refuse(self, module: str, diag: Diagnostic) -> None:
+        """Record that ``module`` could not be used (the first reason is kept)."""
+        self.project.unusable.setdefault(module, diag)
 
     def merge(self, sink: Sink, text: Optional[str]) -> None:
         self.base.add_located(sink.path, sink.facts)
-        for code, message, line, col, severity in sink.diagnostics:
-            self.diag(sink.path, code, message, line, col, severity, text)
+        if sink.diagnostics:
+            # split once per file, not once per diagnostic (5,000 diagnostics in one file
+            # took 20 s when every one split the whole text: issue 14)
+            lines = text.splitlines() if text is not None else None
+            for code, message, line, col, severity in sink.diagnostics:
+                self.diag(sink.path, code, message, line, col, severity, lines)
 
     def read_text(self, module: str) -> Optional[str]:
-        data, error = files.read_bytes(os.path.join(self.root, self.rel(module)))
+        if self.texts is not None:
+            return self.texts[module]
+        data, error = files.read_bytes(os.path.join(self.root, self.rel(module)), self.max_file_bytes)
         if data is None:
-            self.diag(self.rel(module), "MA-FILE-UNREADABLE", error)
+            self.refuse(module, self.diag(self.rel(module), "MA-FILE-UNREADABLE", error))
             self.base.add("file_unreadable", module, error, span=Span(self.rel(module)))
             return None
         text, problems = files.decode(module, data)
-        for p in problems:
-            self.diag(self.rel(module), p.code, p.message, p.line, p.col, p.severity)
+        diags = [self.diag(self.rel(module), p.code, p.message, p.line, p.col, p.severity) for p in problems]
         if text is None:
+            self.refuse(module, diags[-1])
             self.base.add("file_unreadable", module, problems[-1].message, span=Span(self.rel(module)))
         return text
 
 
 def load_project(root, memory_dir: str = DEFAULT_MEMORY_DIR, use_cache: bool = True,
-                 order: Optional[Iterable[str]] = None, side_task: Optional[Callable[[], None]] = None) -> Project:
+                 order: Optional[Iterable[str]] = None, side_task: Optional[Callable[[], None]] = None,
+                 max_file_bytes: int = files.SIZE_CAP) -> Project:
     """Read every memory file of the project at ``root`` into a fact base (never raises on bad input).
+
+    A managed file larger than ``max_file_bytes`` is not read (``Project.unusable`` says so).
 
     ``order`` (tests only) overrides the order in which modules are extracted; the result
     must not depend on it. ``side_task`` is work a forked helper may run next to a large
@@ -118,7 +143,7 @@ def load_project(root, memory_dir: str = DEFAULT_MEMORY_DIR, use_cache: bool = T
     # Extraction allocates millions of small acyclic objects; the cyclic collector would
     # rescan the growing heap again and again (4x slower at 100k entries, docs/performance.md).
     with gc_paused():
-        return _load(root, memory_dir, use_cache, order, side_task)
+        return _load(root, memory_dir, use_cache, order, side_task, max_file_bytes)
 
 
 @contextmanager
@@ -142,13 +167,13 @@ def gc_paused(freeze: bool = False):
             gc.enable()
 
 
-def _load(root, memory_dir: str, use_cache: bool, order: Optional[Iterable[str]], side_task) -> Project:
-    from analyzer.extract.manifest import ManifestInfo
+def _load(root, memory_dir: str, use_cache: bool, order: Optional[Iterable[str]], side_task,
+          max_file_bytes: int) -> Project:
     from analyzer.extract import overlay
 
     root = os.path.abspath(str(root))
     memory_dir = memory_dir.replace("\\", "/").strip("/") or DEFAULT_MEMORY_DIR
-    loader = _Loader(root, memory_dir, use_cache)
+    loader = _Loader(root, memory_dir, use_cache, max_file_bytes)
     base = loader.base
     base.add("memory_dir", memory_dir, span=Span(memory_dir))
     problem = files.check_memory_dir(root, memory_dir)
@@ -159,32 +184,56 @@ def _load(root, memory_dir: str, use_cache: bool, order: Optional[Iterable[str]]
         return _finish(loader)
     inv = files.inventory(os.path.join(root, memory_dir), root)
     for p in inv.problems:
-        loader.diag(loader.rel(p.module), p.code, p.message, p.line, p.col, p.severity)
+        diag = loader.diag(loader.rel(p.module), p.code, p.message, p.line, p.col, p.severity)
+        if p.severity == "error":
+            loader.refuse(p.module, diag)
+            base.add("path_refused", p.module, p.code, span=diag.span)
         if p.code == "MA-FILE-SYMLINK" and p.severity == "error":
             base.add("symlink_refused", p.module, span=Span(loader.rel(p.module)))
     modules = list(order) if order is not None else inv.modules
+    info = _load_modules(loader, modules, inv.not_files, side_task)
+    _source_paths(loader)
+    overlay.load_overlay(loader, info)
+    return _finish(loader)
+
+
+def load_texts(root, memory_dir: str, texts: Dict[str, str], use_cache: bool = True) -> Project:
+    """The fact base of a memory dir given as decoded texts (module -> text), e.g. the files of
+    a Git revision: the same inventory facts and extractors as :func:`load_project`, without
+    the disk (no evidence path probes, no local overlay, which belong to the work tree)."""
+    root = os.path.abspath(str(root))
+    loader = _Loader(root, memory_dir, use_cache, texts=texts)
+    loader.base.add("memory_dir", memory_dir, span=Span(memory_dir))
+    with gc_paused():
+        _load_modules(loader, sorted(texts), [], None)
+        return _finish(loader)
+
+
+def _load_modules(loader: _Loader, modules: List[str], not_files: List[str], side_task):
+    """Inventory facts, the manifest and every other managed file; returns the ManifestInfo."""
+    from analyzer.extract.manifest import ManifestInfo
+
+    base = loader.base
     for module in modules:
         _inventory_facts(base, module, loader.rel(module))
     info = ManifestInfo("0.5", 1, "", False)
-    if "manifest.md" in inv.modules:
+    if "manifest.md" in modules:
         text = loader.read_text("manifest.md")
         if text is None:
             base.add("manifest_state", "ok", span=Span(loader.rel("manifest.md")))
             base.add("manifest_error", 1, "manifest.md could not be read", span=Span(loader.rel("manifest.md")))
         else:
             info = _manifest(loader, text)
-    elif "manifest.md" in inv.not_files:
+    elif "manifest.md" in not_files:
         base.add("manifest_state", "not-a-file", span=Span(loader.rel("manifest.md")))
     else:
         base.add("manifest_state", "missing", span=Span(loader.rel("manifest.md")))
         loader.diag(loader.rel("manifest.md"), "MA-MANIFEST-MISSING", "manifest.md is missing")
-    if "subjects.md" not in inv.modules:
+    if "subjects.md" not in modules:
         base.add("registry_missing", "subjects.md", span=Span(loader.rel("subjects.md")))
     _extract_files(loader, [m for m in modules if m != "manifest.md" and file_kind(m) != "readme"],
                    info.entry_schema, side_task)
-    _source_paths(loader)
-    overlay.load_overlay(loader, info)
-    return _finish(loader)
+    return info
 
 
 def _inventory_facts(base: FactBase, module: str, rel: str) -> None:

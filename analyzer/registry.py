@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional, Tuple
 
-from analyzer.contract import Enum, Obj, Shape, list_of
+from analyzer.contract import Either, Enum, Obj, Shape, as_type, list_of
 
 LIVE, RESERVED = "live", "reserved"
 
@@ -92,7 +92,7 @@ READ_MODULE = Obj({
 CONFLICT_FINDING = Obj({"code": "str", "status": "str", "message": "str", "entries": "list[str]",
                         "subject": "str", "facet": "str", "scopes": "list[str]"})
 READ_SHAPES = (
-    Shape("result", 1, "routing ran: valid routing input, or an invalid manifest/routing input "
+    Shape("result", 2, "routing ran: valid routing input, or an invalid manifest/routing input "
           "(routing_completeness INVALID, a single invalid manifest.md module, error set)", True,
           COMPLETENESS.values, (0, 1, 2),
           Obj({
@@ -110,14 +110,41 @@ READ_SHAPES = (
               "local_overlay_status": Enum("DISABLED", "UNBOUND", "BOUND", "REVIEW"),
               "local_warnings": "list[str]", "local_loaded": "list[str]",
               "strict": "bool", "approved": "bool", "exit_code": "int", "error": "str|null",
+              "error_location": Either((Obj({"path": "str", "line": "int", "col": "int"}), as_type("null"))),
+              "project_root": Either((Obj({"path": "str", "how": Enum("given", "found", "cwd")}), as_type("null"))),
               "context_pack": Obj({"text": "str", "sha256": "str"}),
           }),
-          "status is the routing completeness; exit_code is the exit status of §8.7 (0, 1 or 2)."),
-    Shape("error", 1, "the request cannot be evaluated: unknown --task, project root not a directory", False,
+          "status is the routing completeness; exit_code is the exit status of §8.7 (0, 1 or 2). modules are "
+          "in the order the text shows them: grouped by disposition (loaded, skipped, missing-required, "
+          "missing-optional, invalid), then module order (§8.2). canonical_task is echoed in INVALID results "
+          "too; null only when the task itself has no canonical form. error_location is the file position "
+          "of the input behind error (null when it is the command line or routing is valid); project_root "
+          "is the root read and how it was chosen: given (--project-root), found (the nearest ancestor of "
+          "the current directory holding the manifest) or cwd (none does). Version 2 added error_location "
+          "and project_root."),
+    Shape("error", 1, "the request cannot be evaluated: unknown --task, project root not a directory, or a "
+          "memory file the read needs cannot be used (not readable, not UTF-8, over --max-file-bytes, a symlink, "
+          "not a regular file): no pack", False,
           ("INVALID",), (2,), ERROR_BODY),
 )
 
-CHECK_STATUS = Enum("OK", "FAILED", "CLEAR", "REVIEW", "CONFLICT", "INVALID")
+# the merge review block of `check --conflicts --merge-base` (analyzer/render/merge_json.py)
+MERGE_LOCATION = Obj({"path": "str", "line": "int", "col": "int", "revision": "str", "commit": "str"})
+MERGE_FINDING = Obj({"code": "str", "family": "str", "status": Enum("CONFLICT", "REVIEW"), "message": "str",
+                     "text": "str", "locations": list_of(MERGE_LOCATION)})
+MERGE_BLOCK = Obj({
+    "ref": "str",
+    "status": Enum("CLEAR", "REVIEW", "CONFLICT", "UNAVAILABLE"),
+    "exit_code": "int",
+    "base": "str|null",
+    "head": "str|null",
+    "target": "str|null",
+    "error": "str|null",
+    "findings": list_of(MERGE_FINDING),
+})
+
+
+CHECK_STATUS = Enum("OK", "FAILED", "CLEAR", "REVIEW", "CONFLICT", "INVALID", "UNAVAILABLE")
 CHECK_FINDING = Obj(
     {"code": "str", "family": "str", "message": "str", "entries": "list[str]", "subject": "str", "facet": "str",
      "scopes": "list[str]", "locations": list_of(Obj({"path": "str", "line": "int", "col": "int"}))},
@@ -129,13 +156,17 @@ CHECK_SHAPES = (
                "families": Obj({}, {name: Obj({"status": CHECK_STATUS, "exit_code": "int"})
                                     for name in ("routing", "reachability", "freshness", "conflicts", "legacy",
                                                  "merge")}),
-               "findings": list_of(CHECK_FINDING)}),
+               "findings": list_of(CHECK_FINDING)},
+              {"merge": MERGE_BLOCK}),
           "status is the worst family status (OK/FAILED for routing, reachability, freshness and the legacy check; "
           "CLEAR/REVIEW/CONFLICT/INVALID for conflicts); exit_code the worst family exit status. families maps "
           "each family run to its status and exit code. Each finding has severity (quality checks: ERROR, WARNING, "
           "INFO) or status (conflict statuses; ERROR for the contract finding of the conflict block), the Entry IDs "
           "it involves as written, casefolded subject and facet, scopes, and locations: the path (relative to the "
-          "project root), line and column of every entry, Subject, record or manifest line involved."),
+          "project root), line and column of every entry, Subject, record or manifest line involved. With "
+          "--conflicts --merge-base REF, families.merge is the merge review (CLEAR/REVIEW/CONFLICT, or UNAVAILABLE "
+          "when Git could not answer: exit 1, never CLEAR) and merge holds its block: ref, commits (base, head, "
+          "target), the Git error, and its findings with locations on the revisions (revision label and commit)."),
     Shape("error", 1, "no check ran: the memory dir is missing (exit 1) or a managed file is unusable "
           "(a symlink, unreadable or undecodable; exit 2)", False, ("INVALID",), (1, 2),
           Obj({"exit_code": "int", "diagnostics": list_of(DIAGNOSTIC)})),
@@ -144,17 +175,22 @@ CHECK_SHAPES = (
 PROOF = "dict[any]"  # a proof tree node: relation, tuple, rule, location, bindings, absent, builtins, children
 
 WHY_SHAPES = (
-    Shape("module", 1, "MODULE is part of the read result (any disposition); its proofs explain it", True,
+    Shape("module", 1, "MODULE is a module the project has (a managed file, or a name a route or declaration "
+          "names); its proofs explain its disposition, or why it is not in the result", True,
           ("PROVED",), (0,),
           Obj({"task": "str", "module": "str", "disposition": "str", "primary_reason": "str",
                "proofs": f"list[{PROOF}]"}),
-          "proofs[0] proves the disposition tuple, proofs[1] (when present) the displayed reason."),
+          "proofs[0] proves the disposition tuple, proofs[1] (when present) the displayed reason. A module "
+          "outside the result has disposition `not-in-result`, primary_reason the kind of its first "
+          "`outside_reason` (invalid-routing, not-a-module, policy-exclusion, other-task, not-named; "
+          "rules/read/outside.dl) and one proof per reason."),
     Shape("pattern", 1, "--pattern was given: one proof per matching derived tuple (possibly none)", True,
           ("PROVED", "NO_MATCH"), (0,),
           Obj({"task": "str", "pattern": "str", "relation": "str", "proofs": f"list[{PROOF}]"}),
           "NO_MATCH when no tuple matches the pattern; proofs is then empty."),
     Shape("error", 1, "the request cannot be answered: unknown --task or module, a bad --pattern, "
-          "MODULE and --pattern both or neither given, project root not a directory", False,
+          "MODULE and --pattern both or neither given, a MODULE the project does not have, project root not a "
+          "directory, or a memory file the read needs cannot be used", False,
           ("INVALID",), (2,), ERROR_BODY),
 )
 
@@ -168,6 +204,9 @@ def index_error_shape(what: str) -> Shape:
                  "error is the message printed on stderr; diagnostics locate it (one per offending unit or "
                  "file). FAILED (exit 1) only for a missing memory dir, else INVALID (exit 2).")
 
+
+# exit 1 of the index and Subject commands, as `check` (§9)
+MEMORY_DIR_MISSING = (1, "the memory dir is missing (`Memory directory missing: <path>` on stderr)")
 
 INDEX_ENTRY = Obj({"id": "str", "status": "str", "scope": "str", "source": "str",
                    "kind": Enum("entry", "legacy", "record", "local"), "locations": list_of(LOCATION)})
@@ -195,6 +234,28 @@ SHOW_SHAPES = (
           "current canonical Subject (Merged-Into followed; \"unresolved\" when it does not end at one active "
           "Subject); text is the unit with schema-2 body wrapper fence lines hidden."),
     index_error_shape("as `list`, and when ID is not in the index"),
+)
+
+SUBJECT_REF = Obj({"id": "str", "source": "str", "status": "str", "locations": list_of(LOCATION)})
+SUBJECT_UNIT = Obj({"id": "str", "title": "str", "unit": "str", "locations": list_of(LOCATION)})
+SUBJECT_SHAPES = (
+    Shape("list", 1, "`subject list`: the contract and the registry are clean", True, ("OK",), (0,),
+          Obj({"exit_code": "int",
+               "subjects": list_of(Obj({"id": "str", "title": "str", "kind": "str", "canonical_ref": "str|null",
+                                        "locations": list_of(LOCATION)}))}),
+          "the active Subjects sorted by casefolded ID; canonical_ref as written (null when absent)."),
+    Shape("merge", 1, "`subject merge`: the contract and the registry are clean, SOURCE and TARGET differ and "
+          "each is one active Subject", True, ("READY", "BLOCKED"), (0,),
+          Obj({"exit_code": "int", "source": SUBJECT_UNIT, "target": SUBJECT_UNIT,
+               "current_references": list_of(SUBJECT_REF), "historical_references": list_of(SUBJECT_REF),
+               "reviews": "list[str]", "required": "list[str]",
+               "blockers": list_of(Obj({"message": "str", "entries": "list[str]", "locations": list_of(LOCATION)})),
+               "plan_id": "str"}),
+          "a preview: nothing is written. BLOCKED when blockers is not empty (the preview still exits 0); "
+          "required names the reconciliation a future merge needs; plan_id changes with any relevant edit."),
+    index_error_shape("the memory dir is missing, a managed path is a symlink or unreadable, the manifest is not an "
+                      "exact, valid 0.7 contract, the registry has issues, or the merge Subjects are not two "
+                      "different active Subjects"),
 )
 
 RELATION_INFO = Obj({"name": "str", "kind": Enum("base", "request", "derived"), "doc": "str", "location": "str",
@@ -228,7 +289,8 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "route a task to the memory modules it needs and print the context pack",
         "Decide which memory modules load for --task and the touched --path values (and explicit "
         "--rule/--profile/--area), why every other module does not, whether the pack is complete, "
-        "and print the pack. Exit 0, 1 (strict gate) or 2 (invalid routing or blocking conflict).",
+        "and print the pack. Exit 0, 1 (strict gate) or 2 (invalid routing, a blocking conflict, or a memory "
+        "file it needs but cannot use: no pack then).",
         shapes=READ_SHAPES,
         exits=((0, "the pack may be used: routing is not INVALID or AMBIGUOUS, the conflict status is CLEAR or "
                    "REVIEW, and --strict-routing (if given) approved it"),
@@ -236,8 +298,9 @@ COMMANDS: Tuple[CommandSpec, ...] = (
                    "routing is AMBIGUOUS"),
                (2, "routing INVALID (bad manifest or routing input), conflict status CONFLICT or INVALID, or "
                    "--strict-routing rejected the pack for another reason (conflict, REVIEW on a substantial "
-                   "task, entry-schema migration); also an unknown --task, reported like a usage error on "
-                   "stderr with nothing on stdout, even with --format json")),
+                   "task, entry-schema migration); also a request that cannot be evaluated: an unknown --task "
+                   "or a memory file the read needs that cannot be used, each an `Error: ...` line on stderr "
+                   "naming the file and the cause, no pack (the `error` shape with --format json)")),
     ),
     CommandSpec(
         "why", LIVE, "analyzer.commands.why",
@@ -246,9 +309,9 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "(rule, manifest line, path and glob, or the missing input), or of every tuple matching --pattern.",
         shapes=WHY_SHAPES,
         exits=((0, "the proofs were printed"),
-               (2, "both or neither of MODULE and --pattern, an unknown --task, a bad --pattern, or a MODULE "
-                   "that is not part of the read result: a message on stderr and nothing on stdout, also with "
-                   "--format json (why declares no error shape)")),
+               (2, "both or neither of MODULE and --pattern, an unknown --task, a bad --pattern, a MODULE "
+                   "the project does not have, or a memory file the read needs that cannot be used: "
+                   "a message on stderr, and the `error` shape on stdout with --format json")),
     ),
     CommandSpec(
         "facts", LIVE, "analyzer.commands.facts",
@@ -257,7 +320,8 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "them (table, json) or write Soufflé .facts files (souffle --out DIR).",
         shapes=FACTS_SHAPES,
         exits=((0, "the fact base was built and printed (table), dumped (json) or written (souffle); problems "
-                   "inside memory files are `diagnostic` facts and messages on stderr, not a failure"),
+                   "inside memory files are `diagnostic` facts and messages on stderr (the first 50, then a "
+                   "count per code and file; JSON keeps all), not a failure"),
                (2, "the project root is not a directory, --format souffle lacks --out, or a --relation is "
                    "undeclared: the `error` shape with --format json, else a diagnostic on stderr")),
     ),
@@ -284,11 +348,19 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         exits=((0, "the relations were listed"), (2, "REL is not a known relation")),
     ),
     CommandSpec(
+        "shell", LIVE, "analyzer.commands.shell",
+        "ask the memory interactively: goals, rules, schema, proofs, with history and completion",
+        "An interactive prompt over the project: a line is a goal (answered as by `analyze query`) or a rule; "
+        ".schema [REL], .why GOAL, .whynot GOAL, .load PACK.dl, .task/.path to set the read request, .help. "
+        "The project is read once.",
+        exits=((0, "end of input or .quit"), (2, "the project root is not a directory")),
+    ),
+    CommandSpec(
         "explain", LIVE, "analyzer.commands.explain",
         "print the catalogue entry of a finding or reason code, or what a DL/MA code means and what to do",
-        "Print what docs/findings.md says about CODE: title, kind, severity or status, the rule file "
-        "and relation that derive it, the explanation and its fixtures. For the tool's own codes (DL…, "
-        "MA-…) print what the code means and what to do about it.",
+        "Print the catalogue entry of CODE, read from the metadata of the shipped rule files: title, kind, "
+        "severity or status, the rule file and relation that derive it, the explanation and its fixtures. "
+        "For the tool's own codes (DL…, MA-…) print what the code means and what to do about it.",
         exits=((0, "the code is in the catalogue, implemented by a rule file or reserved in rules/reserved.dl "
                    "(its entry says which); the entry is printed"),
                (2, "the catalogue has no such code (message on stderr, nothing on stdout)")),
@@ -296,8 +368,9 @@ COMMANDS: Tuple[CommandSpec, ...] = (
     CommandSpec(
         "conformance", LIVE, "analyzer.commands.conformance",
         "check the real CLI, golden tests and generated docs against this registry",
-        "Inspect the argparse parser the CLI is built from, the golden cases under tests/golden/ and "
-        "the generated docs, and report each check by its stable id (CONF-…).",
+        "A developer check: inspect the argparse parser the CLI is built from and, in a source checkout, "
+        "the golden cases and the generated docs, and report each check by its stable id (CONF-…). From "
+        "an installed package it runs the checks that need no source tree and says so in one line.",
         shapes=CONFORMANCE_SHAPES,
         exits=((0, "every check passed or was skipped"), (1, "at least one check failed")),
     ),
@@ -322,7 +395,7 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "entries with --local, sorted by ID; --status and --scope narrow the list (exact values).",
         shapes=LIST_SHAPES,
         exits=((0, "the index was printed (possibly `- none`)"),
-               (1, "the memory dir is missing (`Memory directory missing: <path>` on stderr)"),
+               MEMORY_DIR_MISSING,
                (2, "`Error: …` on stderr: a managed symlink or unreadable file, a duplicate ID (canonical lookup is "
                    "unsafe), or --local with an overlay that is not BOUND")),
     ),
@@ -334,13 +407,20 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "(Merged-Into followed), then the unit text with schema-2 body wrapper fence lines hidden.",
         shapes=SHOW_SHAPES,
         exits=((0, "the unit was printed"),
-               (1, "the memory dir is missing (`Memory directory missing: <path>` on stderr)"),
+               MEMORY_DIR_MISSING,
                (2, "`Error: …` on stderr: ID is not in the index, or any refusal of `list`")),
     ),
     CommandSpec(
-        "subject", RESERVED, "analyzer.commands.subject",
+        "subject", LIVE, "analyzer.commands.subject",
         "list subjects and preview subject merges",
-        instead="`analyze query` over the subject relations of `analyze facts --format souffle`",
+        "`subject list` prints the active Subjects; `subject merge SOURCE --into TARGET` previews a merge "
+        "(current and historical references, review notes, blockers, Plan ID) and never writes. Both need an "
+        "exact, valid Protocol 0.7 manifest contract and a Subject registry without issues.",
+        shapes=SUBJECT_SHAPES,
+        exits=((0, "the list or the preview was printed (a preview with blockers still exits 0)"),
+               MEMORY_DIR_MISSING,
+               (2, "`Error: …` on stderr: a managed symlink or unreadable file, an invalid or non-0.7 manifest "
+                   "contract, a registry with issues, or merge Subjects that are equal, missing or not active")),
     ),
 )
 

@@ -152,7 +152,8 @@ _OTHER: Dict[str, tuple] = {
     "MA-FILE-NUL": ("a file contains NUL bytes", "remove the NUL bytes (the file is probably binary or corrupted)."),
     "MA-FILE-SYMLINK": ("a managed path is a symlink, which the protocol refuses", "replace the link by the file itself."),
     "MA-FILE-UNREADABLE": ("a managed file could not be read (permissions, I/O error, too large)",
-                           "make the file readable and of reasonable size."),
+                           "make the file readable; a file over the size cap (10 MiB) is read with a larger "
+                           "--max-file-bytes."),
     "MA-INDEX-DUPLICATE": ("an Entry ID held twice by the units a lookup indexes",
                            "give one of the entries a new ID (or archive the stale copy)."),
     "MA-INDEX-LOCAL": ("--local lookup refused: the local overlay is not located, not bound, or in REVIEW",

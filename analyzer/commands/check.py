@@ -21,6 +21,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--reachability", action="store_true", help="find active memory no normal route can load")
     parser.add_argument("--freshness", action="store_true", help="check Evidence paths and revisions, and stale relations")
     parser.add_argument("--conflicts", action="store_true", help="project-wide conflict analysis of the current worktree")
+    parser.add_argument("--merge-base", metavar="REF", default=None,
+                        help="with --conflicts: also review merging REF into HEAD (read-only Git, spec §9.5)")
     parser.add_argument("--all", action="store_true", help="run every family in one evaluation (one block each)")
     parser.add_argument("--project-root", default=".", metavar="DIR", help="project root (default: current directory)")
     parser.add_argument("--memory-dir", default="docs/memory", metavar="DIR", help="memory directory under docs/ (default: docs/memory)")
@@ -49,7 +51,9 @@ def run(args: argparse.Namespace) -> int:
 
     if not Path(args.project_root).is_dir():
         return usage_error("check", args, f"project root is not a directory: {args.project_root}")
-    result = run_check(CheckRequest(families_of(args), Path(args.project_root), args.memory_dir, not args.no_cache))
+    options = {"merge_base": args.merge_base} if args.merge_base is not None else {}
+    result = run_check(CheckRequest(families_of(args), Path(args.project_root), args.memory_dir, not args.no_cache,
+                                    options))
     if result.error is not None:
         # §9: a missing memory dir is the check's outcome (stdout, exit 1); unusable input
         # escapes as `Error: …` on stderr (exit 2). With --format json stdout holds the

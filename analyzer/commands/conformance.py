@@ -147,13 +147,22 @@ def _shapes_declared(ctx: Context) -> List[str]:
             problems += [f"{where}: no exit codes"] if not s.exits else []
         problems += [f"{spec.name}: exit {c} is not in exitcodes.TABLE" for c, _ in spec.exits if c not in known_exits]
         if spec.name in offered and spec.status == "live":
-            fmt = next((a for a in offered[spec.name]._actions if "--format" in a.option_strings), None)
-            has_json = bool(fmt and fmt.choices and "json" in fmt.choices)
+            has_json = _offers_json(offered[spec.name])
             if has_json and not spec.shapes:
                 problems.append(f"{spec.name}: offers --format json but declares no output shape")
             if spec.shapes and not has_json:
                 problems.append(f"{spec.name}: declares output shapes but offers no --format json")
     return problems
+
+
+def _offers_json(parser: argparse.ArgumentParser) -> bool:
+    """The parser (or, for a command with subcommands such as `subject`, each of them) takes
+    ``--format json``."""
+    nested = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if nested:
+        return all(_offers_json(p) for p in nested[0].choices.values())
+    fmt = next((a for a in parser._actions if "--format" in a.option_strings), None)
+    return bool(fmt and fmt.choices and "json" in fmt.choices)
 
 
 def _shapes_covered(ctx: Context) -> List[str]:
@@ -342,12 +351,21 @@ def run(args: argparse.Namespace) -> int:
         emitted = emit_json("conformance", "result", {
             "status": "FAIL" if failed else "PASS", "source_tree": source_root() is not None, "checks": results})
         return emitted or code
+    installed = source_root() is None
+    if installed:  # a developer check: say once what an installed package cannot check
+        needs = [c.id for c in CHECKS if c.needs_source and (not args.check or c.id in args.check)]
+        if needs:
+            print(f"conformance: installed package, no source tree: {len(needs)} checks that compare tests/ and "
+                  f"docs/ with the CLI ({', '.join(needs)}) run only from a source checkout")
     for r in results:
+        if installed and r["result"] == "skip":
+            continue
         print(f"{r['id']} {r['result'].upper() if r['result'] == 'fail' else r['result']:4}  {r['title']}")
         for detail in r["details"]:
             print(f"    {detail}")
         for note in r["notes"]:
             print(f"    note: {note}")
     skipped = sum(r["result"] == "skip" for r in results)
-    print(f"conformance: {len(failed)} of {len(results)} checks failed, {skipped} skipped")
+    print(f"conformance: {len(failed)} of {len(results) - skipped if installed else len(results)} checks failed"
+          + ("" if installed else f", {skipped} skipped"))
     return code

@@ -1,7 +1,8 @@
 """``analyze facts``: read a memory project and dump its fact base (table, json or Soufflé files).
 
 Problems in the project's files are diagnostics (stderr, and ``diagnostic`` facts); they do
-not fail the command. Exit 2 only when no fact base can be built (the root is not a
+not fail the command. Stderr shows the first :data:`SHOWN` and counts the rest per code and
+file; ``--format json`` carries every one. Exit 2 only when no fact base can be built (the root is not a
 directory, or --out is unusable).
 """
 
@@ -10,21 +11,27 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections import Counter
 
 from analyzer import exitcodes
+
+SHOWN = 50  # diagnostics printed on stderr before the rest are only counted
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the facts options."""
-    parser.add_argument("--project-root", default=".", metavar="DIR", help="project root (default: current directory)")
-    parser.add_argument("--memory-dir", default="docs/memory", metavar="DIR",
-                        help="memory directory under docs/ (default: docs/memory)")
+    from analyzer.root import add_root_arguments
+
+    add_root_arguments(parser)
     parser.add_argument("--format", choices=("table", "json", "souffle"), default="table",
                         help="table (default), json, or souffle (one <Rel>.facts file per relation, needs --out)")
     parser.add_argument("--out", metavar="DIR", help="directory for --format souffle (created if needed)")
     parser.add_argument("--relation", action="append", default=[], metavar="NAME",
                         help="only dump this relation (repeatable)")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the facts cache")
+    from analyzer.commands.read import add_max_file_bytes
+
+    add_max_file_bytes(parser)
 
 
 def _error(message: str, path: str, fmt: str) -> int:
@@ -41,24 +48,39 @@ def _error(message: str, path: str, fmt: str) -> int:
     return exitcodes.INVALID
 
 
+def print_diagnostics(diagnostics, shown: int = SHOWN) -> None:
+    """The first ``shown`` diagnostics on stderr, then how many more there are per code and
+    file (a broken file can have thousands of near-identical ones; JSON keeps them all)."""
+    for diag in diagnostics[:shown]:
+        print(diag.render(caret=False), file=sys.stderr)
+    rest = diagnostics[shown:]
+    if rest:
+        print(f"... and {len(rest)} more diagnostics:", file=sys.stderr)
+        counts = Counter((d.code, d.span.path) for d in rest)
+        for (code, path), count in sorted(counts.items()):
+            print(f"  {count} {code} in {path}", file=sys.stderr)
+
+
 def run(args: argparse.Namespace) -> int:
     """Load the project and print or write its facts."""
     from analyzer.engine.factsio import fact_line
     from analyzer.project import load_project
+    from analyzer.root import resolve_root
     from analyzer.schema import declared_relations
 
+    args.project_root = resolve_root(args.project_root, args.memory_dir).path
     if not os.path.isdir(args.project_root):
         return _error("project root is not a directory", args.project_root, args.format)
     if args.format == "souffle" and not args.out:
         return _error("--format souffle needs --out DIR", ".", args.format)
-    project = load_project(args.project_root, memory_dir=args.memory_dir, use_cache=not args.no_cache)
+    project = load_project(args.project_root, memory_dir=args.memory_dir, use_cache=not args.no_cache,
+                           max_file_bytes=args.max_file_bytes)
     declared = declared_relations()
     names = sorted(declared) if not args.relation else sorted(set(args.relation))
     unknown = [n for n in names if n not in declared]
     if unknown:
         return _error(f"undeclared relation(s): {', '.join(unknown)}", ".", args.format)
-    for diag in project.diagnostics:
-        print(diag.render(caret=False), file=sys.stderr)
+    print_diagnostics(project.diagnostics)
     relations = {name: project.facts.relation(name) for name in names}
     if args.format == "json":
         from analyzer.output import emit_json

@@ -62,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
     """Answer and print; 0 on success (with or without answers), 2 on invalid input or a limit."""
     from analyzer.diagnostics import Diagnostic, DiagnosticError
     from analyzer.engine.errors import EngineError, EvaluationLimitError
+    from analyzer.needed import UnusableInput
     from analyzer.query.read import UnknownTask
 
     program, goal = _split(args)
@@ -74,7 +75,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         code = _answer(args, program, goal, out)
     except UnknownTask as exc:
-        return read_command.usage_error("query", args, f"argument --task: invalid choice: '{exc}'")
+        return read_command.usage_error("query", args, exc.message())
+    except UnusableInput as exc:  # a read request over a file it cannot use fails closed, as read does
+        return exc.report("query", args.format if args.format == "json" else "text")
     except _Usage as exc:
         return read_command.usage_error("query", args, str(exc))
     except DiagnosticError as exc:
@@ -151,14 +154,17 @@ def _session(args, program):
 
         if args.facts:
             raise _Usage("--facts goes with a PROGRAM.dl; with --project-root the facts are the project's")
-        root = args.project_root or "."
+        from analyzer.root import resolve_root
+
+        root = resolve_root(args.project_root, args.memory_dir).path
         if not Path(root).is_dir():
             raise _Usage(f"project root is not a directory: {root}")
         request = request_or_none(args.task, args.path, args.rule, args.profile, args.area,
                                   strict=args.strict_routing, no_local=args.no_local, project_root=Path(root),
-                                  memory_dir=args.memory_dir, use_cache=not args.no_cache)
+                                  memory_dir=args.memory_dir, use_cache=not args.no_cache,
+                                  max_file_bytes=args.max_file_bytes)
         session = project_session(request, Path(root), args.memory_dir, use_cache=not args.no_cache,
-                                  limits=_limits(args))
+                                  limits=_limits(args), max_file_bytes=args.max_file_bytes)
     for pack in args.packs:
         try:
             text = read_text(pack)  # regular files only: a FIFO never blocks

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from analyzer import exitcodes
+from analyzer.root import add_root_arguments, resolve_root
 
 
 def add_request_arguments(parser: argparse.ArgumentParser) -> None:
@@ -20,9 +21,28 @@ def add_request_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--strict-routing", action="store_true",
                         help="reject the pack unless routing is COMPLETE and conflicts allow the task (exit 1/2)")
     parser.add_argument("--no-local", action="store_true", help="ignore the repo-external local overlay")
-    parser.add_argument("--project-root", default=".", metavar="DIR", help="project root (default: current directory)")
-    parser.add_argument("--memory-dir", default="docs/memory", metavar="DIR", help="memory directory under docs/ (default: docs/memory)")
+    add_root_arguments(parser)
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
+    add_max_file_bytes(parser)
+
+
+def add_max_file_bytes(parser: argparse.ArgumentParser) -> None:
+    """``--max-file-bytes N``: the size cap of one memory file (every command that loads a project)."""
+    from analyzer.files import SIZE_CAP
+
+    parser.add_argument("--max-file-bytes", type=_positive_int, default=SIZE_CAP, metavar="N",
+                        help=f"largest memory file read, in bytes (default: {SIZE_CAP}, 10 MiB); a larger file "
+                             "is an error, not a silently missing module")
+
+
+def _positive_int(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {value!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1: {value!r}")
+    return number
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,6 +67,17 @@ def usage_error(command: str, args: argparse.Namespace, message: str, code: str 
     return exitcodes.INVALID
 
 
+def report_invalid(result, root) -> None:
+    """stderr of an INVALID result: the reference's ``Error:`` line, then where the bad input
+    is (``path:line:col: message``, when it is in a file) and which project root was read."""
+    from analyzer.query.read import INVALID_PREFIX
+
+    print(result.error, file=sys.stderr)
+    if result.error_location is not None:
+        print(f"{result.error_location}: {result.error[len(INVALID_PREFIX):]}", file=sys.stderr)
+    print(root.describe(), file=sys.stderr)
+
+
 def request_from(args: argparse.Namespace):
     """The :class:`~analyzer.query.read.ReadRequest` of parsed read options."""
     from pathlib import Path
@@ -56,7 +87,7 @@ def request_from(args: argparse.Namespace):
     return ReadRequest(
         task=args.task, paths=args.path, rules=args.rule, profiles=args.profile, areas=args.area,
         strict=args.strict_routing, no_local=args.no_local, project_root=Path(args.project_root),
-        memory_dir=args.memory_dir, use_cache=not args.no_cache,
+        memory_dir=args.memory_dir, use_cache=not args.no_cache, max_file_bytes=args.max_file_bytes,
     )
 
 
@@ -64,8 +95,11 @@ def run(args: argparse.Namespace) -> int:
     """Evaluate the request and print the pack, its JSON form, or a proof."""
     from pathlib import Path
 
+    from analyzer.needed import UnusableInput
     from analyzer.query.read import UnknownTask, run_read
 
+    root = resolve_root(args.project_root, args.memory_dir)
+    args.project_root = root.path
     if not Path(args.project_root).is_dir():
         return usage_error("read", args, f"project root is not a directory: {args.project_root}")
     if args.why:
@@ -76,14 +110,17 @@ def run(args: argparse.Namespace) -> int:
     try:
         result, _, _ = run_read(request_from(args))
     except UnknownTask as exc:
-        return usage_error("read", args, f"argument --task: invalid choice: '{exc}'")
+        return usage_error("read", args, exc.message())
+    except UnusableInput as exc:  # fail closed: no pack without every file it needs
+        return exc.report("read", args.format)
     if result.error:
-        print(result.error, file=sys.stderr)
+        report_invalid(result, root)
     if args.format == "json":
         from analyzer.render.read_json import read_payload
         from analyzer.output import emit_json
 
-        status = emit_json("read", "result", read_payload(result, explain=args.explain, names_only=args.names_only))
+        status = emit_json("read", "result", read_payload(result, explain=args.explain, names_only=args.names_only,
+                                                          root=root))
         return status if status else result.exit_code
     from analyzer.render.read_text import render_read_text
 

@@ -15,7 +15,9 @@ from analyzer.commands import read as read_command
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """MODULE or --pattern, --format, plus the read request options."""
-    parser.add_argument("module", nargs="?", help="module whose disposition to explain, e.g. areas/web.md")
+    parser.add_argument("module", nargs="?",
+                        help="module to explain, relative to the memory dir, e.g. areas/web.md; any module the project "
+                             "has, also one the result does not list (inbox.md, an unrouted file)")
     parser.add_argument("--pattern", help="explain every tuple matching this pattern instead, e.g. 'skip_reason(_, _)'")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     read_command.add_request_arguments(parser)
@@ -25,12 +27,16 @@ def run(args: argparse.Namespace) -> int:
     """Evaluate the read request with provenance and print the proofs asked for."""
     from analyzer.diagnostics import DiagnosticError
     from analyzer.engine.errors import EngineError
+    from analyzer.needed import UnusableInput
     from analyzer.query.read import UnknownTask, run_read
     from analyzer.query.why import module_proofs, pattern_proofs
 
     from pathlib import Path
 
+    from analyzer.root import resolve_root
+
     error = read_command.usage_error
+    args.project_root = resolve_root(args.project_root, args.memory_dir).path
     if not Path(args.project_root).is_dir():
         return error("why", args, f"project root is not a directory: {args.project_root}")
     if bool(args.module) == bool(args.pattern):
@@ -39,7 +45,9 @@ def run(args: argparse.Namespace) -> int:
         _, db, _ = run_read(read_command.request_from(args), provenance=True)
         answer = module_proofs(db, args.module) if args.module else pattern_proofs(db, args.pattern)
     except UnknownTask as exc:
-        return error("why", args, f"argument --task: invalid choice: '{exc}'")
+        return error("why", args, exc.message())
+    except UnusableInput as exc:  # the read it would explain fails closed
+        return exc.report("why", args.format)
     except DiagnosticError as exc:
         first = exc.diagnostics[0]
         return error("why", args, f"--pattern: {first.message}", first.code)
@@ -63,4 +71,6 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _reason(answer) -> str:
+    if answer.relation == "outside_reason":  # a module outside the result: the kind of its first reason
+        return answer.tuples[1][2]
     return answer.titles[1][len("Reason "):-1] if len(answer.titles) > 1 else ""

@@ -5,34 +5,38 @@ The key covers what the compiled form depends on: the Python version, the engine
 source files, the shipped rule and fact files (the rule-set fingerprint) and the entry
 path. The value records the content hash of every file the program read (entry and
 includes), checked again on load, and holds the checked program, its strata and one code
-object with the plain (no provenance) variant functions of every rule. The cache lives under
-``$XDG_CACHE_HOME/memory-analyzer/programs`` (never in an analysed project); any problem
-reading or writing it silently falls back to compiling, which is always correct.
+object with the plain (no provenance) variant functions of every rule. Entries go through
+the verified store (analyzer/cache.py, area ``programs``): they hold pickled objects and a
+marshalled code object that is executed, so they are used only from a private directory and
+only after their digest matches. A payload that verifies but does not have the expected
+shape is discarded (one warning) and the program recompiled; an unusable cache means
+compiling, which is always correct.
 """
 
 from __future__ import annotations
 
 import hashlib
 import marshal
-import os
 import pickle
 import sys
 from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
+from analyzer.cache import Area, cache_root
 from analyzer.engine import sourcefile
 from analyzer.engine.compile import PLAIN, RUNTIME
 from analyzer.engine.evaluate import Engine
 from analyzer.engine.variants import Variant
 
-FORMAT = b"memory-analyzer-program-cache-1"
+FORMAT = b"memory-analyzer-program-cache-2"
+PROGRAMS = Area("programs", ".pickle")
+_STATE_KEYS = {"program", "rules", "facts", "strata", "files", "plain", "code"}
 
 
 def cache_dir() -> Path:
     """Where compiled programs are kept."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "memory-analyzer" / "programs"
+    return cache_root() / PROGRAMS.name
 
 
 @lru_cache(maxsize=None)
@@ -54,36 +58,45 @@ def cache_key(entry: Path) -> str:
 
 
 def is_cached(entry: Path) -> bool:
-    """Whether a compiled program for ``entry`` is stored (it is still checked on load)."""
-    return (cache_dir() / f"{cache_key(entry)}.pickle").is_file()
+    """Whether a compiled program for ``entry`` is stored (it is still verified on load)."""
+    return PROGRAMS.has(cache_key(entry))
 
 
 def load_engine(entry: Path, use_cache: bool = True) -> Engine:
     """The engine for the rule program at ``entry``, from the cache when possible."""
-    path = cache_dir() / f"{cache_key(entry)}.pickle" if use_cache else None
-    if path is not None:
-        engine = _read(path)
+    key = cache_key(entry) if use_cache else None
+    if key is not None:
+        engine = _read(key)
         if engine is not None:
             return engine
     from analyzer.engine.check import load_program  # the parser (lark) only on a cache miss
 
     engine = Engine(load_program(str(entry)))
-    if path is not None:
-        _write(path, engine)
+    if key is not None:
+        _write(key, engine)
     return engine
 
 
-def _read(path: Path) -> Optional[Engine]:
-    try:
-        with open(path, "rb") as handle:
-            if handle.read(len(FORMAT)) != FORMAT:
-                return None
-            state = pickle.load(handle)
-        code = marshal.loads(state.pop("code"))
-    except (OSError, EOFError, ValueError, TypeError, pickle.UnpicklingError, AttributeError, ImportError):
+def _read(key: str) -> Optional[Engine]:
+    payload = PROGRAMS.get(key)  # verified: the digest matched before anything is unpickled
+    if payload is None:
         return None
+    try:
+        return _decode(payload)
+    except Exception:  # noqa: BLE001 - our own entry of the wrong shape (another version, a bug)
+        PROGRAMS.discard(key, "holds data of the wrong shape")
+        return None
+
+
+def _decode(payload: bytes) -> Optional[Engine]:
+    if not payload.startswith(FORMAT):
+        raise ValueError("not a program-cache payload")
+    state = pickle.loads(payload[len(FORMAT):])
+    if not isinstance(state, dict) or set(state) != _STATE_KEYS:
+        raise ValueError("not a compiled program")
+    code = marshal.loads(state.pop("code"))
     if any(_digest(Path(name)) != digest for name, digest in state.pop("files")):
-        return None  # a program file changed since it was compiled
+        return None  # a program file changed since it was compiled: recompiled and replaced
     namespace = dict(RUNTIME)
     exec(code, namespace)  # noqa: S102 - code we generated and cached ourselves
     compiled = [
@@ -105,7 +118,7 @@ def _digest(path: Path) -> Optional[str]:
         return None
 
 
-def _write(path: Path, engine: Engine) -> None:
+def _write(key: str, engine: Engine) -> None:
     plain = engine.compiled(PLAIN)
     sources, metas = [], []
     for base, delta in plain:
@@ -124,11 +137,7 @@ def _write(path: Path, engine: Engine) -> None:
     code = engine.code(PLAIN) or compile("\n\n".join(sources), "<datalog program>", "exec")
     state["code"] = marshal.dumps(code)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        with open(tmp, "wb") as handle:
-            handle.write(FORMAT)
-            pickle.dump(state, handle, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)  # atomic: concurrent runs never see half a file
-    except (OSError, pickle.PicklingError, TypeError, AttributeError):
-        pass
+        payload = FORMAT + pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return
+    PROGRAMS.put(key, payload)

@@ -64,6 +64,11 @@ LOOPS_PER_FUNCTION = 10
 MAX_AGGREGATE_ATOMS = 12
 
 
+def _one_line(text: str) -> str:
+    """``text`` for a comment of the generated source: a line break or NUL inside a string
+    constant would end the comment early (found by the grammar fuzzer: SyntaxError, exit 3)."""
+    return "".join(ch if ch.isprintable() or ch == "\t" else repr(ch)[1:-1] for ch in text)
+
 class Resources:
     """The named inputs a generated function takes: sets, deltas, indexes, builtins."""
 
@@ -160,7 +165,7 @@ class RuleCompiler:
         params = list(self.res.params.items())
         extra = {PLAIN: ["_check"], PROV: ["_check", "IT"], WHY: ["T"]}[self.flavour]
         sig = ", ".join([p for _, p in params] + extra)
-        head = [f"def {fname}({sig}):", f"    # {rule_text(self.rule)}"]
+        head = [f"def {fname}({sig}):", f"    # {_one_line(rule_text(self.rule))}"]
         gets = [f"    {p}_get = {p}.get" for k, p in params if k[0] == "I"]
         return "\n".join(head + gets + self.prelude + body_lines) + "\n", [k for k, _ in params]
 

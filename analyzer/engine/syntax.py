@@ -1,7 +1,7 @@
 """Rule-language text -> :mod:`analyzer.engine.ast` nodes, with ``.include`` resolution.
 
 The LALR parser for ``grammar/datalog.lark`` is built once per process and its tables are
-cached on disk (``$XDG_CACHE_HOME/memory-analyzer``), never inside the analyzed project.
+kept in the verified cache (analyzer/larkcache.py), never inside the analyzed project.
 ``///`` doc comments are ignored by the grammar and gathered by a lexer callback, then
 attached to the next ``.decl`` or rule by position (see docs/rule-language.md).
 Every syntax error becomes a :class:`~analyzer.diagnostics.DiagnosticError`.
@@ -9,7 +9,6 @@ Every syntax error becomes a :class:`~analyzer.diagnostics.DiagnosticError`.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import threading
@@ -48,35 +47,16 @@ def set_grammar_cache(enabled: bool) -> None:
     _CACHE_ENABLED = enabled
 
 
-def cache_dir() -> Path:
-    """Where our caches live: ``$XDG_CACHE_HOME/memory-analyzer`` or ``~/.cache/memory-analyzer``."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "memory-analyzer"
-
-
-def _cache_file(grammar: str):
-    """A writable cache file name keyed by grammar text and Lark version, or False."""
-    if not _CACHE_ENABLED:
-        return False
-    key = hashlib.sha256(f"{grammar}\0{lark.__version__}".encode()).hexdigest()[:16]
-    try:
-        directory = cache_dir() / "lark"
-        directory.mkdir(parents=True, exist_ok=True)
-        if not os.access(directory, os.W_OK):
-            return False
-    except OSError:
-        return False
-    return str(directory / f"datalog-{key}.lark-cache")
-
-
 def parser() -> lark.Lark:
     """The process-wide Lark parser for the rule language (built, or loaded from cache, once)."""
     global _PARSER
     if _PARSER is None:
         grammar = data_file("grammar", "datalog.lark").read_text(encoding="utf-8")
-        _PARSER = lark.Lark(grammar, parser="lalr", lexer="contextual", propagate_positions=True,
-                            start=["start", "query", "goal"], cache=_cache_file(grammar),
-                            lexer_callbacks={"DOC_COMMENT": _collect_doc})
+        from analyzer.larkcache import build
+
+        _PARSER = build("datalog", grammar, use_cache=_CACHE_ENABLED, parser="lalr", lexer="contextual",
+                        propagate_positions=True, start=["start", "query", "goal"],
+                        lexer_callbacks={"DOC_COMMENT": _collect_doc})
     return _PARSER
 
 

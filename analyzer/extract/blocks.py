@@ -43,7 +43,7 @@ def read_blocks(text: str, module: str, sink: Sink, grammar: str, heading_term: 
     label = "Subject registry" if issue_rel == "registry_issue" else "Reconciliation"
     for index, message in lexed.errors:
         sink.fact("markdown_error", module, message, line=index + 1)
-        sink.fact(issue_rel, "", f"{module}: {label} parsing failed: {message}", line=index + 1)
+        sink.fact(issue_rel, "", f"{label} parsing failed: {message}", line=index + 1)  # rules add the file name
         sink.diag("MA-MARKDOWN", message, line=index + 1)
     doc = split_units(lexed)
     # the h2 units' line ranges, so that a Subject or record ordinal (1-based among the h2

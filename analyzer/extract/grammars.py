@@ -1,25 +1,17 @@
 """Load the memory-file grammars (grammar/*.lark) once per process, with cached LALR tables.
 
-Each parser is a module-level singleton built on first use. Lark's own table cache is kept
-under ``$XDG_CACHE_HOME/memory-analyzer/lark`` (never inside the analyzed project); when
-that directory cannot be written, the parser is simply built in memory.
+Each parser is a module-level singleton built on first use. Its LALR tables are kept in the
+verified cache (analyzer/larkcache.py, never inside the analyzed project); when the cache
+cannot be used, the parser is simply built in memory.
 """
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Dict, Sequence, Tuple
 
 from analyzer.resources import data_file
 
 _PARSERS: Dict[Tuple[str, Tuple[str, ...]], object] = {}
-
-
-def cache_root() -> Path:
-    """The analyzer's cache directory: ``$XDG_CACHE_HOME/memory-analyzer`` (or ~/.cache/...)."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "memory-analyzer"
 
 
 def parser(name: str, start: Sequence[str] = ("start",)):
@@ -28,20 +20,11 @@ def parser(name: str, start: Sequence[str] = ("start",)):
     cached = _PARSERS.get(key)
     if cached is not None:
         return cached
-    from lark import Lark  # imported lazily: commands that never parse stay fast
+    from analyzer.larkcache import build
 
     text = data_file("grammar", f"{name}.lark").read_text(encoding="utf-8")
-    options = dict(parser="lalr", lexer="contextual", start=list(start), propagate_positions=True)
-    built = None
-    cache_dir = cache_root() / "lark"
-    try:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        # Lark checks the grammar text's hash against the cached tables itself.
-        built = Lark(text, cache=str(cache_dir / f"{name}-{'-'.join(start)}.lark.cache"), **options)
-    except OSError:
-        built = None
-    if built is None:
-        built = Lark(text, **options)
+    built = build(f"{name}-{'-'.join(start)}", text, parser="lalr", lexer="contextual", start=list(start),
+                  propagate_positions=True)
     _PARSERS[key] = built
     return built
 

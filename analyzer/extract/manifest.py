@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Tuple
 
 from analyzer.extract import optional_index, routes
 from analyzer.extract.grammars import parser
 from analyzer.extract.sink import Sink
 from analyzer.markdown import Lexed, lex
+from analyzer.numbers import shown as short, version_key
 
 PROTOCOL_TITLE = "memorycustodian protocol"
 UUID4_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
@@ -38,6 +39,7 @@ REQUIRED_07 = (
     ("routing_policy", "explicit-task-and-scope"),
     ("conflict_policy", "canonical-subject-and-review"),
 )
+CURRENT = version_key("0.7")
 MENTIONS = ("brief.md", "do-not-use.md", "archive/", "rules/", "profiles/")
 
 
@@ -89,16 +91,6 @@ def _traces(lexed: Lexed, include_indented: bool) -> List[int]:
     return out
 
 
-def _version_tuple(value: str) -> Optional[Tuple[int, ...]]:
-    parts = value.split(".")
-    if not all(p.isdigit() for p in parts):
-        return None
-    nums = [int(p) for p in parts]
-    while len(nums) > 1 and nums[-1] == 0:
-        nums.pop()
-    return tuple(nums)
-
-
 def protocol_block(lexed: Lexed, sink: Sink, errors: Errors) -> Tuple[Dict[str, str], bool, bool]:
     """Read the protocol block; returns (keys, section present, scalars well formed)."""
     sections = [h for h in lexed.headings if h.level == 2 and h.title == PROTOCOL_TITLE]
@@ -141,17 +133,18 @@ def protocol_contract(keys: Dict[str, str], section_line: int, errors: Errors) -
         errors.add("Protocol metadata requires protocol_version", section_line)
         return False
     version = keys["protocol_version"]
-    parsed = _version_tuple(version)
+    parsed = version_key(version)  # ASCII digits only; never int() of an unbounded string
     if parsed is None:
-        errors.add(f"Protocol version {version!r} is not a numeric version", section_line)
+        errors.add(f"Protocol version {short(version)} is not a numeric version", section_line)
         return False
-    if parsed > (0, 7):
-        errors.add(f"Protocol version {version} is newer than this CLI supports (0.7)", section_line)
+    if parsed > CURRENT:
+        errors.add(f"Protocol version {short(version, quote=False)} is newer than this CLI supports (0.7)",
+                   section_line)
         return False
-    if parsed < (0, 7):
+    if parsed < CURRENT:
         return False
     if version != "0.7":
-        errors.add(f"Protocol version {version!r} must use the canonical value 0.7", section_line)
+        errors.add(f"Protocol version {short(version)} must use the canonical value 0.7", section_line)
         return False
     ok = True
     for key, wanted in REQUIRED_07:

@@ -42,8 +42,9 @@ def valid_glob(glob: str) -> bool:
 
 
 def safe_project_path(path: str) -> bool:
-    """An evidence source path (§5.8) after backslashes became ``/``: relative and clean."""
-    if not path or path.startswith("/") or _DRIVE_RE.match(path):
+    """An evidence source path (§5.8) after backslashes became ``/``: relative and clean (a NUL
+    byte makes a path invalid: no file system can name it)."""
+    if not path or path.startswith("/") or _DRIVE_RE.match(path) or "\0" in path:
         return False
     return not any(seg in ("", ".", "..") for seg in path.split("/"))
 

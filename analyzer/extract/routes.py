@@ -47,14 +47,25 @@ def _route_body(lexed: Lexed, head: int, task: str, sink: Sink, errors) -> List[
     return names
 
 
+def _expected_at(lexed: Lexed, label: str, other: List[int]) -> int:
+    """The 0-based line where a missing route section was expected: 'Always load' just before
+    the (first) 'Load by task' heading, 'Load by task' just after the 'Always load' section;
+    line 1 when the other section is missing too."""
+    if not other:
+        return 0
+    if label == "Always load":
+        return lexed.headings[other[0]].index
+    return min(lexed.section_end(other[0]), max(len(lexed.lines) - 1, 0))
+
+
 def extract_routes(lexed: Lexed, sink: Sink, errors) -> None:
     """Check the route topology and emit one ``route`` fact per routed name."""
     h2 = [(k, h) for k, h in enumerate(lexed.headings) if h.level == 2]
     always = [k for k, h in h2 if h.title == "always load"]
     by_task = [k for k, h in h2 if h.title == "load by task"]
-    for found, label in ((always, "Always load"), (by_task, "Load by task")):
+    for found, label, other in ((always, "Always load", by_task), (by_task, "Load by task", always)):
         if len(found) != 1:
-            where = lexed.headings[found[1]].index if len(found) > 1 else 0
+            where = lexed.headings[found[1]].index if len(found) > 1 else _expected_at(lexed, label, other)
             errors.add(f"expected exactly one '{label}' section, found {len(found)}", where)
     parent = (lexed.headings[by_task[0]].index, lexed.section_end(by_task[0])) if len(by_task) == 1 else None
     candidates: Dict[str, List[int]] = {title: [] for title in ROUTE_HEADINGS}

@@ -20,7 +20,9 @@ class Sink:
         self.path = path
         self.facts: List[FactRow] = []
         self.diagnostics: List[Tuple[str, str, int, int, str]] = []  # code, message, line, col, severity
-        self.units: List[Tuple[int, int]] = []  # 0-based inclusive line ranges, in unit order
+        # 0-based inclusive line ranges of the units the file's ordinal columns count, in order:
+        # every unit of an entry file (`unit`), the h2 units of subjects/reconciliations
+        self.units: List[Tuple[int, int]] = []
         self.has_title = False
         self.info: tuple = ()  # extractor-specific summary kept with the facts (the manifest's)
 

@@ -59,15 +59,35 @@ class Session:
     decls: Dict[str, ast.Decl] = field(default_factory=dict)
     rules: List[ast.Rule] = field(default_factory=list)
     sources: Dict[str, str] = field(default_factory=dict)
+    others: List["Session"] = field(default_factory=list)  # further base programs, lower priority
     _dbs: Dict[bool, object] = field(default_factory=dict)
     _added: int = 0
+    _merged: Optional[dict] = None
 
     # ---- what can be asked ------------------------------------------------------------
 
     @property
     def base_decls(self) -> Mapping[str, ast.Decl]:
-        """The base program's declarations."""
-        return self.engine.program.decls
+        """The declarations of the base programs (this one first, then ``others``)."""
+        if self._merged is None:
+            merged: dict = {}
+            for session in reversed(self.others):
+                merged.update(session.engine.program.decls)
+            merged.update(self.engine.program.decls)
+            self._merged = merged
+        return self._merged
+
+    def owner(self, rel: str) -> "Session":
+        """The base session whose program answers ``rel`` (the first that declares it)."""
+        for session in [self, *self.others]:
+            if rel in session.engine.program.decls:
+                return session
+        return self
+
+    def rules_for(self, rel: str) -> List[ast.Rule]:
+        """The rules (base, then added) whose head is ``rel``."""
+        base = self.owner(rel).engine.rules if rel not in self.decls else []
+        return [r for r in [*base, *self.rules] if r.head.rel == rel]
 
     def relations(self) -> List[str]:
         """Every relation a goal may name (base, added), sorted."""
@@ -132,15 +152,24 @@ class Session:
         if self.limits is not None:
             engine.limits = self.limits
         used = [r for r in engine.needed([GOAL]) if r in self.base_decls and r not in self.decls]
-        base_db = self._base(used, provenance, profile)
-        facts = {r: base_db.tuples(r) for r in used}
+        by_owner: Dict[int, tuple] = {}
+        for rel in used:
+            owner = self.owner(rel)
+            by_owner.setdefault(id(owner), (owner, []))[1].append(rel)
+        dbs = {}
+        for owner, rels in by_owner.values():
+            base_db = owner._base(rels, provenance, profile)
+            dbs.update({rel: base_db for rel in rels})
+        facts = {r: dbs[r].tuples(r) for r in used}
         db = engine.evaluate(facts, provenance=provenance, profile=profile, only=[GOAL], watchdog=self.watchdog)
         rows = db.relation(GOAL)
         relation = body[0].rel if len(body) == 1 and isinstance(body[0], ast.Atom) else None
         proofs = None
         if provenance:
-            proofs = [_stitch(db.why(GOAL, row), base_db) for row in rows[:max_proofs]]
-        stats = base_db.stats + db.stats if profile else None
+            proofs = [_stitch(db.why(GOAL, row), dbs) for row in rows[:max_proofs]]
+        stats = None
+        if profile:
+            stats = [s for base_db in {id(d): d for d in dbs.values()}.values() for s in base_db.stats] + db.stats
         return Answer(goal, columns, rows, relation, proofs, stats)
 
     def outputs(self):
@@ -188,7 +217,7 @@ class Session:
             for atom, _neg, _depth in _atoms(rule.body):
                 if atom.rel not in self.base_decls or atom.rel in self.decls:
                     continue
-                via = sorted(self.engine.needed([atom.rel]) & request)
+                via = sorted(self.owner(atom.rel).engine.needed([atom.rel]) & request)
                 if via:
                     # the hint of the first request in the session's order (most specific first)
                     first = next(r for r in self.request_hints if r in via)
@@ -196,11 +225,10 @@ class Session:
                                  f"({', '.join(via)}); {self.request_hints[first]}", sources)
 
     def _never_matches(self, program, body, sources) -> None:
-        derived = {r.head.rel for r in self.engine.rules if not r.is_fact} | {r.head.rel for r in self.rules}
         for lit in body:
-            if not isinstance(lit, ast.Atom) or lit.rel in BUILTINS or lit.rel in derived:
+            if not isinstance(lit, ast.Atom) or lit.rel in BUILTINS or self.rules_for(lit.rel):
                 continue
-            if not self.facts.get(lit.rel) and not self.engine.facts.get(lit.rel):
+            if not self.facts.get(lit.rel) and not self.owner(lit.rel).engine.facts.get(lit.rel):
                 raise _error(lit.span, NEVER_MATCHES, f"the goal can never match: {lit.rel} has no facts "
                              "here and no rule derives it", sources)
 
@@ -208,8 +236,9 @@ class Session:
         db = self._dbs.get(provenance)
         if db is not None and all(db.evaluated(r) for r in used) and not profile:
             return db
-        wanted = sorted(set(used) | ({r for r in self.base_decls if db.evaluated(r)} if db is not None else set()))
-        derived = {r.head.rel for r in self.engine.rules if not r.is_fact}
+        decls = self.engine.program.decls
+        wanted = sorted(set(used) | ({r for r in decls if db.evaluated(r)} if db is not None else set()))
+        derived = {r.head.rel for r in self.engine.rules}  # tables of facts in rule files too
         only = [r for r in wanted if r in derived]
         needed = self.engine.needed(only) | set(wanted)
         facts = {r: rows for r, rows in self.facts.items() if r in needed}
@@ -331,10 +360,10 @@ def _goal_columns(body, decls, base):
     return [], [], body
 
 
-def _stitch(proof, base_db):
+def _stitch(proof, dbs: Mapping[str, object]):
     """Replace the leaves of an upper-layer proof that are derived base tuples with their
-    proofs in the base program (when it was evaluated with provenance)."""
-    if proof is None or base_db is None or getattr(base_db, "_prov", None) is None:
+    proofs in the base program that answered them (``dbs``: relation -> database)."""
+    if proof is None:
         return proof
     seen = set()
     todo = [proof]
@@ -343,7 +372,8 @@ def _stitch(proof, base_db):
         if id(node) in seen:
             continue
         seen.add(id(node))
-        if node.rule is None and node.relation != GOAL and base_db.evaluated(node.relation) \
+        base_db = dbs.get(node.relation)
+        if node.rule is None and base_db is not None and getattr(base_db, "_prov", None) is not None \
                 and base_db.contains(node.relation, node.tuple):
             sub = base_db.why(node.relation, node.tuple)
             if sub is not None:

@@ -93,11 +93,34 @@ def _evaluate(request: CheckRequest, project) -> CheckResult:
             gathered.add(family.facts)
             for rel, rows in family.facts(request, project).items():
                 facts[rel] = [*facts.get(rel, ()), *rows]
-    only = sorted({rel for family in families for rel in family.relations})
+    merge_ref = request.options.get("merge_base") if "conflicts" in request.families else None
+    extra = ["merge_review_runs", "revision_problem"] if merge_ref is not None else []
+    only = sorted({rel for family in families for rel in family.relations} | set(extra))
     db = engine.evaluate(facts, only=only)
     locate = Locator(project)
     results: List[FamilyResult] = [family.select(db, locate) for family in families]
-    return combine(results)
+    merge = None
+    if merge_ref is not None and db.relation("merge_review_runs"):
+        merge = _merge_review(request, project, merge_ref, db.relation("revision_problem"))
+        results.insert(request.families.index("conflicts") + 1, merge_family(merge))
+    combined = combine(results)
+    combined.merge = merge
+    return combined
+
+
+def _merge_review(request: CheckRequest, project, ref: str, problems):
+    """The merge review of ``--merge-base`` (analyzer/query/merge.py), reusing the loaded
+    work tree and its integrity problems for HEAD when HEAD's files are the work tree's."""
+    from analyzer.query.merge import run_merge_review
+
+    return run_merge_review(request.project_root, project.memory_dir, ref, request.use_cache,
+                            worktree=project, worktree_problems=problems)
+
+
+def merge_family(merge) -> FamilyResult:
+    """The merge review as a family of the check result: its status (UNAVAILABLE when Git
+    could not answer), exit status and the lines of its text block."""
+    return FamilyResult("merge", "merge", merge.status or "UNAVAILABLE", merge.exit_code, [], merge.text_lines())
 
 
 def combine(results: List[FamilyResult]) -> CheckResult:

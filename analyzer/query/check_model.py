@@ -66,3 +66,4 @@ class CheckResult:
     error_path: str = ""
     error_line: int = 1
     error_col: int = 1
+    merge: Optional[object] = None  # the MergeResult of --merge-base (analyzer/query/merge.py)

@@ -31,11 +31,13 @@ class IndexRequest:
     scope: Optional[str] = None
     lookup: Optional[str] = None
     merge: Optional[Tuple[str, str]] = None
+    subjects: bool = False  # a Subject command: the contract and registry must be clean (§9.6)
 
     def facts(self) -> Dict[str, List[tuple]]:
         """The request as facts of facts/index_request.dl (verbatim; rules interpret them)."""
         flags = [("include-archive",)] if self.include_archive else []
         flags += [("local",)] if self.local else []
+        flags += [("subjects",)] if self.subjects else []
         return {
             "req_index_flag": flags,
             "req_status_filter": [(self.status,)] if self.status is not None else [],
@@ -105,6 +107,8 @@ class Evaluation:
                            if k == key})
         if code.startswith("MA-FILE") or code == "MA-MEMDIR":
             return [Span(key)]
+        if code.startswith("MA-SUBJECT") and key in ("manifest.md", "subjects.md"):
+            return [Span(f"{self.project.memory_dir}/{key}")]
         return [Span("<command line>")]
 
     def rows(self, relation: str = "index_row") -> List[Row]:
@@ -120,7 +124,7 @@ class Evaluation:
         return rows[0][0] if rows else ""
 
     def text_key(self, module: str, kind: str) -> str:
-        """The key of a unit's file in ``Project.texts``."""
+        """The key of a unit's file in ``Project.texts`` (``kind`` "local" for a local module)."""
         return f"local/{module}" if kind == "local" else module
 
     def locate(self, module: str, ordinal: int, kind: str) -> Span:

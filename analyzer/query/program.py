@@ -18,6 +18,22 @@ def read_program(use_cache: bool = True):
 
 
 @lru_cache(maxsize=None)
+def merge_program(use_cache: bool = True):
+    """The engine for rules/merge/merge.dl (merge review over the Git facts of three revisions)."""
+    from analyzer.engine.cache import load_engine
+
+    return load_engine(data_file("rules", "merge/merge.dl"), use_cache=use_cache)
+
+
+@lru_cache(maxsize=None)
+def revision_program(use_cache: bool = True):
+    """The engine for rules/merge/revision.dl (the integrity of one revision of a merge review)."""
+    from analyzer.engine.cache import load_engine
+
+    return load_engine(data_file("rules", "merge/revision.dl"), use_cache=use_cache)
+
+
+@lru_cache(maxsize=None)
 def index_program(use_cache: bool = True):
     """The engine for rules/index/index.dl (`list`, `show`, `subject`), loaded like
     :func:`read_program`."""

@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from analyzer.needed import require_usable
 from analyzer.query.paths import probe_path
 from analyzer.query.program import read_program
 from analyzer.query.read_model import (
+    DISPOSITION_ORDER,
     ConflictFinding,
     ModuleView,
     Omission,
@@ -22,6 +24,7 @@ from analyzer.query.read_model import (
     ReadResult,
 )
 
+INVALID_PREFIX = "Error: Routing input or manifest is invalid: "  # the reference's stderr line (§8.3)
 FOLDER_LABEL = {"rules": "rule", "profiles": "profile", "areas": "area"}
 
 
@@ -39,6 +42,7 @@ class ReadRequest:
     project_root: Path = field(default_factory=Path.cwd)
     memory_dir: str = "docs/memory"
     use_cache: bool = True
+    max_file_bytes: Optional[int] = None  # None: the loader's default cap (analyzer.files.SIZE_CAP)
 
     def facts(self) -> Dict[str, List[tuple]]:
         """The request as facts of facts/request.dl (verbatim; rules interpret them)."""
@@ -58,7 +62,36 @@ class ReadRequest:
 
 
 class UnknownTask(ValueError):
-    """The supplied task is not a spelling the rules know (a usage error)."""
+    """The supplied task is not a spelling the rules know (a usage error).
+
+    ``str(exc)`` is the task as supplied; ``aliases`` are the accepted spellings with their
+    canonical tasks, as rules/read/tasks.dl declares them (``task_alias``).
+    """
+
+    def __init__(self, task: str, aliases: Sequence[Tuple[str, str]] = ()) -> None:
+        super().__init__(task)
+        self.aliases = sorted(aliases)
+
+    def message(self) -> str:
+        """``argument --task: invalid choice: 'x' (did you mean 'y'?)`` and the accepted tasks."""
+        import difflib
+
+        task = str(self)
+        text = f"argument --task: invalid choice: {task!r}"
+        spellings = [a for a, _ in self.aliases]
+        close = difflib.get_close_matches(task.strip().lower(), spellings, n=1, cutoff=0.6)
+        if close:
+            text += f" (did you mean {close[0]!r}?)"
+        if self.aliases:
+            groups: Dict[str, List[str]] = {}
+            for alias, canonical in self.aliases:
+                if alias != canonical:
+                    groups.setdefault(canonical, []).append(alias)
+                else:
+                    groups.setdefault(canonical, [])
+            listed = [f"{c} ({', '.join(a)})" if a else c for c, a in sorted(groups.items())]
+            text += "; accepted tasks (aliases in parentheses): " + "; ".join(listed)
+        return text
 
 
 def run_read(request: ReadRequest, project=None, *, provenance: bool = False):
@@ -71,8 +104,9 @@ def run_read(request: ReadRequest, project=None, *, provenance: bool = False):
     # built is frozen out of later collections too.
     with gc_paused(freeze=True):
         if project is None:
+            limit = {} if request.max_file_bytes is None else {"max_file_bytes": request.max_file_bytes}
             project = load_project(request.project_root, memory_dir=request.memory_dir,
-                                   use_cache=request.use_cache, side_task=_program_warmer(request))
+                                   use_cache=request.use_cache, side_task=_program_warmer(request), **limit)
         return _evaluate(request, project, provenance)
 
 
@@ -112,12 +146,15 @@ def request_facts(engine, request: Optional[ReadRequest], project) -> Dict[str, 
         facts[name] = [*facts.get(name, ()), *rows]
     # Phase 1 normalizes touched paths (rules), phase 2 adds what the filesystem says about
     # each normalized path; the filesystem is never consulted for anything rules reject.
-    phase1 = ["path_norm", "unknown_task"]
-    needed = engine.needed(phase1)
-    first = engine.evaluate({rel: rows for rel, rows in facts.items() if rel in needed}, only=phase1)
+    # Phase 1 also says which files the read needs: one that could not be used stops the
+    # read here (UnusableInput), before anything is routed or packed (fail closed).
+    phase1 = ["path_norm", "unknown_task", "needed_file", "task_alias"]
+    inputs = engine.needed(phase1)
+    first = engine.evaluate({rel: rows for rel, rows in facts.items() if rel in inputs}, only=phase1)
     unknown = first.relation("unknown_task")
     if unknown:
-        raise UnknownTask(unknown[0][0])
+        raise UnknownTask(unknown[0][0], first.relation("task_alias"))
+    require_usable(project, (m for (m,) in first.relation("needed_file")))
     norm = sorted({p for _, p in first.relation("path_norm")})
     facts["path_probe"] = [(p, probe_path(Path(request.project_root), p)) for p in norm]
     return facts
@@ -161,7 +198,7 @@ def build_result(db, request: ReadRequest, project) -> ReadResult:
                           for _, n in db.relation("local_loaded_module")]
     return ReadResult(
         task=request.task,
-        canonical_task=None if invalid is not None else _one(db, "canonical_task"),
+        canonical_task=_one(db, "canonical_task"),  # echoed in INVALID results too (§8.8)
         paths=paths,
         explicit=explicit,
         completeness=completeness,
@@ -181,10 +218,21 @@ def build_result(db, request: ReadRequest, project) -> ReadResult:
         approved=bool(db.relation("approved")),
         exit_code=_one(db, "exit_code", 2),
         notice=_one(db, "pack_notice"),
-        error=None if invalid is None else f"Error: Routing input or manifest is invalid: {invalid}",
+        error=None if invalid is None else INVALID_PREFIX + invalid,
+        error_location=_error_location(db, project),
         sections=sections,
         local_sections=local_sections,
     )
+
+
+def _error_location(db, project):
+    """The file position of the fact behind an INVALID result's error (rules/read/completeness.dl
+    ``invalid_source``), or None when the error is in the request itself."""
+    for relation, ord_ in db.relation("invalid_source"):
+        for row in db.relation(relation):
+            if relation != "manifest_error" or row[0] == ord_:
+                return project.facts.span_of(relation, row)
+    return None
 
 
 def _modules(db) -> List[ModuleView]:
@@ -199,7 +247,9 @@ def _modules(db) -> List[ModuleView]:
     matching = dict(db.relation("matching_input"))
     required = {m for (m,) in db.relation("module_required")}
     views = []
-    for _, _, m in sorted((g, o, m) for m, g, o in db.relation("result_module")):
+    # text order: by disposition group (as the text shows them, §8.8), then module order
+    rank = {d: i for i, d in enumerate(DISPOSITION_ORDER)}
+    for _, _, _, m in sorted((rank[disposition[m]], g, o, m) for m, g, o in db.relation("result_module")):
         ordered = []
         for _, r in sorted(reasons.get(m, [])):
             if r not in ordered:

@@ -9,6 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
+from analyzer.span import Span
+
+
+# The disposition groups in the order the text shows them (§8.8); ReadResult.modules follows it.
+DISPOSITION_ORDER = ("loaded", "skipped", "missing-required", "missing-optional", "invalid")
+
 
 @dataclass
 class ModuleView:
@@ -80,7 +86,7 @@ class ReadResult:
     completeness: str
     shared_completeness: str
     incomplete_dimensions: List[str]
-    modules: List[ModuleView]
+    modules: List[ModuleView]  # in display order: by DISPOSITION_ORDER, then module order
     omissions: List[Omission]
     oversized: List[Tuple[str, int]]
     conflict_status: str
@@ -95,6 +101,7 @@ class ReadResult:
     exit_code: int
     notice: Optional[str]
     error: Optional[str]
+    error_location: Optional[Span]  # where the input behind ``error`` is (None: the command line)
     sections: List[PackSection]
     local_sections: List[PackSection]
 

@@ -50,18 +50,41 @@ def shipped_relative(text: str) -> str:
     return text
 
 
+OUTSIDE = "not-in-result"  # the disposition shown for a project module the result does not list
+
+
 def module_proofs(db, module: str) -> WhyAnswer:
-    """Proofs of ``module``'s disposition and of its displayed reason."""
-    rows = db.query(f"disposition({_quote(module)}, _)")
+    """Proofs of ``module``'s disposition and of its displayed reason; for a module of the
+    project that the result does not list (inbox.md, an unrouted file, a route's absent
+    file, anything but manifest.md when routing is invalid), proofs of why it is not there
+    (``outside_reason``, rules/read/outside.dl)."""
+    module = module.replace("\\", "/").strip()
+    invalid = bool(db.relation("routing_invalid"))
+    relation, reason = ("result_disposition", "result_primary_reason") if invalid else ("disposition", "primary_reason")
+    rows = db.query(f"{relation}({_quote(module)}, _)")
     if not rows:
-        known = ", ".join(m for m, _ in db.relation("disposition")) or "none"
-        return WhyAnswer("disposition", [], error=f"module {module!r} is not part of this result (modules: {known})")
-    answer = WhyAnswer("disposition", rows)
+        return _outside_proofs(db, module)
+    answer = WhyAnswer(relation, rows)
     answer.titles.append(f"{module}: {rows[0][1]}")
-    answer.proofs.append(db.why("disposition", rows[0]))
-    for row in db.query(f"primary_reason({_quote(module)}, _)"):
+    answer.proofs.append(db.why(relation, rows[0]))
+    for row in db.query(f"{reason}({_quote(module)}, _)"):
         answer.titles.append(f"Reason {row[1]}:")
-        answer.proofs.append(db.why("primary_reason", row))
+        answer.proofs.append(db.why(reason, row))
+    return answer
+
+
+def _outside_proofs(db, module: str) -> WhyAnswer:
+    rows = sorted(db.query(f"outside_reason({_quote(module)}, _, _, _)"), key=lambda r: (r[1], r[2], r[3]))
+    if not rows:
+        known = sorted({m for (m,) in db.relation("project_module")} | {m for m, _ in db.relation("result_disposition")})
+        return WhyAnswer("outside_reason", [], error=f"the project has no module {module!r} (no managed file, route "
+                                                      f"or declaration names it); modules: {', '.join(known) or 'none'}")
+    answer = WhyAnswer("outside_reason", [(module, OUTSIDE)] + rows)
+    answer.titles.append(f"{module}: {OUTSIDE} ({rows[0][2]}: {rows[0][3]})")
+    answer.proofs.append(db.why("outside_reason", rows[0]))
+    for row in rows[1:]:
+        answer.titles.append(f"Also {row[2]}: {row[3]}")
+        answer.proofs.append(db.why("outside_reason", row))
     return answer
 
 

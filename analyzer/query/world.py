@@ -22,6 +22,22 @@ OTHER_REQUESTS = {
 
 
 @lru_cache(maxsize=None)
+def check_engine(use_cache: bool = True):
+    """The engine of rules/check/check.dl: the project-wide checks. Its relations that the read
+    program does not declare (check_conflict_finding, reach_finding, fresh_finding, ...) are
+    built in too; a relation both declare answers as the read program derives it."""
+    from analyzer.engine.cache import load_engine
+    from analyzer.resources import data_file
+
+    return load_engine(data_file("rules", "check/check.dl"), use_cache=use_cache)
+
+
+def world_programs(use_cache: bool = True) -> list:
+    """The programs of the built-in world, in priority order."""
+    return [world_engine(use_cache).program, check_engine(use_cache).program]
+
+
+@lru_cache(maxsize=None)
 def world_engine(use_cache: bool = True):
     """The engine of rules/query.dl (every shipped relation), compiled once (and cached)."""
     from analyzer.engine.cache import load_engine
@@ -31,7 +47,7 @@ def world_engine(use_cache: bool = True):
 
 
 def project_session(request, project_root, memory_dir: str = "docs/memory", use_cache: bool = True,
-                    project=None, limits=None):
+                    project=None, limits=None, max_file_bytes: Optional[int] = None):
     """A :class:`~analyzer.query.adhoc.Session` over the project at ``project_root``.
 
     ``request`` is a :class:`~analyzer.query.read.ReadRequest`, or None when no request
@@ -43,13 +59,15 @@ def project_session(request, project_root, memory_dir: str = "docs/memory", use_
 
     with gc_paused(freeze=True):
         if project is None:
-            project = load_project(project_root, memory_dir=memory_dir, use_cache=use_cache)
+            limit = {} if max_file_bytes is None else {"max_file_bytes": max_file_bytes}
+            project = load_project(project_root, memory_dir=memory_dir, use_cache=use_cache, **limit)
         engine = world_engine(use_cache)
         facts = request_facts(engine, request, project)
     hints = dict(OTHER_REQUESTS)
     if request is None:
         hints.update({rel: REQUEST_HINT for rel in REQUEST_RELATIONS})
-    return Session(engine, facts, spans=project.facts.spans, request_hints=hints, limits=limits)
+    check = Session(check_engine(use_cache), facts, spans=project.facts.spans, request_hints=hints, limits=limits)
+    return Session(engine, facts, spans=project.facts.spans, request_hints=hints, limits=limits, others=[check])
 
 
 def request_or_none(task: Optional[str], paths, rules, profiles, areas, **options):

@@ -25,12 +25,17 @@ def finding_payload(finding: CheckFinding) -> Dict[str, Any]:
 
 def check_payload(result: CheckResult) -> Dict[str, Any]:
     """The ``check.result`` payload: overall status and exit, each family, every finding."""
-    return {
+    out = {
         "status": result.status,
         "exit_code": result.exit_code,
         "families": {f.name: {"status": f.status, "exit_code": f.exit_code} for f in result.families},
         "findings": [finding_payload(x) for f in result.families for x in f.findings],
     }
+    if result.merge is not None:
+        from analyzer.render.merge_json import merge_payload
+
+        out["merge"] = merge_payload(result.merge)
+    return out
 
 
 def error_payload(result: CheckResult) -> Dict[str, Any]:

@@ -27,9 +27,15 @@ def conflicts_block(family: FamilyResult) -> List[str]:
     return [f"Conflict status: {family.status}"] + [f"- {f.conflict_text()}" for f in family.findings]
 
 
+def merge_block(family: FamilyResult) -> List[str]:
+    """The merge review block (§9.5): status, merge base and findings, or unavailable."""
+    return list(family.lines)
+
+
 BLOCKS: Dict[str, Callable[[FamilyResult], List[str]]] = {
     "quality": quality_block,
     "conflicts": conflicts_block,
+    "merge": merge_block,
 }
 
 
@@ -37,5 +43,8 @@ def render_check_text(result: CheckResult) -> str:
     """The whole stdout of a check run (empty for an error result, which goes to stderr)."""
     if result.error is not None:
         return ""
-    blocks = ["\n".join(BLOCKS[f.block](f)) for f in result.families]
-    return "\n\n".join(blocks) + "\n"
+    out = ""
+    for f in result.families:
+        # the merge review prints right below the conflict block it follows (no blank line)
+        out += ("" if not out else "\n" if f.block == "merge" else "\n\n") + "\n".join(BLOCKS[f.block](f))
+    return out + "\n"

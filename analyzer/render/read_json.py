@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import asdict
 
 from analyzer.query.read_model import ReadResult
 from analyzer.render.read_text import render_read_text
 
 
-def read_payload(result: ReadResult, *, explain: bool, names_only: bool) -> dict:
-    """The read result as plain JSON data, including the text pack and its sha256."""
+def read_payload(result: ReadResult, *, explain: bool, names_only: bool, root=None) -> dict:
+    """The read result as plain JSON data, including the text pack and its sha256; ``root`` is
+    the :class:`analyzer.root.Root` the command read (its path and how it was chosen)."""
     text = render_read_text(result, explain=explain, names_only=names_only)
+    location = result.error_location
     return {
         "status": result.completeness,
         "task": result.task,
@@ -45,5 +48,8 @@ def read_payload(result: ReadResult, *, explain: bool, names_only: bool) -> dict
         "approved": result.approved,
         "exit_code": result.exit_code,
         "error": result.error,
+        "error_location": None if location is None else {"path": location.path, "line": location.line,
+                                                          "col": location.col},
+        "project_root": {"path": os.path.abspath(root.path), "how": root.how} if root else None,
         "context_pack": {"text": text, "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest()},
     }

@@ -9,7 +9,9 @@ A case folder ``tests/corpus/<CODE>/<fires|quiet>/`` holds:
   (``manifest.md`` included), and whether the project is a Git repository with one commit;
 - ``docs/...`` (optional): files written over the base project ``tests/corpus/_base``;
 - ``state.json`` (optional): a local overlay to create under XDG_STATE_HOME (see
-  :func:`write_overlay`).
+  :func:`write_overlay`);
+- ``git.json`` (optional, for merge review codes): a two-sided Git history built on the
+  project (see :func:`write_history`); ``request.json`` then names ``"command": "check"``.
 
 The manifest is generated here so that each case states only what it changes.
 """
@@ -18,8 +20,12 @@ from __future__ import annotations
 
 import json
 import shutil
+import sys
 from pathlib import Path
 from typing import Dict, List, Optional
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scenarios"))
+import gitsteps  # noqa: E402  (the scenario harness's Git history builder)
 
 CORPUS = Path(__file__).resolve().parent
 BASE = CORPUS / "_base"
@@ -128,6 +134,17 @@ def build_project(case: Path, root: Path) -> Path:
     if spec.get("git"):
         _commit_all(root)
     return root
+
+
+def write_history(case: Path, root: Path, env: Dict[str, str]) -> Dict[str, str]:
+    """Build the Git history ``git.json`` describes in ``root``, if any: ``{"base": {...},
+    "right": {...}, "left": {...}}``, paths relative to the root, a null content deleting the
+    file (see gitsteps.two_sided_steps). Returns the environment the analyzer must run with."""
+    spec = read_json(case, "git.json")
+    if not spec:
+        return env
+    gitsteps.run_steps(root, gitsteps.two_sided_steps(spec), env)
+    return gitsteps.git_env(env)
 
 
 def _commit_all(root: Path) -> None:

@@ -20,7 +20,7 @@ from typing import Dict, Set
 import pytest
 
 from analyzer import catalog
-from corpus_project import CORPUS, OUTCOMES, build_project, cases, read_json, write_overlay
+from corpus_project import CORPUS, OUTCOMES, build_project, cases, read_json, write_history, write_overlay
 
 REPO = CORPUS.parents[1]
 CASES = cases()
@@ -40,6 +40,7 @@ def _run(case: Path, work: Path) -> Dict[str, object]:
     write_overlay(case, work / "state", root)
     env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
     env.update(XDG_CACHE_HOME=str(work / "cache"), XDG_STATE_HOME=str(work / "state"), PYTHONPATH=str(REPO))
+    env = write_history(case, root, env)
     request = read_json(case, "request.json")
     argv, command = request["argv"], request.get("command", "read")
     run = subprocess.run([sys.executable, "-m", "analyzer", command, *argv, "--format", "json", "--no-cache",
@@ -64,11 +65,13 @@ def results(request, tmp_path_factory) -> Dict[str, Dict[str, object]]:
 
 def produced(result: Dict[str, object]) -> Set[str]:
     """Every code and value a read or check result shows: module reasons, budget omissions,
-    conflict finding codes, check finding codes, routing completeness and local overlay status."""
+    conflict finding codes, check and merge review finding codes, routing completeness and
+    local overlay status."""
     codes = {reason for module in result.get("modules", []) for reason in module["reasons"]}
     codes |= {finding["code"] for finding in result.get("findings", [])}
     codes |= {"MC-OMIT-BUDGET" for _ in result.get("budget_omissions", [])[:1]}
     codes |= {finding["code"] for finding in result.get("conflict_findings", [])}
+    codes |= {finding["code"] for finding in (result.get("merge") or {}).get("findings", [])}
     return codes | {result[field] for field in VALUE_FIELDS.values() if result.get(field)}
 
 

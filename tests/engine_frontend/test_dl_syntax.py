@@ -168,18 +168,3 @@ def test_every_known_mistake_yields_its_code(mistake, example):
 ])
 def test_errors_outside_the_table(text, code):
     assert syntax_error(text).code == code
-
-
-def test_grammar_cache_falls_back_when_unwritable(tmp_path, monkeypatch):
-    blocker = tmp_path / "not-a-dir"
-    blocker.write_text("")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
-    assert syntax._cache_file("grammar") is False
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    name = syntax._cache_file("grammar")
-    assert name.startswith(str(tmp_path / "cache" / "memory-analyzer"))
-    syntax.set_grammar_cache(False)
-    try:
-        assert syntax._cache_file("grammar") is False
-    finally:
-        syntax.set_grammar_cache(True)

@@ -60,6 +60,13 @@ def test_wheel_installs_into_fresh_venv_and_runs_outside_the_tree(tmp_path):
     assert "Routing completeness: COMPLETE" in read.stdout, read.stderr
     assert "- areas/web.md" in read.stdout
     assert not (project / ".cache").exists()
+    conformance = _run([str(analyze), "conformance"], cwd=outside)
+    assert conformance.returncode == 0, conformance.stdout + conformance.stderr
+    lines = conformance.stdout.splitlines()
+    assert lines[0].startswith("conformance: installed package, no source tree: ")
+    assert not any(" skip " in line for line in lines)
+    help_text = _run([str(analyze), "--help"], cwd=outside).stdout
+    assert "docs/" not in help_text and "tests/" not in help_text  # the wheel ships neither
     installed_rules = _run([str(py), "-c", "from analyzer.resources import data_dir; print(data_dir('rules'))"],
                            cwd=outside)
     assert "site-packages" in installed_rules.stdout

@@ -51,7 +51,7 @@ def test_pattern_proofs_and_errors(acme, analyze):
     bad = analyze("why", "--pattern", "nosuch(X)", "--project-root", str(acme))
     assert bad.returncode == 2 and "undeclared relation 'nosuch'" in bad.stderr and "Traceback" not in bad.stderr
     unknown = analyze("why", "nope.md", "--project-root", str(acme))
-    assert unknown.returncode == 2 and "not part of this result" in unknown.stderr
+    assert unknown.returncode == 2 and "the project has no module 'nope.md'" in unknown.stderr
     both = analyze("why", "brief.md", "--pattern", "disposition(_, _)", "--project-root", str(acme))
     assert both.returncode == 2
 

@@ -22,7 +22,7 @@ JSON_STATUS_KEYS = {
     "local_status": "local_overlay_status",
     "canonical_task": "canonical_task",
 }
-IGNORED = {"note", "source", "merge_status", "files_unchanged"}
+IGNORED = {"note", "source", "files_unchanged"}
 
 
 def check_expect(expect: Dict, run, data: Dict, rerun: Callable[[List[str]], object], other_scenario) -> None:
@@ -98,16 +98,44 @@ def _findings(want, run, data, *_):
 
 
 def _contains(stream):
-    def check(want, run, *_):
+    def check(want, run, data, *_):
         text = run.stdout if stream == "stdout" else run.stderr if stream == "stderr" else run.stdout + run.stderr
         for piece in want:
             assert piece in text, (piece, text)
+            if stream == "stdout" and "merge" in data:
+                assert _merge_shows(piece, data), (piece, data["merge"])
     return check
 
 
-def _not_contains(want, run, *_):
+def _not_contains(want, run, data, *_):
     for piece in want:
         assert piece not in run.stdout, piece
+        if "merge" in data:
+            assert not _merge_shows(piece, data, strict=False), (piece, data["merge"])
+
+
+def _merge_shows(piece: str, data: Dict, strict: bool = True) -> bool:
+    """The JSON twin of a line of a merge review run (``check --conflicts --merge-base``)."""
+    merge = data["merge"]
+    codes = {f["code"] for f in merge["findings"]}
+    texts = " ".join(f["message"] for f in merge["findings"]) + " " + (merge["error"] or "")
+    if piece.startswith("Merge review status: "):
+        return merge["status"] == piece.split(": ", 1)[1]
+    if piece.startswith(("Merge review unavailable", "Conflict-free status was not established")):
+        return merge["status"] == "UNAVAILABLE"
+    if piece.startswith("Conflict status: "):
+        return data["families"]["conflicts"]["status"] == piece.split(": ", 1)[1]
+    if piece.startswith("MC-MERGE-"):
+        return piece in codes
+    if piece.startswith("MC-"):  # a worktree conflict code: the conflict block's findings
+        return not strict or piece in {f["code"] for f in data["findings"]}
+    return piece in texts
+
+
+def _merge_status(want, run, data, *_):
+    assert f"Merge review status: {want}" in run.stdout.splitlines(), run.stdout
+    assert data["merge"]["status"] == want
+    assert data["families"]["merge"]["status"] == want
 
 
 def _exact(want, run, *_):
@@ -156,6 +184,7 @@ _CHECKS: Dict[str, Callable] = {
     "stdout_identical_to_scenario": _identical_to_scenario,
     "module_order_in_loaded": _module_order,
     "conflict_messages_contain": _messages,
+    "merge_status": _merge_status,
     **{k: _status(k) for k in TEXT_STATUS_LINES},
 }
 

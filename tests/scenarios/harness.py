@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional
 
+import gitsteps
+
 REPO = Path(__file__).resolve().parents[2]
 SCENARIOS = REPO.parent / "shared" / "spec" / "scenarios.jsonl"
 
@@ -89,30 +91,11 @@ class ScenarioProject:
                 self._write(path, self._subst(content))
                 path.chmod(0o600)
 
-    def _git(self, *args: str) -> None:
-        subprocess.run(["git", *args], cwd=self.root, check=True, capture_output=True,
-                       env={**self.env, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
-                            "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"})
-
     def _git_steps(self, steps: List[dict]) -> None:
-        for step in steps:
-            kind = step.get("step") or step.get("kind") or next(iter(step))
-            if kind == "git_init_and_commit":
-                self._git("init", "-q")
-                self._git("add", "-A")
-                self._git("commit", "-qm", "init")
-            elif kind == "write":
-                for rel, content in step.get("files", step.get("write", {})).items():
-                    self._write(self.root / rel, content)
-            elif kind == "commit":
-                self._git("add", "-A")
-                self._git("commit", "-qm", step.get("message", "commit"))
-                if step.get("tag"):
-                    self._git("tag", step["tag"])
-            elif kind == "checkout_new_branch":
-                self._git("checkout", "-qb", step["name"], step.get("from", "HEAD"))
-            elif kind == "checkout":
-                self._git("checkout", "-q", step["name"])
+        if steps:
+            # the analyzer's own Git calls must not depend on the developer's config either
+            self.env = gitsteps.git_env(self.env)
+            gitsteps.run_steps(self.root, steps, self.env)
 
     def run(self, argv: List[str]) -> Run:
         """Run ``analyze <argv> --project-root <root>`` in a subprocess."""

@@ -1,0 +1,158 @@
+"""The merge review of ``check --conflicts --merge-base REF`` (spec §9.5), read-only.
+
+Python gathers: the commits (HEAD, the ref, their merge base) and the memory dir of each
+through analyzer/git.py and analyzer/revisions.py, the paths each side changed, and each
+side's integrity problems (rules/merge/revision.dl, evaluated once per side on that
+revision's facts alone). Every finding and the status are derived by rules/merge/merge.dl;
+this module only moves data between Git, the engine and :class:`MergeResult`.
+
+Any Git failure leaves the review unavailable, which blocks (exit 1) and is never CLEAR.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional
+
+from analyzer.git import GitError, Repo
+from analyzer.query.program import merge_program, revision_program
+
+UNAVAILABLE_NOTE = "Conflict-free status was not established."
+REVIEW_NOTE = "Concurrent hard-memory changes require semantic reconciliation."
+CLEAR_NOTE = ("No deterministic conflict or configured reconciliation risk was detected; "
+              "this is not a semantic-consistency proof.")
+SIDES = (("base", "merge base"), ("left", "HEAD"), ("right", None))
+
+
+@dataclass(frozen=True)
+class MergeLocation:
+    """A line of a revision's file that a merge finding is about."""
+
+    revision: str  # "merge base", "HEAD" or the ref as given
+    commit: str
+    path: str  # relative to the project root
+    line: int
+    col: int = 1
+
+
+@dataclass(frozen=True)
+class MergeFinding:
+    """One merge review finding (CONFLICT or REVIEW)."""
+
+    code: str
+    status: str
+    message: str
+    locations: List[MergeLocation] = field(default_factory=list)
+
+    def line(self) -> str:
+        """The finding as the reference prints it (without the leading "- ")."""
+        text = f"{self.code} {self.message}"
+        return f"{text}: {REVIEW_NOTE}" if self.status == "REVIEW" else text
+
+
+@dataclass
+class MergeResult:
+    """The outcome of a merge review: a status and findings, or why it was unavailable."""
+
+    ref: str
+    status: Optional[str] = None  # CLEAR, REVIEW or CONFLICT; None when unavailable
+    error: str = ""  # why the review is unavailable
+    base: str = ""
+    head: str = ""
+    target: str = ""
+    findings: List[MergeFinding] = field(default_factory=list)
+    exit_code: int = 1
+
+    @property
+    def available(self) -> bool:
+        """Whether the review ran (an unavailable review blocks and establishes nothing)."""
+        return self.status is not None
+
+    def text_lines(self) -> List[str]:
+        """The merge review block of the text output (spec §9.5)."""
+        if not self.available:
+            return [f"Merge review unavailable: {self.error}", UNAVAILABLE_NOTE]
+        lines = [f"Merge review status: {self.status}", f"Merge base: {self.base}"]
+        lines += [f"- {finding.line()}" for finding in self.findings]
+        if self.status == "CLEAR":
+            lines.append(f"- {CLEAR_NOTE}")
+        return lines
+
+
+def run_merge_review(project_root, memory_dir: str, ref: str, use_cache: bool = True,
+                     worktree=None, worktree_problems=None) -> MergeResult:
+    """Review the merge of ``ref`` into HEAD for the memory dir of ``project_root``.
+
+    ``worktree``: the work tree's loaded Project, reused for HEAD when HEAD's managed files
+    are the work tree's; ``worktree_problems``: the ``revision_problem`` rows rules/merge/
+    problems.dl derived for that work tree (so HEAD's integrity is not evaluated twice)."""
+    from analyzer.project import gc_paused
+
+    result = MergeResult(ref)
+    try:
+        repo = Repo(str(project_root))
+        result.head = repo.commit("HEAD")
+        result.target = repo.commit(ref)
+        result.base = repo.merge_base(result.head, result.target)
+        with gc_paused():
+            facts = _gather(repo, result, memory_dir, use_cache, worktree, worktree_problems)
+    except GitError as exc:
+        result.error = str(exc)
+        return result
+    db = merge_program(use_cache).evaluate(facts)
+    _select(db, result, memory_dir)
+    return result
+
+
+def _gather(repo: Repo, result: MergeResult, memory_dir: str, use_cache: bool,
+            worktree=None, worktree_problems=None) -> Dict[str, List[tuple]]:
+    """Every base fact of rules/merge/merge.dl the rules need, in two phases: the rules first
+    decide from the units of the three revisions which units each side changed; only those
+    units' fields are then copied in (the others cannot matter to any merge rule)."""
+    from analyzer.revisions import attribute_facts, read_revisions, unit_facts
+
+    commits = {"base": result.base, "left": result.head, "right": result.target}
+    specs = [(rev, commits[rev], label or result.ref) for rev, label in SIDES]
+    revisions = read_revisions(repo, specs, memory_dir, use_cache, worktree)
+    facts: Dict[str, List[tuple]] = {"memory_dir": [(memory_dir,)], "git_changed_path": [], "git_problem": []}
+    for revision in revisions:
+        for name, rows in unit_facts(revision).items():
+            facts.setdefault(name, []).extend(rows)
+    changed = merge_program(use_cache).evaluate(facts, only=["changed"]).relation("changed")
+    problems: Dict[tuple, list] = {}
+    for revision in revisions:
+        if worktree is not None and worktree_problems is not None and revision.project is worktree:
+            problems[revision.blob_ids] = list(worktree_problems)
+    for revision in revisions[1:]:  # the sides; the merge base contributes its units only
+        wanted: Dict[str, set] = {}
+        for rev, kind, ident in changed:
+            if rev == revision.rev:
+                wanted.setdefault(kind, set()).add(ident)
+        for name, rows in attribute_facts(revision, wanted).items():
+            facts.setdefault(name, []).extend(rows)
+        facts["git_changed_path"] += [(revision.rev, p) for p in repo.changed_paths(result.base, revision.sha)]
+        if revision.blob_ids not in problems:  # the same files have the same problems
+            db = revision_program(use_cache).evaluate(revision.project.facts.relation_sets(),
+                                                      only=["revision_problem"])
+            problems[revision.blob_ids] = db.relation("revision_problem")
+        facts["git_problem"] += [(revision.rev, *row) for row in problems[revision.blob_ids]]
+    return facts
+
+
+def _select(db, result: MergeResult, memory_dir: str) -> None:
+    """Copy the derived status, exit and findings (with locations) into ``result``."""
+    result.status = db.relation("merge_status")[0][0]
+    result.exit_code = db.relation("merge_exit")[0][0]
+    names = {rev: (label, sha) for rev, sha, label in db.relation("git_revision")}
+    where: Dict[str, List[MergeLocation]] = {}
+    for key, rev, module, line in db.relation("merge_finding_at"):
+        label, sha = names[rev]
+        where.setdefault(key, []).append(MergeLocation(label, sha, f"{memory_dir}/{module}", line))
+    rank = {"CONFLICT": 0, "REVIEW": 1}
+    rows = sorted(db.relation("merge_finding"), key=lambda r: (rank[r[2]], r[0]))
+    result.findings = [MergeFinding(code, status, message, sorted(where.get(key, []), key=_location_order))
+                       for key, code, status, message in rows]
+
+
+def _location_order(loc: MergeLocation) -> tuple:
+    return (loc.path, loc.line, loc.revision, loc.commit)

@@ -1,0 +1,35 @@
+"""JSON of the merge review block (``check --conflicts --merge-base REF``, spec §9.5).
+
+The block's type is ``MERGE_BLOCK`` in analyzer/registry.py (part of ``check.result``).
+An unavailable review has status "UNAVAILABLE", the Git error, no findings and exit code 1:
+it never reads as CLEAR.
+"""
+
+from __future__ import annotations
+
+from analyzer.query.merge import MergeResult
+
+
+def merge_payload(result: MergeResult) -> dict:
+    """The merge review block as plain JSON data."""
+    return {
+        "ref": result.ref,
+        "status": result.status or "UNAVAILABLE",
+        "exit_code": result.exit_code,
+        "base": result.base or None,
+        "head": result.head or None,
+        "target": result.target or None,
+        "error": result.error or None,
+        "findings": [
+            {
+                "code": f.code,
+                "family": "merge",
+                "status": f.status,
+                "message": f.message,
+                "text": f.line(),
+                "locations": [{"path": loc.path, "line": loc.line, "col": loc.col, "revision": loc.revision,
+                               "commit": loc.commit} for loc in f.locations],
+            }
+            for f in result.findings
+        ],
+    }

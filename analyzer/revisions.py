@@ -1,0 +1,163 @@
+"""The memory dir of a Git revision as facts: blobs -> the work tree's extractors -> git_* facts.
+
+A revision's managed files are listed with ``git ls-tree`` and read with one
+``git cat-file --batch``; each file is decoded and parsed in memory by exactly the
+extractors the work tree uses (:func:`analyzer.project.load_texts`, entry grammar chosen by
+that revision's own manifest, §4.2.1), so a unit means the same thing at every revision.
+Nothing is decided here: the revision's facts are relabelled mechanically into the
+``git_*`` relations of facts/schema.dl ("Git revisions"), and unit texts are digested so
+that rules can tell which units changed.
+
+Fail closed (spec §9.5 step 2): a managed file that exists at a revision but cannot be read
+(a symlink, a submodule, over the size cap, not UTF-8) makes the whole review unavailable.
+A missing file is simply absent (the rules then see what the extractors say about that).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Tuple
+
+from analyzer import files
+from analyzer.git import REGULAR_MODES, GitError, Repo
+from analyzer.project import Project, file_kind, load_texts
+
+# relation of a revision's fact base -> (the git_* relation carrying it, revision first;
+# the kind of unit its first column identifies)
+RELABEL = {
+    "entry": ("git_entry", "entry"),
+    "entry_subject": ("git_entry_subject", "entry"),
+    "entry_facet": ("git_entry_facet", "entry"),
+    "entry_relation": ("git_entry_relation", "entry"),
+    "evidence_source": ("git_evidence_source", "entry"),
+    "subject": ("git_subject", "subject"),
+    "subject_alias": ("git_subject_alias", "subject"),
+    "subject_canonical_ref": ("git_subject_canonical_ref", "subject"),
+    "rec_entry": ("git_rec_entry", "record"),
+}
+# unit kinds: (relation placing an ID at an ordinal, its ID-as-written relation, fixed module)
+UNIT_SOURCES = {
+    "entry": ("entry_unit", "entry_display", None),
+    "subject": ("subject_unit", "subject_display", "subjects.md"),
+    "record": ("rec_unit", "rec_display", "reconciliations.md"),
+}
+
+
+@dataclass
+class Revision:
+    """One revision of a merge review: its name, commit, label and parsed memory dir."""
+
+    rev: str  # "base", "left" or "right"
+    sha: str
+    label: str  # "merge base", "HEAD" or the ref as given
+    project: Project
+    blob_ids: Tuple[Tuple[str, str], ...]  # (module, blob id), sorted: equal iff same files
+
+
+def list_files(repo: Repo, sha: str, memory_dir: str, label: str) -> Dict[str, str]:
+    """module -> blob id of every managed ``*.md`` below the memory dir at ``sha``."""
+    folder = repo.prefix + memory_dir.strip("/")
+    found: Dict[str, str] = {}
+    entries = repo.tree(sha, folder)
+    if not entries:
+        for part in _ancestors(folder):
+            if repo.is_tree_symlink(sha, part):
+                raise GitError(f"{label}: memory dir component {part!r} is a symlink")
+    for entry in entries:
+        module = entry.path[len(folder) + 1:]
+        top = module.split("/", 1)[0]
+        is_md = module.casefold().endswith(".md")
+        if entry.mode == "120000" and (is_md or (top == module and top in files.MANAGED_DIR_NAMES)):
+            raise GitError(f"{label}: managed memory path is a symlink: {memory_dir}/{module}")
+        if not is_md:
+            continue
+        if entry.kind != "blob" or entry.mode not in REGULAR_MODES:
+            raise GitError(f"{label}: managed memory path is not a regular file: {memory_dir}/{module}")
+        found[module] = entry.oid
+    return found
+
+
+def _ancestors(folder: str) -> List[str]:
+    parts = folder.split("/")
+    return ["/".join(parts[:i]) for i in range(1, len(parts) + 1)]
+
+
+def decode_files(listing: Dict[str, str], blobs: Dict[str, bytes], memory_dir: str, label: str) -> Dict[str, str]:
+    """module -> decoded text; any file that cannot be read makes the review unavailable."""
+    texts = {}
+    for module, oid in sorted(listing.items()):
+        data = blobs[oid]
+        where = f"{label}: {memory_dir}/{module}"
+        if len(data) > files.SIZE_CAP:
+            raise GitError(f"{where}: file is {len(data)} bytes, over the {files.SIZE_CAP} byte limit")
+        text, problems = files.decode(module, data)
+        if text is None:
+            raise GitError(f"{where}: {problems[-1].message}")
+        texts[module] = text
+    return texts
+
+
+def read_revisions(repo: Repo, specs: List[Tuple[str, str, str]], memory_dir: str,
+                   use_cache: bool, worktree: Optional[Project] = None) -> List[Revision]:
+    """Parse the memory dir of each ``(rev, sha, label)``; blobs shared by revisions are read
+    once. A revision whose managed files are exactly the work tree's (``worktree``, already
+    loaded) reuses its facts: the same texts through the same extractors give the same facts."""
+    listings = {rev: list_files(repo, sha, memory_dir, label) for rev, sha, label in specs}
+    blobs = repo.blobs(oid for listing in listings.values() for oid in listing.values())
+    out = []
+    parsed: Dict[Tuple[Tuple[str, str], ...], Project] = {}
+    for rev, sha, label in specs:
+        ids = tuple(sorted(listings[rev].items()))
+        if ids not in parsed:  # two revisions with the same files parse the same
+            texts = decode_files(listings[rev], blobs, memory_dir, label)
+            parsed[ids] = (worktree if worktree is not None and _same_files(worktree, texts)
+                           else load_texts(repo.root, memory_dir, texts, use_cache=use_cache))
+        out.append(Revision(rev, sha, label, parsed[ids], ids))
+    return out
+
+
+def _same_files(worktree: Project, texts: Dict[str, str]) -> bool:
+    """Whether the work tree holds exactly these managed files with these texts (READMEs,
+    which are never extracted, aside)."""
+    mine = {m: t for m, t in texts.items() if file_kind(m) != "readme"}
+    listed = {m for (m,) in worktree.facts.relation_sets().get("memory_file", ()) if file_kind(m) != "readme"}
+    return listed == set(mine) and all(worktree.texts.get(m) == t for m, t in mine.items())
+
+
+def unit_facts(revision: Revision) -> Dict[str, List[tuple]]:
+    """The facts naming a revision's files and units: git_revision, git_file, git_unit and
+    git_unit_display (facts/schema.dl, "Git revisions")."""
+    rel = revision.project.facts.relation_sets()
+    rev = revision.rev
+    units, display = [], []
+    split_cache: Dict[str, List[str]] = {}
+    for kind, (placed, shown, fixed) in UNIT_SOURCES.items():
+        for fact in rel.get(placed, ()):
+            ident, module, ordinal = (fact[0], fixed, fact[1]) if fixed else fact
+            ranges = revision.project.unit_ranges.get(module, [])
+            if not 1 <= ordinal <= len(ranges):
+                continue
+            start, end = ranges[ordinal - 1]
+            lines = split_cache.get(module)
+            if lines is None:
+                lines = split_cache[module] = revision.project.texts[module].splitlines()
+            body = "\n".join(lines[start:end + 1]).strip("\n")
+            digest = hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()
+            units.append((rev, kind, ident, module, digest, start + 1))
+        display += [(rev, kind, *fact) for fact in rel.get(shown, ())]
+    return {"git_revision": [(rev, revision.sha, revision.label)],
+            "git_file": [(rev, module) for (module,) in rel.get("memory_file", ())],
+            "git_unit": units, "git_unit_display": display}
+
+
+def attribute_facts(revision: Revision, wanted: Dict[str, set]) -> Dict[str, List[tuple]]:
+    """The git_* copies of the revision's entry, Subject and record relations, for the units
+    whose IDs ``wanted`` lists per kind ("entry", "subject", "record")."""
+    rel = revision.project.facts.relation_sets()
+    rev = revision.rev
+    out: Dict[str, List[tuple]] = {}
+    for source, (name, kind) in RELABEL.items():
+        ids = wanted.get(kind, set())
+        out[name] = [(rev, *fact) for fact in rel.get(source, ()) if fact[0] in ids]
+    return out

@@ -1,0 +1,60 @@
+"""Which project a command works on: ``--project-root``, or the nearest ancestor that holds
+the memory manifest, as git and ruff find their roots.
+
+Every command that takes ``--project-root`` declares it with :func:`add_root_arguments` and
+resolves it with :func:`resolve_root`; an explicit ``--project-root`` is never second-guessed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional
+
+
+def add_root_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--project-root DIR`` and ``--memory-dir DIR``, with the same help everywhere."""
+    parser.add_argument("--project-root", default=None, metavar="DIR",
+                        help="project root (default: the nearest of the current directory and its parents that "
+                             "holds MEMORY-DIR/manifest.md, else the current directory)")
+    parser.add_argument("--memory-dir", default="docs/memory", metavar="DIR",
+                        help="memory directory, relative to the project root and inside its docs/ "
+                             "(default: docs/memory)")
+
+
+@dataclass(frozen=True)
+class Root:
+    """The project root a command uses, and how it was chosen."""
+
+    path: str
+    how: str  # "given" (--project-root), "found" (an ancestor holds the manifest), "cwd" (none does)
+    memory_dir: str
+
+    def describe(self) -> str:
+        """One line for people: which root, and why that one."""
+        manifest = f"{self.memory_dir.strip('/')}/manifest.md"
+        why = {"given": "given by --project-root",
+               "found": f"the nearest directory holding {manifest}",
+               "cwd": f"the current directory; neither it nor a parent holds {manifest}"}[self.how]
+        return f"Project root: {os.path.abspath(self.path)} ({why})"
+
+
+def find_root(start: str, memory_dir: str = "docs/memory") -> Optional[str]:
+    """The nearest of ``start`` and its parents holding ``<memory_dir>/manifest.md``, or None."""
+    current = Path(os.path.abspath(start))
+    relative = memory_dir.replace("\\", "/").strip("/") or "docs/memory"
+    for candidate in (current, *current.parents):
+        if os.path.isfile(candidate / relative / "manifest.md"):
+            return str(candidate)
+    return None
+
+
+def resolve_root(project_root: Optional[str], memory_dir: str = "docs/memory", cwd: Optional[str] = None) -> Root:
+    """The root a command uses: ``project_root`` as given, else :func:`find_root` from ``cwd``."""
+    if project_root is not None:
+        return Root(project_root, "given", memory_dir)
+    start = cwd or os.getcwd()
+    found = find_root(start, memory_dir)
+    return Root(found, "found", memory_dir) if found else Root(start, "cwd", memory_dir)
