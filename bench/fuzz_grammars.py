@@ -24,9 +24,14 @@ from tests.fuzz.strategies import GRAMMARS  # noqa: E402
 from tests.fuzz.targets import run  # noqa: E402
 
 
-def fuzz(grammar: str, examples: int, seed: int) -> str:
-    """Run ``examples`` inputs of one grammar; "" when all passed, else the failure."""
+def fuzz(grammar: str, examples: int, seed: int, every: int = 0) -> str:
+    """Run ``examples`` inputs of one grammar; "" when all passed, else the failure.
+
+    With ``every`` > 0 a progress line goes to stderr after each ``every`` inputs, so a run
+    stopped by its time limit still tells how many inputs passed.
+    """
     count = [0]
+    start = time.monotonic()
 
     @settings(max_examples=examples, deadline=None, database=None, derandomize=False,
               suppress_health_check=list(HealthCheck))
@@ -34,6 +39,8 @@ def fuzz(grammar: str, examples: int, seed: int) -> str:
     def check(text):
         count[0] += 1
         run(grammar, text)
+        if every and count[0] % every == 0:
+            print(f"{grammar}: {count[0]} inputs passed ({time.monotonic() - start:.0f} s)", file=sys.stderr, flush=True)
 
     check._hypothesis_internal_use_seed = seed
     try:
@@ -51,11 +58,12 @@ def main(argv=None) -> int:
     parser.add_argument("--examples", type=int, default=100_000, help="inputs per grammar")
     parser.add_argument("--grammar", action="append", choices=sorted(GRAMMARS), help="only these (repeatable)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--progress", type=int, default=0, metavar="N", help="print a progress line every N inputs")
     args = parser.parse_args(argv)
     failed = 0
     for grammar in args.grammar or sorted(GRAMMARS):
         start = time.monotonic()
-        problem = fuzz(grammar, args.examples, args.seed)
+        problem = fuzz(grammar, args.examples, args.seed, args.progress)
         print(f"{grammar}: {'FAIL ' + problem if problem else 'ok'} ({time.monotonic() - start:.0f} s)", flush=True)
         failed += bool(problem)
     return 1 if failed else 0
