@@ -12,6 +12,8 @@ large part of loading a 10,000-entry project.
 
 from __future__ import annotations
 
+import hashlib
+import marshal
 from collections import defaultdict
 from typing import Dict, Iterable, List, Optional, Tuple, Union
 
@@ -28,11 +30,15 @@ class FactBase:
         self._facts: Dict[str, set] = defaultdict(set)
         self._spans: Dict[Tuple[str, Fact], Span] = {}
         self._located: List[Tuple[str, list]] = []  # (path, rows) whose spans are not folded in yet
+        # what digest() hashes: each bulk-added file as (path, content key), each single fact
+        self._chunks: List[Tuple[str, str]] = []
+        self._singles: set = set()
 
     def add(self, relation: str, *values: Value, span: Optional[Span] = None) -> None:
         """Add one fact ``relation(values...)``; the first span recorded for it is kept."""
         fact = tuple(values)
         self._facts[relation].add(fact)
+        self._singles.add((relation, fact))
         if span is not None:
             key = (relation, fact)
             old = self._spans.get(key)
@@ -40,13 +46,29 @@ class FactBase:
             if old is None or span < old:
                 self._spans[key] = span
 
-    def add_located(self, path: str, rows: Iterable[Tuple[str, tuple, int, int]]) -> None:
+    def add_located(self, path: str, rows: Iterable[Tuple[str, tuple, int, int]],
+                    key: Optional[str] = None) -> None:
         """Add many ``(relation, values, line, col)`` rows from one file (a fast path for
-        extractors; ``values`` must be tuples). Their spans are recorded on first use."""
+        extractors; ``values`` must be tuples). Their spans are recorded on first use.
+        ``key``, when given, is a digest that determines the rows (the facts cache key of
+        the file's extraction); otherwise :meth:`digest` hashes the rows themselves."""
         facts = self._facts
         for relation, values, _line, _col in rows:
             facts[relation].add(values)
         self._located.append((path, rows))
+        if key is None:
+            key = "rows:" + hashlib.sha256(marshal.dumps(rows)).hexdigest()
+        self._chunks.append((path, key))
+
+    def digest(self) -> str:
+        """A digest of every fact: equal digests mean equal fact bases (the converse may
+        fail, e.g. for the same facts added in another way, which only costs a reuse).
+        Independent of the order in which files and facts were added."""
+        h = hashlib.sha256(b"memory-analyzer-factbase-1\0")
+        h.update(marshal.dumps(sorted(self._chunks)))
+        singles = sorted(self._singles, key=lambda rf: (rf[0], _sort_key(rf[1])))
+        h.update(marshal.dumps(singles))
+        return h.hexdigest()
 
     def _fold_spans(self) -> Dict[Tuple[str, Fact], Span]:
         """Record the spans of every bulk-added row (smallest span wins, as in :meth:`add`)."""

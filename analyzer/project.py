@@ -105,7 +105,7 @@ class _Loader:
         self.project.unusable.setdefault(module, diag)
 
     def merge(self, sink: Sink, text: Optional[str]) -> None:
-        self.base.add_located(sink.path, sink.facts)
+        self.base.add_located(sink.path, sink.facts, sink.key)
         if sink.diagnostics:
             # split once per file, not once per diagnostic (5,000 diagnostics in one file
             # took 20 s when every one split the whole text: issue 14)
@@ -329,6 +329,9 @@ def _cached_sink(loader: _Loader, module: str, kind: str, schema: int, text: str
         extract(sink)
         if loader.use_cache:
             cache.store(key, sink)
+    # the key determines the facts (text, module, schema, extractor): the fact base's digest
+    # uses it instead of hashing the rows again
+    sink.key = f"{sink.path}\0{key}"
     return sink
 
 
@@ -339,17 +342,21 @@ def _source_paths(loader: _Loader) -> None:
     sets = loader.base.relation_sets()
     paths = {fact[3] for rel in ("evidence_source", "subject_evidence_source") for fact in sets.get(rel, ()) if fact[3]}
     for path in sorted(paths):
-        full = os.path.join(loader.root, path)
-        real = os.path.realpath(full)
-        if real != real_root and not real.startswith(real_root + os.sep):
-            state = "escapes"
-        elif os.path.isdir(full):
-            state = "dir"
-        elif os.path.exists(full):
-            state = "file"
-        else:
-            state = "missing"
-        loader.base.add("source_path", path, state)
+        loader.base.add("source_path", path, source_state(loader.root, real_root, path))
+
+
+def source_state(root: str, real_root: str, path: str) -> str:
+    """What the filesystem says about an evidence source path (stat only, never read):
+    "escapes" (resolves outside the project root), "dir", "file" or "missing"."""
+    full = os.path.join(root, path)
+    real = os.path.realpath(full)
+    if real != real_root and not real.startswith(real_root + os.sep):
+        return "escapes"
+    if os.path.isdir(full):
+        return "dir"
+    if os.path.exists(full):
+        return "file"
+    return "missing"
 
 
 def _finish(loader: _Loader) -> Project:

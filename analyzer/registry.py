@@ -304,9 +304,12 @@ COMMANDS: Tuple[CommandSpec, ...] = (
     ),
     CommandSpec(
         "why", LIVE, "analyzer.commands.why",
-        "print the proof of a module's routing disposition",
+        "print the proof of a module's routing disposition, or why a pattern does not hold",
         "Evaluate a read request with provenance and print the proof tree of MODULE's disposition "
-        "(rule, manifest line, path and glob, or the missing input), or of every tuple matching --pattern.",
+        "(rule, manifest line, path and glob, or the missing input), or of every tuple matching --pattern, "
+        "each under a one-line summary of its decisive evidence; --verbose adds the internal bookkeeping. "
+        "A --pattern without tuples is explained: per rule that could derive it, the first body literal that "
+        "fails, with the closest facts.",
         shapes=WHY_SHAPES,
         exits=((0, "the proofs were printed"),
                (2, "both or neither of MODULE and --pattern, an unknown --task, a bad --pattern, a MODULE "

@@ -154,6 +154,14 @@ _OTHER: Dict[str, tuple] = {
     "MA-FILE-UNREADABLE": ("a managed file could not be read (permissions, I/O error, too large)",
                            "make the file readable; a file over the size cap (10 MiB) is read with a larger "
                            "--max-file-bytes."),
+    "MA-SUBJECT": ("a Subject command refused (family of the MA-SUBJECT-* codes)", "see the specific MA-SUBJECT-* code."),
+    "MA-SUBJECT-CONTRACT": ("`subject list`/`subject merge` need an exact, valid Protocol 0.7 manifest contract",
+                            "fix the manifest error the message names (`analyze check --routing` lists them)."),
+    "MA-SUBJECT-REGISTRY": ("`subject list`/`subject merge` need a Subject registry without issues",
+                            "fix the registry issue the message names (`analyze check --conflicts` lists them)."),
+    "MA-SUBJECT-MERGE": ("a `subject merge` preview was refused: source and target must differ and each must exist "
+                         "exactly once as an active Subject",
+                         "check both IDs with `analyze subject list`."),
     "MA-INDEX-DUPLICATE": ("an Entry ID held twice by the units a lookup indexes",
                            "give one of the entries a new ID (or archive the stale copy)."),
     "MA-INDEX-LOCAL": ("--local lookup refused: the local overlay is not located, not bound, or in REVIEW",

@@ -41,8 +41,9 @@ REALWORLD = {
 }
 
 
-def run(src: Path, cache: Path, argv: list) -> tuple:
-    """One whole process: (wall seconds, peak RSS MiB, stdout bytes, exit status)."""
+def run_usage(src: Path, cache: Path, argv: list) -> tuple:
+    """One whole ``python -m analyzer`` process from ``src`` with ``cache`` as its cache:
+    (wall seconds, resource usage, stdout bytes, exit status). Shared with check_bench.py."""
     env = dict(os.environ, XDG_CACHE_HOME=str(cache), PYTHONPATH=str(src), PYTHONHASHSEED="0")
     with tempfile.TemporaryFile() as out:
         start = time.perf_counter()
@@ -50,9 +51,14 @@ def run(src: Path, cache: Path, argv: list) -> tuple:
                                 stderr=subprocess.DEVNULL, cwd=str(src), env=env)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
-        proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
-        return wall, usage.ru_maxrss / 1024, out.read(), proc.returncode
+        return wall, usage, out.read(), os.waitstatus_to_exitcode(status)
+
+
+def run(src: Path, cache: Path, argv: list) -> tuple:
+    """One whole process: (wall seconds, peak RSS MiB, stdout bytes, exit status)."""
+    wall, usage, out, status = run_usage(src, cache, argv)
+    return wall, usage.ru_maxrss / 1024, out, status
 
 
 def measure(src: Path, work: Path, root: Path, path: str, names_only: bool, repeat: int) -> dict:

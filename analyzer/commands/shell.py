@@ -59,9 +59,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _history_file():
-    from analyzer.engine.syntax import cache_dir
+    from analyzer.cache import cache_root  # $XDG_CACHE_HOME/memory-analyzer (engine.syntax no longer has it)
 
-    return cache_dir() / "shell_history"
+    return cache_root() / "shell_history"
 
 
 def _setup_readline(shell):

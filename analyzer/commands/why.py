@@ -20,6 +20,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "has, also one the result does not list (inbox.md, an unrouted file)")
     parser.add_argument("--pattern", help="explain every tuple matching this pattern instead, e.g. 'skip_reason(_, _)'")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    parser.add_argument("--verbose", action="store_true",
+                        help="print the whole proof tree, internal bookkeeping (ordinals, arithmetic) included")
     read_command.add_request_arguments(parser)
 
 
@@ -42,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     if bool(args.module) == bool(args.pattern):
         return error("why", args, "give either MODULE or --pattern")
     try:
-        _, db, _ = run_read(read_command.request_from(args), provenance=True)
+        _, db, project = run_read(read_command.request_from(args), provenance=True)
         answer = module_proofs(db, args.module) if args.module else pattern_proofs(db, args.pattern)
     except UnknownTask as exc:
         return error("why", args, exc.message())
@@ -66,7 +68,21 @@ def run(args: argparse.Namespace) -> int:
         return emit_json("why", "pattern", {
             "status": "PROVED" if proofs else "NO_MATCH", "task": args.task, "pattern": args.pattern,
             "relation": answer.relation, "proofs": proofs})
-    sys.stdout.write(answer.render() if answer.proofs else f"no tuple of {answer.relation} matches {args.pattern}\n")
+    if not answer.proofs:
+        return _why_not(args, project)
+    sys.stdout.write(answer.render(verbose=getattr(args, "verbose", False)))  # read --why has no --verbose
+    return exitcodes.OK
+
+
+def _why_not(args, project) -> int:
+    """No tuple matches the pattern: say, per rule that could derive it, where it fails."""
+    from analyzer.query.whynot import why_not
+    from analyzer.query.world import project_session
+
+    session = project_session(read_command.request_from(args), args.project_root, args.memory_dir,
+                              use_cache=not args.no_cache, project=project)
+    sys.stdout.write(f"no tuple of {args.pattern.split('(')[0].strip()} matches {args.pattern}\n")
+    sys.stdout.write(why_not(session, args.pattern).render())
     return exitcodes.OK
 
 

@@ -31,7 +31,7 @@ from analyzer.engine.variants import Variant
 
 FORMAT = b"memory-analyzer-program-cache-2"
 PROGRAMS = Area("programs", ".pickle")
-_STATE_KEYS = {"program", "rules", "facts", "strata", "files", "plain", "code"}
+_STATE_KEYS = {"program", "rules", "facts", "strata", "maps", "files", "plain", "code"}
 
 
 def cache_dir() -> Path:
@@ -40,7 +40,8 @@ def cache_dir() -> Path:
 
 
 @lru_cache(maxsize=None)
-def _engine_digest() -> bytes:
+def engine_digest() -> bytes:
+    """A digest of the Python version and the engine's source files."""
     h = hashlib.sha256(sys.version.encode())
     here = Path(__file__).resolve().parent
     for path in sorted(here.glob("*.py")):
@@ -52,18 +53,28 @@ def cache_key(entry: Path) -> str:
     """The key of a compiled program: engine sources, Python, shipped rules, entry file."""
     from analyzer.fingerprint import ruleset_fingerprint
 
-    h = hashlib.sha256(FORMAT + _engine_digest())
+    h = hashlib.sha256(FORMAT + engine_digest())
     h.update(ruleset_fingerprint().encode() + b"\0" + str(entry.resolve()).encode())
     return h.hexdigest()
 
 
 def is_cached(entry: Path) -> bool:
-    """Whether a compiled program for ``entry`` is stored (it is still verified on load)."""
-    return PROGRAMS.has(cache_key(entry))
+    """Whether a compiled program for ``entry`` is shipped or stored (it is still verified
+    on load)."""
+    from analyzer.engine.shipped import shipped_path
+
+    shipped = shipped_path(entry)
+    return (shipped is not None and shipped.is_file()) or PROGRAMS.has(cache_key(entry))
 
 
 def load_engine(entry: Path, use_cache: bool = True) -> Engine:
-    """The engine for the rule program at ``entry``, from the cache when possible."""
+    """The engine for the rule program at ``entry``: the compiled form shipped in the wheel
+    for the built-in programs, else from the cache when possible, else compiled."""
+    from analyzer.engine.shipped import load_shipped
+
+    engine = load_shipped(entry)
+    if engine is not None:
+        return engine
     key = cache_key(entry) if use_cache else None
     if key is not None:
         engine = _read(key)
@@ -94,6 +105,12 @@ def _decode(payload: bytes) -> Optional[Engine]:
     state = pickle.loads(payload[len(FORMAT):])
     if not isinstance(state, dict) or set(state) != _STATE_KEYS:
         raise ValueError("not a compiled program")
+    return engine_from_state(state)
+
+
+def engine_from_state(state: dict) -> Optional[Engine]:
+    """The engine stored by :func:`engine_state`, or None when a program file changed since
+    it was compiled (raises on a state of the wrong shape)."""
     code = marshal.loads(state.pop("code"))
     if any(_digest(Path(name)) != digest for name, digest in state.pop("files")):
         return None  # a program file changed since it was compiled: recompiled and replaced
@@ -119,6 +136,17 @@ def _digest(path: Path) -> Optional[str]:
 
 
 def _write(key: str, engine: Engine) -> None:
+    state = engine_state(engine)
+    try:
+        payload = FORMAT + pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return
+    PROGRAMS.put(key, payload)
+
+
+def engine_state(engine: Engine) -> dict:
+    """A picklable state of ``engine`` with its plain variants compiled (one code object),
+    and the content digest of every program file (checked by :func:`engine_from_state`)."""
     plain = engine.compiled(PLAIN)
     sources, metas = [], []
     for base, delta in plain:
@@ -136,8 +164,4 @@ def _write(key: str, engine: Engine) -> None:
     # the engine compiled all variants as one module already (the same text as joined here)
     code = engine.code(PLAIN) or compile("\n\n".join(sources), "<datalog program>", "exec")
     state["code"] = marshal.dumps(code)
-    try:
-        payload = FORMAT + pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
-    except (pickle.PicklingError, TypeError, AttributeError):
-        return
-    PROGRAMS.put(key, payload)
+    return state

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from itertools import islice
+from operator import itemgetter
 from typing import Dict, List, Tuple
 
 from analyzer.engine import ast
@@ -55,7 +56,8 @@ def _chunks(iterable, size=CHECK_EVERY):
         yield chunk
 
 
-RUNTIME = {"_div": _div, "_mod": _mod, "_num": _num, "_chunks": _chunks, "_ONCE": (None,)}
+RUNTIME = {"_div": _div, "_mod": _mod, "_num": _num, "_chunks": _chunks, "_ONCE": (None,),
+           "_itemgetter": itemgetter}
 
 #: loops in one generated function before the rest of the body moves to a nested function:
 #: CPython allows 20 nested blocks per function and 100 indentation levels per file
@@ -250,10 +252,13 @@ class RuleCompiler:
             self.emit(f"for {target} in {source}:")
             self.depth += 1
 
-    def unpack(self, atom: ast.Atom, bound, filter_bound: bool):
-        """Loop targets for an atom's columns plus the equality checks they need."""
+    def unpack(self, atom: ast.Atom, bound, filter_bound: bool, wildcards: bool = True):
+        """Loop targets for an atom's columns plus the equality checks they need (without
+        ``wildcards``: for the projection of :meth:`getter`, the columns binding variables)."""
         targets, checks, seen = [], [], set()
         for t in atom.args:
+            if not wildcards and not (isinstance(t, ast.Var) and t.name not in bound):
+                continue
             if isinstance(t, ast.Var) and t.name not in bound and t.name not in seen:
                 seen.add(t.name)
                 targets.append(self.var(t.name))
@@ -301,8 +306,36 @@ class RuleCompiler:
             source = f"{self.res.name(('I', atom.rel, cols))}_get({key}, ())"
         else:
             source = self.res.name(("F", atom.rel))
+        # not inside an aggregate: count and sum see every matching tuple, not each binding
+        if not keep and not self.in_aggregate and any(isinstance(t, ast.Wildcard) for t in atom.args):
+            if self.distinct_scan(atom, step.bound, source, cols, key):
+                return
+            # the outermost loop only: there duplicates multiply everything after them, while
+            # an inner lookup's bucket is mostly one tuple, where deduplicating costs more
+            # (67,000 dict.fromkeys calls in a cold 10k read) than it could save
+            if self.loops == 0:
+                target, checks = self.unpack(atom, step.bound, filter_bound=False, wildcards=False)
+                target = target.rstrip(",")  # itemgetter of one column yields the value itself
+                source = f"dict.fromkeys(map({self.getter(atom, step.bound)}, {source}))"
         self.open_loop(target, source, keep)
         self.emit_checks(checks)
+
+    def distinct_scan(self, atom: ast.Atom, bound, source: str, cols, key: str) -> bool:
+        """An atom that binds no variable is an existence test: one test, not a loop over
+        every matching tuple (each of which would derive the same heads again)."""
+        if any(isinstance(t, ast.Var) and t.name not in bound for t in atom.args):
+            return False
+        self.filter(f"{key} in {self.res.name(('I', atom.rel, cols))}" if cols else source)
+        return True
+
+    def getter(self, atom: ast.Atom, bound) -> str:
+        """A function (made once per call) projecting the atom's tuples on the columns that
+        bind variables: a scan with wildcards then visits each distinct binding once, so a
+        column it ignores cannot multiply the work of the literals after it."""
+        cols = [i for i, t in enumerate(atom.args) if isinstance(t, ast.Var) and t.name not in bound]
+        name = self.fresh("proj")
+        self.prelude.append(f"    {name} = _itemgetter({', '.join(map(str, cols))})")
+        return name
 
     def gen_neg(self, step: Step) -> None:
         atom = step.literal.atom
@@ -343,10 +376,23 @@ class RuleCompiler:
         self.emit_checks(checks)
 
     def gen_aggregate(self, agg) -> None:
+        """An aggregate's value, computed once per distinct group key and call.
+
+        The aggregated relations belong to lower strata, so within one call of the rule
+        function a group's value never changes; without the cache a rule such as
+        ``n(K, N) :- r(K, _), N = count : { r(K, _) }`` would re-run the aggregate body
+        for every ``r`` tuple of the group (n^2 for n tuples of one key)."""
         node = agg.node
         name = self.fresh("agg")
         object.__setattr__(node, "_pyname", name)
+        cache = self.fresh("aggcache")
+        self.prelude.append(f"    {cache} = {{}}")
+        group = sorted(getattr(node, "_grouping", frozenset()))
+        key = self.tuple_expr([self.var(v) for v in group]) if group else "()"
         init = {"count": "0", "sum": "0"}.get(node.func, "None")
+        self.emit(f"{name} = {cache}.get({key}, {cache})")
+        self.emit(f"if {name} is {cache}:")
+        self.depth += 1
         self.emit(f"{name} = {init}")
         atoms = sum(1 for s in agg.steps if s.kind in (SCAN, CALL))
         if atoms > MAX_AGGREGATE_ATOMS:
@@ -372,6 +418,8 @@ class RuleCompiler:
         self.gen_steps(agg.steps, accumulate)
         self.flavour = flavour
         self.depth, self.loops, self.scope_loops, self.in_aggregate, self.frame_loops = saved
+        self.emit(f"{cache}[{key}] = {name}")
+        self.depth -= 1
         self.agg_names.append(name)
         if self.flavour == WHY:
             self.kept.append(name)

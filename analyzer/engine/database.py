@@ -75,12 +75,18 @@ class Database:
         return sorted_tuples(self._rel(name))
 
     def tuples(self, name: str) -> set:
-        """Every tuple of a relation as the engine's own unsorted set (do not modify it)."""
+        """Every tuple of a relation as the engine's own unsorted set, not copied (do not
+        modify it): for a caller that groups or sorts them its own way (sorting a relation
+        of millions of tuples first would cost more than that)."""
         return self._rel(name)
 
     def evaluated(self, name: str) -> bool:
         """Whether relation ``name`` is complete in this database (declared and evaluated)."""
         return name in self._done
+
+    def known(self) -> frozenset:
+        """The relations this result holds completely (others raise DL909 when read)."""
+        return self._done
 
     def count(self, name: str) -> int:
         """How many tuples a relation holds."""

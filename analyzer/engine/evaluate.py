@@ -17,7 +17,7 @@ from analyzer.engine.errors import EngineError
 from analyzer.engine.limits import Limits
 from analyzer.engine.plan import annotate_aggregates
 from analyzer.engine.profile import RuleStats
-from analyzer.engine.stratify import needed_relations, stratify
+from analyzer.engine.stratify import dependency_maps, dependent_relations, needed_relations, stratify
 from analyzer.engine.variants import PLAIN, PROV, build_variants, link
 from analyzer.engine.watchdog import Watchdog
 
@@ -53,8 +53,10 @@ class Engine:
 
     def state(self) -> dict:
         """What :meth:`from_state` needs to rebuild this engine without re-stratifying
-        (picklable: the program, its strata and facts; limits and builtins are not kept)."""
-        return {"program": self.program, "rules": self.rules, "facts": self.facts, "strata": self.strata}
+        (picklable: the program, its strata, facts and dependency maps; limits and builtins
+        are not kept)."""
+        return {"program": self.program, "rules": self.rules, "facts": self.facts, "strata": self.strata,
+                "maps": self.maps()}
 
     @classmethod
     def from_state(cls, state: dict, compiled: Optional[Dict[str, list]] = None) -> "Engine":
@@ -69,6 +71,9 @@ class Engine:
         engine._compiled = dict(compiled or {})
         engine._code = {}
         engine._why_variants = {}
+        # computing the maps walks every rule body (about 10 ms for the read rules): a
+        # stored program brings them along
+        engine._maps = state.get("maps")
         return engine
 
     def compiled(self, flavour: str) -> list:
@@ -97,31 +102,68 @@ class Engine:
     def needed(self, only: Iterable[str]) -> set:
         """The relations an ``evaluate(..., only=only)`` reads or derives; facts of any other
         relation cannot change its result, so a caller may leave them out."""
-        return needed_relations(self.program, self.builtins, list(only))
+        return needed_relations(self.program, self.builtins, list(only), maps=self.maps())
+
+    def maps(self):
+        """The rule dependency maps ``(reads, readers)`` (computed once per engine)."""
+        maps = getattr(self, "_maps", None)
+        if maps is None:
+            maps = self._maps = dependency_maps(self.program, self.builtins)
+        return maps
+
+    def dependent_on(self, inputs: Iterable[str]) -> set:
+        """The relations whose tuples may change when the tuples of ``inputs`` change: the
+        inputs and every relation a rule derives from one of them, directly or through
+        other relations (any body dependency: positive, negated, aggregated or read by a
+        graph builtin). Every other derived relation is the same for all values of the
+        inputs, given the rest of the facts."""
+        return dependent_relations(self.program, self.builtins, inputs, maps=self.maps())
 
     def evaluate(self, facts: Mapping[str, Iterable[tuple]], *, spans: Optional[Mapping] = None,
                  provenance: bool = False, profile: bool = False,
-                 only: Optional[Iterable[str]] = None, watchdog: Optional[Watchdog] = None) -> Database:
+                 only: Optional[Iterable[str]] = None, watchdog: Optional[Watchdog] = None,
+                 given: Optional[Mapping[str, set]] = None) -> Database:
         """Evaluate over ``facts`` (relation -> tuples); see :class:`Database` for the result.
 
         The limits are enforced by ``watchdog`` (a fresh one for :attr:`limits` if None); the
-        result keeps it, so proofs built from it count against the same limits."""
-        dog = watchdog or Watchdog(self.limits)
-        run = _Run(self, provenance, profile, dog)
-        run.load(facts, spans or {})
+        result keeps it, so proofs built from it count against the same limits.
+
+        ``given`` holds derived relations already evaluated over the same facts (complete,
+        e.g. materialized by analyzer/engine/materialize.py): they are taken as they are and
+        a stratum all of whose relations are given is not run. Not with ``provenance``:
+        given tuples have no derivations to show."""
+        if given and provenance:
+            raise ValueError("given relations carry no provenance")
+        given = given or {}
         wanted = None
         if only is not None:
             only = list(only)
             for rel in only:
                 if rel not in self.program.decls:
                     raise EngineError(f"undeclared relation {rel!r} in only=", code="DL906")
-            wanted = needed_relations(self.program, self.builtins, only)
+        elif given:
+            only = [rel for s in self.strata if s.rules for rel in s.relations if rel not in given]
+        if only is not None:
+            wanted = needed_relations(self.program, self.builtins, only, stop=given, maps=self.maps())
+        if given:
+            # facts only the given strata read are not even loaded (nor reported as known)
+            facts = {rel: tuples for rel, tuples in facts.items() if rel in wanted}
+        dog = watchdog or Watchdog(self.limits)
+        run = _Run(self, provenance, profile, dog)
+        run.load(facts, spans or {})
+        for rel, tuples in given.items():
+            run.full[rel] = tuples
+        if given:
+            run.done &= wanted
         compiled = self.compiled(PROV if provenance else PLAIN)
         with dog.watching():
             try:
                 for si, (base, delta) in enumerate(compiled):
                     stratum = self.strata[si]
                     if not stratum.rules or (wanted is not None and not wanted & set(stratum.relations)):
+                        continue
+                    if given and all(rel in given for rel in stratum.relations):
+                        run.done.update(stratum.relations)  # done already: its relations are given
                         continue
                     run.stratum(stratum, base, delta)
                     run.done.update(stratum.relations)

@@ -46,14 +46,16 @@ class Proof:
             return f"{self.fact_text}  <- fact{where}"
         return f"{self.fact_text}  <- rule {rule_text(self.rule)}{where}"
 
-    def render(self) -> str:
+    def render(self, keep_binding=None, children=None, keep_builtin=None) -> str:
         """An indented text tree; a subproof already shown is referred to, not repeated.
 
         Indentation stops at :data:`MAX_DEPTH` levels: a deeper subproof continues in a
         numbered section below (``(continued at #2 below)``), so the text grows with the
-        number of distinct facts in the proof and their uses, never with depth squared."""
+        number of distinct facts in the proof and their uses, never with depth squared.
+        Optional filters (for readers who need less): ``keep_binding(name, value)``,
+        ``children(node)`` (the subproofs to show) and ``keep_builtin(text)``."""
         lines: List[str] = []
-        for number, root, nodes in _sections(self):
+        for number, root, nodes in _sections(self, keep_binding, children, keep_builtin):
             if number:
                 lines += ["", f"#{number}:"]
             for depth, node, ref in nodes:
@@ -105,11 +107,11 @@ class Proof:
 MAX_DEPTH = 16
 
 
-def _sections(proof: Proof):
+def _sections(proof: Proof, keep_binding=None, children=None, keep_builtin=None):
     """``(number, root, [(depth, node or text line, ref)])`` per section of the printed
     proof: section 0 is the proof itself, then one per subproof cut at :data:`MAX_DEPTH`.
     ``ref`` is None for a node shown in full, ``"shown"`` for one shown before, or the
-    number of the section it continues in."""
+    number of the section it continues in. The filters are :meth:`Proof.render`'s."""
     shown = set()
     numbers: Dict[int, int] = {}
     queue = [proof]
@@ -125,8 +127,9 @@ def _sections(proof: Proof):
             if id(node) in shown:
                 items.append((depth, node, "shown"))
                 continue
+            subproofs = node.children if children is None else children(node)
             if node is not root and (id(node) in numbers or (
-                    depth >= MAX_DEPTH and (node.children or node.bindings))):
+                    depth >= MAX_DEPTH and (subproofs or node.bindings))):
                 if id(node) not in numbers:
                     numbers[id(node)] = len(numbers) + 1
                     queue.append(node)
@@ -135,13 +138,13 @@ def _sections(proof: Proof):
             shown.add(id(node))
             items.append((depth, node, None))
             extra = []
-            if node.bindings:
-                extra.append("with " + ", ".join(f"{k} = {value_text(v)}"
-                                                 for k, v in sorted(node.bindings.items())))
+            shown_bindings = [(k, v) for k, v in sorted(node.bindings.items())
+                              if keep_binding is None or keep_binding(k, v)]
+            if shown_bindings:
+                extra.append("with " + ", ".join(f"{k} = {value_text(v)}" for k, v in shown_bindings))
             extra += [f"absent: !{a}" for a in node.absent]
-            extra += [f"builtin: {b}" for b in node.builtins]
-            children = [(e, depth + 1) for e in extra] + [(c, depth + 1) for c in node.children]
-            stack.extend(reversed(children))
+            extra += [f"builtin: {b}" for b in node.builtins if keep_builtin is None or keep_builtin(b)]
+            stack.extend(reversed([(e, depth + 1) for e in extra] + [(c, depth + 1) for c in subproofs]))
         yield number, root, items
 
 

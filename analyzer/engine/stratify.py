@@ -107,21 +107,41 @@ def _cycle_message(sub, body: str, head: str) -> str:
             f"({head} needs the complete relation {body}, which depends on {head})")
 
 
-def needed_relations(program: ast.Program, builtins: Mapping, wanted: Iterable[str]) -> Set[str]:
-    """The relations ``wanted`` depend on (transitively), themselves included.
-
-    A plain worklist over rule bodies: this runs on every request-driven evaluation, and
-    building a networkx graph for it would cost more than the evaluation it saves.
-    """
+def dependency_maps(program: ast.Program, builtins: Mapping) -> Tuple[Dict[str, Set[str]], Dict[str, Set[str]]]:
+    """``(reads, readers)``: per head relation the relations its rules' bodies read (any
+    dependency: positive, negated, aggregated or a graph builtin's relation), and the
+    converse. Plain dicts: cheaper than a networkx graph on every request."""
     reads: Dict[str, Set[str]] = {}
+    readers: Dict[str, Set[str]] = {}
     for rule in program.rules:
         deps = reads.setdefault(rule.head.rel, set())
-        deps.update(rel for rel, _, _ in body_dependencies(rule.body, builtins))
-    need: Set[str] = set()
-    todo = [rel for rel in wanted if rel in program.decls]
-    while todo:
-        rel = todo.pop()
-        if rel not in need:
-            need.add(rel)
-            todo.extend(reads.get(rel, ()))
-    return need
+        for rel, _, _ in body_dependencies(rule.body, builtins):
+            deps.add(rel)
+            readers.setdefault(rel, set()).add(rule.head.rel)
+    return reads, readers
+
+
+def needed_relations(program: ast.Program, builtins: Mapping, wanted: Iterable[str], stop: Iterable[str] = (),
+                     maps=None) -> Set[str]:
+    """The relations ``wanted`` depend on (transitively), themselves included; what a
+    relation of ``stop`` depends on is not followed (it is given, not derived)."""
+    reads = (maps or dependency_maps(program, builtins))[0]
+    return _closure(reads, [rel for rel in wanted if rel in program.decls], set(stop))
+
+
+def dependent_relations(program: ast.Program, builtins: Mapping, inputs: Iterable[str], maps=None) -> Set[str]:
+    """The relations that depend on ``inputs`` (transitively, through any body dependency:
+    positive, negated, aggregated or a graph builtin's relation), the inputs included."""
+    readers = (maps or dependency_maps(program, builtins))[1]
+    return _closure(readers, list(inputs))
+
+
+def _closure(edges: Mapping[str, Set[str]], start: List[str], stop: Set[str] = frozenset()) -> Set[str]:
+    out: Set[str] = set()
+    while start:
+        rel = start.pop()
+        if rel not in out:
+            out.add(rel)
+            if rel not in stop:
+                start.extend(edges.get(rel, ()))
+    return out

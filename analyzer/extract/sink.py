@@ -25,6 +25,7 @@ class Sink:
         self.units: List[Tuple[int, int]] = []
         self.has_title = False
         self.info: tuple = ()  # extractor-specific summary kept with the facts (the manifest's)
+        self.key: Optional[str] = None  # set by the loader: a digest that determines the facts
 
     def fact(self, relation: str, *values, line: int = 1, col: int = 1) -> None:
         """Record ``relation(values...)`` at ``line``/``col`` (1-based) of this file."""

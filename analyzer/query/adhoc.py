@@ -161,7 +161,10 @@ class Session:
             base_db = owner._base(rels, provenance, profile)
             dbs.update({rel: base_db for rel in rels})
         facts = {r: dbs[r].tuples(r) for r in used}
-        db = engine.evaluate(facts, provenance=provenance, profile=profile, only=[GOAL], watchdog=self.watchdog)
+        from analyzer.project import gc_paused
+
+        with gc_paused():  # many small acyclic objects next to a large fact base (see run_read)
+            db = engine.evaluate(facts, provenance=provenance, profile=profile, only=[GOAL], watchdog=self.watchdog)
         rows = db.relation(GOAL)
         relation = body[0].rel if len(body) == 1 and isinstance(body[0], ast.Atom) else None
         proofs = None
@@ -245,8 +248,12 @@ class Session:
         if self.limits is not None:
             self.engine.limits = self.limits
         spans = self.spans() if provenance and self.spans is not None else None
-        db = self.engine.evaluate(facts, spans=spans, provenance=provenance, profile=profile, only=only,
-                                  watchdog=self.watchdog)
+        from analyzer.project import gc_paused
+
+        # the base database is kept for the session: freeze what it allocated (see run_read)
+        with gc_paused(freeze=True):
+            db = self.engine.evaluate(facts, spans=spans, provenance=provenance, profile=profile, only=only,
+                                      watchdog=self.watchdog)
         self._dbs[provenance] = db
         return db
 

@@ -58,12 +58,24 @@ def run_check(request: CheckRequest) -> CheckResult:
                            error_path=memory_dir)
     if problem is not None:
         return CheckResult([], "INVALID", 2, error=f"Error: {problem}: {memory_dir}", error_path=memory_dir)
+    key = None
+    # a merge review reads Git history, which the result cache's key does not cover
+    if request.use_cache and not request.options.get("merge_base"):
+        from analyzer.query import check_cache
+
+        key = check_cache.result_key(root, memory_dir, list(request.families))
+        cached = check_cache.load(key, root) if key else None
+        if cached is not None:
+            return cached
     with gc_paused(freeze=True):
         project = load_project(request.project_root, memory_dir=memory_dir, use_cache=request.use_cache)
         refused = _refused(project)
         if refused is not None:
             return refused
-        return _evaluate(request, project)
+        result, probes, git = _evaluate(request, project)
+    if key:
+        check_cache.store(key, result, probes, git)
+    return result
 
 
 def _refused(project):
@@ -96,7 +108,9 @@ def _evaluate(request: CheckRequest, project) -> CheckResult:
     merge_ref = request.options.get("merge_base") if "conflicts" in request.families else None
     extra = ["merge_review_runs", "revision_problem"] if merge_ref is not None else []
     only = sorted({rel for family in families for rel in family.relations} | set(extra))
-    db = engine.evaluate(facts, only=only)
+    # facts of relations the chosen families never read are left out (not even type-checked)
+    needed = engine.needed(only)
+    db = engine.evaluate({rel: rows for rel, rows in facts.items() if rel in needed}, only=only)
     locate = Locator(project)
     results: List[FamilyResult] = [family.select(db, locate) for family in families]
     merge = None
@@ -105,7 +119,14 @@ def _evaluate(request: CheckRequest, project) -> CheckResult:
         results.insert(request.families.index("conflicts") + 1, merge_family(merge))
     combined = combine(results)
     combined.merge = merge
-    return combined
+    # what the result depends on outside the memory dir (checked again before a cached result is reused)
+    probes = dict(facts.get("source_path", ())) if "source_path" in needed else {}
+    git = None
+    if facts.get("git_head"):
+        git = (True, next(iter(facts["git_head"]))[0])
+    elif facts.get("git_unavailable"):
+        git = (False, next(iter(facts["git_unavailable"]))[0])
+    return combined, probes, git
 
 
 def _merge_review(request: CheckRequest, project, ref: str, problems):

@@ -107,18 +107,27 @@ def run_merge_review(project_root, memory_dir: str, ref: str, use_cache: bool = 
 def _gather(repo: Repo, result: MergeResult, memory_dir: str, use_cache: bool,
             worktree=None, worktree_problems=None) -> Dict[str, List[tuple]]:
     """Every base fact of rules/merge/merge.dl the rules need, in two phases: the rules first
-    decide from the units of the three revisions which units each side changed; only those
-    units' fields are then copied in (the others cannot matter to any merge rule)."""
+    decide from the units of the three revisions which units each side changed (and which
+    the sides deleted or hold twice); only those units' fields and displayed IDs are then
+    copied in (no merge rule looks at another unit's)."""
     from analyzer.revisions import attribute_facts, read_revisions, unit_facts
 
     commits = {"base": result.base, "left": result.head, "right": result.target}
     specs = [(rev, commits[rev], label or result.ref) for rev, label in SIDES]
     revisions = read_revisions(repo, specs, memory_dir, use_cache, worktree)
     facts: Dict[str, List[tuple]] = {"memory_dir": [(memory_dir,)], "git_changed_path": [], "git_problem": []}
+    display: List[tuple] = []
     for revision in revisions:
         for name, rows in unit_facts(revision).items():
-            facts.setdefault(name, []).extend(rows)
-    changed = merge_program(use_cache).evaluate(facts, only=["changed"]).relation("changed")
+            (display if name == "git_unit_display" else facts.setdefault(name, [])).extend(rows)
+    program = merge_program(use_cache)
+    first = program.evaluate(facts, only=["changed", "deleted", "duplicate_unit"])
+    changed = first.relation("changed")
+    # IDs are shown as written only where a finding can name them: changed, deleted and
+    # duplicated units, and the HEAD Subjects changed entries name (MC-MERGE-REVIEW-002)
+    named = {(rev, kind, ident) for rev, kind, ident in changed}
+    named |= {("base", "entry", ident) for _, ident in first.relation("deleted")}
+    named |= set(first.relation("duplicate_unit"))
     problems: Dict[tuple, list] = {}
     for revision in revisions:
         if worktree is not None and worktree_problems is not None and revision.project is worktree:
@@ -130,12 +139,15 @@ def _gather(repo: Repo, result: MergeResult, memory_dir: str, use_cache: bool,
                 wanted.setdefault(kind, set()).add(ident)
         for name, rows in attribute_facts(revision, wanted).items():
             facts.setdefault(name, []).extend(rows)
+            if name == "git_entry_subject":
+                named |= {("left", "subject", subject) for _, _, subject in rows}
         facts["git_changed_path"] += [(revision.rev, p) for p in repo.changed_paths(result.base, revision.sha)]
         if revision.blob_ids not in problems:  # the same files have the same problems
             db = revision_program(use_cache).evaluate(revision.project.facts.relation_sets(),
                                                       only=["revision_problem"])
             problems[revision.blob_ids] = db.relation("revision_problem")
         facts["git_problem"] += [(revision.rev, *row) for row in problems[revision.blob_ids]]
+    facts["git_unit_display"] = [row for row in display if row[:3] in named]
     return facts
 
 

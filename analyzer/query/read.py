@@ -126,9 +126,14 @@ def _program_warmer(request: ReadRequest):
 def _evaluate(request: ReadRequest, project, provenance: bool):
     engine = read_program(request.use_cache)
     facts = request_facts(engine, request, project)
-    # spans only feed proofs: a plain read never looks at them
-    spans = project.facts.spans() if provenance else None
-    db = engine.evaluate(facts, spans=spans, provenance=provenance)
+    if provenance:  # spans only feed proofs: a plain read never looks at them
+        db = engine.evaluate(facts, spans=project.facts.spans(), provenance=True)
+    else:
+        from analyzer.engine.materialize import evaluate_reusing
+
+        # what does not depend on the request is evaluated once per fact base and reused
+        db = evaluate_reusing(engine, facts, request_relations(engine), project.facts.digest(),
+                              use_cache=request.use_cache)
     return build_result(db, request, project), db, project
 
 
@@ -158,6 +163,15 @@ def request_facts(engine, request: Optional[ReadRequest], project) -> Dict[str, 
     norm = sorted({p for _, p in first.relation("path_norm")})
     facts["path_probe"] = [(p, probe_path(Path(request.project_root), p)) for p in norm]
     return facts
+
+
+def request_relations(engine) -> List[str]:
+    """The relations a read request supplies: those declared in facts/request.dl."""
+    from analyzer.resources import data_file
+
+    declared_in = str(data_file("facts", "request.dl"))
+    return sorted(name for name, decl in engine.program.decls.items()
+                  if decl.span is not None and decl.span.path == declared_in)
 
 
 def _one(db, name: str, default=None):
@@ -267,18 +281,29 @@ def _modules(db) -> List[ModuleView]:
 
 
 def _findings(db) -> List[ConflictFinding]:
+    # a finding may list every entry of a file, once per issue of the file: grouped unsorted
+    # and sorted per finding below (linear in the output, no sort of the whole relation)
     entries: Dict[str, List[str]] = {}
-    for fid, e in db.relation("conflict_finding_entry"):
+    for fid, e in db.tuples("conflict_finding_entry"):
         entries.setdefault(fid, []).append(e)
     scopes: Dict[str, List[str]] = {}
     for fid, _, s in db.relation("conflict_finding_scope"):
         scopes.setdefault(fid, []).append(s)
+    # each distinct entry is ranked once (casefolded, ties in plain order); a finding's list
+    # is then sorted by rank, without a casefold per entry and finding
+    rank = {e: i for i, e in enumerate(sorted({e for _, e in db.tuples("conflict_finding_entry")},
+                                              key=_casefold_order))}
     out = []
     for fid, code, status, message, subject, facet in db.relation("conflict_finding"):
-        out.append(ConflictFinding(code, status, message, sorted(entries.get(fid, []), key=str.casefold),
+        out.append(ConflictFinding(code, status, message, sorted(entries.get(fid, []), key=rank.__getitem__),
                                    subject, facet, scopes.get(fid, [])))
     out.sort(key=lambda f: (f.code, f.subject, f.facet, f.scopes, f.entries))
     return out
+
+
+def _casefold_order(entry: str) -> tuple:
+    # casefolded first; ties in the plain order (what the sorted relation used to give)
+    return entry.casefold(), entry
 
 
 def _pack_text(project, module: str, kept: Optional[List[int]]) -> Optional[str]:

@@ -70,6 +70,7 @@ class Shell:
         """The text to print for ``line`` (errors included: a shell line never raises)."""
         from analyzer.diagnostics import DiagnosticError
         from analyzer.engine.errors import EngineError
+        from analyzer.needed import UnusableInput, error_line
         from analyzer.query.read import UnknownTask
 
         line = line.strip()
@@ -86,7 +87,9 @@ class Shell:
         except DiagnosticError as exc:
             return "".join(d.render() + "\n" for d in exc.diagnostics)
         except UnknownTask as exc:
-            return f"unknown task: {exc}\n"
+            return f"unknown task: {exc.message()}\n"
+        except UnusableInput as exc:  # a request over a file it cannot use fails closed, as read does
+            return "".join(error_line(d) + "\n" for d in exc.diagnostics)
         except EngineError as exc:
             return exc.diagnostic("<shell>").render() + "\n"
 

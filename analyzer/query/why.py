@@ -25,11 +25,18 @@ class WhyAnswer:
     titles: List[str] = field(default_factory=list)
     error: Optional[str] = None
 
-    def render(self) -> str:
-        """The proofs as indented text, each under its title."""
+    summaries: List[str] = field(default_factory=list)
+
+    def render(self, verbose: bool = False) -> str:
+        """The proofs as indented text, each under its one-line summary (or title); without
+        ``verbose`` internal bookkeeping is left out of the trees."""
+        from analyzer.query.readable import render_brief
+
         out: List[str] = []
-        for title, proof in zip(self.titles, self.proofs):
-            out += [title, shipped_relative(proof.render()), ""]
+        for i, (title, proof) in enumerate(zip(self.titles, self.proofs)):
+            head = self.summaries[i] if i < len(self.summaries) and self.summaries[i] else title
+            tree = proof.render() if verbose else render_brief(proof)
+            out += [head, shipped_relative(tree), ""]
         return "\n".join(out).rstrip("\n") + "\n"
 
     @staticmethod
@@ -64,12 +71,19 @@ def module_proofs(db, module: str) -> WhyAnswer:
     rows = db.query(f"{relation}({_quote(module)}, _)")
     if not rows:
         return _outside_proofs(db, module)
+    from analyzer.query.readable import summary
+
     answer = WhyAnswer(relation, rows)
     answer.titles.append(f"{module}: {rows[0][1]}")
-    answer.proofs.append(db.why(relation, rows[0]))
-    for row in db.query(f"{reason}({_quote(module)}, _)"):
+    proof = db.why(relation, rows[0])
+    answer.proofs.append(proof)
+    reasons = db.query(f"{reason}({_quote(module)}, _)")
+    subject = f"{module} {rows[0][1]}" + (f" ({reasons[0][1]})" if reasons else "")
+    answer.summaries.append(shipped_relative(summary(subject, proof)))
+    for row in reasons:
         answer.titles.append(f"Reason {row[1]}:")
         answer.proofs.append(db.why(reason, row))
+        answer.summaries.append("")
     return answer
 
 
@@ -95,9 +109,13 @@ def pattern_proofs(db, pattern: str) -> WhyAnswer:
     atom = parse_query(pattern)
     rows = db.query(atom)
     answer = WhyAnswer(atom.rel, rows)
+    from analyzer.query.readable import summary
+
     for row in rows:
         answer.titles.append(f"{atom.rel}{_show(row)}:")
-        answer.proofs.append(db.why(atom.rel, row))
+        proof = db.why(atom.rel, row)
+        answer.proofs.append(proof)
+        answer.summaries.append(shipped_relative(summary(f"{atom.rel}{_show(row)} holds", proof)))
     return answer
 
 

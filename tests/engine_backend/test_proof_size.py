@@ -57,3 +57,16 @@ def test_why_output_is_capped_with_a_note(tmp_path):
     assert res.stdout.count("\n") < 10_000 + 3100
     assert re.search(r"--why: proofs of [0-9]+ of 3001 answers shown", res.stdout)
     assert "the output stops at 100 proofs and 10,000 lines" in res.stdout
+
+
+def test_filters_apply_in_every_section(evaluate):
+    """The readers' filters (Proof.render's keep_binding, children, keep_builtin, used by
+    `why`'s brief tree) act in the continuation sections as in the first one."""
+    proof = chain_proof(evaluate, 200)
+    full = proof.render()
+    assert "with X = " in full and full.count("\n#") >= 2
+    brief = proof.render(keep_binding=lambda _name, _value: False)
+    assert "with " not in brief
+    assert brief.count("\n#") == full.count("\n#")  # same sections, bindings left out
+    no_facts = proof.render(children=lambda node: [c for c in node.children if c.relation != "e"])
+    assert "e(150, 151)" not in no_facts and "r(150)  <- rule" in no_facts

@@ -1,5 +1,6 @@
 """A non-editable install from a built wheel works from any directory: grammar/, facts/ and
-rules/ ship inside the package (issue 2, skeleton)."""
+rules/ ship inside the package (issue 2, skeleton), and so does the compiled form of the
+built-in rules: the installed wheel's first ``read`` compiles nothing (issue 9)."""
 
 from __future__ import annotations
 
@@ -70,3 +71,20 @@ def test_wheel_installs_into_fresh_venv_and_runs_outside_the_tree(tmp_path):
     installed_rules = _run([str(py), "-c", "from analyzer.resources import data_dir; print(data_dir('rules'))"],
                            cwd=outside)
     assert "site-packages" in installed_rules.stdout
+
+    # the first read with an empty cache: the rule program comes compiled from the wheel, so
+    # neither the rule parser nor the checker is imported and no program cache is written
+    first_cache = tmp_path / "first-cache"
+    probe = ("import sys\nfrom analyzer.cli import main\n"
+             f"rc = main(['read', '--project-root', {str(project)!r}, '--task', 'implementation', "
+             "'--path', 'web/src/cart.ts', '--names-only'])\n"
+             "print('parsed' if {'analyzer.engine.syntax', 'analyzer.engine.check'} & set(sys.modules) "
+             "else 'compiled nothing', rc, file=sys.stderr)\n")
+    first = _run([str(py), "-c", probe], cwd=outside,
+                 env={"PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": str(first_cache)})
+    assert first.stdout == read.stdout, first.stderr
+    assert first.stderr.strip().splitlines()[-1] == f"compiled nothing {read.returncode}", first.stderr
+    assert not (first_cache / "memory-analyzer" / "programs").exists()
+    assert sorted(p.name for p in (Path(installed_rules.stdout.strip()).parent / "compiled").iterdir()) == [
+        "facts__schema.program", "rules__check__check.program", "rules__index__index.program", "rules__query.program",
+        "rules__read__read.program"]

@@ -172,3 +172,15 @@ def test_query_with_a_read_request_fails_closed_too(acme, analyze, fmt):
     # without a read request, query looks at the facts, as `analyze facts` does
     facts = analyze("query", "file_unreadable(M, _)", "--project-root", str(acme))
     assert facts.returncode == 0 and "decisions.md" in facts.stdout
+
+
+def test_shell_request_fails_closed_and_keeps_the_old_request(acme):
+    from analyzer.query.shell import Shell
+
+    _latin1(acme)
+    shell = Shell(acme, use_cache=False)
+    assert "decisions.md" in shell.handle("file_unreadable(M, _)")  # facts answer, as analyze facts
+    assert shell.handle(".task implementation") == \
+        "Error: docs/memory/decisions.md:3:4: MA-FILE-ENCODING file is not valid UTF-8 (byte 0xe9); not read\n"
+    assert shell.handle(".request").startswith("request: none")
+    assert "did you mean 'implementation'" in shell.handle(".task implementaton")

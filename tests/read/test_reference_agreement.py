@@ -86,3 +86,13 @@ def test_json_modules_follow_the_text_order(acme, analyze, argv):
     order = [d for _, d in GROUPS]
     ranks = [order.index(m["disposition"]) for m in doc["modules"]]
     assert ranks == sorted(ranks) and len(set(ranks)) >= 2
+
+
+def test_invalid_exception_to_is_a_relation_issue_in_check_too(acme, analyze):
+    _bad_exception(acme)
+    text = analyze("check", "--conflicts", "--project-root", str(acme))
+    assert f"- MC-CONFLICT-008 INVALID: {MESSAGE} Entries: MC-AREA-20260909-b5c6d7e8." in text.stdout
+    assert "- MC-CONFLICT-006 INVALID: Invalid Exception-To relation." in text.stdout
+    doc = _json(analyze("check", "--conflicts", "--project-root", str(acme), "--format", "json"))
+    messages = json.dumps(doc)
+    assert MESSAGE in messages and "MC-CONFLICT-006" in messages

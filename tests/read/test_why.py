@@ -9,7 +9,9 @@ def test_path_routed_area_proof_names_glob_and_manifest_line(acme, analyze):
     run = analyze("why", "areas/web.md", "--project-root", str(acme), "--task", "implementation",
                   "--path", "web/src/cart.ts")
     assert run.returncode == 0, run.stderr
-    assert run.stdout.startswith("areas/web.md: loaded\n")
+    # the one-line summary names the decisive evidence and its manifest line
+    assert run.stdout.startswith("areas/web.md loaded (MC-ROUTE-PATH): path web/src/cart.ts matches glob web/** "
+                                 "(docs/memory/manifest.md:")
     assert 'path_match("areas/web.md", "web/src/cart.ts", "web/**", 1)' in run.stdout
     assert "glob_match(\"web/**\", \"web/src/cart.ts\")" in run.stdout
     assert "(docs/memory/manifest.md:" in run.stdout  # the declaration's line
@@ -21,7 +23,7 @@ def test_skipped_module_proof_shows_absent_inputs(acme, analyze):
     run = analyze("read", "--why", "areas/web.md", "--project-root", str(acme), "--task", "implementation",
                   "--path", "api/orders.py")
     assert run.returncode == 0, run.stderr
-    assert run.stdout.startswith("areas/web.md: skipped\n")
+    assert run.stdout.startswith("areas/web.md skipped (MC-SKIP-NO-PATH-MATCH): ")
     assert 'absent: !routed("areas/web.md")' in run.stdout
     assert "MC-SKIP-NO-PATH-MATCH" in run.stdout
 
@@ -29,8 +31,29 @@ def test_skipped_module_proof_shows_absent_inputs(acme, analyze):
 def test_missing_required_module_proof_shows_missing_file(acme, analyze):
     (acme / "docs" / "memory" / "decisions.md").unlink()
     run = analyze("why", "decisions.md", "--project-root", str(acme), "--task", "implementation")
-    assert run.stdout.startswith("decisions.md: missing-required\n"), run.stderr
+    assert run.stdout.startswith("decisions.md missing-required"), run.stderr
     assert 'absent: !memory_file("decisions.md")' in run.stdout
+
+
+def test_bookkeeping_is_hidden_unless_verbose(acme, analyze):
+    args = ("why", "areas/web.md", "--project-root", str(acme), "--task", "implementation", "--path", "web/src/cart.ts")
+    brief, verbose = analyze(*args), analyze(*args, "--verbose")
+    assert brief.returncode == verbose.returncode == 0
+    # ordinals bound in rules, aggregate steps and request plumbing only with --verbose
+    for detail in ("O = 200000", "min X : {", 'path_slashed("web/src/cart.ts"'):
+        assert detail not in brief.stdout and detail in verbose.stdout
+    assert brief.stdout.splitlines()[0] == verbose.stdout.splitlines()[0]
+
+
+def test_a_pattern_without_tuples_is_explained_rule_by_rule(acme, analyze):
+    run = analyze("why", "--pattern", 'disposition("changelog.md", "loaded")', "--project-root", str(acme),
+                  "--task", "implementation")
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0] == 'no tuple of disposition matches disposition("changelog.md", "loaded")'
+    assert lines[1].startswith('disposition("changelog.md", "loaded") does not hold: routed(M) no tuple matches')
+    # the route that names changelog.md is for another task: it is among the closest facts
+    assert 'closest: route("history", "changelog.md", "optional", ' in run.stdout
 
 
 def test_json_proofs_follow_the_declared_shape(acme, analyze):

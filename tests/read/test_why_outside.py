@@ -59,7 +59,7 @@ def test_module_outside_the_result_in_json(acme, analyze, case):
 
 def test_inbox_routed_by_maintenance_is_in_the_result(acme, analyze):
     proc = analyze("why", "inbox.md", "--project-root", str(acme), "--task", "maintenance", "--no-local")
-    assert proc.returncode == 0 and proc.stdout.startswith("inbox.md: loaded\n")
+    assert proc.returncode == 0 and proc.stdout.startswith("inbox.md loaded (MC-ROUTE-TASK): routed for task maintenance")
 
 
 def test_invalid_routing_explains_every_other_module(acme, analyze):

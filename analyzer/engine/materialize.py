@@ -1,0 +1,118 @@
+"""Request-independent strata, evaluated once per fact base and reused by later requests.
+
+Most of a request's evaluation does not depend on the request: conflict analysis, the
+registry, storage and reachability are the same for every ``read`` of one project state.
+:func:`evaluate_reusing` splits a program's derived relations by the dependency graph
+(:meth:`Engine.dependent_on` the request's input relations); the independent ones are
+stored after the first evaluation, keyed by the fact base's digest, and handed to later
+evaluations as ``given`` relations, whose strata then do not run.
+
+The key covers everything the independent relations depend on: the engine sources and
+Python version, the shipped rule set, the program's entry file and content digests, the
+input relation names and the digest of every other fact (:meth:`FactBase.digest`).
+Entries go through the verified store (analyzer/cache.py, area ``strata``: private
+directory, digest checked before decoding, atomic writes); an unusable, corrupt or
+mismatched entry is a miss (the evaluation then runs in full, which is always correct).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+from pathlib import Path
+from typing import Iterable, Mapping, Optional
+
+from analyzer.cache import Area, cache_root
+
+FORMAT = b"memory-analyzer-strata-3\n"
+STRATA = Area("strata", ".marshal")
+
+
+def strata_dir() -> Path:
+    """Where materialized strata are kept."""
+    return cache_root() / STRATA.name
+
+
+def independent_relations(engine, inputs: Iterable[str]) -> list:
+    """The derived relations of ``engine`` that no relation of ``inputs`` can change, sorted."""
+    dependent = engine.dependent_on(inputs)
+    return sorted(rel for s in engine.strata if s.rules for rel in s.relations if rel not in dependent)
+
+
+def strata_key(engine, inputs: Iterable[str], fact_digest: str, stored: Iterable[str] = ()) -> str:
+    """The key of the ``stored`` independent relations of one program over one fact base."""
+    from analyzer.engine.cache import engine_digest
+    from analyzer.fingerprint import ruleset_fingerprint
+
+    h = hashlib.sha256(FORMAT + engine_digest())
+    h.update(ruleset_fingerprint().encode() + b"\0")
+    for name in engine.program.files:  # the program itself, as the program cache checks it
+        h.update(name.encode() + b"\0" + _file_digest(name) + b"\0")
+    h.update("\0".join(sorted(inputs)).encode() + b"\0" + "\0".join(stored).encode() + b"\0")
+    h.update(fact_digest.encode())
+    return h.hexdigest()
+
+
+def _file_digest(name: str) -> bytes:
+    try:
+        return hashlib.sha256(Path(name).read_bytes()).digest()
+    except OSError:
+        return b"unreadable"
+
+
+def stored_relations(engine, inputs: Iterable[str], outputs: Iterable[str] = ()) -> list:
+    """The independent relations worth storing, sorted: those a dependent rule reads (the
+    frontier), those nothing reads (results), and the independent ``outputs`` a caller
+    reads. The rest only feed these and need neither storing nor evaluating again."""
+    dependent = engine.dependent_on(inputs)
+    readers = engine.maps()[1]
+    outputs = set(outputs)
+    return [rel for rel in independent_relations(engine, inputs)
+            if rel in outputs or not readers.get(rel) or readers[rel] & dependent]
+
+
+def evaluate_reusing(engine, facts: Mapping, inputs: Iterable[str], fact_digest: str, *,
+                     outputs: Iterable[str] = (), use_cache: bool = True):
+    """``engine.evaluate(facts)``, reusing the relations that do not depend on ``inputs``.
+
+    ``fact_digest`` must determine every fact of ``facts`` outside ``inputs`` (a caller
+    passing a digest that does not would get another fact base's results). On reuse the
+    result holds every relation that depends on the inputs, the stored ones
+    (:func:`stored_relations`, including ``outputs``) and the base facts these read; any
+    other relation raises DL909 when read. Without ``use_cache``: a plain evaluation.
+    """
+    if not use_cache:
+        return engine.evaluate(facts)
+    inputs = sorted(set(inputs))
+    stored = stored_relations(engine, inputs, outputs)
+    key = strata_key(engine, inputs, fact_digest, stored)
+    given = _read(key, stored)
+    if given is not None:
+        dependent = engine.dependent_on(inputs)
+        wanted = [rel for s in engine.strata if s.rules for rel in s.relations if rel in dependent]
+        return engine.evaluate(facts, given=given, only=wanted + stored)
+    db = engine.evaluate(facts)
+    _write(key, {rel: list(db.tuples(rel)) for rel in stored})
+    return db
+
+
+def _read(key: str, relations: list) -> Optional[dict]:
+    payload = STRATA.get(key)  # verified: the digest matched before anything is decoded
+    if payload is None:
+        return None
+    try:
+        stored = marshal.loads(payload)
+    except (EOFError, ValueError, TypeError):
+        stored = None
+    if not isinstance(stored, dict) or sorted(stored) != relations:
+        STRATA.discard(key, "holds data of the wrong shape")
+        return None
+    return {rel: set(tuples) for rel, tuples in stored.items()}
+
+
+def _write(key: str, relations: dict) -> None:
+    try:
+        payload = marshal.dumps(relations)
+    except ValueError:  # a value marshal cannot write (never expected)
+        return
+    STRATA.put(key, payload)

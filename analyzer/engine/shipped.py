@@ -1,0 +1,138 @@
+"""The built-in rule programs in compiled form, generated when the wheel is built.
+
+The rules are part of the release, so their compiled form is too (as Soufflé ships compiled
+programs): ``python -m analyzer.engine.shipped BUILD_LIB`` (run by setup.py's build step)
+parses, checks, stratifies and compiles each program of :data:`PROGRAMS` from the copies in
+the build tree and writes ``analyzer/_data/compiled/<name>.program`` next to them. An
+installed wheel's first ``read`` therefore compiles nothing and writes no program cache.
+
+A shipped file is used only when everything it was made from is what runs now: the same
+Python (``sys.version``: marshal and code objects are version-specific), the same engine
+sources, the same shipped rule set (fingerprint) and, as for the cache, the same content of
+every program file. Anything else (a source checkout, an edited install, another Python)
+falls back to the program cache (analyzer/engine/cache.py), which is always correct. User
+rule packs and ``analyze query`` programs always go through that cache.
+
+File paths inside the program (spans, included files) are stored relative to the data root
+(``analyzer/_data``) and resolved against the installed one on load, so proofs and errors
+name the installed rule files, not the build tree.
+"""
+
+from __future__ import annotations
+
+import io
+import pickle
+import sys
+from pathlib import Path
+from typing import Optional
+
+FORMAT = b"memory-analyzer-shipped-program-1\n"
+PROGRAMS = ("rules/read/read.dl", "rules/check/check.dl", "rules/index/index.dl", "rules/query.dl", "facts/schema.dl")
+
+
+def _data_root() -> Path:
+    from analyzer.resources import data_dir
+
+    return data_dir("rules").parent
+
+
+def _name(rel: str) -> str:
+    return rel.replace("/", "__").removesuffix(".dl") + ".program"
+
+
+def shipped_path(entry: Path) -> Optional[Path]:
+    """Where the shipped compiled form of ``entry`` would be (None: not a built-in program)."""
+    root = _data_root()
+    try:
+        rel = Path(entry).resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return None
+    if rel not in PROGRAMS:
+        return None
+    return Path(__file__).resolve().parents[1] / "_data" / "compiled" / _name(rel)
+
+
+def _header() -> bytes:
+    from analyzer.engine.cache import engine_digest
+    from analyzer.fingerprint import ruleset_fingerprint
+
+    return b"\0".join([FORMAT, sys.version.encode(), engine_digest(), ruleset_fingerprint().encode()]) + b"\n"
+
+
+class _Pickler(pickle.Pickler):
+    """Writes every string under the data root as a reference relative to it."""
+
+    def __init__(self, handle, root: str):
+        super().__init__(handle, protocol=pickle.HIGHEST_PROTOCOL)
+        self.prefix = root.rstrip("/") + "/"
+
+    def persistent_id(self, obj):
+        if type(obj) is str and obj.startswith(self.prefix):
+            return obj[len(self.prefix):]
+        return None
+
+
+class _Unpickler(pickle.Unpickler):
+    """Resolves the references of :class:`_Pickler` against the installed data root."""
+
+    def __init__(self, handle, root: str):
+        super().__init__(handle)
+        self.prefix = root.rstrip("/") + "/"
+        self.seen: dict = {}
+
+    def persistent_load(self, pid):
+        path = self.seen.get(pid)
+        if path is None:
+            path = self.seen[pid] = self.prefix + pid
+        return path
+
+
+def load_shipped(entry: Path):
+    """The engine of a built-in program from its shipped compiled form, or None."""
+    path = shipped_path(entry)
+    if path is None:
+        return None
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    header = _header()
+    if not data.startswith(header):
+        return None  # built by another Python, engine or rule set
+    from analyzer.engine.cache import engine_from_state
+
+    try:
+        state = _Unpickler(io.BytesIO(data[len(header):]), str(_data_root())).load()
+    except (EOFError, ValueError, TypeError, pickle.UnpicklingError, AttributeError, ImportError):
+        return None
+    return engine_from_state(state)
+
+
+def build(package_dir: Path) -> list:
+    """Compile every program of :data:`PROGRAMS` found under ``package_dir/_data`` (this
+    package's copy in a build tree) into ``package_dir/_data/compiled``; returns the files."""
+    from analyzer.engine.cache import engine_state
+    from analyzer.engine.check import load_program
+    from analyzer.engine.evaluate import Engine
+
+    root = (Path(package_dir) / "_data").resolve()
+    if root != _data_root().resolve():
+        raise SystemExit(f"run with {package_dir.parent} first on sys.path (the copy being built)")
+    out_dir = root / "compiled"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    written = []
+    for rel in PROGRAMS:
+        engine = Engine(load_program(str(root / rel)))
+        buffer = io.BytesIO()
+        _Pickler(buffer, str(root)).dump(engine_state(engine))
+        target = out_dir / _name(rel)
+        target.write_bytes(_header() + buffer.getvalue())
+        written.append(target)
+    return written
+
+
+if __name__ == "__main__":
+    import analyzer
+
+    for done in build(Path(analyzer.__file__).resolve().parent):
+        print(f"compiled {done}")

@@ -1,0 +1,86 @@
+"""The check result cache: a check whose inputs are unchanged is answered from the result
+of the last identical check, without loading the fact base or evaluating the rules.
+
+The key covers everything a check result depends on inside the memory dir: the Python,
+engine, rule and extractor versions (through the program cache key and the extractor
+version), the project root and memory dir, the families run, and the inventory with the
+bytes of every managed file. What a result depends on outside the memory dir is stored with
+it and checked again on every hit: the state of each evidence source path the freshness rules
+read (stat only) and the Git HEAD when it was consulted. Any difference, a managed path
+that is a symlink or not a regular file, or any problem reading the cache is a miss: the check
+then runs in full (and reports those problems itself). Lives under
+``$XDG_CACHE_HOME/memory-analyzer/results`` (never in the analysed project); ``--no-cache``
+turns it off like every other cache.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import sys
+from typing import Dict, Optional, Sequence, Tuple
+
+from analyzer import files
+
+FORMAT = b"memory-analyzer-check-result-1"
+
+
+def _area():
+    from analyzer.cache import Area
+
+    return Area("results", ".pickle", fanout=True)
+
+
+def result_key(root: str, memory_dir: str, families: Sequence[str]) -> Optional[str]:
+    """The key of a check over the project as it is now, or None when the memory dir holds
+    anything the full check must report (a symlink, a non-regular or unreadable file)."""
+    from analyzer.cache import extractor_version
+    from analyzer.engine.cache import cache_key
+    from analyzer.resources import data_file
+
+    inv = files.inventory(os.path.join(root, memory_dir), root)
+    if inv.problems or inv.not_files:
+        return None
+    h = hashlib.sha256(FORMAT + sys.version.encode() + b"\0")
+    h.update(cache_key(data_file("rules", "check/check.dl")).encode() + b"\0" + extractor_version().encode())
+    h.update(f"\0{os.path.realpath(root)}\0{memory_dir}\0{','.join(families)}\0".encode())
+    for module in inv.modules:
+        data, error = files.read_bytes(os.path.join(root, memory_dir, module))
+        if data is None:
+            return None
+        h.update(module.encode() + b"\0" + hashlib.sha256(data).digest())
+    return h.hexdigest()
+
+
+def load(key: str, root: str):
+    """The cached result for ``key`` if its outside inputs are unchanged, else None."""
+    payload = _area().get(key)  # verified against its digest; None when missing or bad
+    if payload is None:
+        return None
+    try:
+        result, probes, git = pickle.loads(payload)
+    except Exception:  # an entry from another version of the model is a miss, never an error
+        return None
+    if not _still_valid(root, probes, git):
+        return None
+    return result
+
+
+def _still_valid(root: str, probes: Dict[str, str], git: Optional[Tuple[bool, str]]) -> bool:
+    from analyzer.project import source_state
+
+    real_root = os.path.realpath(root)
+    if any(source_state(root, real_root, path) != state for path, state in probes.items()):
+        return False
+    if git is not None:
+        from analyzer.git import head_commit
+
+        return head_commit(root) == git
+    return True
+
+
+def store(key: str, result, probes: Dict[str, str], git: Optional[Tuple[bool, str]]) -> None:
+    """Keep ``result`` with the outside inputs it was computed from (silently skipped when
+    the cache cannot be written)."""
+    _area().put(key, pickle.dumps((result, probes, git), protocol=pickle.HIGHEST_PROTOCOL))

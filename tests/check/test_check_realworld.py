@@ -1,0 +1,37 @@
+"""The two real memory projects of ../shared/realworld: every check family runs and exits 0
+or reports what it finds, and `check --all` agrees with the per-family runs."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+REALWORLD = Path(__file__).resolve().parents[3] / "shared" / "realworld"
+PROJECTS = ["memorycustodian-dogfood", "nightnotes-video-demo"]
+FAMILIES = ["routing", "reachability", "freshness", "conflicts"]
+
+
+@pytest.mark.skipif(not REALWORLD.is_dir(), reason="../shared/realworld is not available")
+@pytest.mark.parametrize("name", PROJECTS)
+def test_every_family_runs_and_all_agrees(name, analyze, tmp_path):
+    root = tmp_path / name
+    shutil.copytree(REALWORLD / name, root)
+    single = {}
+    for family in FAMILIES:
+        run = analyze("check", f"--{family}", "--project-root", str(root), "--format", "json")
+        assert "Traceback" not in run.stderr
+        data = json.loads(run.stdout)
+        assert run.returncode == data["exit_code"] in (0, 1)
+        # a failing family says why: an ERROR finding or a blocking conflict status
+        if run.returncode:
+            assert data["findings"], data
+        single[family] = (data, analyze("check", f"--{family}", "--project-root", str(root)).stdout)
+    together = json.loads(analyze("check", "--all", "--project-root", str(root), "--format", "json").stdout)
+    assert together["families"] == {f: single[f][0]["families"][f] for f in FAMILIES}
+    assert together["findings"] == [x for f in FAMILIES for x in single[f][0]["findings"]]
+    assert together["exit_code"] == max(single[f][0]["exit_code"] for f in FAMILIES)
+    text = analyze("check", "--all", "--project-root", str(root)).stdout
+    assert text == "\n".join(single[f][1] for f in FAMILIES)
