@@ -47,7 +47,7 @@ from analyzer.extract.sink import Sink
 MAGIC = b"MA-CACHE\x01\n"
 DIGEST_BYTES = 32
 MAX_ENTRY_BYTES = 1 << 30  # a bigger entry is never read (a 10 MiB memory file's facts are ~60 MiB)
-_WARNED: Dict[str, bool] = {}  # area name -> a warning was printed in this process
+_WARNED: Dict[str, bool] = {}  # topic (area or directory) -> a warning was printed in this process
 
 
 def cache_root() -> Path:
@@ -56,10 +56,11 @@ def cache_root() -> Path:
     return Path(base) / "memory-analyzer"
 
 
-def warn_once(area: str, message: str) -> None:
-    """Print ``analyze: warning: <message>`` on stderr, once per area and process."""
-    if not _WARNED.get(area):
-        _WARNED[area] = True
+def warn_once(topic: str, message: str) -> None:
+    """Print ``analyze: warning: <message>`` on stderr, once per topic (an area, a directory)
+    and process."""
+    if not _WARNED.get(topic):
+        _WARNED[topic] = True
         print(f"analyze: warning: {message}", file=sys.stderr)
 
 
@@ -122,14 +123,15 @@ class Area:
         try:
             os.makedirs(base, 0o700, exist_ok=True)
         except OSError as exc:
-            warn_once(self.name, f"cache directory {base} cannot be created ({exc.strerror or exc}); "
-                                 f"running without the {self.name} cache")
+            # keyed by directory: one line per run, not one per area that lives there
+            warn_once(base, f"cache directory {base} cannot be created ({exc.strerror or exc}); "
+                            f"running without the cache")
             return None
         for path in (str(root), str(root / self.name)):
             problem = _checked(path)
             if problem is not None:
-                warn_once(self.name, f"cache directory {path} is not used: {problem}; "
-                                     f"running without the {self.name} cache")
+                warn_once(path, f"cache directory {path} is not used: {problem}; running without the "
+                                f"{'cache' if path == str(root) else self.name + ' cache'}")
                 return None
         return root / self.name
 
@@ -141,7 +143,7 @@ class Area:
         if self.fanout:
             area = area / key[:2]
             if _checked(str(area)) is not None:
-                warn_once(self.name, f"cache directory {area} is not used: {_checked(str(area))}; "
+                warn_once(str(area), f"cache directory {area} is not used: {_checked(str(area))}; "
                                      f"running without the {self.name} cache")
                 return None
         return area / (key + self.suffix)

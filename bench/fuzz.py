@@ -5,7 +5,7 @@
 
 Each case copies one seed project (examples/*, and ../shared/realworld/* when present),
 applies 1-3 mutations to its memory files (bench/fuzz_mutate.py), and runs every command on
-it (read, why, facts, query, list, show, explain), each in its own process under a memory
+it (read, why, facts, query, list, show, explain, check), each in its own process under a memory
 limit (``RLIMIT_AS``) and a hard time limit, with a private ``XDG_CACHE_HOME`` that is warm,
 cold, damaged or bypassed (``--no-cache``). A run is a failure when it
 
@@ -117,6 +117,8 @@ def commands(rng: random.Random, project: Path) -> List[Tuple[str, List[str]]]:
         ("list", ["list", *root] + rng.choice([[], ["--include-archive"], ["--format", "json"]])),
         ("show", ["show", rng.choice(ids), *root] + rng.choice([[], ["--format", "json"]])),
         ("explain", ["explain", rng.choice(CODES)]),
+        ("check", ["check", *root] + rng.choice([[], ["--all"], ["--freshness"], ["--conflicts"], ["--routing"],
+                                                  ["--reachability"], ["--format", "json"]])),
     ]
 
 

@@ -128,7 +128,7 @@ def test_unwritable_cache_location_runs_without(capsys, tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))
     assert AREA.put(KEY, PAYLOAD) is False
     assert AREA.get(KEY) is None
-    assert "running without the testarea cache" in capsys.readouterr().err
+    assert "running without the cache" in capsys.readouterr().err
 
 
 def test_one_warning_per_area_and_process(capsys):

@@ -47,6 +47,9 @@ def test_nul_in_an_evidence_path_is_an_invalid_path(tmp_path, capsys, path):
     assert code == 0
     code, _, _ = _run(capsys, "read", "--project-root", str(root), "--no-local", "--no-cache", "--format", "json")
     assert code in (0, 1, 2)
+    code, out, _ = _run(capsys, "check", "--freshness", "--project-root", str(root), "--no-cache")
+    assert code in (1, 2)
+    assert "MC-FRESH-001 ERROR: MC-DEC-20260910-1b2c3d4e Evidence has an unsafe or invalid source path." in out
 
 
 @pytest.mark.parametrize("version", ["0." + "7" * 5000, "0.\u00b2", "\u0660.7", "0.\u0667", "0x7", "+0.7", "0.7\u200b", "1" * 5000])
