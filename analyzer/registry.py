@@ -167,8 +167,8 @@ CHECK_SHAPES = (
           "--conflicts --merge-base REF, families.merge is the merge review (CLEAR/REVIEW/CONFLICT, or UNAVAILABLE "
           "when Git could not answer: exit 1, never CLEAR) and merge holds its block: ref, commits (base, head, "
           "target), the Git error, and its findings with locations on the revisions (revision label and commit)."),
-    Shape("error", 1, "no check ran: the memory dir is missing (exit 1) or a managed file is unusable "
-          "(a symlink, unreadable or undecodable; exit 2)", False, ("INVALID",), (1, 2),
+    Shape("error", 1, "no check ran: the memory dir is missing (exit 1), a managed file is unusable "
+          "(a symlink, unreadable or undecodable; exit 2) or the project configuration is (exit 2)", False, ("INVALID",), (1, 2),
           Obj({"exit_code": "int", "diagnostics": list_of(DIAGNOSTIC)})),
 )
 
@@ -382,13 +382,19 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "run the protocol's project checks (routing, reachability, freshness, conflicts)",
         "Check the whole project as the reference's `check` does: --conflicts, else --routing, else "
         "--reachability, else --freshness, else the full legacy check (routing, reachability and freshness in "
-        "one report). --all runs every family in one evaluation and prints each family's block.",
+        "one report). --all runs every family in one evaluation and prints each family's block. "
+        "--format text|json|sarif|junit|github|markdown picks the output (SARIF 2.1.0 for code scanning, JUnit XML, "
+        "GitHub workflow annotations, a Markdown report; docs/ci.md); --output FILE "
+        "writes it to FILE instead of stdout and --output FORMAT:FILE writes another format too (repeatable), "
+        "all from one evaluation. `[tool.memory-analyzer]` in the project's pyproject.toml, or "
+        "`.memory-analyzer.toml`, sets defaults for these options (docs/ci.md); flags win.",
         shapes=CHECK_SHAPES,
         exits=((0, "no family failed: quality checks without ERROR findings, conflict status CLEAR or REVIEW"),
                (1, "a quality check found an ERROR, the conflict status is CONFLICT or INVALID (a broken manifest "
                    "contract included), or the memory dir is missing (`Memory directory missing: <path>`)"),
-               (2, "a managed file is unusable (a symlink, unreadable or undecodable): `Error: …` on stderr, or "
-                   "the project root is not a directory")),
+               (2, "a managed file is unusable (a symlink, unreadable or undecodable): `Error: …` on stderr, "
+                   "the project root is not a directory, the project configuration is unusable (`path:line:col: "
+                   "MA-CONFIG-…` on stderr), or an --output file cannot be written")),
     ),
     CommandSpec(
         "list", LIVE, "analyzer.commands.list",

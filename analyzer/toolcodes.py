@@ -164,6 +164,16 @@ _OTHER: Dict[str, tuple] = {
                          "check both IDs with `analyze subject list`."),
     "MA-INDEX-DUPLICATE": ("an Entry ID held twice by the units a lookup indexes",
                            "give one of the entries a new ID (or archive the stale copy)."),
+    "MA-CONFIG-READ": ("the project configuration file (.memory-analyzer.toml, or pyproject.toml with a "
+                       "[tool.memory-analyzer] table) cannot be read, is not UTF-8, or TOML cannot be read here "
+                       "(Python 3.10 without the tomli package)",
+                       "fix the file's permissions or encoding, or install tomli on Python 3.10."),
+    "MA-CONFIG-TOML": ("the project configuration file is not valid TOML", "correct the TOML at the line named."),
+    "MA-CONFIG-UNKNOWN-KEY": ("the project configuration sets a key the analyzer does not know (a typo never "
+                              "silently changes nothing)",
+                              "use a key docs/ci.md lists (`format`, `output`, ...)."),
+    "MA-CONFIG-VALUE": ("a project configuration key has a value of the wrong type or outside its choices",
+                        "give the value the message asks for."),
     "MA-INDEX-LOCAL": ("--local lookup refused: the local overlay is not located, not bound, or in REVIEW",
                        "bind the overlay (`memory-custodian local link`) or resolve its warnings."),
     "MA-INDEX-UNKNOWN": ("no entry has the ID asked for (possibly only in archive storage)",

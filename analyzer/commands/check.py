@@ -27,7 +27,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--project-root", default=".", metavar="DIR", help="project root (default: current directory)")
     parser.add_argument("--memory-dir", default="docs/memory", metavar="DIR", help="memory directory under docs/ (default: docs/memory)")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
-    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+    add_output_arguments(parser)
+
+
+def add_output_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--format`` and repeatable ``--output [FORMAT:]FILE`` (also set by the project config)."""
+    from analyzer.render.check_formats import RENDERERS
+
+    parser.add_argument("--format", choices=tuple(RENDERERS), default=None,
+                        help="output format (default: text, or the project configuration's `format`)")
+    parser.add_argument("--output", action="append", default=None, metavar="[FORMAT:]FILE",
+                        help="write the output to FILE instead of stdout; FORMAT:FILE writes that format to FILE "
+                             "as well (repeatable, e.g. --output sarif:check.sarif --output junit:check.xml)")
 
 
 def families_of(args: argparse.Namespace):
@@ -43,33 +54,78 @@ def families_of(args: argparse.Namespace):
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run the chosen families and print their blocks (or the ``check.result`` document)."""
+    """Run the chosen families and print their blocks (or the ``check.result`` document),
+    writing each ``--output`` file from the same result."""
     from pathlib import Path
 
     from analyzer.commands.read import usage_error
     from analyzer.query.check import CheckRequest, run_check
 
     if not Path(args.project_root).is_dir():
+        args.format = args.format or "text"
         return usage_error("check", args, f"project root is not a directory: {args.project_root}")
+    failed = apply_config(args, "check")
+    if failed is not None:
+        return failed
     options = {"merge_base": args.merge_base} if args.merge_base is not None else {}
     result = run_check(CheckRequest(families_of(args), Path(args.project_root), args.memory_dir, not args.no_cache,
                                     options))
     if result.error is not None:
         # §9: a missing memory dir is the check's outcome (stdout, exit 1); unusable input
-        # escapes as `Error: …` on stderr (exit 2). With --format json stdout holds the
-        # check.error document instead.
-        text_out = result.exit_code == exitcodes.FAILED and args.format == "text"
+        # escapes as `Error: …` on stderr (exit 2). Other formats than text carry it in
+        # their document on stdout, so the message goes to stderr.
+        text_out = result.exit_code == exitcodes.FAILED and args.format == "text" and not args.output
         print(result.error, file=sys.stdout if text_out else sys.stderr)
-    if args.format == "json":
-        from analyzer.output import emit_json
-        from analyzer.render.check_json import check_payload, error_payload
-
-        if result.error is not None:
-            status = emit_json("check", "error", error_payload(result))
-        else:
-            status = emit_json("check", "result", check_payload(result))
-        return status if status else result.exit_code
-    from analyzer.render.check_text import render_check_text
-
-    sys.stdout.write(render_check_text(result))  # empty for an error result
+    status = write_outputs(args, result)
+    if status:
+        return status
     return result.exit_code if result.exit_code in (0, 1, 2) else exitcodes.INTERNAL
+
+
+def apply_config(args: argparse.Namespace, command: str):
+    """Fill unset options from the project configuration; an unusable file is exit 2 with
+    ``path:line:col`` (None when all is well)."""
+    from analyzer import config
+
+    try:
+        config.apply(args, command, config.load(args.project_root))
+    except config.ConfigError as exc:
+        args.format = args.format or "text"
+        print(f"analyze {command}: error: {exc}", file=sys.stderr)
+        if args.format == "json":
+            from analyzer.output import emit_json
+
+            emit_json(command, "error", {"status": "INVALID", "exit_code": exitcodes.INVALID,
+                                         "diagnostics": [exc.diagnostic()]})
+        return exitcodes.INVALID
+    args.format = args.format or "text"
+    args.output = args.output or []
+    return None
+
+
+def write_outputs(args: argparse.Namespace, result) -> int:
+    """Print the ``--format`` output (unless a plain ``--output FILE`` takes it) and write
+    every ``--output``; 0, or the first failure's exit status."""
+    from analyzer.render.check_formats import Context, parse_output, render
+
+    ctx = Context(str(args.project_root))
+    targets = [parse_output(spec, args.format) for spec in args.output]
+    if not any(plain for _, _, plain in targets):
+        targets.insert(0, (args.format, None, False))
+    done: dict = {}
+    for fmt, path, _ in targets:
+        if fmt not in done:
+            done[fmt] = render(fmt, result, ctx)
+        text, status = done[fmt]
+        if status:
+            return status
+        if path is None:
+            sys.stdout.write(text)
+            continue
+        try:
+            with open(path, "w", encoding="utf-8", newline="\n") as handle:
+                handle.write(text)
+        except OSError as exc:
+            print(f"analyze: error: cannot write {path}: {exc.strerror}", file=sys.stderr)
+            return exitcodes.INVALID
+    return exitcodes.OK

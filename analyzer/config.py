@@ -1,0 +1,181 @@
+"""Project configuration: ``[tool.memory-analyzer]`` in the project's ``pyproject.toml``, or
+the top-level keys of ``.memory-analyzer.toml`` (which wins when both exist, as a tool's own
+file does for ruff and mypy).
+
+The file sets defaults for command-line options; a flag given on the command line always
+wins. Every key is declared in :data:`KEYS` (name, type, the commands it applies to, the
+argparse destination); a key no row declares is an error with ``file:line``, so a typo never
+silently changes nothing. Another command adds its keys by adding rows (a key may apply to
+several commands). Reading needs ``tomllib`` (Python 3.11+) or the ``tomli`` package on 3.10;
+without either, a file that holds our table is an error (fail closed), never ignored.
+
+Usage from a command::
+
+    from analyzer import config
+
+    try:
+        config.apply(args, "check", config.load(args.project_root))
+    except config.ConfigError as exc:
+        ...  # exc.diagnostic(): path:line:col, code, message; exit 2
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any, Dict, Optional, Tuple
+
+PYPROJECT, OWN_FILE = "pyproject.toml", ".memory-analyzer.toml"
+TABLE = "tool.memory-analyzer"
+
+
+@dataclass(frozen=True)
+class Key:
+    """One configuration key: its type (``str``, ``list`` of str, ``bool``, ``int``), the
+    commands it sets a default for, the argparse ``dest`` it fills, the allowed values."""
+
+    name: str
+    kind: str
+    commands: Tuple[str, ...]
+    dest: str
+    help: str
+    choices: Tuple[str, ...] = ()
+
+
+#: Every key a configuration file may hold. Add a row to add a key.
+KEYS: Dict[str, Key] = {k.name: k for k in (
+    Key("format", "str", ("check", "report"), "format", "default output format",
+        ("text", "json", "sarif", "junit", "github", "markdown")),
+    Key("output", "list", ("check", "report"), "output",
+        "files to write, each FILE or FORMAT:FILE (as repeated --output)"),
+)}
+
+
+class ConfigError(Exception):
+    """A configuration file that cannot be used: where, a stable code, and why."""
+
+    def __init__(self, code: str, message: str, path: str, line: int = 1, col: int = 1) -> None:
+        super().__init__(f"{path}:{line}:{col}: {code}: {message}")
+        self.code, self.message, self.path, self.line, self.col = code, message, path, line, col
+
+    def diagnostic(self) -> Dict[str, Any]:
+        """The error as a JSON diagnostic (the ``error`` shapes' item)."""
+        return {"code": self.code, "severity": "error", "message": self.message, "path": self.path,
+                "line": self.line, "col": self.col}
+
+
+@dataclass
+class Config:
+    """The keys a file set (``{}`` when no file sets any), and the file they came from."""
+
+    values: Dict[str, Any] = field(default_factory=dict)
+    path: Optional[str] = None
+    lines: Dict[str, int] = field(default_factory=dict)
+
+
+def _toml():
+    try:
+        import tomllib  # Python 3.11+
+    except ModuleNotFoundError:  # pragma: no cover - Python 3.10
+        try:
+            import tomli as tomllib  # type: ignore[no-redef]
+        except ModuleNotFoundError:
+            return None
+    return tomllib
+
+
+def load(project_root: str) -> Config:
+    """The configuration of the project at ``project_root`` (empty when it has none)."""
+    own = os.path.join(project_root, OWN_FILE)
+    if os.path.isfile(own):
+        return _read(own, OWN_FILE, table=())
+    pyproject = os.path.join(project_root, PYPROJECT)
+    if os.path.isfile(pyproject):
+        return _read(pyproject, PYPROJECT, table=("tool", "memory-analyzer"))
+    return Config()
+
+
+def _read(path: str, shown: str, table: Tuple[str, ...]) -> Config:
+    try:
+        with open(path, "rb") as handle:
+            raw = handle.read()
+    except OSError as exc:
+        raise ConfigError("MA-CONFIG-READ", f"cannot read the configuration file: {exc.strerror}", shown) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ConfigError("MA-CONFIG-READ", "the configuration file is not valid UTF-8", shown) from None
+    # a pyproject.toml without our table is another tool's business: not even parsed
+    if table and "memory-analyzer" not in text:
+        return Config()
+    toml = _toml()
+    if toml is None:
+        raise ConfigError("MA-CONFIG-READ", "reading TOML needs Python 3.11 or the tomli package", shown)
+    try:
+        document = toml.loads(text)
+    except toml.TOMLDecodeError as exc:
+        where = re.search(r"line (\d+), column (\d+)", str(exc))
+        line, col = (int(where.group(1)), int(where.group(2))) if where else (1, 1)
+        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc)) or "invalid TOML"
+        raise ConfigError("MA-CONFIG-TOML", f"invalid TOML: {message}", shown, line, col) from None
+    values: Any = document
+    for part in table:
+        values = values.get(part, {}) if isinstance(values, dict) else {}
+    if not isinstance(values, dict):
+        raise ConfigError("MA-CONFIG-VALUE", f"[{TABLE}] must be a table", shown, _line_of(text, table, None))
+    lines = {key: _line_of(text, table, key) for key in values}
+    for key in sorted(values, key=lambda k: lines[k]):
+        _check(key, values[key], shown, lines[key])
+    return Config(dict(values), shown, lines)
+
+
+def _check(key: str, value: Any, path: str, line: int) -> None:
+    spec = KEYS.get(key)
+    if spec is None:
+        near = difflib.get_close_matches(key, list(KEYS), n=1)
+        hint = f" (did you mean {near[0]!r}?)" if near else f"; known keys: {', '.join(sorted(KEYS))}"
+        raise ConfigError("MA-CONFIG-UNKNOWN-KEY", f"unknown key {key!r}{hint}", path, line)
+    ok = {"str": isinstance(value, str), "bool": isinstance(value, bool),
+          "int": isinstance(value, int) and not isinstance(value, bool),
+          "list": isinstance(value, list) and all(isinstance(v, str) for v in value)}[spec.kind]
+    if not ok:
+        wanted = {"str": "a string", "bool": "true or false", "int": "an integer", "list": "a list of strings"}
+        raise ConfigError("MA-CONFIG-VALUE", f"{key} must be {wanted[spec.kind]}", path, line)
+    if spec.choices and value not in spec.choices:
+        raise ConfigError("MA-CONFIG-VALUE", f"{key} must be one of {', '.join(spec.choices)}, not {value!r}",
+                          path, line)
+
+
+_HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")
+
+
+def _line_of(text: str, table: Tuple[str, ...], key: Optional[str]) -> int:
+    """The 1-based line that sets ``key`` in ``table`` (the table's header for a key set in a
+    sub-table header or by a form this scan does not follow; 1 when neither is found).
+    tomllib gives no positions, so the text is scanned: headers and ``key =`` lines."""
+    want = ".".join(table)
+    current, header_line = "", 0
+    key_re = re.compile(r'^\s*["\']?' + re.escape(key) + r'["\']?\s*[=.]') if key else None
+    for number, line in enumerate(text.splitlines(), 1):
+        header = _HEADER.match(line)
+        if header:
+            current = re.sub(r'\s*\.\s*', ".", header.group(1)).replace('"', "")
+            if current == want and not header_line:
+                header_line = number
+            elif key and current == f"{want}.{key}".lstrip("."):
+                return number
+            continue
+        if key_re and current == want and key_re.match(line):
+            return number
+    return header_line or 1
+
+
+def apply(args: Any, command: str, config: Config) -> None:
+    """Fill the options of ``command`` the command line left unset (``None``) from ``config``.
+    A key that does not apply to ``command`` is ignored here (another command uses it)."""
+    for key, value in config.values.items():
+        spec = KEYS[key]
+        if command in spec.commands and getattr(args, spec.dest, None) is None:
+            setattr(args, spec.dest, list(value) if isinstance(value, list) else value)

@@ -1,0 +1,113 @@
+"""Every output format of ``analyze check``, by name: one check result, many renderers.
+
+:func:`render` returns the text of one format and an exit status of its own (0, or
+``exitcodes.INTERNAL`` when a JSON document did not match its declared shape and nothing
+may be printed). The renderers only translate the result; none decides a finding.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from typing import Callable, Dict, Mapping, Optional, Tuple
+
+from analyzer import exitcodes
+from analyzer.query.check_model import CheckResult
+
+FORMATS = ("text", "json", "sarif", "junit", "github", "markdown")
+
+
+@dataclass
+class Context:
+    """What renderers need besides the result: the project root, where it sits in its Git
+    work tree (``prefix`` of repository-relative paths), and where warnings go."""
+
+    project_root: str = "."
+    prefix: Optional[str] = None
+    warn: Callable[[str], None] = lambda message: print(message, file=sys.stderr)
+    env: Mapping[str, str] = field(default_factory=lambda: os.environ)
+
+    def repo_prefix(self) -> str:
+        """The project root's path in its repository (asked of Git once)."""
+        if self.prefix is None:
+            from analyzer.render.findings import repo_prefix
+
+            self.prefix = repo_prefix(self.project_root)
+        return self.prefix
+
+
+def _text(result: CheckResult, ctx: Context) -> Tuple[str, int]:
+    from analyzer.render.check_text import render_check_text
+
+    return render_check_text(result), exitcodes.OK
+
+
+def _json(result: CheckResult, ctx: Context) -> Tuple[str, int]:
+    from analyzer.output import build_document, dumps
+    from analyzer.render.check_json import check_payload, error_payload
+
+    shape, payload = ("error", error_payload(result)) if result.error is not None else ("result", check_payload(result))
+    document, errors = build_document("check", shape, payload)
+    if errors:
+        ctx.warn(f"analyze: internal error: check output does not match its declared shape check.{shape}; "
+                 f"nothing was written: {errors[0]}")
+        return "", exitcodes.INTERNAL
+    return dumps(document), exitcodes.OK
+
+
+def _sarif(result: CheckResult, ctx: Context) -> Tuple[str, int]:
+    from analyzer.render.check_sarif import render_sarif
+
+    return render_sarif(result, ctx.repo_prefix(), ctx.warn), exitcodes.OK
+
+
+def _junit(result: CheckResult, ctx: Context) -> Tuple[str, int]:
+    from analyzer.render.check_junit import render_junit
+
+    return render_junit(result, ctx.repo_prefix()), exitcodes.OK
+
+
+def _markdown(result: CheckResult, ctx: Context) -> Tuple[str, int]:
+    from analyzer.render.md import link_base, render_check_markdown
+
+    return render_check_markdown(result, ctx.repo_prefix(), link_base(ctx.env)), exitcodes.OK
+
+
+def _github(result: CheckResult, ctx: Context) -> Tuple[str, int]:
+    from analyzer.render.check_github import render_github
+
+    summary = ctx.env.get("GITHUB_STEP_SUMMARY")
+    if summary:
+        text, _ = _markdown(result, ctx)
+        try:
+            with open(summary, "a", encoding="utf-8", newline="\n") as handle:
+                handle.write(text)
+        except OSError as exc:
+            ctx.warn(f"analyze: cannot append to $GITHUB_STEP_SUMMARY ({summary}): {exc.strerror}")
+    return render_github(result, ctx.repo_prefix()), exitcodes.OK
+
+
+RENDERERS: Dict[str, Callable[[CheckResult, Context], Tuple[str, int]]] = {
+    "text": _text,
+    "json": _json,
+    "sarif": _sarif,
+    "junit": _junit,
+    "github": _github,
+    "markdown": _markdown,
+}
+
+
+def render(fmt: str, result: CheckResult, ctx: Context) -> Tuple[str, int]:
+    """The text of ``result`` in format ``fmt``, and 0 or ``exitcodes.INTERNAL``."""
+    return RENDERERS[fmt](result, ctx)
+
+
+def parse_output(spec: str, default_format: str) -> Tuple[str, str, bool]:
+    """``--output`` value -> ``(format, file, plain)``: ``FORMAT:FILE`` when FORMAT is a format
+    name (so ``C:\\out.sarif`` stays a file); else ``FILE`` takes the ``--format`` output in
+    place of stdout (``plain``)."""
+    head, sep, tail = spec.partition(":")
+    if sep and head in RENDERERS and tail:
+        return head, tail, False
+    return default_format, spec, True

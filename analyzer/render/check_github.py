@@ -1,0 +1,55 @@
+"""``analyze check --format github``: one GitHub Actions workflow command per finding, which
+the runner turns into an annotation on the file and line::
+
+    ::error file=docs/memory/decisions.md,line=12,col=1,title=MC-CONFLICT-001::message
+
+Levels: ``error``, ``warning``, ``notice`` (the SARIF level ``note``). Escaping is GitHub's:
+in the message ``%``, CR and LF become ``%25``, ``%0D``, ``%0A``; in property values ``:`` and
+``,`` become ``%3A`` and ``%2C`` as well. Paths are relative to the repository root. When
+``$GITHUB_STEP_SUMMARY`` names a file, the Markdown report is appended to it too.
+"""
+
+from __future__ import annotations
+
+from typing import List
+
+from analyzer.query.check_model import CheckFinding, CheckResult
+from analyzer.render import findings as common
+
+COMMANDS = {"error": "error", "warning": "warning", "note": "notice"}
+
+
+def escape_data(text: str) -> str:
+    """A workflow command's message, escaped."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """A workflow command's property value, escaped."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def command(finding: CheckFinding, prefix: str) -> str:
+    """The workflow command of one finding (its first location; the others in the message)."""
+    props: List[str] = []
+    if finding.locations:
+        first = finding.locations[0]
+        props += [f"file={escape_property(common.repo_path(first, prefix))}", f"line={first.line}",
+                  f"col={first.col}"]
+    props.append(f"title={escape_property(finding.code)}")
+    message = f"{finding.message} ({finding.family}, {common.word(finding)})"
+    others = [f"{common.repo_path(l, prefix)}:{l.line}" for l in finding.locations[1:]]
+    if others:
+        message += "\nAlso: " + ", ".join(others)
+    return f"::{COMMANDS[common.level(finding)]} {','.join(props)}::{escape_data(message)}"
+
+
+def render_github(result: CheckResult, prefix: str = "") -> str:
+    """Every finding's command, then a ``::notice`` with the overall status (or the error)."""
+    if result.error is not None:
+        where = f"file={escape_property(prefix + result.error_path)},line={result.error_line},col={result.error_col},"
+        return f"::error {where}title={escape_property(result.error_code)}::{escape_data(result.error)}\n"
+    lines = [command(f, prefix) for f in common.all_findings(result)]
+    families = ", ".join(f"{f.name} {f.status}" for f in result.families)
+    lines.append(f"::notice title=memory-analyzer::{escape_data(f'check {result.status} (exit {result.exit_code}): {families}')}")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,76 @@
+"""``analyze check --format junit``: the check result as JUnit XML for CI test reports
+(GitLab's ``artifacts:reports:junit``, Jenkins, ...).
+
+One ``testsuite`` per family run, one ``testcase`` per code that has findings, one
+``failure`` per finding (its severity or status word as ``type``, the message, and every
+location as ``path:line:col``). A family without findings is one passing ``testcase`` named
+after the family, so a clean family shows as passed. No timings: the same result is the
+same bytes. A check that could not run is one suite with an ``error``.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from typing import Dict, List
+
+from analyzer.query.check_model import CheckFinding, CheckResult
+from analyzer.render import findings as common
+
+
+def _family_findings(result: CheckResult) -> Dict[str, List[CheckFinding]]:
+    out: Dict[str, List[CheckFinding]] = {f.name: [] for f in result.families}
+    for finding in common.all_findings(result):
+        out.setdefault(finding.family, []).append(finding)
+    return out
+
+
+def _where(finding: CheckFinding, prefix: str) -> List[str]:
+    return [f"{common.repo_path(l, prefix)}:{l.line}:{l.col}" for l in finding.locations]
+
+
+def _suite(name: str, status: str, exit_code: int, found: List[CheckFinding], prefix: str) -> ET.Element:
+    suite = ET.Element("testsuite", name=name)
+    props = ET.SubElement(suite, "properties")
+    ET.SubElement(props, "property", name="status", value=status)
+    ET.SubElement(props, "property", name="exit_code", value=str(exit_code))
+    codes: Dict[str, List[CheckFinding]] = {}
+    for finding in found:
+        codes.setdefault(finding.code, []).append(finding)
+    if not codes:
+        ET.SubElement(suite, "testcase", classname=f"memory-analyzer.{name}", name=f"{name}: no findings")
+    for code in sorted(codes):
+        first = next((f.locations[0] for f in codes[code] if f.locations), None)
+        attrs = {"classname": f"memory-analyzer.{name}", "name": code}
+        if first is not None:
+            attrs.update(file=common.repo_path(first, prefix), line=str(first.line))
+        case = ET.SubElement(suite, "testcase", attrs)
+        for finding in codes[code]:
+            failure = ET.SubElement(case, "failure", message=finding.message, type=common.word(finding) or "finding")
+            failure.text = "\n".join([f"{code} {common.word(finding)}: {finding.message}", *_where(finding, prefix)])
+    cases = len(suite.findall("testcase"))
+    suite.set("tests", str(cases))
+    suite.set("failures", str(sum(1 for c in suite.findall("testcase") if c.find("failure") is not None)))
+    suite.set("errors", "0")
+    suite.set("skipped", "0")
+    return suite
+
+
+def render_junit(result: CheckResult, prefix: str = "") -> str:
+    """The JUnit XML document (UTF-8, final newline)."""
+    root = ET.Element("testsuites", name="memory-analyzer check")
+    if result.error is not None:
+        suite = ET.SubElement(root, "testsuite", name="check", tests="1", failures="0", errors="1", skipped="0")
+        case = ET.SubElement(suite, "testcase", classname="memory-analyzer.check", name="check")
+        error = ET.SubElement(case, "error", message=result.error, type=result.error_code)
+        error.text = f"{prefix}{result.error_path}:{result.error_line}:{result.error_col}: {result.error}"
+    else:
+        found = _family_findings(result)
+        by_name = {f.name: f for f in result.families}
+        for name, items in found.items():
+            family = by_name.get(name)
+            root.append(_suite(name, family.status if family else "", family.exit_code if family else 0,
+                               items, prefix))
+    for key in ("tests", "failures", "errors"):
+        root.set(key, str(sum(int(s.get(key, "0")) for s in root.findall("testsuite"))))
+    ET.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"

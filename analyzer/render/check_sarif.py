@@ -1,0 +1,161 @@
+"""``analyze check --format sarif``: the check result as SARIF 2.1.0 for code scanning.
+
+One run; ``tool.driver.rules`` has one entry per code that has a result, from the code's
+``@code`` block (title, explanation, declared severity); each result has the finding's
+first location as ``locations`` and the others as ``relatedLocations``, repository-relative
+under ``%SRCROOT%``, and a ``partialFingerprints`` entry that does not depend on line
+numbers. GitHub code scanning's documented upload limits (25,000 results and rules per run,
+1,000 locations per result, 10 MB gzip-compressed) are kept by dropping the least severe
+results last in result order, deterministically; the run's properties and stderr say so.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from typing import Any, Dict, List, Tuple
+
+from analyzer import __version__
+from analyzer.query.check_model import CheckFinding, CheckResult
+from analyzer.render import findings as common
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+DOCS = "docs/findings.md"
+MAX_RESULTS = 25_000  # GitHub: results per run (also rules per run)
+MAX_LOCATIONS = 1_000  # GitHub: locations per result
+MAX_GZIP_BYTES = 10 * 1024 * 1024  # GitHub: SARIF upload size, gzip-compressed
+
+
+def _text(value: str) -> Dict[str, str]:
+    return {"text": value}
+
+
+def _name(title: str) -> str:
+    # SARIF's rule name is an identifier: the title's words in PascalCase
+    return "".join(w[:1].upper() + w[1:] for w in re.findall(r"[A-Za-z0-9]+", title))
+
+
+def rule(code: str) -> Dict[str, Any]:
+    """A ``reportingDescriptor`` from the code's ``@code`` block."""
+    title, explanation, severity = common.describe(code)
+    full = explanation.replace("\n", " ").strip() or title
+    link = f"{DOCS}#{common.anchor(code)}"
+    return {
+        "id": code,
+        "name": _name(title) or code,
+        "shortDescription": _text(title),
+        "fullDescription": _text(full),
+        "help": {"text": f"{full} See {link}.", "markdown": f"**{title}**\n\n{explanation}\n\nSee [{code}]({link})."},
+        "helpUri": link,
+        "defaultConfiguration": {"level": common.LEVELS.get(severity or "", "warning")},
+        "properties": {"tags": ["memory-analyzer"]},
+    }
+
+
+def _location(loc, prefix: str) -> Dict[str, Any]:
+    return {"physicalLocation": {
+        "artifactLocation": {"uri": common.repo_path(loc, prefix), "uriBaseId": "%SRCROOT%"},
+        "region": {"startLine": loc.line, "startColumn": loc.col},
+    }}
+
+
+def result_entry(finding: CheckFinding, fingerprint: str, index: int, prefix: str) -> Dict[str, Any]:
+    """A SARIF ``result`` of one finding."""
+    where = finding.locations[:MAX_LOCATIONS]
+    out: Dict[str, Any] = {
+        "ruleId": finding.code,
+        "ruleIndex": index,
+        "level": common.level(finding),
+        "message": _text(finding.message),
+        "locations": [_location(l, prefix) for l in where[:1]],
+        "partialFingerprints": {common.FINGERPRINT_KEY: fingerprint},
+        "properties": {"family": finding.family, "severity": common.word(finding)},
+    }
+    if len(where) > 1:
+        out["relatedLocations"] = [{"id": n, **_location(l, prefix)} for n, l in enumerate(where[1:], 1)]
+    for key in ("entries", "scopes"):
+        if getattr(finding, key):
+            out["properties"][key] = list(getattr(finding, key))
+    for key in ("subject", "facet"):
+        if getattr(finding, key):
+            out["properties"][key] = getattr(finding, key)
+    return out
+
+
+def _kept(findings: List[CheckFinding], limit: int) -> List[int]:
+    """Indexes of the findings kept under ``limit``: the most severe first, then result
+    order; the kept ones stay in result order."""
+    if len(findings) <= limit:
+        return list(range(len(findings)))
+    ranked = sorted(range(len(findings)), key=lambda i: (common.LEVEL_RANK[common.level(findings[i])], i))
+    return sorted(ranked[:limit])
+
+
+def sarif_document(result: CheckResult, prefix: str = "", limit: int = MAX_RESULTS) -> Tuple[Dict[str, Any], int]:
+    """The SARIF log and the number of results left out to stay within the upload limits."""
+    from analyzer.fingerprint import ruleset_fingerprint
+
+    findings = common.all_findings(result)
+    prints = common.fingerprints(findings)
+    kept = _kept(findings, limit)
+    codes = sorted({findings[i].code for i in kept})
+    index = {code: n for n, code in enumerate(codes)}
+    results = [result_entry(findings[i], prints[i], index[findings[i].code], prefix) for i in kept]
+    omitted = len(findings) - len(kept)
+    clipped = sum(1 for i in kept if len(findings[i].locations) > MAX_LOCATIONS)
+    invocation: Dict[str, Any] = {"exitCode": result.exit_code, "executionSuccessful": result.error is None}
+    if result.error is not None:
+        invocation["toolExecutionNotifications"] = [{
+            "level": "error", "message": _text(result.error),
+            "descriptor": {"id": result.error_code},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": {"uri": prefix + result.error_path, "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": result.error_line, "startColumn": result.error_col}}}],
+        }]
+    properties: Dict[str, Any] = {
+        "status": result.status,
+        "families": {f.name: {"status": f.status, "exitCode": f.exit_code} for f in result.families},
+        "rulesetFingerprint": ruleset_fingerprint(),
+        "truncated": omitted > 0 or clipped > 0,
+    }
+    if omitted or clipped:
+        properties["truncation"] = {"omittedResults": omitted, "resultsWithClippedLocations": clipped,
+                                    "limits": {"results": limit, "locationsPerResult": MAX_LOCATIONS}}
+    run = {
+        "tool": {"driver": {
+            "name": "memory-analyzer", "version": __version__, "semanticVersion": __version__,
+            "rules": [rule(code) for code in codes],
+        }},
+        "automationDetails": {"id": "memory-analyzer/check/"},
+        "originalUriBaseIds": {"%SRCROOT%": {"description": _text("the root of the repository")}},
+        "invocations": [invocation],
+        "columnKind": "unicodeCodePoints",
+        "results": results,
+        "properties": properties,
+    }
+    return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}, omitted
+
+
+def dumps(document: Dict[str, Any]) -> str:
+    """The printed SARIF: sorted nowhere (order is the renderer's), indented, ASCII, final newline."""
+    return json.dumps(document, indent=2, ensure_ascii=True) + "\n"
+
+
+def render_sarif(result: CheckResult, prefix: str = "", warn=None) -> str:
+    """The SARIF text; past the upload limits fewer results, with a note through ``warn``."""
+    limit = MAX_RESULTS
+    while True:
+        document, omitted = sarif_document(result, prefix, limit)
+        text = dumps(document)
+        # compressing costs time: only a text over the limit can compress to over the limit
+        if limit == 0 or len(text) <= MAX_GZIP_BYTES or \
+                len(gzip.compress(text.encode("ascii"), mtime=0)) <= MAX_GZIP_BYTES:
+            break
+        limit = max(0, min(limit, len(common.all_findings(result))) // 2)
+    if warn is not None and document["runs"][0]["properties"]["truncated"]:
+        trunc = document["runs"][0]["properties"]["truncation"]
+        warn(f"analyze check: SARIF truncated to GitHub code scanning's upload limits: {omitted} result(s) left "
+             f"out, {trunc['resultsWithClippedLocations']} result(s) with locations cut to {MAX_LOCATIONS} "
+             "(see runs[0].properties.truncation)")
+    return text

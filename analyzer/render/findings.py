@@ -1,0 +1,101 @@
+"""What the CI renderers (SARIF, JUnit, GitHub, Markdown) share about a check result: its
+findings in one list (the merge review's too), a finding's level, its stable fingerprint, the
+repository-relative path of a location, and the code catalogue's text for a code.
+
+These renderers are generic over families and codes: a family or code added by a rule pack
+renders without a change here (a code without a catalogue entry gets its code as title).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from typing import Dict, Iterable, List, Optional, Tuple
+
+from analyzer.query.check_model import CheckFinding, CheckResult, Location
+
+#: SARIF/GitHub level of a finding's severity or status word (anything else: warning).
+LEVELS = {"ERROR": "error", "INVALID": "error", "CONFLICT": "error", "WARNING": "warning", "REVIEW": "warning",
+          "INFO": "note", "CLEAR": "note"}
+LEVEL_RANK = {"error": 0, "warning": 1, "note": 2}
+FINGERPRINT_KEY = "memoryAnalyzerFinding/v1"
+
+
+def all_findings(result: CheckResult) -> List[CheckFinding]:
+    """Every finding of the result in display order, the merge review's (``--merge-base``)
+    after its family's, as :class:`CheckFinding` with family ``merge``."""
+    out: List[CheckFinding] = []
+    for family in result.families:
+        out.extend(family.findings)
+        if family.block == "merge" and result.merge is not None:
+            for f in result.merge.findings:
+                out.append(CheckFinding(f.code, "merge", f.message, status=f.status,
+                                        locations=[Location(l.path, l.line, l.col) for l in f.locations]))
+    return out
+
+
+def level(finding: CheckFinding) -> str:
+    """``error``, ``warning`` or ``note``: the rules' severity or status word, translated."""
+    return LEVELS.get(finding.severity or finding.status or "", "warning")
+
+
+def word(finding: CheckFinding) -> str:
+    """The finding's own severity or status word (ERROR, REVIEW, ...)."""
+    return finding.severity or finding.status or ""
+
+
+def identity(finding: CheckFinding) -> str:
+    """What a finding is, without where its lines are: code, family, message, Subject, Facet,
+    scopes, entries and the files it points into (not line numbers, so moving unrelated
+    lines keeps it)."""
+    paths = sorted({l.path for l in finding.locations})
+    parts = [finding.code, finding.family, finding.message, finding.subject, finding.facet,
+             ",".join(finding.scopes), ",".join(finding.entries), ",".join(paths)]
+    return "\x00".join(parts)
+
+
+def fingerprints(findings: Iterable[CheckFinding]) -> List[str]:
+    """One stable fingerprint per finding (same order): a hash of :func:`identity`, with
+    ``:N`` added to the N-th repeat of an identity so that two equal findings stay apart."""
+    seen: Dict[str, int] = {}
+    out = []
+    for finding in findings:
+        digest = hashlib.sha256(identity(finding).encode("utf-8")).hexdigest()[:32]
+        count = seen.get(digest, 0)
+        seen[digest] = count + 1
+        out.append(digest if count == 0 else f"{digest}:{count}")
+    return out
+
+
+def repo_prefix(project_root: str) -> str:
+    """The project root's path inside its Git work tree (``examples/shop/``; ``""`` at the
+    top or outside Git), so that locations are relative to the repository, as code scanning
+    and workflow annotations expect. Read-only (``git rev-parse``)."""
+    from analyzer.git import run_git
+
+    ok, out = run_git(project_root, "rev-parse", "--show-prefix", timeout=10.0)
+    return out.strip() if ok else ""
+
+
+def repo_path(location: Location, prefix: str) -> str:
+    """A location's path relative to the repository root."""
+    return prefix + location.path
+
+
+@lru_cache(maxsize=1)
+def _catalogue() -> Dict[str, Tuple[str, str, str]]:
+    from analyzer.catalog import load
+
+    return {e.code: (e.title, e.explanation, e.severity) for e in load().entries if e.code.startswith("MC-")}
+
+
+def describe(code: str) -> Tuple[str, str, Optional[str]]:
+    """``(title, explanation, declared severity)`` of a code from its ``@code`` block; the
+    code itself as title when no shipped rule file declares it (a rule pack's code)."""
+    title, explanation, severity = _catalogue().get(code, (code, "", None))
+    return title, explanation, severity
+
+
+def anchor(code: str) -> str:
+    """The code's heading anchor in docs/findings.md (GitHub's: lower case)."""
+    return code.lower()

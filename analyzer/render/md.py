@@ -1,0 +1,110 @@
+"""Markdown pieces of the CI reports: escaping, file:line links, the status summary and the
+findings grouped by family (both from a check result), and the size limit of a GitHub step
+summary with a visible truncation note.
+
+``analyze check --format markdown`` is the status summary and the findings;
+``analyze report`` adds the routing matrix, optional modules and the reachability graph
+(analyzer/render/report_markdown.py).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Dict, List
+
+from analyzer.query.check_model import CheckResult, Location
+from analyzer.render import findings as common
+
+LIMIT = 1024 * 1024  # GitHub: a step summary holds at most 1 MiB
+LEVEL_COLUMNS = (("error", "errors"), ("warning", "warnings"), ("note", "notes"))
+_SPECIAL = re.compile(r"([\\`*_{}\[\]<>|#])")
+
+
+def escape(text: str) -> str:
+    """Text shown as is in Markdown (one line; markup characters backslash-escaped)."""
+    return _SPECIAL.sub(r"\\\1", " ".join(text.split()))
+
+
+def link_base(env=None) -> str:
+    """``https://github.com/OWNER/REPO/blob/SHA/`` inside a GitHub Actions run (links then work
+    in the step summary), else ``""`` (links relative to the repository root)."""
+    env = os.environ if env is None else env
+    server, repo, sha = env.get("GITHUB_SERVER_URL"), env.get("GITHUB_REPOSITORY"), env.get("GITHUB_SHA")
+    return f"{server}/{repo}/blob/{sha}/" if server and repo and sha else ""
+
+
+def link(location: Location, prefix: str, base: str) -> str:
+    """``[path:line](base/path#Lline)``, the path relative to the repository root."""
+    path = common.repo_path(location, prefix)
+    return f"[{escape(path)}:{location.line}]({base}{path}#L{location.line})"
+
+
+def status_section(result: CheckResult) -> List[str]:
+    """One row per family: status, findings per level, exit status; then the overall row."""
+    counts: Dict[str, Dict[str, int]] = {f.name: {"error": 0, "warning": 0, "note": 0} for f in result.families}
+    for finding in common.all_findings(result):
+        counts.setdefault(finding.family, {"error": 0, "warning": 0, "note": 0})[common.level(finding)] += 1
+    lines = ["## Status", "", "| family | status | errors | warnings | notes | exit |", "| --- | --- | ---: | ---: | ---: | ---: |"]
+    for family in result.families:
+        c = counts[family.name]
+        lines.append(f"| {family.name} | {family.status} | {c['error']} | {c['warning']} | {c['note']} | {family.exit_code} |")
+    total = {level: sum(c[level] for c in counts.values()) for level, _ in LEVEL_COLUMNS}
+    lines.append(f"| **overall** | **{result.status}** | {total['error']} | {total['warning']} | {total['note']} "
+                 f"| **{result.exit_code}** |")
+    return lines
+
+
+def findings_section(result: CheckResult, prefix: str, base: str) -> List[str]:
+    """``## Findings``: a sub-section per family with findings, one item per finding."""
+    grouped: Dict[str, list] = {}
+    for finding in common.all_findings(result):
+        grouped.setdefault(finding.family, []).append(finding)
+    lines = ["## Findings", ""]
+    if not grouped:
+        return lines + ["No findings."]
+    for family, items in grouped.items():
+        lines += [f"### {family} ({len(items)})", ""]
+        for f in items:
+            where = ", ".join(link(l, prefix, base) for l in f.locations) or "(no location)"
+            lines.append(f"- **{f.code}** {common.word(f)}: {escape(f.message)} — {where}")
+        lines.append("")
+    return lines[:-1]
+
+
+def error_section(result: CheckResult, prefix: str) -> List[str]:
+    """What stopped the check, when it could not run."""
+    where = f"{prefix}{result.error_path}:{result.error_line}:{result.error_col}"
+    return ["## Status", "", f"No check ran (exit {result.exit_code}): {escape(result.error or '')} "
+            f"(`{result.error_code}` at {escape(where)})"]
+
+
+def fit(lines: List[str], limit: int = LIMIT) -> str:
+    """The lines as one text of at most ``limit`` UTF-8 bytes: past it, the text is cut at a
+    line (an open code block closed) and a visible note says how much was left out."""
+    text = "\n".join(lines) + "\n"
+    if len(text.encode("utf-8")) <= limit:
+        return text
+    budget, kept, fenced = limit - 600, [], False  # room for the note
+    for line in lines:
+        size = len(line.encode("utf-8")) + 1
+        if size > budget:
+            break
+        budget -= size
+        kept.append(line)
+        if line.startswith("```"):
+            fenced = not fenced
+    left = len(lines) - len(kept)
+    if fenced:
+        kept.append("```")
+    kept += ["", f"> **Truncated:** {left} more line(s) are not shown: the report is over "
+             f"{limit // 1024} KiB, the size of a GitHub step summary. `--format json` has everything."]
+    return "\n".join(kept) + "\n"
+
+
+def render_check_markdown(result: CheckResult, prefix: str = "", base: str = "") -> str:
+    """``analyze check --format markdown``: title, status summary, findings by family."""
+    lines = [f"# memory-analyzer check: {result.status}", ""]
+    if result.error is not None:
+        return fit(lines + error_section(result, prefix))
+    return fit(lines + status_section(result) + [""] + findings_section(result, prefix, base))

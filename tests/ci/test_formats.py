@@ -1,0 +1,118 @@
+"""`analyze check --format junit|github|markdown`: golden files on the example, JUnit read by a
+real consumer library, GitHub's escaping and step summary, the Markdown size limit, and the
+same bytes across hash seeds."""
+
+from __future__ import annotations
+
+import pytest
+
+from analyzer.query.check_model import CheckFinding, CheckResult, FamilyResult, Location
+from analyzer.render import check_github, md
+from analyzer.render.check_junit import render_junit
+from cihelp import check_golden, copy_example, normalize, run_inproc, run_proc
+
+FORMATS = ("junit", "github", "markdown")
+SUFFIX = {"junit": "xml", "github": "txt", "markdown": "md"}
+
+
+@pytest.fixture()
+def clean_env(monkeypatch, tmp_path):
+    for key in ("GITHUB_STEP_SUMMARY", "GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_SHA"):
+        monkeypatch.delenv(key, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_example_golden(fmt, tmp_path, request, clean_env):
+    root = copy_example(tmp_path)
+    out, err, status = run_inproc(["check", "--all", "--format", fmt, "--project-root", str(root)])
+    assert status == 1, err
+    check_golden(f"{fmt}/example-all.{SUFFIX[fmt]}", normalize(out, root), request)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_same_bytes_across_hash_seeds(fmt, tmp_path):
+    root = copy_example(tmp_path)
+    outs = {run_proc(["check", "--all", "--format", fmt, "--no-cache", "--project-root", str(root)], tmp_path,
+                     seed=seed).stdout for seed in ("0", "3", "977")}
+    assert len(outs) == 1
+
+
+def test_junit_parses_with_a_junit_library(tmp_path, clean_env):
+    junitparser = pytest.importorskip("junitparser")
+    root = copy_example(tmp_path)
+    out, _, _ = run_inproc(["check", "--all", "--format", "junit", "--project-root", str(root)])
+    path = tmp_path / "report.xml"
+    path.write_text(out, encoding="utf-8")
+    xml = junitparser.JUnitXml.fromfile(str(path))
+    suites = {suite.name: suite for suite in xml}
+    assert list(suites) == ["routing", "reachability", "freshness", "conflicts"]
+    reach = list(suites["reachability"])
+    assert len(reach) == 1 and reach[0].is_passed  # a family without findings passes
+    fresh = {case.name: case for case in suites["freshness"]}
+    assert set(fresh) == {"MC-FRESH-001", "MC-FRESH-004", "MC-FRESH-006"}
+    failures = [r for r in fresh["MC-FRESH-004"].result if isinstance(r, junitparser.Failure)]
+    assert len(failures) == 3 and all(f.type == "ERROR" for f in failures)
+    assert "docs/memory/" in failures[0].text and failures[0].message.startswith("Invalid Entry relation")
+    assert xml.failures == sum(s.failures for s in xml)
+
+
+def test_junit_error_result(tmp_path):
+    junitparser = pytest.importorskip("junitparser")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    proc = run_proc(["check", "--format", "junit", "--project-root", str(empty)], tmp_path)
+    path = tmp_path / "e.xml"
+    path.write_text(proc.stdout, encoding="utf-8")
+    case = next(iter(next(iter(junitparser.JUnitXml.fromfile(str(path))))))
+    assert isinstance(case.result[0], junitparser.Error) and proc.returncode == 1
+
+
+def test_github_escaping():
+    assert check_github.escape_data("50% done\r\nnext") == "50%25 done%0D%0Anext"
+    assert check_github.escape_property("a,b:c%") == "a%2Cb%3Ac%25"
+    finding = CheckFinding("MC-FRESH-001", "freshness", "bad\npath, 100%", severity="ERROR",
+                           locations=[Location("docs/memory/a,b.md", 4, 2), Location("docs/memory/c.md", 9, 1)])
+    line = check_github.command(finding, "sub/")
+    assert line == ("::error file=sub/docs/memory/a%2Cb.md,line=4,col=2,title=MC-FRESH-001::bad%0Apath, 100%25 "
+                    "(freshness, ERROR)%0AAlso: sub/docs/memory/c.md:9")
+    info = CheckFinding("MC-FRESH-003", "freshness", "no git", severity="INFO")
+    assert check_github.command(info, "") == "::notice title=MC-FRESH-003::no git (freshness, INFO)"
+
+
+def test_github_appends_the_markdown_to_the_step_summary(tmp_path):
+    root = copy_example(tmp_path)
+    summary = tmp_path / "summary.md"
+    summary.write_text("earlier step\n", encoding="utf-8")
+    proc = run_proc(["check", "--all", "--format", "github", "--project-root", str(root)], tmp_path,
+                    extra_env={"GITHUB_STEP_SUMMARY": str(summary)})
+    markdown = run_proc(["check", "--all", "--format", "markdown", "--project-root", str(root)], tmp_path)
+    assert summary.read_text(encoding="utf-8") == "earlier step\n" + markdown.stdout
+    assert proc.stdout.count("::error ") == 10 and proc.returncode == 1
+
+
+def test_markdown_links_point_at_the_commit_inside_actions():
+    env = {"GITHUB_SERVER_URL": "https://github.com", "GITHUB_REPOSITORY": "o/r", "GITHUB_SHA": "abc"}
+    base = md.link_base(env)
+    assert md.link(Location("docs/memory/a.md", 7), "p/", base) == \
+        "[p/docs/memory/a.md:7](https://github.com/o/r/blob/abc/p/docs/memory/a.md#L7)"
+    assert md.link_base({}) == ""
+    assert md.escape("a|b *c* <d>\nx") == "a\\|b \\*c\\* \\<d\\> x"
+
+
+def test_markdown_stays_under_the_step_summary_limit():
+    many = [CheckFinding("MC-FRESH-001", "freshness", f"finding {i} " + "x" * 200, severity="ERROR",
+                         locations=[Location("docs/memory/a.md", i + 1)]) for i in range(6000)]
+    result = CheckResult([FamilyResult("freshness", "quality", "FAILED", 1, many)], "FAILED", 1)
+    text = md.render_check_markdown(result)
+    assert len(text.encode("utf-8")) <= md.LIMIT
+    assert "**Truncated:**" in text.splitlines()[-1]
+    fenced = md.fit(["```mermaid"] + ["a --> b"] * 50 + ["```"], limit=1000)
+    assert fenced.count("```") == 2  # an open code block is closed before the note
+
+
+def test_junit_is_generic_over_families_and_codes():
+    pack = CheckFinding("PACK-EXAMPLE-1", "my-pack", "custom", severity="WARNING", locations=[Location("x.md", 2)])
+    result = CheckResult([FamilyResult("my-pack", "quality", "OK", 0, [pack])], "OK", 0)
+    text = render_junit(result)
+    assert '<testsuite name="my-pack"' in text and 'name="PACK-EXAMPLE-1"' in text

@@ -1,0 +1,190 @@
+"""``analyze check --format sarif``: golden files on the example and on every corpus case of
+a finding code, each valid against the SARIF 2.1.0 schema; stable fingerprints; limits."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from analyzer import catalog
+from analyzer.query.check_model import CheckFinding, CheckResult, FamilyResult, Location
+from analyzer.render import check_sarif
+from cihelp import GOLDEN, REPO, check_golden, copy_example, normalize, run_inproc, run_proc, sarif_validator
+from corpus_project import CORPUS, build_project, read_json, write_history
+
+FINDING_CODES = sorted(e.code for e in catalog.load().entries if e.kind == "finding")
+# Codes only `analyze read` reports (a task's matched areas); `check --conflicts` is project-wide.
+READ_ONLY_CODES = {"MC-CONFLICT-009"}
+
+
+def _corpus_argv(code: str):
+    request = read_json(CORPUS / code / "fires", "request.json")
+    return request["argv"] if request.get("command") == "check" else ["--conflicts"]
+
+
+@pytest.mark.parametrize("code", FINDING_CODES)
+def test_corpus_case_sarif_golden(code, tmp_path, request, monkeypatch):
+    """The SARIF of the code's firing case (its check request; `--conflicts` for read cases)."""
+    case = CORPUS / code / "fires"
+    root = build_project(case, tmp_path / "project")
+    env = write_history(case, root, {"PATH": __import__("os").environ["PATH"], "HOME": str(tmp_path)})
+    for key, value in env.items():
+        if key.startswith("GIT_"):
+            monkeypatch.setenv(key, value)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    out, err, status = run_inproc(["check", *_corpus_argv(code), "--format", "sarif", "--no-cache",
+                                   "--project-root", str(root)])
+    assert out.startswith("{"), err
+    text = normalize(out, root)
+    check_golden(f"sarif/{code}.sarif", text, request)
+    document = json.loads(out)
+    assert document["runs"][0]["invocations"][0]["exitCode"] == status
+    if code not in READ_ONLY_CODES:
+        assert code in {r["ruleId"] for r in document["runs"][0]["results"]}, f"{code} did not fire in check"
+
+
+def test_example_sarif_golden(tmp_path, request, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    root = copy_example(tmp_path)
+    out, err, status = run_inproc(["check", "--all", "--format", "sarif", "--project-root", str(root)])
+    assert status == 1, err
+    check_golden("sarif/example-all.sarif", normalize(out, root), request)
+
+
+def test_every_golden_file_is_valid_sarif():
+    validator = sarif_validator()
+    if validator is None:
+        pytest.skip("../shared/schemas/sarif-schema-2.1.0.json is not here")
+    files = sorted((GOLDEN / "sarif").glob("*.sarif"))
+    assert len(files) >= len(FINDING_CODES)
+    for path in files:
+        errors = sorted(validator.iter_errors(json.loads(path.read_text(encoding="utf-8"))), key=str)
+        assert not errors, f"{path.name}: {errors[0].message} at {list(errors[0].absolute_path)}"
+
+
+def test_every_code_that_can_fire_is_in_a_golden_file():
+    fired = set()
+    for path in (GOLDEN / "sarif").glob("*.sarif"):
+        run = json.loads(path.read_text(encoding="utf-8"))["runs"][0]
+        fired |= {r["ruleId"] for r in run["results"]}
+        assert [r["id"] for r in run["tool"]["driver"]["rules"]] == sorted({r["ruleId"] for r in run["results"]})
+    assert set(FINDING_CODES) - READ_ONLY_CODES <= fired
+
+
+def test_rules_come_from_the_code_blocks():
+    entry = {e.code: e for e in catalog.load().entries}["MC-REACH-001"]
+    rule = check_sarif.rule("MC-REACH-001")
+    assert rule["shortDescription"]["text"] == entry.title
+    assert rule["helpUri"] == "docs/findings.md#mc-reach-001"
+    assert rule["defaultConfiguration"]["level"] == "error"
+    # a code no shipped rule declares (a rule pack's) still renders
+    assert check_sarif.rule("PACK-EXAMPLE-1")["shortDescription"]["text"] == "PACK-EXAMPLE-1"
+
+
+def _finding(line: int, path="docs/memory/decisions.md", message="m"):
+    return CheckFinding("MC-REACH-001", "reachability", message, severity="ERROR", entries=["MC-DEC-1"],
+                        locations=[Location(path, line, 1), Location("docs/memory/constraints.md", line + 3, 1)])
+
+
+def _result(*findings):
+    return CheckResult([FamilyResult("reachability", "quality", "FAILED", 1, list(findings))], "FAILED", 1)
+
+
+def _prints(result):
+    return [r["partialFingerprints"] for r in check_sarif.sarif_document(result)[0]["runs"][0]["results"]]
+
+
+def test_fingerprints_survive_moved_lines_and_tell_repeats_apart():
+    assert _prints(_result(_finding(3))) == _prints(_result(_finding(40)))
+    assert _prints(_result(_finding(3))) != _prints(_result(_finding(3, message="other")))
+    twice = _prints(_result(_finding(3), _finding(9)))
+    assert len({json.dumps(p) for p in twice}) == 2
+
+
+def test_fingerprints_survive_moved_lines_end_to_end(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    root = copy_example(tmp_path)
+
+    def prints():
+        out, _, _ = run_inproc(["check", "--all", "--format", "sarif", "--no-cache", "--project-root", str(root)])
+        results = json.loads(out)["runs"][0]["results"]
+        return ([r["partialFingerprints"] for r in results],
+                [r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in results])
+
+    before, lines_before = prints()
+    target = root / "docs" / "memory" / "constraints.md"
+    head, rest = target.read_text(encoding="utf-8").split("\n", 1)
+    target.write_text(head + "\n\n\n\n" + rest, encoding="utf-8")  # unrelated blank lines near the top
+    after, lines_after = prints()
+    assert before == after
+    assert lines_before != lines_after  # the lines did move
+
+
+def test_upload_limits_truncate_deterministically(capsys):
+    notes = [CheckFinding("MC-FRESH-003", "freshness", f"n{i}", severity="INFO",
+                          locations=[Location("a.md", i + 1)]) for i in range(5)]
+    errors = [CheckFinding("MC-FRESH-001", "freshness", f"e{i}", severity="ERROR",
+                           locations=[Location("b.md", i + 1)] * 1) for i in range(2)]
+    result = CheckResult([FamilyResult("freshness", "quality", "FAILED", 1, notes + errors)], "FAILED", 1)
+    document, omitted = check_sarif.sarif_document(result, limit=4)
+    run = document["runs"][0]
+    assert omitted == 3
+    # the most severe are kept, in result order
+    assert [r["message"]["text"] for r in run["results"]] == ["n0", "n1", "e0", "e1"]
+    assert run["properties"]["truncated"] is True
+    assert run["properties"]["truncation"]["omittedResults"] == 3
+    warned = []
+    many = CheckFinding("MC-FRESH-001", "freshness", "x", severity="ERROR",
+                        locations=[Location("c.md", i + 1) for i in range(check_sarif.MAX_LOCATIONS + 5)])
+    text = check_sarif.render_sarif(_result(many), warn=warned.append)
+    entry = json.loads(text)["runs"][0]["results"][0]
+    assert 1 + len(entry["relatedLocations"]) == check_sarif.MAX_LOCATIONS
+    assert warned and "truncated" in warned[0]
+
+
+def test_output_file_and_stdout_in_one_run(tmp_path):
+    root = copy_example(tmp_path)
+    sarif, text = tmp_path / "out.sarif", tmp_path / "plain.txt"
+    proc = run_proc(["check", "--all", "--project-root", str(root), "--output", f"sarif:{sarif}"], tmp_path)
+    assert proc.stdout.startswith("MemoryCustodian routing check:")
+    assert json.loads(sarif.read_text())["version"] == "2.1.0"
+    quiet = run_proc(["check", "--all", "--project-root", str(root), "--output", str(text)], tmp_path)
+    assert quiet.stdout == "" and text.read_text() == proc.stdout
+    assert quiet.returncode == proc.returncode == 1
+
+
+def test_same_bytes_across_hash_seeds(tmp_path):
+    root = copy_example(tmp_path)
+    outs = {run_proc(["check", "--all", "--format", "sarif", "--no-cache", "--project-root", str(root)],
+                     tmp_path, seed=seed).stdout for seed in ("0", "1", "4242")}
+    assert len(outs) == 1
+
+
+def test_error_result_is_a_failed_invocation(tmp_path):
+    root = tmp_path / "empty"
+    root.mkdir()
+    proc = run_proc(["check", "--format", "sarif", "--project-root", str(root)], tmp_path)
+    assert proc.returncode == 1
+    invocation = json.loads(proc.stdout)["runs"][0]["invocations"][0]
+    assert invocation["executionSuccessful"] is False and invocation["exitCode"] == 1
+    assert "Memory directory missing" in proc.stderr
+    validator = sarif_validator()
+    if validator is not None:
+        assert not list(validator.iter_errors(json.loads(proc.stdout)))
+
+
+def test_repo_relative_uris_inside_a_git_work_tree(tmp_path):
+    import subprocess
+
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    root = copy_example(repo)
+    proc = run_proc(["check", "--all", "--format", "sarif", "--project-root", str(root)],
+                    tmp_path)
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            for r in json.loads(proc.stdout)["runs"][0]["results"]}
+    assert uris and all(u.startswith("acme/docs/memory/") for u in uris)
+    assert Path(REPO).is_dir()
