@@ -167,8 +167,9 @@ CHECK_SHAPES = (
           "--conflicts --merge-base REF, families.merge is the merge review (CLEAR/REVIEW/CONFLICT, or UNAVAILABLE "
           "when Git could not answer: exit 1, never CLEAR) and merge holds its block: ref, commits (base, head, "
           "target), the Git error, and its findings with locations on the revisions (revision label and commit)."),
-    Shape("error", 1, "no check ran: the memory dir is missing (exit 1), a managed file is unusable "
-          "(a symlink, unreadable or undecodable; exit 2) or the project configuration is (exit 2)", False, ("INVALID",), (1, 2),
+    Shape("error", 1, "no check ran: the memory dir is missing (exit 1), is outside docs/ (exit 2), a managed file the check "
+          "needs is unusable (a symlink, not a regular file, unreadable, not UTF-8 or over --max-file-bytes; one "
+          "diagnostic per file; exit 2) or the project configuration is (exit 2)", False, ("INVALID",), (1, 2),
           Obj({"exit_code": "int", "diagnostics": list_of(DIAGNOSTIC)})),
 )
 
@@ -219,8 +220,9 @@ LIST_SHAPES = (
                "entries": list_of(INDEX_ENTRY)}),
           "entries are sorted by (casefolded ID, source), as the text lists them; local_overlay_status is null "
           "without --local."),
-    index_error_shape("the memory dir is missing, a managed path is a symlink or unreadable, an ID occurs "
-                      "twice in the index, or --local was given and the overlay is not BOUND"),
+    index_error_shape("the memory dir is missing or outside docs/, a managed file is unusable (a symlink, not a "
+                      "regular file, unreadable, not UTF-8 or over --max-file-bytes; one diagnostic per file), an "
+                      "ID occurs twice in the index, or --local was given and the overlay is not BOUND"),
 )
 
 SHOW_SHAPES = (
@@ -253,7 +255,8 @@ SUBJECT_SHAPES = (
                "plan_id": "str"}),
           "a preview: nothing is written. BLOCKED when blockers is not empty (the preview still exits 0); "
           "required names the reconciliation a future merge needs; plan_id changes with any relevant edit."),
-    index_error_shape("the memory dir is missing, a managed path is a symlink or unreadable, the manifest is not an "
+    index_error_shape("the memory dir is missing or outside docs/, a managed file is unusable (as `list`), the "
+                      "manifest is not an "
                       "exact, valid 0.7 contract, the registry has issues, or the merge Subjects are not two "
                       "different active Subjects"),
 )
@@ -392,7 +395,8 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         exits=((0, "no family failed: quality checks without ERROR findings, conflict status CLEAR or REVIEW"),
                (1, "a quality check found an ERROR, the conflict status is CONFLICT or INVALID (a broken manifest "
                    "contract included), or the memory dir is missing (`Memory directory missing: <path>`)"),
-               (2, "a managed file is unusable (a symlink, unreadable or undecodable): `Error: …` on stderr, "
+               (2, "a managed file is unusable (a symlink, not a regular file, unreadable, not UTF-8 or over "
+                   "--max-file-bytes): one `Error: <path>:<line>:<col>: <CODE> <cause>` line per file on stderr, "
                    "the project root is not a directory, the project configuration is unusable (`path:line:col: "
                    "MA-CONFIG-…` on stderr), or an --output file cannot be written")),
     ),
@@ -405,7 +409,8 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         shapes=LIST_SHAPES,
         exits=((0, "the index was printed (possibly `- none`)"),
                MEMORY_DIR_MISSING,
-               (2, "`Error: …` on stderr: a managed symlink or unreadable file, a duplicate ID (canonical lookup is "
+               (2, "`Error: …` on stderr: an unusable managed file (one `Error: <path>:<line>:<col>: <CODE> <cause>` "
+                   "line per file, as `read`), a memory dir outside docs/, a duplicate ID (canonical lookup is "
                    "unsafe), or --local with an overlay that is not BOUND")),
     ),
     CommandSpec(
@@ -428,7 +433,7 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         shapes=SUBJECT_SHAPES,
         exits=((0, "the list or the preview was printed (a preview with blockers still exits 0)"),
                MEMORY_DIR_MISSING,
-               (2, "`Error: …` on stderr: a managed symlink or unreadable file, an invalid or non-0.7 manifest "
+               (2, "`Error: …` on stderr: an unusable managed file or memory dir (as `list`), an invalid or non-0.7 manifest "
                    "contract, a registry with issues, or merge Subjects that are equal, missing or not active")),
     ),
 )

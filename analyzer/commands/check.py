@@ -24,9 +24,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--merge-base", metavar="REF", default=None,
                         help="with --conflicts: also review merging REF into HEAD (read-only Git, spec §9.5)")
     parser.add_argument("--all", action="store_true", help="run every family in one evaluation (one block each)")
-    parser.add_argument("--project-root", default=".", metavar="DIR", help="project root (default: current directory)")
-    parser.add_argument("--memory-dir", default="docs/memory", metavar="DIR", help="memory directory under docs/ (default: docs/memory)")
+    from analyzer.commands.read import add_max_file_bytes
+    from analyzer.root import add_root_arguments
+
+    add_root_arguments(parser)
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
+    add_max_file_bytes(parser)
     add_output_arguments(parser)
 
 
@@ -60,7 +63,9 @@ def run(args: argparse.Namespace) -> int:
 
     from analyzer.commands.read import usage_error
     from analyzer.query.check import CheckRequest, run_check
+    from analyzer.root import resolve_root
 
+    args.project_root = resolve_root(args.project_root, args.memory_dir).path
     if not Path(args.project_root).is_dir():
         args.format = args.format or "text"
         return usage_error("check", args, f"project root is not a directory: {args.project_root}")
@@ -69,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
         return failed
     options = {"merge_base": args.merge_base} if args.merge_base is not None else {}
     result = run_check(CheckRequest(families_of(args), Path(args.project_root), args.memory_dir, not args.no_cache,
-                                    options))
+                                    options, max_file_bytes=args.max_file_bytes))
     if result.error is not None:
         # §9: a missing memory dir is the check's outcome (stdout, exit 1); unusable input
         # escapes as `Error: …` on stderr (exit 2). Other formats than text carry it in

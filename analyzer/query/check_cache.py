@@ -32,7 +32,8 @@ def _area():
     return Area("results", ".pickle", fanout=True)
 
 
-def result_key(root: str, memory_dir: str, families: Sequence[str]) -> Optional[str]:
+def result_key(root: str, memory_dir: str, families: Sequence[str],
+               max_file_bytes: Optional[int] = None) -> Optional[str]:
     """The key of a check over the project as it is now, or None when the memory dir holds
     anything the full check must report (a symlink, a non-regular or unreadable file)."""
     from analyzer.cache import extractor_version
@@ -44,9 +45,11 @@ def result_key(root: str, memory_dir: str, families: Sequence[str]) -> Optional[
         return None
     h = hashlib.sha256(FORMAT + sys.version.encode() + b"\0")
     h.update(cache_key(data_file("rules", "check/check.dl")).encode() + b"\0" + extractor_version().encode())
-    h.update(f"\0{os.path.realpath(root)}\0{memory_dir}\0{','.join(families)}\0".encode())
+    limit = files.SIZE_CAP if max_file_bytes is None else max_file_bytes
+    h.update(f"\0{os.path.realpath(root)}\0{memory_dir}\0{','.join(families)}\0{limit}\0".encode())
     for module in inv.modules:
-        data, error = files.read_bytes(os.path.join(root, memory_dir, module))
+        # a file over the cap is an error the full check must report: no key, no cached answer
+        data, error = files.read_bytes(os.path.join(root, memory_dir, module), limit)
         if data is None:
             return None
         h.update(module.encode() + b"\0" + hashlib.sha256(data).digest())
