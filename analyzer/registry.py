@@ -148,14 +148,14 @@ CHECK_STATUS = Enum("OK", "FAILED", "CLEAR", "REVIEW", "CONFLICT", "INVALID", "U
 CHECK_FINDING = Obj(
     {"code": "str", "family": "str", "message": "str", "entries": "list[str]", "subject": "str", "facet": "str",
      "scopes": "list[str]", "locations": list_of(Obj({"path": "str", "line": "int", "col": "int"}))},
-    {"status": "str", "severity": "str"})
+    {"status": "str", "severity": "str", "proofs": "list[dict[any]]"})
 CHECK_SHAPES = (
     Shape("result", 1, "the checks ran (findings are not a tool failure); one family, or every family with --all", True,
           CHECK_STATUS.values, (0, 1),
           Obj({"exit_code": "int",
                "families": Obj({}, {name: Obj({"status": CHECK_STATUS, "exit_code": "int"})
                                     for name in ("routing", "reachability", "freshness", "conflicts", "legacy",
-                                                 "merge")}),
+                                                 "merge", "packs")}),
                "findings": list_of(CHECK_FINDING)},
               {"merge": MERGE_BLOCK}),
           "status is the worst family status (OK/FAILED for routing, reachability, freshness and the legacy check; "
@@ -166,10 +166,17 @@ CHECK_SHAPES = (
           "project root), line and column of every entry, Subject, record or manifest line involved. With "
           "--conflicts --merge-base REF, families.merge is the merge review (CLEAR/REVIEW/CONFLICT, or UNAVAILABLE "
           "when Git could not answer: exit 1, never CLEAR) and merge holds its block: ref, commits (base, head, "
-          "target), the Git error, and its findings with locations on the revisions (revision label and commit)."),
-    Shape("error", 1, "no check ran: the memory dir is missing (exit 1), is outside docs/ (exit 2), a managed file the check "
-          "needs is unusable (a symlink, not a regular file, unreadable, not UTF-8 or over --max-file-bytes; one "
-          "diagnostic per file; exit 2) or the project configuration is (exit 2)", False, ("INVALID",), (1, 2),
+          "target), the Git error, and its findings with locations on the revisions (revision label and commit). "
+          "With --rules PACK.dl, families.packs is the rule-pack family (OK/FAILED) and its findings have family "
+          "packs and the severity their @code block declares (docs/rule-packs.md). With --with-proofs every "
+          "finding has proofs: at most 3 proof trees, one per derived tuple the finding was selected from, each "
+          "node {relation, tuple, rule, location, bindings, absent, builtins, children} as `analyze why` prints "
+          "them (see_above for a subproof shown before), at most 200 nodes breadth first (elided: how many "
+          "subproofs of a node were cut)."),
+    Shape("error", 1, "no check ran: the memory dir is missing (exit 1), is outside docs/ (exit 2), a managed "
+          "file the check needs is unusable (a symlink, not a regular file, unreadable, not UTF-8 or over --max-file-bytes; one "
+          "diagnostic per file; exit 2), the project configuration is (exit 2) or a --rules pack is wrong (exit 2)",
+          False, ("INVALID",), (1, 2),
           Obj({"exit_code": "int", "diagnostics": list_of(DIAGNOSTIC)})),
 )
 
@@ -270,6 +277,20 @@ SCHEMA_SHAPES = (
           "location is the shipped file:line of the .decl; rules the file:line of each rule deriving the "
           "relation (empty for base and request relations); uses the relations those rules read."),
     Shape("error", 1, "REL is not a known relation (the message names the nearest)", False, ("INVALID",), (2,),
+          ERROR_BODY),
+)
+
+TEST_SHAPES = (
+    Shape("result", 1, "the packs loaded and every case ran (some may have failed)", True, ("PASS", "FAIL"), (0, 1),
+          Obj({"exit_code": "int", "packs": "list[str]",
+               "cases": list_of(Obj({"name": "str", "result": Enum("pass", "fail"), "expected": "list[str]",
+                                     "actual": "list[str]", "diff": "list[str]"}))}),
+          "status FAIL (exit 1) when any case failed. packs are the pack files tested (DIR's *.dl, then --rules); "
+          "cases are in name order, each with its expected finding lines (sorted), the pack findings it "
+          "reported (`CODE SEVERITY: message`, in check's order) and a unified diff from expected to actual "
+          "(empty when it passed)."),
+    Shape("error", 1, "nothing ran: DIR is not a directory or holds no pack or no case, a pack is wrong, an "
+          "expected file cannot be read or a fixture project cannot be checked", False, ("INVALID",), (2,),
           ERROR_BODY),
 )
 
@@ -390,7 +411,8 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "GitHub workflow annotations, a Markdown report; docs/ci.md); --output FILE "
         "writes it to FILE instead of stdout and --output FORMAT:FILE writes another format too (repeatable), "
         "all from one evaluation. `[tool.memory-analyzer]` in the project's pyproject.toml, or "
-        "`.memory-analyzer.toml`, sets defaults for these options (docs/ci.md); flags win.",
+        "`.memory-analyzer.toml`, sets defaults for these options (docs/ci.md); flags win. --rules PACK.dl "
+        "(repeatable) adds the findings of a rule pack as one more family, `packs` (docs/rule-packs.md).",
         shapes=CHECK_SHAPES,
         exits=((0, "no family failed: quality checks without ERROR findings, conflict status CLEAR or REVIEW"),
                (1, "a quality check found an ERROR, the conflict status is CONFLICT or INVALID (a broken manifest "
@@ -398,7 +420,20 @@ COMMANDS: Tuple[CommandSpec, ...] = (
                (2, "a managed file is unusable (a symlink, not a regular file, unreadable, not UTF-8 or over "
                    "--max-file-bytes): one `Error: <path>:<line>:<col>: <CODE> <cause>` line per file on stderr, "
                    "the project root is not a directory, the project configuration is unusable (`path:line:col: "
-                   "MA-CONFIG-…` on stderr), or an --output file cannot be written")),
+                   "MA-CONFIG-…` on stderr), an --output file cannot be written, or a --rules pack is wrong "
+                   "(`path:line:col: CODE …`)")),
+    ),
+    CommandSpec(
+        "test", LIVE, "analyzer.commands.packtest",
+        "run the unit tests of rule packs: fixture projects with expected findings",
+        "Test rule packs as `opa test` tests policies: DIR's *.dl files (and --rules) are the packs, and every "
+        "subdirectory of DIR holding expected.txt is a case, a fixture project whose pack findings must be "
+        "exactly the lines of expected.txt (`CODE SEVERITY: message`, as check prints them). Prints PASS or "
+        "FAIL per case, with a diff for each failure (docs/rule-packs.md).",
+        shapes=TEST_SHAPES,
+        exits=((0, "every case passed"), (1, "at least one case failed"),
+               (2, "bad input: no pack or no case, a wrong pack (`path:line:col: CODE …`), an unreadable expected "
+                   "file or a fixture that cannot be checked")),
     ),
     CommandSpec(
         "list", LIVE, "analyzer.commands.list",

@@ -135,6 +135,25 @@ _OTHER: Dict[str, tuple] = {
               "bound the recursion that grows the symbol, e.g. with strlen(S, N), N < 1000."),
     "DL932": ("an aggregate body with more relation atoms and builtin calls than the maximum (12)",
               "move part of the aggregate body into a rule of its own and aggregate over that relation."),
+    "MA-PACK-HEADER": ("a rule pack's `@code` block is incomplete or wrong: a missing or unknown tag, a severity other "
+                       "than ERROR/WARNING/INFO, an @relation no rule of the pack derives, an @message placeholder "
+                       "that is not a column",
+                       "complete the block as docs/rule-packs.md shows (@code, @title, @severity, @relation)."),
+    "MA-PACK-CODE": ("a rule pack declares a code that is not a finding code of its own: MC- codes are the "
+                     "protocol's, MA- and DL codes the analyzer's",
+                     "give the pack's codes a prefix of your own, e.g. ACME-001."),
+    "MA-PACK-COLLISION": ("a rule pack's code or relation is already taken: a built-in code, a code declared twice, "
+                          "or a relation another pack (or rules/check/packs.dl) defines",
+                          "rename the code or the relation; packs read each other's relations but define their own."),
+    "MA-PACK-EMPTY": ("a rule pack given to `check --rules` declares no finding (no `/// @code` block)",
+                      "add a `@code` block above the rule deriving the finding (docs/rule-packs.md)."),
+    "MA-TEST-EMPTY": ("`analyze test DIR` found nothing to run: DIR is not a directory, or holds no pack (*.dl) "
+                      "or no case (a subdirectory with expected.txt)",
+                      "put the packs and one fixture project per case, each with expected.txt, in DIR "
+                      "(docs/rule-packs.md)."),
+    "MA-TEST-CASE": ("a case of `analyze test` cannot be run: its expected.txt cannot be read or its fixture "
+                     "project cannot be checked (no memory dir, an unusable managed file)",
+                     "fix the fixture named in the message; `analyze check --project-root CASE` shows the problem."),
     "MA-USAGE": ("a command line the command cannot answer (bad option value, unknown task, missing argument)",
                  "correct the option named in the message; `analyze COMMAND --help` lists them."),
     "MA-MEMDIR": ("the memory directory is missing or unusable (not a real directory under docs/)",

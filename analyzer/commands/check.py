@@ -31,6 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
     add_max_file_bytes(parser)
     add_output_arguments(parser)
+    from analyzer.commands import check_packs
+
+    check_packs.add_arguments(parser)
 
 
 def add_output_arguments(parser: argparse.ArgumentParser) -> None:
@@ -73,8 +76,13 @@ def run(args: argparse.Namespace) -> int:
     if failed is not None:
         return failed
     options = {"merge_base": args.merge_base} if args.merge_base is not None else {}
+    from analyzer.commands import check_packs
+
+    packs, failed = check_packs.load(args)
+    if failed is not None:
+        return failed
     result = run_check(CheckRequest(families_of(args), Path(args.project_root), args.memory_dir, not args.no_cache,
-                                    options, max_file_bytes=args.max_file_bytes))
+                                    options, packs, args.with_proofs, max_file_bytes=args.max_file_bytes))
     if result.error is not None:
         # §9: a missing memory dir is the check's outcome (stdout, exit 1); unusable input
         # escapes as `Error: …` on stderr (exit 2). Other formats than text carry it in

@@ -35,6 +35,8 @@ class CheckRequest:
     memory_dir: str = "docs/memory"
     use_cache: bool = True
     options: Dict[str, str] = field(default_factory=dict)  # family options, e.g. merge_base
+    packs: Optional[object] = None  # a PackSet of `--rules` packs (analyzer/query/packs.py)
+    with_proofs: bool = False  # a bounded proof tree per finding (analyzer/query/proofs.py)
     max_file_bytes: Optional[int] = None  # None: the loader's default cap (analyzer.files.SIZE_CAP)
 
 
@@ -62,10 +64,12 @@ def run_check(request: CheckRequest) -> CheckResult:
         return CheckResult([], "INVALID", 2, error=f"Error: {problem}: {memory_dir}", error_path=memory_dir)
     key = None
     # a merge review reads Git history, which the result cache's key does not cover
-    if request.use_cache and not request.options.get("merge_base"):
+    # (nor proofs, which are built from a fresh evaluation with provenance)
+    if request.use_cache and not request.options.get("merge_base") and not request.with_proofs:
         from analyzer.query import check_cache
 
-        key = check_cache.result_key(root, memory_dir, list(request.families), request.max_file_bytes)
+        key = check_cache.result_key(root, memory_dir, list(request.families),
+                                     request.packs.key() if request.packs else b"", request.max_file_bytes)
         cached = check_cache.load(key, root) if key else None
         if cached is not None:
             return cached
@@ -115,16 +119,27 @@ def _evaluate(request: CheckRequest, project) -> CheckResult:
                 facts[rel] = [*facts.get(rel, ()), *rows]
     merge_ref = request.options.get("merge_base") if "conflicts" in request.families else None
     extra = ["merge_review_runs", "revision_problem"] if merge_ref is not None else []
-    only = sorted({rel for family in families for rel in family.relations} | set(extra))
+    only = sorted({rel for family in families for rel in family.relations} | set(extra) | set(_pack_reads(request)))
     # facts of relations the chosen families never read are left out (not even type-checked)
     needed = engine.needed(only)
-    db = engine.evaluate({rel: rows for rel, rows in facts.items() if rel in needed}, only=only)
+    spans = project.facts.spans() if request.with_proofs else None
+    db = engine.evaluate({rel: rows for rel, rows in facts.items() if rel in needed}, only=only,
+                         provenance=request.with_proofs, spans=spans)
     locate = Locator(project)
     results: List[FamilyResult] = [family.select(db, locate) for family in families]
+    if request.with_proofs:
+        from analyzer.query.proofs import attach
+
+        attach(results, db)
     merge = None
     if merge_ref is not None and db.relation("merge_review_runs"):
         merge = _merge_review(request, project, merge_ref, db.relation("revision_problem"))
         results.insert(request.families.index("conflicts") + 1, merge_family(merge))
+    if request.packs:
+        from analyzer.query.packs import evaluate as evaluate_packs
+
+        results.append(evaluate_packs(request.packs, facts, locate, None if request.with_proofs else db,
+                                      proofs=request.with_proofs))
     combined = combine(results)
     combined.merge = merge
     # what the result depends on outside the memory dir (checked again before a cached result is reused)
@@ -135,6 +150,12 @@ def _evaluate(request: CheckRequest, project) -> CheckResult:
     elif facts.get("git_unavailable"):
         git = (False, next(iter(facts["git_unavailable"]))[0])
     return combined, probes, git
+
+
+def _pack_reads(request: CheckRequest) -> List[str]:
+    from analyzer.query.packs import check_relations
+
+    return check_relations(request.packs) if request.packs else []
 
 
 def _merge_review(request: CheckRequest, project, ref: str, problems):

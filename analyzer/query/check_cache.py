@@ -23,7 +23,7 @@ from typing import Dict, Optional, Sequence, Tuple
 
 from analyzer import files
 
-FORMAT = b"memory-analyzer-check-result-1"
+FORMAT = b"memory-analyzer-check-result-3"  # bumped when the result model changes
 
 
 def _area():
@@ -32,10 +32,12 @@ def _area():
     return Area("results", ".pickle", fanout=True)
 
 
-def result_key(root: str, memory_dir: str, families: Sequence[str],
+def result_key(root: str, memory_dir: str, families: Sequence[str], packs: bytes = b"",
                max_file_bytes: Optional[int] = None) -> Optional[str]:
     """The key of a check over the project as it is now, or None when the memory dir holds
-    anything the full check must report (a symlink, a non-regular or unreadable file)."""
+    anything the full check must report (a symlink, a non-regular or unreadable file).
+    ``packs``: the `--rules` packs' paths and content digests (PackSet.key); ``max_file_bytes``:
+    the size cap (a file over it has no key, and a smaller cap never reuses a larger one's answer)."""
     from analyzer.cache import extractor_version
     from analyzer.engine.cache import cache_key
     from analyzer.resources import data_file
@@ -46,7 +48,7 @@ def result_key(root: str, memory_dir: str, families: Sequence[str],
     h = hashlib.sha256(FORMAT + sys.version.encode() + b"\0")
     h.update(cache_key(data_file("rules", "check/check.dl")).encode() + b"\0" + extractor_version().encode())
     limit = files.SIZE_CAP if max_file_bytes is None else max_file_bytes
-    h.update(f"\0{os.path.realpath(root)}\0{memory_dir}\0{','.join(families)}\0{limit}\0".encode())
+    h.update(f"\0{os.path.realpath(root)}\0{memory_dir}\0{','.join(families)}\0{limit}\0".encode() + packs + b"\0")
     for module in inv.modules:
         # a file over the cap is an error the full check must report: no key, no cached answer
         data, error = files.read_bytes(os.path.join(root, memory_dir, module), limit)

@@ -8,7 +8,7 @@ relations rules/check/*.dl derive, and :mod:`analyzer.render.check_text` and
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import Dict, List, Optional, Tuple
 
 from analyzer.query.read_model import conflict_line
 from analyzer.span import Span
@@ -33,6 +33,7 @@ class CheckFinding:
     facet: str = ""
     scopes: List[str] = field(default_factory=list)
     locations: List[Location] = field(default_factory=list)
+    proofs: Optional[list] = None  # proof trees, with `check --with-proofs` (analyzer/query/proofs.py)
 
     def conflict_text(self) -> str:
         """``<code> <STATUS>: <message>[ [Subject..; Facet..; Scope..]][ Entries: a, b.]`` (§9.4)."""
@@ -51,6 +52,8 @@ class FamilyResult:
     exit_code: int
     findings: List[CheckFinding] = field(default_factory=list)
     lines: List[str] = field(default_factory=list)  # extra block lines a family may carry
+    # the codes a rule-pack family declares: code -> (title, explanation, severity, pack path)
+    codes: Dict[str, Tuple[str, str, str, str]] = field(default_factory=dict)
 
 
 @dataclass

@@ -14,10 +14,10 @@ from __future__ import annotations
 import gzip
 import json
 import re
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from analyzer import __version__
-from analyzer.query.check_model import CheckFinding, CheckResult
+from analyzer.query.check_model import CheckFinding, CheckResult, Location
 from analyzer.render import findings as common
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -36,11 +36,12 @@ def _name(title: str) -> str:
     return "".join(w[:1].upper() + w[1:] for w in re.findall(r"[A-Za-z0-9]+", title))
 
 
-def rule(code: str) -> Dict[str, Any]:
-    """A ``reportingDescriptor`` from the code's ``@code`` block."""
-    title, explanation, severity = common.describe(code)
+def rule(code: str, result: Optional[CheckResult] = None) -> Dict[str, Any]:
+    """A ``reportingDescriptor`` from the code's ``@code`` block (a rule pack's too)."""
+    title, explanation, severity = common.describe(code, result)
     full = explanation.replace("\n", " ").strip() or title
-    link = f"{DOCS}#{common.anchor(code)}"
+    pack = common.pack_code(code, result) if result is not None else None
+    link = pack[3] if pack is not None else f"{DOCS}#{common.anchor(code)}"
     return {
         "id": code,
         "name": _name(title) or code,
@@ -74,6 +75,9 @@ def result_entry(finding: CheckFinding, fingerprint: str, index: int, prefix: st
     }
     if len(where) > 1:
         out["relatedLocations"] = [{"id": n, **_location(l, prefix)} for n, l in enumerate(where[1:], 1)]
+    flows = [flow for flow in (code_flow(proof, prefix) for proof in finding.proofs or ()) if flow]
+    if flows:  # --with-proofs
+        out["codeFlows"] = flows
     for key in ("entries", "scopes"):
         if getattr(finding, key):
             out["properties"][key] = list(getattr(finding, key))
@@ -81,6 +85,18 @@ def result_entry(finding: CheckFinding, fingerprint: str, index: int, prefix: st
         if getattr(finding, key):
             out["properties"][key] = getattr(finding, key)
     return out
+
+
+def code_flow(proof: Dict[str, Any], prefix: str) -> Optional[Dict[str, Any]]:
+    """A ``codeFlow`` of one proof (``check --with-proofs``): the project lines of the facts it
+    rests on, in proof order, each with its fact as message; None when no fact has a line."""
+    from analyzer.query.proofs import fact_locations
+
+    steps = [{"location": {**_location(Location(path, line, col), prefix), "message": _text(fact)}}
+             for fact, path, line, col in fact_locations(proof)]
+    if not steps:
+        return None
+    return {"message": _text(f"why {proof['relation']} holds"), "threadFlows": [{"locations": steps}]}
 
 
 def _kept(findings: List[CheckFinding], limit: int) -> List[int]:
@@ -125,7 +141,7 @@ def sarif_document(result: CheckResult, prefix: str = "", limit: int = MAX_RESUL
     run = {
         "tool": {"driver": {
             "name": "memory-analyzer", "version": __version__, "semanticVersion": __version__,
-            "rules": [rule(code) for code in codes],
+            "rules": [rule(code, result) for code in codes],
         }},
         "automationDetails": {"id": "memory-analyzer/check/"},
         "originalUriBaseIds": {"%SRCROOT%": {"description": _text("the root of the repository")}},

@@ -89,11 +89,24 @@ def _catalogue() -> Dict[str, Tuple[str, str, str]]:
     return {e.code: (e.title, e.explanation, e.severity) for e in load().entries if e.code.startswith("MC-")}
 
 
-def describe(code: str) -> Tuple[str, str, Optional[str]]:
-    """``(title, explanation, declared severity)`` of a code from its ``@code`` block; the
-    code itself as title when no shipped rule file declares it (a rule pack's code)."""
+def describe(code: str, result: Optional[CheckResult] = None) -> Tuple[str, str, Optional[str]]:
+    """``(title, explanation, declared severity)`` of a code from its ``@code`` block: a
+    shipped rule file's, else that of the rule pack in ``result`` declaring it; the code
+    itself as title when neither does."""
+    if code not in _catalogue() and result is not None:
+        declared = pack_code(code, result)
+        if declared is not None:
+            return declared[0], declared[1], declared[2]
     title, explanation, severity = _catalogue().get(code, (code, "", None))
     return title, explanation, severity
+
+
+def pack_code(code: str, result: CheckResult) -> Optional[Tuple[str, str, str, str]]:
+    """``(title, explanation, severity, pack path)`` of a rule pack's code in ``result``."""
+    for family in result.families:
+        if code in family.codes:
+            return family.codes[code]
+    return None
 
 
 def anchor(code: str) -> str:

@@ -1,0 +1,153 @@
+"""`analyze check --rules PACK.dl`: pack findings reported like built-in ones (text, JSON,
+locations), built-in findings unchanged, bad packs refused with file:line:col and a code
+(exit 2), and the result cache keyed on pack contents."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+PACK = REPO / "examples" / "packs" / "acme-audit" / "acme-audit.dl"
+
+HEAD = "/// @code {code}\n/// @severity {severity}\n/// @title A test finding\n/// @relation {relation}\n"
+
+
+def pack(tmp_path: Path, body: str, name: str = "p.dl", code: str = "T-001", severity: str = "ERROR",
+         relation: str = "r", extra: str = "") -> Path:
+    path = tmp_path / name
+    path.write_text(HEAD.format(code=code, severity=severity, relation=relation) + extra + body, encoding="utf-8")
+    return path
+
+
+def test_pack_findings_are_reported_like_built_in_ones(acme, analyze):
+    plain = analyze("check", "--project-root", str(acme))
+    with_pack = analyze("check", "--project-root", str(acme), "--rules", str(PACK))
+    assert with_pack.stderr == ""
+    # the built-in block is exactly as without the pack; the pack family follows it
+    assert with_pack.stdout.startswith(plain.stdout + "\n")
+    block = with_pack.stdout[len(plain.stdout) + 1:]
+    assert block.splitlines() == [
+        "MemoryCustodian packs check: FAILED",
+        "- ACME-003 ERROR: MC-CON-20260903-4e5f6071 has an Evidence item that is neither a path, a document nor "
+        "a known kind (item 1)",
+        "- ACME-002 INFO: MC-INBOX-20260912-718293a4 (scope area:search) is still a candidate",
+        "- ACME-001 WARNING: Constraint MC-CON-20260903-4e5f6071 in constraints.md has no repository or document "
+        "Evidence",
+    ]
+    assert with_pack.returncode == 1
+
+
+def test_pack_findings_in_json(acme, analyze):
+    plain = json.loads(analyze("check", "--all", "--project-root", str(acme), "--format", "json").stdout)
+    proc = analyze("check", "--all", "--project-root", str(acme), "--rules", str(PACK), "--format", "json")
+    data = json.loads(proc.stdout)
+    assert data["families"]["packs"] == {"status": "FAILED", "exit_code": 1}
+    assert [f for f in data["findings"] if f["family"] != "packs"] == plain["findings"]
+    ours = [f for f in data["findings"] if f["family"] == "packs"]
+    assert [(f["code"], f["severity"]) for f in ours] == [("ACME-003", "ERROR"), ("ACME-002", "INFO"),
+                                                          ("ACME-001", "WARNING")]
+    inbox = ours[1]
+    assert inbox["entries"] == ["MC-INBOX-20260912-718293a4"]
+    assert inbox["locations"] == [{"path": "docs/memory/inbox.md", "line": 5, "col": 1}]
+    assert data["exit_code"] == proc.returncode == 1
+
+
+def test_a_pack_without_errors_is_ok_and_reads_built_in_findings(acme, analyze, tmp_path):
+    """A pack may read derived relations, findings included; WARNING findings do not fail."""
+    p = pack(tmp_path, ".decl r(code: symbol, module: symbol)\n"
+                       "r(C, M) :- routing_finding_module(C, _, M), C = \"MC-ROUTING-005\".\n",
+             severity="WARNING", extra="/// @message {code} names {module}\n")
+    proc = analyze("check", "--routing", "--project-root", str(acme), "--rules", str(p), "--format", "json")
+    data = json.loads(proc.stdout)
+    assert data["families"]["packs"] == {"status": "OK", "exit_code": 0}
+    ours = [f for f in data["findings"] if f["family"] == "packs"]
+    assert [f["message"] for f in ours] == ["MC-ROUTING-005 names areas/payments.md"]
+    assert ours[0]["locations"][0]["path"] == "docs/memory/manifest.md"  # where the missing module is named
+
+
+@pytest.mark.parametrize("body, extra, code, where", [
+    (".decl r(x: symbol)\nr(X) :- entri(X, _, _, _, _).\n", "", "DL915", ":6:9:"),
+    (".decl r(x: symbol)\nr(X) :- entry(X, _, _, _, _)\n", "", "DL002", ":6:"),
+    ('routing_finding("T-001", "ERROR", "x").\n', "", "DL919", ":5:1:"),
+    ('pack_status("OK", 0).\n', "", "MA-PACK-COLLISION", ":5:1:"),
+    (".decl r(x: symbol)\nr(X) :- disposition(X, _).\n", "", "DL918", ":6:9:"),
+    (".decl r(x: symbol)\nr(X) :- entry(X, _, _, _, _).\n", "/// @message {nope}\n", "MA-PACK-HEADER", ":5:1:"),
+    (".decl r(x: symbol)\nr(X) :- entry(X, _, _, _, _).\n", "/// @colour red\n", "MA-PACK-HEADER", ":5:5:"),
+    (".decl q(x: symbol)\nq(X) :- entry(X, _, _, _, _).\n", "", "MA-PACK-HEADER", ":4:1:"),
+])
+def test_bad_packs_are_refused_with_a_position(acme, analyze, tmp_path, body, extra, code, where):
+    relation = "pack_status" if "pack_status" in body else "routing_finding" if "routing_finding" in body else "r"
+    p = pack(tmp_path, body, relation=relation, extra=extra)
+    proc = analyze("check", "--project-root", str(acme), "--rules", str(p))
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.startswith(f"{p}{where}") and f" {code} " in proc.stderr.splitlines()[0], proc.stderr
+
+
+@pytest.mark.parametrize("code, diagnostic", [("MC-ROUTING-004", "MA-PACK-CODE"), ("MA-X-1", "MA-PACK-CODE"),
+                                              ("lower-case", "MA-PACK-CODE"), ("ACME-001", "MA-PACK-COLLISION")])
+def test_pack_codes_are_their_own(tmp_path, code, diagnostic):
+    """MC-/MA-/DL codes are refused; a code two packs declare collides (load-time, no project)."""
+    from analyzer.diagnostics import DiagnosticError
+    from analyzer.query.packs import load_packs
+
+    p = pack(tmp_path, ".decl r(x: symbol)\nr(X) :- entry(X, _, _, _, _).\n", code=code)
+    with pytest.raises(DiagnosticError) as err:
+        load_packs([str(PACK), str(p)])
+    (diag,) = err.value.diagnostics
+    assert (diag.code, diag.span.path, diag.span.line, diag.span.col) == (diagnostic, str(p), 1, 5)
+
+
+def test_two_packs_may_not_define_one_relation(tmp_path):
+    from analyzer.diagnostics import DiagnosticError
+    from analyzer.query.packs import load_packs
+
+    body = ".decl r(x: symbol)\nr(X) :- entry(X, _, _, _, _).\n"
+    a, b = pack(tmp_path, body, "a.dl", code="T-001"), pack(tmp_path, body, "b.dl", code="T-002")
+    with pytest.raises(DiagnosticError) as err:
+        load_packs([str(a), str(b)])
+    (diag,) = err.value.diagnostics
+    assert (diag.code, diag.span.path, diag.span.line) == ("MA-PACK-COLLISION", str(b), 6)
+    assert "defined by" in diag.message and str(a) in diag.message
+
+
+def test_empty_or_unreadable_packs(acme, analyze, tmp_path):
+    empty = tmp_path / "empty.dl"
+    empty.write_text(".decl r(x: symbol)\n", encoding="utf-8")
+    proc = analyze("check", "--project-root", str(acme), "--rules", str(empty), "--format", "json")
+    assert proc.returncode == 2
+    assert json.loads(proc.stdout)["diagnostics"][0]["code"] == "MA-PACK-EMPTY"
+    proc = analyze("check", "--project-root", str(acme), "--rules", str(tmp_path / "missing.dl"))
+    assert proc.returncode == 2 and "DL017" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_the_result_cache_keys_on_pack_contents(acme, analyze, tmp_path):
+    body = ".decl r(entry: symbol)\nr(E) :- entry(I, \"inbox.md\", _, _, _), entry_display(I, E).\n"
+    p = pack(tmp_path, body, severity="INFO")
+    first = analyze("check", "--project-root", str(acme), "--rules", str(p))
+    assert "- T-001 INFO: A test finding" in first.stdout
+    assert analyze("check", "--project-root", str(acme), "--rules", str(p)).stdout == first.stdout
+    pack(tmp_path, body, severity="ERROR")  # same path, new contents: never the cached result
+    second = analyze("check", "--project-root", str(acme), "--rules", str(p))
+    assert "- T-001 ERROR: A test finding" in second.stdout and second.returncode == 1
+    assert analyze("check", "--project-root", str(acme)).stdout == first.stdout.split("\n\n")[0] + "\n"
+
+
+def test_pack_findings_in_sarif_carry_the_pack_block(acme, analyze, sarif_errors):
+    """SARIF rules of pack codes come from the pack's @code block (title, explanation,
+    severity) and link to the pack; the document is valid SARIF 2.1.0."""
+    proc = analyze("check", "--project-root", str(acme), "--rules", str(PACK), "--format", "sarif")
+    document = json.loads(proc.stdout)
+    run = document["runs"][0]
+    rules = {r["id"]: r for r in run["tool"]["driver"]["rules"]}
+    assert rules["ACME-001"]["shortDescription"]["text"] == "An active constraint rests on user confirmation alone"
+    assert rules["ACME-001"]["defaultConfiguration"]["level"] == "warning"
+    assert rules["ACME-001"]["helpUri"] == str(PACK)
+    assert "traceable to code or a document" in rules["ACME-001"]["fullDescription"]["text"]
+    ours = [r for r in run["results"] if r["ruleId"].startswith("ACME-")]
+    assert [(r["ruleId"], r["level"]) for r in ours] == [("ACME-003", "error"), ("ACME-002", "note"),
+                                                         ("ACME-001", "warning")]
+    assert run["properties"]["families"]["packs"] == {"status": "FAILED", "exitCode": 1}
+    assert not sarif_errors(document)
