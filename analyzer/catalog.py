@@ -34,7 +34,8 @@ KINDS = ("reason", "finding", "completeness", "status", "reserved")
 # catalogue can name them while showing they are not implemented.
 RESERVED, RESERVED_FILE, NO_RELATION = "reserved", "rules/reserved.dl", "none"
 SEVERITIES = ("none", "ERROR", "WARNING", "INFO", "CLEAR", "REVIEW", "CONFLICT", "INVALID")
-CODE_RE = re.compile(r"MC-[A-Z0-9]+(?:-[A-Z0-9]+)+")
+# MC- codes are the protocol's; MA- findings are ours (e.g. MA-AUTONOMY-001, rules/autonomy/)
+CODE_RE = re.compile(r"M[CA]-[A-Z0-9]+(?:-[A-Z0-9]+)+")
 # completeness and status values (COMPLETE, CLEAR, …) are declared like codes, keyed by kind too
 VALUE_KINDS = ("completeness", "status")
 VALUE_RE = re.compile(r"[A-Z][A-Z0-9_-]*")
@@ -158,7 +159,7 @@ def _valid_code(block: Dict[str, str]) -> bool:
 def _check_block(block: Dict[str, str], text: str, seen: Dict[Tuple[str, str], str]) -> List[str]:
     where, code, problems = block["_where"], block["code"], []
     if not _valid_code(block):
-        return [f"{where}: {code!r} is not a code (MC-<FAMILY>-<NAME> in upper case; "
+        return [f"{where}: {code!r} is not a code (MC-<FAMILY>-<NAME> or MA-<FAMILY>-<NAME> in upper case; "
                 f"kinds {', '.join(VALUE_KINDS)} take an upper-case value such as COMPLETE)"]
     if _key(block) in seen:
         return [f"{where}: {code} is already declared at {seen[_key(block)]}; one code, one rule file"]

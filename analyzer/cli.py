@@ -15,8 +15,13 @@ from analyzer import __version__, exitcodes
 from analyzer.registry import COMMANDS
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Build the full argparse parser from the registry (live commands only)."""
+def build_parser(only: Optional[str] = None) -> argparse.ArgumentParser:
+    """Build the full argparse parser from the registry (live commands only).
+
+    With ``only`` (a live command's name) the parser has that command alone: a run of one
+    command then imports one command module, not all of them (about a twentieth of a warm
+    10,000-entry ``read``). Parsing that command's arguments is the same either way: a
+    subcommand's usage, help and errors never mention its siblings."""
     parser = argparse.ArgumentParser(
         prog="analyze",
         description="Read-only analyzer for MemoryCustodian Protocol 0.7 memory projects.",
@@ -26,7 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"memory-analyzer {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for spec in COMMANDS:
-        if spec.status != "live":
+        if spec.status != "live" or (only is not None and spec.name != only):
             continue
         module = importlib.import_module(spec.module)
         cmd = sub.add_parser(spec.name, help=spec.summary, description=spec.description or spec.summary,
@@ -34,6 +39,9 @@ def build_parser() -> argparse.ArgumentParser:
         module.add_arguments(cmd)
         cmd.set_defaults(_module=spec.module)
     return parser
+
+
+_LIVE = frozenset(spec.name for spec in COMMANDS if spec.status == "live")
 
 
 def _exits_epilog(spec) -> Optional[str]:
@@ -46,8 +54,12 @@ def _exits_epilog(spec) -> Optional[str]:
 
 def main(argv: Optional[List[str]] = None) -> int:
     """Entry point of the ``analyze`` console script; returns the exit status."""
-    parser = build_parser()
-    args, extra = parser.parse_known_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    # the first word names the command (the top level takes no option before it but -h and
+    # --version); anything else, an unknown command included, gets the full parser
+    first = words[0] if words else None
+    parser = build_parser(first if first in _LIVE else None)
+    args, extra = parser.parse_known_args(words)
     # argparse takes a command's positionals in one run; a command that names its positional
     # list in ``_intermixed`` also gets positionals written after options (query's GOAL)
     intermixed = getattr(args, "_intermixed", None)

@@ -162,3 +162,202 @@ class Repo:
             args.insert(1, f"--relative={self.prefix}")
         out = self._run(self.top, args)
         return sorted({p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p})
+
+
+# ---- history (analyze diff / readiness / check --autonomy) ----------------------------------
+
+# A unit heading as Git's funcname pattern (POSIX ERE): the hunk header of `git log -p` then
+# names the unit a change starts in, so no revision has to be parsed to attribute a commit
+UNIT_FUNCNAME = "^ {0,3}##[ \t]+[Mm][Cc]-[A-Za-z]+-[0-9]{8}-[0-9A-Fa-f]{8}"
+_RECORD, _FIELD = "\x1e", "\x1f"
+LOG_FORMAT = _RECORD + _FIELD.join(("%H", "%P", "%ct", "%an <%ae>", "%s", "%(trailers:only,unfold)", "%b"))
+
+
+@dataclass(frozen=True)
+class Commit:
+    """One commit of a history, as ``git log`` reports it."""
+
+    sha: str
+    parents: Tuple[str, ...]
+    time: int  # committer time, seconds since the epoch (never the wall clock)
+    author: str  # "Name <email>"
+    subject: str
+    trailers: Tuple[Tuple[str, str], ...]  # (key, value) in order, keys as written
+    body: str
+
+
+def _trailers(text: str) -> Tuple[Tuple[str, str], ...]:
+    found = []
+    for line in text.splitlines():
+        key, sep, value = line.partition(":")
+        if sep and key.strip() and " " not in key.strip():
+            found.append((key.strip(), value.strip()))
+    return tuple(found)
+
+
+class History:
+    """Read-only queries over a repository's history below one folder (the memory dir)."""
+
+    def __init__(self, repo: "Repo", folder: str) -> None:
+        self.repo = repo
+        self.folder = repo.prefix + folder.strip("/")
+
+    def log(self, revisions: Sequence[str]) -> List[Commit]:
+        """The commits ``revisions`` select (e.g. ``["A..B"]``) that touched the folder,
+        oldest first, with trailers and bodies."""
+        out = self.repo._run(self.repo.top, ["log", "--reverse", "--no-color", f"--format={LOG_FORMAT}",
+                                             *revisions, "--", self.folder + "/"])
+        commits = []
+        for record in out.decode("utf-8", "replace").split(_RECORD)[1:]:
+            parts = record.split(_FIELD)
+            if len(parts) != 7:
+                raise GitError("git log gave a record it could not split")
+            sha, parents, time, author, subject, trailers, body = parts
+            commits.append(Commit(sha, tuple(parents.split()), int(time), author, subject,
+                                  _trailers(trailers), body.strip("\n")))
+        return commits
+
+    def touched_ids(self, args: Sequence[str]) -> Dict[str, set]:
+        """Commit (or ``"worktree"`` for ``git diff`` arguments) -> the IDs whose units its
+        changes touch: the unit a hunk starts in (Git's funcname, from :data:`UNIT_FUNCNAME`)
+        and every heading among the changed lines. ``args`` are ``log`` or ``diff`` arguments."""
+        import re
+        import tempfile
+
+        ident = re.compile(r"(?i)MC-[A-Z]+-\d{8}-[0-9a-f]{8}")
+        heading = re.compile(r"(?i)^[+-] {0,3}##[ \t]+(MC-[A-Z]+-\d{8}-[0-9a-f]{8})")
+        with tempfile.NamedTemporaryFile("w", suffix=".attributes") as attrs:
+            attrs.write("*.md diff=memoryunit\n*.MD diff=memoryunit\n")
+            attrs.flush()
+            config = ["-c", f"core.attributesFile={attrs.name}", "-c", f"diff.memoryunit.xfuncname={UNIT_FUNCNAME}"]
+            fmt = [f"--format={_RECORD}%H"] if args[0] == "log" else []
+            out = self.repo._run(self.repo.top, [*config, args[0], "-p", "-U0", "--no-renames", "--no-ext-diff",
+                                                 "--no-textconv", "--no-color", *fmt, *args[1:],
+                                                 "--", self.folder + "/"])
+        touched: Dict[str, set] = {}
+        current = touched.setdefault("worktree", set()) if args[0] == "diff" else None
+        for raw in out.split(b"\n"):
+            line = raw.decode("utf-8", "replace")
+            if line.startswith(_RECORD):
+                current = touched.setdefault(line[1:].strip(), set())
+            elif current is None:
+                continue
+            elif line.startswith("@@"):
+                func = line.split("@@", 2)[-1]
+                current.update(m.casefold() for m in ident.findall(func)[:1])
+            elif line[:1] in "+-" and not line.startswith(("+++", "---")):
+                m = heading.match(line)
+                if m:
+                    current.add(m.group(1).casefold())
+        return touched
+
+    def paths_at(self, commit: str) -> List[str]:
+        """The top-level-relative paths below the folder that ``commit`` changed against its
+        first parent (all of them for a root commit)."""
+        out = self.repo._run(self.repo.top, ["diff-tree", "-r", "-z", "--no-commit-id", "--name-only",
+                                             "--no-renames", "--root", commit, "--", self.folder + "/"])
+        return sorted(p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p)
+
+    def changes(self, revisions: Sequence[str]) -> Dict[str, List[Tuple[str, str, str]]]:
+        """Commit -> ``(path, old blob, new blob)`` for every file below the folder it changed
+        against its first parent (``""`` for a side where the file does not exist), from one
+        ``git log --raw --first-parent`` call; paths are relative to the folder."""
+        out = self.repo._run(self.repo.top, ["log", "--first-parent", "--raw", "-z", "--no-renames", "--no-abbrev",
+                                             "--no-color", f"--format={_RECORD}%H", *revisions,
+                                             "--", self.folder + "/"])
+        found: Dict[str, List[Tuple[str, str, str]]] = {}
+        current: Optional[List[Tuple[str, str, str]]] = None
+        fields = out.split(b"\0")
+        i = 0
+        while i < len(fields):
+            item = fields[i].decode("utf-8", "surrogateescape").lstrip("\n")
+            i += 1
+            if item.startswith(_RECORD):
+                current = found.setdefault(item[1:].strip(), [])
+                if "\n:" in item:  # the first raw line follows the header in the same field
+                    item = item[item.index("\n:") + 1:]
+                else:
+                    continue
+            if item.startswith(":") and current is not None and i < len(fields):
+                meta = item[1:].split(" ")
+                path = fields[i].decode("utf-8", "surrogateescape")
+                i += 1
+                zero = "0" * len(meta[2])
+                old, new = ("" if meta[2] == zero else meta[2]), ("" if meta[3] == zero else meta[3])
+                current.append((path[len(self.folder) + 1:], old, new))
+        return found
+
+    def unit_patches(self, revisions: Sequence[str]) -> Dict[str, Dict[str, Tuple[Optional[str], Optional[str]]]]:
+        """Commit -> folder-relative path -> (text before, text after) of the units each
+        commit changed against its first parent, from ``git log -p --function-context`` with
+        :data:`UNIT_FUNCNAME`: every hunk is widened to whole units (heading to the next
+        heading), so a commit costs what it changed, never the size of its files. A side
+        where the file does not exist is None. The texts hold only the changed units (and the
+        file's lines before its first unit heading when a change reaches them)."""
+        import tempfile
+
+        with tempfile.NamedTemporaryFile("w", suffix=".attributes") as attrs:
+            attrs.write("*.md diff=memoryunit\n*.MD diff=memoryunit\n")
+            attrs.flush()
+            out = self.repo._run(self.repo.top, [
+                "-c", f"core.attributesFile={attrs.name}", "-c", f"diff.memoryunit.xfuncname={UNIT_FUNCNAME}",
+                "-c", "core.quotePath=false", "log", "-p", "--function-context", "--no-renames", "--no-ext-diff",
+                "--no-textconv", "--no-color", "--no-prefix", f"--format={_RECORD}%H", *revisions,
+                "--", self.folder + "/"])
+        found: Dict[str, Dict[str, Tuple[Optional[str], Optional[str]]]] = {}
+        sides: Dict[str, List[List[str]]] = {}
+        absent: Dict[str, List[bool]] = {}
+        sha = path = ""
+        header = False  # between `diff --git` and the first hunk: `---`/`+++` are file names
+        prefix = self.folder + "/"
+
+        def flush() -> None:
+            if sha and path:
+                old, new = sides[path]
+                gone, born = absent[path]
+                found.setdefault(sha, {})[path[len(prefix):]] = (None if gone else "\n".join(old),
+                                                                  None if born else "\n".join(new))
+
+        lines = out.decode("utf-8", "surrogateescape").split("\n")
+        i = 0
+        while i < len(lines):
+            line = lines[i]
+            i += 1
+            if line.startswith(_RECORD):
+                flush()
+                sha, path = line[1:].strip(), ""
+            elif line.startswith("diff --git "):
+                flush()
+                path, header = "", True
+            elif header and line.startswith("Binary files "):
+                raise GitError(f"Git reads a memory file as binary: {line}")
+            elif header and line.startswith("--- ") and i < len(lines) and lines[i].startswith("+++ "):
+                old_path, new_path = line[4:], lines[i][4:]
+                i += 1
+                name = new_path if new_path != "/dev/null" else old_path
+                if name.startswith('"'):
+                    raise GitError(f"a memory path Git quotes cannot be read: {name}")
+                path = name
+                sides[path], absent[path] = [[], []], [old_path == "/dev/null", new_path == "/dev/null"]
+            elif line.startswith("@@") and path:
+                header = False
+                if sides[path][0] or sides[path][1]:  # hunks of one file: keep them apart
+                    sides[path][0].append("")
+                    sides[path][1].append("")
+            elif path and not header and line[:1] in (" ", "-", "+"):
+                if line[:1] != "+":
+                    sides[path][0].append(line[1:])
+                if line[:1] != "-":
+                    sides[path][1].append(line[1:])
+        flush()
+        return found
+
+    def blob_at(self, commit: str, path: str) -> str:
+        """The blob id of ``path`` (folder-relative) at ``commit``, or "" when it has none."""
+        out = self.repo._run(self.repo.top, ["ls-tree", "-z", "--full-tree", commit, "--",
+                                             f"{self.folder}/{path}"])
+        for record in out.split(b"\0"):
+            meta = record.partition(b"\t")[0].decode("ascii", "replace").split(" ")
+            if len(meta) == 3 and meta[1] == "blob":
+                return meta[2]
+        return ""

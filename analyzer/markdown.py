@@ -81,6 +81,12 @@ class Lexed:
                 out.append(Heading(i, len(m.group(1)), raw.casefold(), raw))
         return out
 
+    @cached_property
+    def plain(self) -> bool:
+        """True when every line is visible and none is indented code (most memory files):
+        then every line may carry structure."""
+        return False not in self.visible and True not in self.indented
+
     def structural(self, i: int) -> bool:
         """True when line ``i`` may carry structure: visible and not indented code."""
         return self.visible[i] and not self.indented[i]

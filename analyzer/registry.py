@@ -149,15 +149,27 @@ CHECK_FINDING = Obj(
     {"code": "str", "family": "str", "message": "str", "entries": "list[str]", "subject": "str", "facet": "str",
      "scopes": "list[str]", "locations": list_of(Obj({"path": "str", "line": "int", "col": "int"}))},
     {"status": "str", "severity": "str", "proofs": "list[dict[any]]"})
+
+
+def family_statuses(names) -> Obj:
+    """``families``: each family run (all optional keys) to its status word and exit status."""
+    return Obj({}, {name: Obj({"status": CHECK_STATUS, "exit_code": "int"}) for name in names})
+
+
+# the error document of check and report: why nothing ran, with its exit status
+EXIT_DIAGNOSTICS = Obj({"exit_code": "int", "diagnostics": list_of(DIAGNOSTIC)})
+
+
 CHECK_SHAPES = (
     Shape("result", 1, "the checks ran (findings are not a tool failure); one family, or every family with --all", True,
           CHECK_STATUS.values, (0, 1),
           Obj({"exit_code": "int",
-               "families": Obj({}, {name: Obj({"status": CHECK_STATUS, "exit_code": "int"})
-                                    for name in ("routing", "reachability", "freshness", "conflicts", "legacy",
-                                                 "merge", "packs")}),
+               "families": family_statuses(("routing", "reachability", "freshness", "conflicts", "legacy", "merge",
+                                            "packs")),
                "findings": list_of(CHECK_FINDING)},
-              {"merge": MERGE_BLOCK}),
+              {"merge": MERGE_BLOCK,
+               "gate": Obj({"fail_on": Enum("review", "conflict", "error", "never"), "select": "list[str]",
+                            "ignore": "list[str]", "baseline": "str|null", "hidden": "int"})}),
           "status is the worst family status (OK/FAILED for routing, reachability, freshness and the legacy check; "
           "CLEAR/REVIEW/CONFLICT/INVALID for conflicts); exit_code the worst family exit status. families maps "
           "each family run to its status and exit code. Each finding has severity (quality checks: ERROR, WARNING, "
@@ -172,13 +184,44 @@ CHECK_SHAPES = (
           "finding has proofs: at most 3 proof trees, one per derived tuple the finding was selected from, each "
           "node {relation, tuple, rule, location, bindings, absent, builtins, children} as `analyze why` prints "
           "them (see_above for a subproof shown before), at most 200 nodes breadth first (elided: how many "
-          "subproofs of a node were cut)."),
+          "subproofs of a node were cut). With --select, --ignore, --baseline or --fail-on, findings holds only "
+          "the findings the gate shows, exit_code is the gate's (analyzer/gating.py), and gate says what it did "
+          "(hidden: how many findings it hid); status and families stay the rules' words."),
     Shape("error", 1, "no check ran: the memory dir is missing (exit 1), is outside docs/ (exit 2), a managed "
-          "file the check needs is unusable (a symlink, not a regular file, unreadable, not UTF-8 or over --max-file-bytes; one "
-          "diagnostic per file; exit 2), the project configuration is (exit 2) or a --rules pack is wrong (exit 2)",
-          False, ("INVALID",), (1, 2),
-          Obj({"exit_code": "int", "diagnostics": list_of(DIAGNOSTIC)})),
+          "file the check needs is unusable (a symlink, not a regular file, unreadable, not UTF-8 or over "
+          "--max-file-bytes; one diagnostic per file; exit 2), the project configuration is (exit 2) or a --rules "
+          "pack is wrong (exit 2)", False, ("INVALID",), (1, 2), EXIT_DIAGNOSTICS),
 )
+
+REPORT_MATCH = Enum("yes", "no", "unknown")
+REPORT_SHAPES = (
+    Shape("result", 1, "the report ran: every check family plus the routing matrix, optional modules and the "
+          "reachability graph (findings are not a tool failure)", True, CHECK_STATUS.values, (0, 1),
+          Obj({"exit_code": "int",
+               "families": family_statuses(("routing", "reachability", "freshness", "conflicts")),
+               "findings": list_of(CHECK_FINDING),
+               "tasks": "list[str]",
+               "routes": list_of(Obj({"task": "str", "module": "str",
+                                      "state": Enum("loaded", "optional", "missing", "absent")})),
+               "modules": list_of(Obj({"module": "str", "folder": "str", "activation": "str", "exists": "bool",
+                                       "globs": list_of(Obj({"glob": "str", "files": "int", "matched": REPORT_MATCH})),
+                                       "matched": Either((REPORT_MATCH, as_type("null")))})),
+               "repository_files": Obj({"source": Enum("git", "walk", "none"), "complete": "bool", "files": "int"}),
+               "edges": list_of(Obj({"from": "str", "to": "str"})),
+               "entries": list_of(Obj({"entry": "str", "module": "str",
+                                       "mark": Enum("reachable", "unreachable", "outside", "unchecked")}))}),
+          "status, exit_code, families and findings as check.result with --all. tasks are the canonical tasks in "
+          "the reference's order; routes the routing matrix cells (loaded: a required route name whose file exists; "
+          "optional: a `Load if present:` name or a task-routed rule whose file exists; missing: required but no "
+          "file; absent: optional and no file); modules every declared optional module with its globs, how many "
+          "repository files each matches and whether any does (unknown when the listing was cut short); "
+          "repository_files how the files were listed (git ls-files, or a walk outside Git); edges the graph from "
+          "tasks and the path/explicit inputs to modules; entries every active entry with its mark "
+          "(unreachable and outside are the MC-REACH-001 cases; unchecked when the manifest contract is broken)."),
+    Shape("error", 1, "no report ran: the memory dir is missing (exit 1), a managed file is unusable (exit 2) or "
+          "the project configuration is (exit 2)", False, ("INVALID",), (1, 2), EXIT_DIAGNOSTICS),
+)
+
 
 PROOF = "dict[any]"  # a proof tree node: relation, tuple, rule, location, bindings, absent, builtins, children
 
@@ -305,6 +348,8 @@ CONFORMANCE_SHAPES = (
           "that need tests/ and docs/ are skipped). Version 2 added notes."),
 )
 
+from analyzer.history_shapes import AUTONOMY_SHAPES, DIFF_SHAPES, READINESS_SHAPES, RESTORE_SHAPES  # noqa: E402  (shapes of the history commands)
+
 # ---- commands ---------------------------------------------------------------------------
 
 COMMANDS: Tuple[CommandSpec, ...] = (
@@ -412,8 +457,10 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "writes it to FILE instead of stdout and --output FORMAT:FILE writes another format too (repeatable), "
         "all from one evaluation. `[tool.memory-analyzer]` in the project's pyproject.toml, or "
         "`.memory-analyzer.toml`, sets defaults for these options (docs/ci.md); flags win. --rules PACK.dl "
-        "(repeatable) adds the findings of a rule pack as one more family, `packs` (docs/rule-packs.md).",
-        shapes=CHECK_SHAPES,
+        "(repeatable) adds the findings of a rule pack as one more family, `packs` (docs/rule-packs.md). "
+        "--base REV (with --autonomy plan|confirm|full) judges the memory changes since REV instead "
+        "(the `autonomy` shape).",
+        shapes=CHECK_SHAPES + AUTONOMY_SHAPES,
         exits=((0, "no family failed: quality checks without ERROR findings, conflict status CLEAR or REVIEW"),
                (1, "a quality check found an ERROR, the conflict status is CONFLICT or INVALID (a broken manifest "
                    "contract included), or the memory dir is missing (`Memory directory missing: <path>`)"),
@@ -434,6 +481,22 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         exits=((0, "every case passed"), (1, "at least one case failed"),
                (2, "bad input: no pack or no case, a wrong pack (`path:line:col: CODE …`), an unreadable expected "
                    "file or a fixture that cannot be checked")),
+    ),
+    CommandSpec(
+        "report", LIVE, "analyzer.commands.report",
+        "the CI reachability report: status, routing matrix, optional modules, graph, findings",
+        "Run every check family and the report's relations in one evaluation and print the reachability "
+        "report: a status row per family, the routing matrix of the canonical tasks x modules, every declared "
+        "optional module with whether any repository file (git ls-files, else a walk) matches its globs, a "
+        "Mermaid flowchart tasks -> modules -> entries with unreachable and outside-canonical entries marked "
+        "(entries collapse into per-module counts past a node budget), the findings by family with file:line "
+        "links, and every entry in a table. Markdown stays under 1 MiB (GitHub's step summary) with a visible "
+        "truncation note; --format json has the same content as the report.result shape (docs/ci.md).",
+        shapes=REPORT_SHAPES,
+        exits=((0, "no family failed (as check --all)"),
+               (1, "a family failed (as check --all), or the memory dir is missing"),
+               (2, "a managed file is unusable, the project root is not a directory, the project configuration is "
+                   "unusable, or an --output file cannot be written")),
     ),
     CommandSpec(
         "list", LIVE, "analyzer.commands.list",
@@ -470,6 +533,41 @@ COMMANDS: Tuple[CommandSpec, ...] = (
                MEMORY_DIR_MISSING,
                (2, "`Error: …` on stderr: an unusable managed file or memory dir (as `list`), an invalid or non-0.7 manifest "
                    "contract, a registry with issues, or merge Subjects that are equal, missing or not active")),
+    ),
+    CommandSpec(
+        "diff", LIVE, "analyzer.commands.diff",
+        "classify the memory changes between two revisions (A add, B merge, C rewrite, D delete, E metadata)",
+        "Compare the memory dir at --base with --head (default: the work tree) and give every Entry, Subject "
+        "and reconciliation record that differs one class with its sub-kind, its file:line on both sides and "
+        "the commits that touched it. A unit that cannot be read is a BLINDSPOT, never an add or a delete. "
+        "Read-only: Git is only queried.",
+        shapes=DIFF_SHAPES,
+        exits=((0, "every changed unit was classified (possibly none)"),
+               (2, "a BLINDSPOT (a changed unit or a file that could not be read), or Git could not answer: a "
+                   "revision it cannot resolve, not a repository, a shallow clone, an unreadable file "
+                   "(`analyze diff: error: …` on stderr, the `error` shape with --format json)")),
+    ),
+    CommandSpec(
+        "readiness", LIVE, "analyzer.commands.readiness",
+        "take the readings R1-R4 that decide whether an agent may have full autonomy",
+        "Read the memory commits of the 30 days before --as-of (default: the commit time of --head, never the "
+        "wall clock) and take the readings: R1 the agent's changes are not degenerate, R2 it says no, R3 a real "
+        "restore happened, R4 its revert/reject rate converges. Agent commits carry a `Memory-Agent:` trailer or "
+        "match --agent-author (the configuration's `agent-authors`).",
+        shapes=READINESS_SHAPES,
+        exits=((0, "all four readings pass"), (1, "a reading fails or is null (not enough history)"),
+               (2, "the history cannot be read, --as-of is not a time, a bad pattern or configuration")),
+    ),
+    CommandSpec(
+        "restore", LIVE, "analyzer.commands.restore",
+        "preview restoring one memory unit to its text at a base revision (never applied)",
+        "Show the Entry, Subject or record --preview ID as it was at --base and a unit-level patch that "
+        "`git apply --check` accepts against --head (default: the work tree). MA-ROLLBACK-002 warns when the unit "
+        "changed again after the change, because a restore would discard those edits. Nothing is applied.",
+        shapes=RESTORE_SHAPES,
+        exits=((0, "READY (a patch is shown) or UNCHANGED (nothing to restore)"),
+               (1, "WARNING: MA-ROLLBACK-002, the restore would discard later edits (the patch is still shown)"),
+               (2, "the ID is in neither revision, its change cannot be read (BLINDSPOT), or Git cannot answer")),
     ),
 )
 

@@ -35,6 +35,8 @@ RELABEL = {
     "subject_alias": ("git_subject_alias", "subject"),
     "subject_canonical_ref": ("git_subject_canonical_ref", "subject"),
     "rec_entry": ("git_rec_entry", "record"),
+    "subject_merged_into": ("git_subject_merged_into", "subject"),
+    "rec": ("git_rec", "record"),
 }
 # unit kinds: (relation placing an ID at an ordinal, its ID-as-written relation, fixed module)
 UNIT_SOURCES = {
@@ -48,9 +50,9 @@ UNIT_SOURCES = {
 class Revision:
     """One revision of a merge review: its name, commit, label and parsed memory dir."""
 
-    rev: str  # "base", "left" or "right"
-    sha: str
-    label: str  # "merge base", "HEAD" or the ref as given
+    rev: str  # "base", "left", "right" (merge review), "head" (diff) or a commit id (history)
+    sha: str  # "" for the work tree
+    label: str  # "merge base", "HEAD", "worktree" or the ref as given
     project: Project
     blob_ids: Tuple[Tuple[str, str], ...]  # (module, blob id), sorted: equal iff same files
 
@@ -123,6 +125,17 @@ def _same_files(worktree: Project, texts: Dict[str, str]) -> bool:
     mine = {m: t for m, t in texts.items() if file_kind(m) != "readme"}
     listed = {m for (m,) in worktree.facts.relation_sets().get("memory_file", ()) if file_kind(m) != "readme"}
     return listed == set(mine) and all(worktree.texts.get(m) == t for m, t in mine.items())
+
+
+def worktree_revision(rev: str, project: Project) -> Revision:
+    """The work tree as a revision (no commit; its files are read from disk by ``project``)."""
+    return Revision(rev, "", "worktree", project, ())
+
+
+def file_digests(revision: Revision) -> List[tuple]:
+    """``git_file_digest`` rows: a digest of each managed file's text at the revision."""
+    return [(revision.rev, module, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest())
+            for module, text in sorted(revision.project.texts.items())]
 
 
 def unit_facts(revision: Revision) -> Dict[str, List[tuple]]:

@@ -183,6 +183,9 @@ _OTHER: Dict[str, tuple] = {
                          "check both IDs with `analyze subject list`."),
     "MA-INDEX-DUPLICATE": ("an Entry ID held twice by the units a lookup indexes",
                            "give one of the entries a new ID (or archive the stale copy)."),
+    "MA-BASELINE": ("the --baseline file cannot be read, or is neither a memory-analyzer SARIF log nor a "
+                    "check.result / report.result JSON document",
+                    "pass a file an earlier `analyze check --format json` or `--format sarif` wrote."),
     "MA-CONFIG-READ": ("the project configuration file (.memory-analyzer.toml, or pyproject.toml with a "
                        "[tool.memory-analyzer] table) cannot be read, is not UTF-8, or TOML cannot be read here "
                        "(Python 3.10 without the tomli package)",
@@ -197,6 +200,13 @@ _OTHER: Dict[str, tuple] = {
                        "bind the overlay (`memory-custodian local link`) or resolve its warnings."),
     "MA-INDEX-UNKNOWN": ("no entry has the ID asked for (possibly only in archive storage)",
                          "check the ID with `analyze list`; add --include-archive for archived entries."),
+    "MA-PLAN": ("docs/memory/plan.md does not follow grammar/plan.lark (a step heading, Allow or Entries line, an "
+                "item outside an Entries list, a step without Allow, a duplicate step)",
+                "fix the line named: steps are `## Step <n> \u2014 <title>`, then `Allow: A, B`, optionally `Entries:` "
+                "and `- <ID>` items."),
+    "MA-GIT": ("Git could not answer a history request (`diff`, `readiness`, `check --autonomy`, `restore`): "
+               "a revision it cannot resolve, not a repository, a shallow clone, a file it cannot read",
+               "name revisions Git resolves (`git rev-parse REV`), run inside the repository, fetch full history."),
 }
 
 

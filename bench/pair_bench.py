@@ -9,8 +9,12 @@ meaningful on a shared machine whose speed drifts: quote the ratios, not the sec
 
 *warm*: both use one ``XDG_CACHE_HOME`` filled by the warm-up run. *cold* (``--cold``):
 every run gets a fresh, empty ``XDG_CACHE_HOME`` (facts cache, program cache, Lark tables,
-materialized strata all start empty). Both commands must print the same bytes on every run
-(exit status 1 otherwise). Wall = ``perf_counter`` around spawn-to-exit; user seconds and
+materialized strata all start empty); ``--cold-a``: only A's runs are cold. Both commands
+must print the same bytes on every run (exit status 1 otherwise), unless ``--b-args`` gives
+B other arguments (e.g. ``check`` measured against a ``read``, or one project against
+another). ``--b-remove AREA`` removes ``memory-analyzer/AREA`` from B's cache before each
+of its runs (``results``: a ``check`` that evaluates its rules instead of answering from
+its result cache). Wall = ``perf_counter`` around spawn-to-exit; user seconds and
 peak RSS = the child's ``os.wait4`` rusage. Used for docs/performance.md ("Issue 9").
 """
 
@@ -19,6 +23,8 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import shlex
+import shutil
 import statistics
 import subprocess
 import sys
@@ -44,19 +50,26 @@ def main(argv=None) -> int:
     ap.add_argument("--a", required=True, help="the analyze executable measured")
     ap.add_argument("--b", required=True, help="the yardstick analyze executable")
     ap.add_argument("--cold", action="store_true", help="an empty cache for every run")
+    ap.add_argument("--cold-a", action="store_true", help="an empty cache for every run of A only")
+    ap.add_argument("--b-args", help="B's arguments, one shell-quoted string (default: the same as A's)")
+    ap.add_argument("--b-remove", metavar="AREA", help="remove this cache area before each run of B")
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("args", nargs=argparse.REMAINDER)
     opts = ap.parse_args(argv)
     args = [a for a in opts.args if a != "--"] if opts.args[:1] == ["--"] else opts.args
+    b_args = shlex.split(opts.b_args) if opts.b_args is not None else args
     with tempfile.TemporaryDirectory(prefix="pair-bench-") as work:
-        warm = os.path.join(work, "warm")
+        warm = {"A": os.path.join(work, "warm-a"), "B": os.path.join(work, "warm-b")}
         results = {"A": [], "B": []}
-        digests = set()
+        digests = {"A": set(), "B": set()}
         for k in range(opts.repeat + 1):
-            for name, binary in (("A", opts.a), ("B", opts.b)):
-                cache = tempfile.mkdtemp(dir=work) if opts.cold else warm
-                wall, user, mib, digest = run([binary, *args], cache)
-                digests.add(digest)
+            for name, argv in (("A", [opts.a, *args]), ("B", [opts.b, *b_args])):
+                cold = opts.cold or (opts.cold_a and name == "A")
+                cache = tempfile.mkdtemp(dir=work) if cold else warm[name]
+                if name == "B" and opts.b_remove:
+                    shutil.rmtree(os.path.join(cache, "memory-analyzer", opts.b_remove), ignore_errors=True)
+                wall, user, mib, digest = run(argv, cache)
+                digests[name].add(digest)
                 if k:  # the first round warms up (and fills the warm cache)
                     results[name].append((wall, user, mib))
     for name in ("A", "B"):
@@ -67,8 +80,10 @@ def main(argv=None) -> int:
         ratios = [a[i] / b[i] for a, b in zip(results["A"], results["B"]) if b[i]]
         print(f"A/B {what}: median {statistics.median(ratios):.3f} "
               f"(min {min(ratios):.3f}, max {max(ratios):.3f}, {len(ratios)} pairs)")
-    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; outputs {'same' if len(digests) == 1 else 'DIFFER'}")
-    return 0 if len(digests) == 1 else 1
+    same = len(digests["A"] | digests["B"]) == 1 if opts.b_args is None else \
+        len(digests["A"]) == 1 and len(digests["B"]) == 1
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; outputs {'same' if same else 'DIFFER'}")
+    return 0 if same else 1
 
 
 if __name__ == "__main__":

@@ -31,9 +31,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
     add_max_file_bytes(parser)
     add_output_arguments(parser)
-    from analyzer.commands import check_packs
+    from analyzer.commands import autonomy, check_gate, check_packs
 
+    check_gate.add_arguments(parser)
     check_packs.add_arguments(parser)
+    autonomy.add_arguments(parser)
 
 
 def add_output_arguments(parser: argparse.ArgumentParser) -> None:
@@ -72,15 +74,25 @@ def run(args: argparse.Namespace) -> int:
     if not Path(args.project_root).is_dir():
         args.format = args.format or "text"
         return usage_error("check", args, f"project root is not a directory: {args.project_root}")
+    from analyzer.commands import autonomy
+
+    judge_changes = autonomy.wanted(args)  # before the configuration fills --autonomy
     failed = apply_config(args, "check")
     if failed is not None:
         return failed
+    if judge_changes:
+        return autonomy.run(args)
     options = {"merge_base": args.merge_base} if args.merge_base is not None else {}
     from analyzer.commands import check_packs
 
     packs, failed = check_packs.load(args)
     if failed is not None:
         return failed
+    from analyzer.commands import check_gate
+
+    gate = check_gate.make_gate(args)
+    if isinstance(gate, int):
+        return gate
     result = run_check(CheckRequest(families_of(args), Path(args.project_root), args.memory_dir, not args.no_cache,
                                     options, packs, args.with_proofs, max_file_bytes=args.max_file_bytes))
     if result.error is not None:
@@ -89,7 +101,11 @@ def run(args: argparse.Namespace) -> int:
         # their document on stdout, so the message goes to stderr.
         text_out = result.exit_code == exitcodes.FAILED and args.format == "text" and not args.output
         print(result.error, file=sys.stdout if text_out else sys.stderr)
-    status = write_outputs(args, result)
+    result = check_gate.apply_gate(result, gate)
+    from analyzer.render.check_formats import Context, render
+
+    ctx = Context(str(args.project_root))
+    status = write_outputs(args, lambda fmt: render(fmt, result, ctx))
     if status:
         return status
     return result.exit_code if result.exit_code in (0, 1, 2) else exitcodes.INTERNAL
@@ -116,19 +132,19 @@ def apply_config(args: argparse.Namespace, command: str):
     return None
 
 
-def write_outputs(args: argparse.Namespace, result) -> int:
+def write_outputs(args: argparse.Namespace, render, names=None) -> int:
     """Print the ``--format`` output (unless a plain ``--output FILE`` takes it) and write
-    every ``--output``; 0, or the first failure's exit status."""
-    from analyzer.render.check_formats import Context, parse_output, render
+    every ``--output``; ``render(format)`` gives ``(text, status)``. 0, or the first failure's
+    exit status."""
+    from analyzer.render.check_formats import parse_output
 
-    ctx = Context(str(args.project_root))
-    targets = [parse_output(spec, args.format) for spec in args.output]
+    targets = [parse_output(spec, args.format, names) for spec in args.output]
     if not any(plain for _, _, plain in targets):
         targets.insert(0, (args.format, None, False))
     done: dict = {}
     for fmt, path, _ in targets:
         if fmt not in done:
-            done[fmt] = render(fmt, result, ctx)
+            done[fmt] = render(fmt)
         text, status = done[fmt]
         if status:
             return status

@@ -18,6 +18,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the code argument."""
     parser.add_argument("code", metavar="CODE", help="a finding or reason code, e.g. MC-ROUTE-PATH, or one of the "
                         "tool's own codes (DL108, MA-FILE-ENCODING); case-insensitive")
+    parser.add_argument("--rules", dest="packs", action="append", default=[], metavar="PACK.dl",
+                        help="also know the codes this rule pack declares (repeatable; docs/rule-packs.md)")
 
 
 def run(args: argparse.Namespace, locate=None) -> int:
@@ -27,10 +29,16 @@ def run(args: argparse.Namespace, locate=None) -> int:
     from analyzer.resources import data_dir
 
     code = args.code.strip().upper()
-    if code.startswith("DL") or code.startswith("MA-"):
-        return _tool_code(args.code, code)
+    if getattr(args, "packs", None):
+        status = _pack_code(args, code)
+        if status is not None:
+            return status
     root = source_root()
     known = catalog.load(locate or data_dir, root=root)
+    # MA- findings a rule file derives (MA-AUTONOMY-…) are in the catalogue; other DL and
+    # MA codes are the tool's own diagnostics
+    if (code.startswith("DL") or code.startswith("MA-")) and not known.find(code):
+        return _tool_code(args.code, code)
     entries = known.find(code)
     if not entries:
         close = sorted(c for c in known.codes() if c.rsplit("-", 1)[0] == code.rsplit("-", 1)[0])
@@ -54,3 +62,25 @@ def _tool_code(given: str, code: str) -> int:
         return exitcodes.INVALID
     sys.stdout.write(entry.render())
     return exitcodes.OK
+
+
+def _pack_code(args: argparse.Namespace, code: str):
+    """The entry of a code a ``--rules`` pack declares (None when no pack declares it); a
+    wrong pack is reported as ``check --rules`` reports it (exit 2)."""
+    from analyzer.catalog import CodeEntry, render_entry
+    from analyzer.diagnostics import DiagnosticError
+    from analyzer.query.packs import load_packs
+
+    try:
+        packs = load_packs(args.packs)
+    except DiagnosticError as exc:
+        for diag in exc.diagnostics:
+            print(diag.render(), file=sys.stderr)
+        return exitcodes.INVALID
+    for declared in packs.codes():
+        if declared.code == code:
+            entry = CodeEntry(declared.code, "finding", declared.title, declared.severity, declared.relation,
+                              f"{declared.span.path}:{declared.span.line}", declared.explanation)
+            sys.stdout.write(render_entry(entry, with_fixtures=False))
+            return exitcodes.OK
+    return None

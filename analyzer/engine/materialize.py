@@ -90,7 +90,11 @@ def evaluate_reusing(engine, facts: Mapping, inputs: Iterable[str], fact_digest:
     if given is not None:
         dependent = engine.dependent_on(inputs)
         wanted = [rel for s in engine.strata if s.rules for rel in s.relations if rel in dependent]
-        return engine.evaluate(facts, given=given, only=wanted + stored)
+        # The stored strata were written after a full evaluation of these very facts (the key
+        # holds their digest), which checked them against the declarations: the facts outside
+        # the inputs need no second check (a tenth of a warm 10,000-entry read).
+        checked = [rel for rel in facts if rel not in inputs]
+        return engine.evaluate(facts, given=given, only=wanted + stored, checked=checked)
     db = engine.evaluate(facts)
     _write(key, {rel: list(db.tuples(rel)) for rel in stored})
     return db

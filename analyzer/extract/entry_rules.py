@@ -7,7 +7,7 @@ start with the Entry ID as written, in the reference's words where the spec quot
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import List
+from typing import List, Optional
 
 from analyzer.extract.grammars import terminal
 from analyzer.extract.paths import split_source
@@ -19,8 +19,12 @@ TYPED = ("Decision", "Constraint", "Rejected", "Preference", "Rule", "Profile", 
 BODIES = TYPED + ("Reason", "Promotion-Requirement")
 KNOWN = set(SCALARS) | set(BODIES) | {"Evidence"}
 _SCALAR_SET = frozenset(SCALARS)
+_TYPED_SET = frozenset(TYPED)
 RELATIONS = ("Supersedes", "Superseded-By", "Promoted-From", "Promoted-To", "Exception-To")
 EXTRA = ("Candidate-Type", "Provisional-Subject", "Provisional-Facet")
+_RELATIONS_SET = frozenset(RELATIONS)
+_EXTRA_SET = frozenset(EXTRA)
+_SCOPES_OK: set = set()  # Scope values the grammar's SCOPE pattern accepted (a pure function)
 STATUSES = ("active", "candidate", "superseded", "promoted")
 FACETS = ("adoption-policy", "version-policy", "architecture", "behavior", "compatibility", "security",
           "performance", "data-model", "interface", "workflow", "lifecycle")
@@ -64,35 +68,52 @@ def classify_evidence(item: str):
     return "invalid", "", ""
 
 
-def schema_issues(e: str, entry: ParsedEntry) -> List[str]:
+def _singles(fields) -> dict:
+    """Each field's single value (fields that occur more than once are left out, as
+    :meth:`ParsedEntry.one` reads them as "")."""
+    return {name: occs[0].value for name, occs in fields.items() if len(occs) == 1}
+
+
+def schema_issues(e: str, entry: ParsedEntry, one: Optional[dict] = None) -> List[str]:
     """Field-level issues (§5.12 items 4-6)."""
     out: List[str] = []
-    for name, occs in entry.fields.items():
+    fields = entry.fields
+    for name, occs in fields.items():
         if name not in KNOWN:
             out.append(f"{e} has unknown field {name}")
             continue
         if len(occs) > 1:
             out.append(f"{e} has duplicate {name} fields")
-        if name in _SCALAR_SET:
-            values = [o.value for o in occs]
-            if not all(values):
+            if name in _SCALAR_SET:
+                if not all([o.value for o in occs]):
+                    out.append(f"{e} has empty {name}")
+                if True in [o.visible_body for o in occs]:
+                    out.append(f"{e} has a continuation line in scalar field {name}")
+        elif name in _SCALAR_SET:
+            occ = occs[0]
+            if not occ.value:
                 out.append(f"{e} has empty {name}")
-            if True in [o.visible_body for o in occs]:
+            if occ.visible_body:
                 out.append(f"{e} has a continuation line in scalar field {name}")
-    for name in ("Status", "Scope", "Evidence"):
-        if name not in entry.fields:
-            out.append(f"{e} is missing {name}")
-    if "Evidence" in entry.fields:
-        if not entry.evidence:
-            out.append(f"{e} has an empty Evidence list")
-        elif any(not item for item, _ in entry.evidence):
-            out.append(f"{e} has an empty Evidence item")
-    status = entry.one("Status")
+    if "Status" not in fields:
+        out.append(f"{e} is missing Status")
+    if "Scope" not in fields:
+        out.append(f"{e} is missing Scope")
+    if "Evidence" not in fields:
+        out.append(f"{e} is missing Evidence")
+    elif not entry.evidence:
+        out.append(f"{e} has an empty Evidence list")
+    elif not all([item for item, _ in entry.evidence]):
+        out.append(f"{e} has an empty Evidence item")
+    one = _singles(fields) if one is None else one
+    status = one.get("Status")
     if status and status not in STATUSES:
         out.append(f"{e} has invalid Status {status!r}")
-    scope = entry.one("Scope")
-    if scope and not terminal("entries", "SCOPE").fullmatch(scope):
+    scope = one.get("Scope")
+    if scope and scope not in _SCOPES_OK and not terminal("entries", "SCOPE").fullmatch(scope):
         out.append(f"{e} has invalid Scope {scope!r}")
+    elif scope:
+        _SCOPES_OK.add(scope)
     return out
 
 
@@ -100,7 +121,10 @@ def body_issues(e: str, code: str, module: str, entry: ParsedEntry) -> List[str]
     """Typed-body issues (§5.12 item 7)."""
     out: List[str] = []
     wanted = expected_bodies(code, module)
-    present = [name for name in TYPED if name in entry.fields]
+    fields = entry.fields
+    present = [name for name in fields if name in _TYPED_SET]
+    if len(present) > 1:
+        present.sort(key=TYPED.index)
     for name in present:
         if name not in wanted:
             out.append(f"{e} uses {name} body but its Entry ID/storage requires {wanted[0]}")
@@ -114,55 +138,71 @@ def body_issues(e: str, code: str, module: str, entry: ParsedEntry) -> List[str]
     return out
 
 
-def lifecycle_issues(e: str, entry: ParsedEntry) -> List[str]:
+_FORBIDDEN = {"active": ("Superseded-By", "Promoted-To"),
+              "candidate": ("Supersedes", "Superseded-By", "Promoted-From", "Promoted-To"),
+              "superseded": ("Promoted-To",), "promoted": ("Superseded-By",)}
+
+
+def lifecycle_issues(e: str, entry: ParsedEntry, one: Optional[dict] = None) -> List[str]:
     """Lifecycle contradictions and candidate field rules (§5.6, §5.12 item 8)."""
     out: List[str] = []
-    status = entry.one("Status")
-    has = {name: name in entry.fields for name in RELATIONS + EXTRA + ("Promotion-Requirement",)}
-    if has["Superseded-By"] and has["Promoted-To"]:
+    fields = entry.fields
+    status = (_singles(fields) if one is None else one).get("Status", "")
+    if "Superseded-By" in fields and "Promoted-To" in fields:
         out.append(f"{e} cannot have both Superseded-By and Promoted-To")
-    forbidden = {"active": ("Superseded-By", "Promoted-To"),
-                 "candidate": ("Supersedes", "Superseded-By", "Promoted-From", "Promoted-To"),
-                 "superseded": ("Promoted-To",), "promoted": ("Superseded-By",)}.get(status, ())
-    out.extend(f"{status} entry {e} cannot have {name}" for name in forbidden if has[name])
-    if status == "superseded" and not has["Superseded-By"]:
+    out.extend(f"{status} entry {e} cannot have {name}" for name in _FORBIDDEN.get(status, ()) if name in fields)
+    if status == "superseded" and "Superseded-By" not in fields:
         out.append(f"superseded entry {e} requires Superseded-By")
-    if status == "promoted" and not has["Promoted-To"]:
+    if status == "promoted" and "Promoted-To" not in fields:
         out.append(f"promoted entry {e} requires Promoted-To")
     if status in ("candidate", "promoted"):
-        if len(entry.fields.get("Candidate-Type", [])) != 1:
+        if len(fields.get("Candidate-Type", ())) != 1:
             out.append(f"{status} entry {e} requires exactly one Candidate-Type")
-        if len(entry.fields.get("Promotion-Requirement", [])) != 1 or not entry.body_text("Promotion-Requirement"):
+        if len(fields.get("Promotion-Requirement", ())) != 1 or not entry.body_text("Promotion-Requirement"):
             out.append(f"{status} entry {e} requires exactly one non-empty Promotion-Requirement")
-        if has["Provisional-Subject"] != has["Provisional-Facet"]:
+        if ("Provisional-Subject" in fields) != ("Provisional-Facet" in fields):
             out.append(f"{e} must declare both Provisional-Subject and Provisional-Facet or neither")
-    elif has["Candidate-Type"] and status:
+    elif "Candidate-Type" in fields and status:
         out.append(f"{status} entry {e} cannot have Candidate-Type")
     return out
 
 
-def storage_issues(e: str, code: str, module: str, entry: ParsedEntry) -> List[str]:
-    """ID/file/Scope storage rules (§5.9); not applied to archive/."""
+@lru_cache(maxsize=1024)
+def _storage(module: str) -> tuple:
+    """Where ``module`` stores entries (§5.9): ("archive",), ("inbox",), ("outside",), or
+    ("canonical", allowed ID codes, the Scope it requires). Computed once per file."""
     if module.split("/", 1)[0] == "archive":
-        return []
-    status, scope = entry.one("Status"), entry.one("Scope")
-    lifecycle_candidate = status in ("candidate", "promoted")
+        return ("archive",)
     if module == "inbox.md":
+        return ("inbox",)
+    parts = module.split("/")
+    if module in PROJECT_FILES:
+        return ("canonical", PROJECT_FILES[module], "project")
+    if len(parts) == 2 and parts[0] == "areas":
+        return ("canonical", ("AREA", "CON", "PREF", "DNU"), f"area:{parts[1][:-3]}")
+    if len(parts) == 2 and parts[0] in ("rules", "profiles"):
+        return ("canonical", ("AREA",), "project")
+    return ("outside",)
+
+
+def storage_issues(e: str, code: str, module: str, entry: ParsedEntry, one: Optional[dict] = None) -> List[str]:
+    """ID/file/Scope storage rules (§5.9); not applied to archive/."""
+    where = _storage(module)
+    if where[0] == "archive":
+        return []
+    one = _singles(entry.fields) if one is None else one
+    status, scope = one.get("Status", ""), one.get("Scope", "")
+    lifecycle_candidate = status in ("candidate", "promoted")
+    if where[0] == "inbox":
         out = [] if code == "INBOX" else [f"{e}: Entry ID type {code} is not allowed in inbox.md"]
         if status and not lifecycle_candidate:
             out.append(f"{e}: inbox.md entries must have Status candidate or promoted")
         return out
     if code == "INBOX" or lifecycle_candidate:
         return [f"{e} must be stored in inbox.md"]
-    parts = module.split("/")
-    if module in PROJECT_FILES:
-        allowed, want_scope = PROJECT_FILES[module], "project"
-    elif len(parts) == 2 and parts[0] == "areas":
-        allowed, want_scope = ("AREA", "CON", "PREF", "DNU"), f"area:{parts[1][:-3]}"
-    elif len(parts) == 2 and parts[0] in ("rules", "profiles"):
-        allowed, want_scope = ("AREA",), "project"
-    else:
+    if where[0] == "outside":
         return [f"{e}: formal entry is outside a canonical storage file"]
+    _, allowed, want_scope = where
     out = []
     if code not in allowed:
         out.append(f"{e}: Entry ID type {code} is not allowed in {module}")
@@ -171,9 +211,9 @@ def storage_issues(e: str, code: str, module: str, entry: ParsedEntry) -> List[s
     return out
 
 
-def evidence_issues(e: str, entry: ParsedEntry, kinds: List[str]) -> List[str]:
+def evidence_issues(e: str, entry: ParsedEntry, kinds: List[str], one: Optional[dict] = None) -> List[str]:
     """Evidence admissibility (§5.8, §5.12 item 10); the payload is never echoed."""
-    status = entry.one("Status")
+    status = (_singles(entry.fields) if one is None else one).get("Status", "")
     candidate = status in ("candidate", "promoted")
     bad = "invalid" in kinds
     if candidate and "legacy-unverified" in kinds:
@@ -185,69 +225,78 @@ def evidence_issues(e: str, entry: ParsedEntry, kinds: List[str]) -> List[str]:
 
 def emit_entry(sink, module: str, ordinal: int, heading, entry: ParsedEntry, line: int, prefix: str = "") -> None:
     """Emit the facts and issues of one formal entry (prefix "overlay_" for local modules)."""
-    e = heading.group("id")
+    e, code, title = heading.group("id", "code", "title")
     eid = e.casefold()
-    code = heading.group("code").upper()
-    status, scope = entry.one("Status"), entry.one("Scope")
-    sink.fact(prefix + "entry", eid, module, code, status, scope, line=line)
+    code = code.upper()
+    one = _singles(entry.fields)
+    status, scope = one.get("Status", ""), one.get("Scope", "")
+    add = sink.facts.append  # rows as Sink.fact makes them, without a call per fact
+    add((prefix + "entry", (eid, module, code, status, scope), line, 1))
     for fence in entry.fences:
-        sink.fact(prefix + "body_fence", module, fence + 1, line=fence + 1)
+        add((prefix + "body_fence", (module, fence + 1), fence + 1, 1))
     kinds = [classify_evidence(item)[0] for item, _ in entry.evidence]
-    issues = schema_issues(e, entry) + body_issues(e, code, module, entry) + lifecycle_issues(e, entry)
+    issues = schema_issues(e, entry, one) + body_issues(e, code, module, entry) + lifecycle_issues(e, entry, one)
     if not prefix:
-        sink.fact("entry_unit", eid, module, ordinal, line=line)
-        sink.fact("entry_title", eid, heading.group("title"), line=line)
-        sink.fact("entry_display", eid, e, line=line)
-        _emit_fields(sink, eid, entry)
-        issues += storage_issues(e, code, module, entry)
+        add(("entry_unit", (eid, module, ordinal), line, 1))
+        add(("entry_title", (eid, title), line, 1))
+        add(("entry_display", (eid, e), line, 1))
+        _emit_fields(add, eid, entry)
+        issues += storage_issues(e, code, module, entry, one)
     else:
         issues += local_issues(e, code, module, entry)
-    issues += evidence_issues(e, entry, kinds)
-    for message in dict.fromkeys(issues):
-        if prefix:
-            sink.fact("overlay_issue", f"{module}: {message}", line=line)
-        else:
-            sink.fact("entry_issue", module, eid, message, line=line)
-        sink.diag("MC-CONFLICT-007", message, line=line)
+    issues += evidence_issues(e, entry, kinds, one)
+    if issues:
+        for message in dict.fromkeys(issues):
+            if prefix:
+                sink.fact("overlay_issue", f"{module}: {message}", line=line)
+            else:
+                sink.fact("entry_issue", module, eid, message, line=line)
+            sink.diag("MC-CONFLICT-007", message, line=line)
     if not prefix:
-        _identity(sink, module, e, code, entry, line)
+        _identity(sink, module, e, code, one, line)
 
 
-def _emit_fields(sink, eid: str, entry: ParsedEntry) -> None:
-    for name in RELATIONS:
-        for occ in entry.fields.get(name, []):
-            if occ.value:
-                sink.fact("entry_relation", eid, name, occ.value.casefold(), line=occ.line + 1)
-    for name in EXTRA:
-        for occ in entry.fields.get(name, []):
-            sink.fact("entry_field", eid, name, occ.value, line=occ.line + 1)
-    for occ in entry.fields.get("Subject", []):
+def _emit_fields(add, eid: str, entry: ParsedEntry) -> None:
+    fields = entry.fields
+    if _RELATIONS_SET.intersection(fields):
+        for name in RELATIONS:
+            for occ in fields.get(name, ()):
+                if occ.value:
+                    add(("entry_relation", (eid, name, occ.value.casefold()), occ.line + 1, 1))
+    if _EXTRA_SET.intersection(fields):
+        for name in EXTRA:
+            for occ in fields.get(name, ()):
+                add(("entry_field", (eid, name, occ.value), occ.line + 1, 1))
+    for occ in fields.get("Subject", ()):
         if occ.value:
-            sink.fact("entry_subject", eid, occ.value.casefold(), line=occ.line + 1)
-    for occ in entry.fields.get("Facet", []):
+            add(("entry_subject", (eid, occ.value.casefold()), occ.line + 1, 1))
+    for occ in fields.get("Facet", ()):
         if occ.value:
-            sink.fact("entry_facet", eid, occ.value, line=occ.line + 1)
-    for name in TYPED:
-        if name in entry.fields and entry.body_text(name).strip():
-            sink.fact("entry_body", eid, name, line=entry.fields[name][0].line + 1)
+            add(("entry_facet", (eid, occ.value), occ.line + 1, 1))
+    present = [name for name in fields if name in _TYPED_SET]
+    if len(present) > 1:
+        present.sort(key=TYPED.index)
+    for name in present:
+        if entry.body_text(name).strip():
+            add(("entry_body", (eid, name), fields[name][0].line + 1, 1))
     for k, (item, line) in enumerate(entry.evidence, 1):
-        sink.fact("entry_evidence", eid, item, k, line=line + 1, col=3)
+        add(("entry_evidence", (eid, item, k), line + 1, 3))
         kind, path, rev = classify_evidence(item)
-        sink.fact("evidence_source", eid, k, kind, path, rev, line=line + 1, col=3)
+        add(("evidence_source", (eid, k, kind, path, rev), line + 1, 3))
 
 
-def _identity(sink, module: str, e: str, code: str, entry: ParsedEntry, line: int) -> None:
+def _identity(sink, module: str, e: str, code: str, one: dict, line: int) -> None:
     """Structural identity (§5.6): reported separately, since only some analyses require it."""
     eid = e.casefold()
-    facet = entry.one("Facet")
+    facet = one.get("Facet", "")
     if facet and facet not in FACETS:
         sink.fact("entry_identity_issue", module, eid, f"{e} has invalid Facet {facet!r}", line=line)
-    if entry.one("Status") != "active" or code not in ("DEC", "CON", "DNU", "AREA"):
+    if one.get("Status") != "active" or code not in ("DEC", "CON", "DNU", "AREA"):
         return
     if module.split("/", 1)[0] in ("rules", "profiles"):
         return
     for name in ("Subject", "Facet"):
-        if not entry.one(name):
+        if not one.get(name):
             sink.fact("entry_identity_issue", module, eid,
                       f"active structural Entry {e} must declare a non-empty {name}", line=line)
 

@@ -63,9 +63,11 @@ def run_check(request: CheckRequest) -> CheckResult:
     if problem is not None:
         return CheckResult([], "INVALID", 2, error=f"Error: {problem}: {memory_dir}", error_path=memory_dir)
     key = None
-    # a merge review reads Git history, which the result cache's key does not cover
-    # (nor proofs, which are built from a fresh evaluation with provenance)
-    if request.use_cache and not request.options.get("merge_base") and not request.with_proofs:
+    # a merge review reads Git history, and the report the repository's files, which the
+    # result cache's key does not cover (nor proofs, which are built from a fresh evaluation
+    # with provenance)
+    if (request.use_cache and not request.options.get("merge_base") and not request.with_proofs
+            and "report" not in request.families):
         from analyzer.query import check_cache
 
         key = check_cache.result_key(root, memory_dir, list(request.families),

@@ -186,6 +186,24 @@ def _git_facts(request, project) -> Dict[str, list]:
     return {"git_head": [(value,)]} if ok else {"git_unavailable": [(value,)]}
 
 
+REPORT_RELATIONS = ("canonical_task_name", "report_route", "report_module", "report_glob", "report_glob_match",
+                    "report_listing", "report_module_match", "report_edge", "report_entry")
+
+
+def _repo_facts(request, project) -> Dict[str, list]:
+    """The repository's files (``git ls-files``, else a safe walk) for the report's globs."""
+    from analyzer.repofiles import list_files
+
+    paths, source, complete = list_files(str(request.project_root))
+    return {"repo_file": [(p,) for p in paths], "repo_listing": [(source, int(complete))]}
+
+
+def select_report(db, locate: Locator) -> FamilyResult:
+    """Not a check: the relations `analyze report` shows, sorted (analyzer/query/report.py)."""
+    return FamilyResult("report", "report", "OK", 0,
+                        relations={rel: sorted(db.relation(rel)) for rel in REPORT_RELATIONS})
+
+
 FAMILIES: Dict[str, Family] = {
     "routing": _quality("routing", "routing", "routing"),
     "reachability": _quality("reachability", "reach", "reachability", about=("entry", "module")),
@@ -193,6 +211,8 @@ FAMILIES: Dict[str, Family] = {
     "conflicts": Family("conflicts", CONFLICT_RELATIONS, select_conflicts),
     # the full legacy check (no family flag): routing, reachability and freshness in one block
     "legacy": _quality("legacy", "legacy", "", _git_facts, about=("entry", "subject", "module")),
+    # the report's own relations; `analyze report` runs it with ORDER in one evaluation
+    "report": Family("report", REPORT_RELATIONS, select_report, _repo_facts),
 }
 
 #: The families ``check --all`` runs, in block order.

@@ -54,6 +54,8 @@ class FamilyResult:
     lines: List[str] = field(default_factory=list)  # extra block lines a family may carry
     # the codes a rule-pack family declares: code -> (title, explanation, severity, pack path)
     codes: Dict[str, Tuple[str, str, str, str]] = field(default_factory=dict)
+    # derived tuples a renderer shows as they are, by relation (the report's matrix and graph)
+    relations: Dict[str, list] = field(default_factory=dict)
 
 
 @dataclass
@@ -72,3 +74,5 @@ class CheckResult:
     # every managed file the check needed but could not use (analyzer/needed.py), when that is the error
     error_diagnostics: List[object] = field(default_factory=list)
     merge: Optional[object] = None  # the MergeResult of --merge-base (analyzer/query/merge.py)
+    # what --select/--ignore/--baseline/--fail-on did (analyzer/gating.py); None without them
+    gate: Optional[dict] = None

@@ -72,6 +72,7 @@ class PackSet:
 
     packs: List[Pack] = field(default_factory=list)
     use_cache: bool = True
+    checked: object = None  # the session the packs were checked in (its added rules are reused)
 
     def __bool__(self) -> bool:
         return bool(self.packs)
@@ -85,8 +86,14 @@ class PackSet:
         return [c for p in self.packs for c in p.codes]
 
     def session(self, facts: Mapping[str, object], spans=None):
-        """A session over ``facts`` with rules/check/packs.dl, the packs and their status glue."""
-        session, _ = _build(self.packs, facts, spans, self.use_cache)
+        """A session over ``facts`` with rules/check/packs.dl, the packs and their status glue
+        (the rules checked once, when the packs were loaded, and shared by every session)."""
+        checked = self.checked
+        if checked is None:
+            checked, _ = _build(self.packs, {}, None, self.use_cache)
+            self.checked = checked
+        _, session = _world(facts, spans, self.use_cache)
+        session.decls, session.rules, session.sources = dict(checked.decls), list(checked.rules), dict(checked.sources)
         return session
 
 
@@ -105,8 +112,8 @@ def load_packs(paths: Sequence[str], use_cache: bool = True) -> PackSet:
         codes = _codes(str(path), text)
         packs.append(Pack(str(path), text, tuple(codes), ""))
     _check_codes(packs)
-    _, digests = _build(packs, {}, None, use_cache)
-    return PackSet([Pack(p.path, p.text, p.codes, digests[i]) for i, p in enumerate(packs)], use_cache)
+    checked, digests = _build(packs, {}, None, use_cache)
+    return PackSet([Pack(p.path, p.text, p.codes, digests[i]) for i, p in enumerate(packs)], use_cache, checked)
 
 
 # ---- the @code blocks -------------------------------------------------------------------
@@ -196,16 +203,9 @@ def _at(path: str, lines: List[str], line: int, col: int, code: str, message: st
 def _build(packs: Sequence[Pack], facts, spans, use_cache: bool):
     """``(session, digests)``: the built-in world over ``facts`` with rules/check/packs.dl,
     each pack and the status glue added; checks every rule on the way."""
-    from analyzer.query.adhoc import Session
-    from analyzer.query.world import OTHER_REQUESTS, REQUEST_RELATIONS, check_engine, world_engine
     from analyzer.resources import data_file
 
-    # check has no read request: a pack reading a request relation is an error, never empty
-    hints = dict(OTHER_REQUESTS)
-    hints.update({rel: "`analyze check` has no read request; ask request-dependent relations with "
-                  "`analyze query --task`" for rel in REQUEST_RELATIONS})
-    check = Session(check_engine(use_cache), facts, spans=spans, request_hints=hints)
-    session = Session(world_engine(use_cache), facts, spans=spans, request_hints=hints, others=[check])
+    _, session = _world(facts, spans, use_cache)
     status = data_file("rules", STATUS_FILE)
     owners = {rel: f"rules/{STATUS_FILE}" for rel in _heads(session, status.read_text(encoding="utf-8"), str(status))}
     digests = []
@@ -234,6 +234,22 @@ def _build(packs: Sequence[Pack], facts, spans, use_cache: bool):
         new = sorted(list(session.sources.items())[before:])
         digests.append(hashlib.sha256(repr(new).encode()).hexdigest())
     return session, digests
+
+
+def _world(facts, spans, use_cache: bool):
+    """``(world session, top session)``: the built-in world of ``analyze query --project-root``
+    over ``facts``, with no read request. The check program answers first (a relation both
+    programs declare is derived by the same rule files in both), so that packs read the very
+    evaluation the built-in families were selected from; rules/query.dl answers the rest."""
+    from analyzer.query.adhoc import Session
+    from analyzer.query.world import OTHER_REQUESTS, REQUEST_RELATIONS, check_engine, world_engine
+
+    # check has no read request: a pack reading a request relation is an error, never empty
+    hints = dict(OTHER_REQUESTS)
+    hints.update({rel: "`analyze check` has no read request; ask request-dependent relations with "
+                  "`analyze query --task`" for rel in REQUEST_RELATIONS})
+    world = Session(world_engine(use_cache), facts, spans=spans, request_hints=hints)
+    return world, Session(check_engine(use_cache), facts, spans=spans, request_hints=hints, others=[world])
 
 
 def _heads(session, text: str, path: str):
@@ -271,7 +287,7 @@ def evaluate(packs: PackSet, facts, locate, check_db=None, proofs: bool = False)
 
     session = packs.session(facts, spans=locate.project.facts.spans if proofs else None)
     if check_db is not None:
-        session.others[0]._dbs[False] = check_db
+        session._dbs[False] = check_db
     grouped: Dict[Tuple[str, str, str], dict] = {}
     for code in packs.codes():
         answer = session.ask(f"{code.relation}({', '.join('_' for _ in session.decl(code.relation).columns)})",
@@ -311,10 +327,9 @@ def evaluate(packs: PackSet, facts, locate, check_db=None, proofs: bool = False)
 def check_relations(packs: PackSet) -> List[str]:
     """The relations of the built-in check program the packs read (evaluated with the
     families, so the packs reuse that evaluation)."""
-    session = packs.session({})
-    check = session.others[0]
+    session = packs.session({})  # (cheap: the packs' rules were checked at load time)
     body = {atom.rel for rule in session.rules for lit in rule.body for atom in _atoms_of(lit)}
-    return sorted(rel for rel in body if session.owner(rel) is check)
+    return sorted(rel for rel in body if rel not in session.decls and session.owner(rel) is session)
 
 
 def _atoms_of(literal):

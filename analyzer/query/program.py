@@ -40,3 +40,35 @@ def index_program(use_cache: bool = True):
     from analyzer.engine.cache import load_engine
 
     return load_engine(data_file("rules", "index/index.dl"), use_cache=use_cache)
+
+
+@lru_cache(maxsize=None)
+def diff_program(use_cache: bool = True):
+    """The engine for rules/diff/diff.dl (change classes between two revisions)."""
+    from analyzer.engine.cache import load_engine
+
+    return load_engine(data_file("rules", "diff/diff.dl"), use_cache=use_cache)
+
+
+@lru_cache(maxsize=None)
+def readiness_program(use_cache: bool = True):
+    """The engine for rules/history/readiness.dl (readings R1-R4 over a window of commits)."""
+    from analyzer.engine.cache import load_engine
+
+    return load_engine(data_file("rules", "history/readiness.dl"), use_cache=use_cache)
+
+
+@lru_cache(maxsize=None)
+def autonomy_program(use_cache: bool = True):
+    """The engine for rules/autonomy/autonomy.dl (the plan/confirm/full matrix over a diff)."""
+    from analyzer.engine.cache import load_engine
+
+    return load_engine(data_file("rules", "autonomy/autonomy.dl"), use_cache=use_cache)
+
+
+@lru_cache(maxsize=None)
+def restore_program(use_cache: bool = True):
+    """The engine for rules/restore/restore.dl (a restore preview over a diff)."""
+    from analyzer.engine.cache import load_engine
+
+    return load_engine(data_file("rules", "restore/restore.dl"), use_cache=use_cache)

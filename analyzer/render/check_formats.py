@@ -103,11 +103,11 @@ def render(fmt: str, result: CheckResult, ctx: Context) -> Tuple[str, int]:
     return RENDERERS[fmt](result, ctx)
 
 
-def parse_output(spec: str, default_format: str) -> Tuple[str, str, bool]:
+def parse_output(spec: str, default_format: str, names=None) -> Tuple[str, str, bool]:
     """``--output`` value -> ``(format, file, plain)``: ``FORMAT:FILE`` when FORMAT is a format
     name (so ``C:\\out.sarif`` stays a file); else ``FILE`` takes the ``--format`` output in
     place of stdout (``plain``)."""
     head, sep, tail = spec.partition(":")
-    if sep and head in RENDERERS and tail:
+    if sep and head in (names or RENDERERS) and tail:
         return head, tail, False
     return default_format, spec, True

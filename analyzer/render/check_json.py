@@ -33,6 +33,8 @@ def check_payload(result: CheckResult) -> Dict[str, Any]:
         "families": {f.name: {"status": f.status, "exit_code": f.exit_code} for f in result.families},
         "findings": [finding_payload(x) for f in result.families for x in f.findings],
     }
+    if result.gate is not None:
+        out["gate"] = dict(result.gate)
     if result.merge is not None:
         from analyzer.render.merge_json import merge_payload
 

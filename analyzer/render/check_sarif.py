@@ -135,6 +135,8 @@ def sarif_document(result: CheckResult, prefix: str = "", limit: int = MAX_RESUL
         "rulesetFingerprint": ruleset_fingerprint(),
         "truncated": omitted > 0 or clipped > 0,
     }
+    if result.gate is not None:
+        properties["gate"] = dict(result.gate)
     if omitted or clipped:
         properties["truncation"] = {"omittedResults": omitted, "resultsWithClippedLocations": clipped,
                                     "limits": {"results": limit, "locationsPerResult": MAX_LOCATIONS}}

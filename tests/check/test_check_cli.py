@@ -119,6 +119,17 @@ def test_undecodable_file_is_an_error(example):
     assert proc.stderr.startswith("Error: docs/memory/decisions.md")
 
 
+def test_file_over_the_size_cap_is_an_error_and_the_cap_is_part_of_the_result_key(example):
+    """--max-file-bytes as read has it: a managed file over the cap is refused (exit 2), a
+    higher cap reads it, and a result cached under one cap never answers for another."""
+    size = (example / "docs" / "memory" / "decisions.md").stat().st_size
+    assert run(example, "--conflicts").returncode in (0, 1, 2)  # default cap: result cached
+    small = run(example, "--conflicts", "--max-file-bytes", str(size - 1))
+    assert small.returncode == 2 and small.stdout == ""
+    assert small.stderr.startswith("Error: docs/memory/") and "--max-file-bytes" in small.stderr
+    assert run(example, "--conflicts", "--max-file-bytes", str(20 * size)).stdout == run(example, "--conflicts").stdout
+
+
 def test_freshness_revision_against_git_head(tmp_path, example):
     decisions = example / "docs" / "memory" / "decisions.md"
     text = decisions.read_text()

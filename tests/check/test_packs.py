@@ -151,3 +151,34 @@ def test_pack_findings_in_sarif_carry_the_pack_block(acme, analyze, sarif_errors
                                                          ("ACME-001", "warning")]
     assert run["properties"]["families"]["packs"] == {"status": "FAILED", "exitCode": 1}
     assert not sarif_errors(document)
+
+
+def test_pack_output_is_the_same_under_any_hash_seed(acme, analyze, tmp_path):
+    """Pack findings, their order, locations and proofs do not depend on hash seeds or caches."""
+    argv = ("check", "--all", "--project-root", str(acme), "--rules", str(PACK), "--format", "json")
+    first = analyze(*argv, seed="0", cache="c0")
+    second = analyze(*argv, seed="12345", cache="c1")
+    assert first.stdout == second.stdout and first.returncode == second.returncode == 1
+    proofs = [analyze(*argv, "--with-proofs", seed=seed, cache=f"p{seed}").stdout for seed in ("1", "777")]
+    assert proofs[0] == proofs[1]
+
+
+@pytest.mark.parametrize("fmt", ["junit", "github", "markdown"])
+def test_pack_findings_in_every_ci_format(acme, analyze, fmt):
+    """The CI renderers are generic over families: pack findings appear with their location."""
+    out = analyze("check", "--project-root", str(acme), "--rules", str(PACK), "--format", fmt).stdout
+    for code in ("ACME-001", "ACME-002", "ACME-003"):
+        assert code in out, (fmt, code)
+    assert "docs/memory/inbox.md" in out
+
+
+def test_explain_knows_pack_codes(analyze, tmp_path):
+    proc = analyze("explain", "acme-002", "--rules", str(PACK))
+    assert proc.returncode == 0
+    assert proc.stdout.startswith("## ACME-002 (finding)\n\n**A candidate entry waits in the inbox**")
+    assert f"`{PACK}:22`, relation `inbox_candidate`" in proc.stdout
+    assert "Inbox candidates are reviewed weekly" in proc.stdout
+    assert analyze("explain", "ACME-009", "--rules", str(PACK)).returncode == 2
+    bad = pack(tmp_path, "r(X) :- entri(X, _, _, _, _).\n")
+    proc = analyze("explain", "T-001", "--rules", str(bad))
+    assert proc.returncode == 2 and " DL915 " in proc.stderr

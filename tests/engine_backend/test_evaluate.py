@@ -147,3 +147,22 @@ def test_generated_source_is_inspectable():
     source = engine.source()
     assert "def rule1_delta0(" in source and "# path(X, Y) :- path(X, Z), edge(Z, Y)." in source
     assert "P_path" not in source and "P_path" in engine.source(provenance=True)
+
+
+def test_checked_relations_skip_the_fact_check_only_where_named():
+    """``checked`` (facts an earlier evaluation of the same facts already checked) skips the
+    declaration check for the named relations only; every other relation is still checked."""
+    from analyzer.engine.check import load_program
+    from analyzer.engine.errors import FactsError
+    from analyzer.engine.evaluate import Engine
+
+    engine = Engine(load_program(text=EDGES, name="edges.dl"))
+    good = {(1, 2), (2, 3)}
+    assert engine.evaluate({"edge": good}, checked=["edge"]).relation("path") == \
+        engine.evaluate({"edge": good}).relation("path")
+    bad = {(1, "x")}
+    with pytest.raises(FactsError, match="column b is a number"):
+        engine.evaluate({"edge": bad})
+    with pytest.raises(FactsError, match="column b is a number"):
+        engine.evaluate({"edge": bad}, checked=["path"])
+    engine.evaluate({"edge": bad}, checked=["edge"], only=["edge"])  # trusted as given

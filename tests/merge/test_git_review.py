@@ -155,6 +155,27 @@ def test_reusing_the_work_tree_for_head_changes_nothing(tmp_path):
     assert (reused.status, reused.findings, reused.exit_code) == (plain.status, plain.findings, plain.exit_code)
 
 
+@pytest.mark.parametrize("code", ["MC-MERGE-REVIEW-001", "MC-MERGE-001", "MC-MERGE-002"])
+def test_first_phase_relations_given_to_the_final_evaluation_change_nothing(tmp_path, monkeypatch, code):
+    """The final evaluation takes the first phase's relations (changed, deleted, duplicated
+    units) as given; deriving them again instead gives the same review."""
+    from analyzer.query import merge
+
+    from corpus_project import CORPUS, write_history
+
+    case = CORPUS / code / "fires"
+    root = build_project(case, tmp_path / "project")
+    write_history(case, root, dict(os.environ))
+    reused = run_merge_review(root, "docs/memory", "right", use_cache=False)
+    given = []
+    real = merge._phase_one
+    monkeypatch.setattr(merge, "_phase_one", lambda *a: given.append(real(*a)) or {})
+    again = run_merge_review(root, "docs/memory", "right", use_cache=False)
+    assert given and given[0]["changed"], "the first phase's relations were offered"
+    assert (again.status, again.findings, again.exit_code) == (reused.status, reused.findings, reused.exit_code)
+    assert reused.findings
+
+
 def _cli(root: Path, *argv: str, seed: str = "0", cache: Path = None) -> subprocess.CompletedProcess:
     import sys
 

@@ -1,0 +1,98 @@
+"""``analyze check --autonomy plan|confirm|full --base REV [--head REV]`` (issue 12).
+
+A part of ``check``: analyzer/commands/check.py declares these options through
+:func:`add_arguments` and hands the command line here when ``--base`` or ``--autonomy`` is
+given. Exit 0 (CLEAR, REVIEW), 1 (CONFLICT, INVALID findings), 2 (a blind spot, Git or plan
+or configuration errors, an invalid level: the valid ones are listed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from analyzer import exitcodes
+
+MODES = ("plan", "confirm", "full")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare the autonomy options of ``check``."""
+    from analyzer.commands.readiness import add_agent_option
+
+    group = parser.add_argument_group("autonomy (judge memory changes between revisions)")
+    group.add_argument("--autonomy", default=None, choices=MODES,
+                       help="the autonomy level the changes are judged by (default: the configuration's `autonomy`, "
+                            "else confirm); needs --base")
+    group.add_argument("--base", default=None, metavar="REV", help="judge the memory changes since REV")
+    group.add_argument("--head", default=None, metavar="REV", help="up to REV (default: the work tree)")
+    group.add_argument("--reviewer", dest="reviewers", action="append", default=None, metavar="NAME",
+                       help="a name a `Memory-Confirmed-By:` trailer may carry (repeatable; default: the "
+                            "configuration's `reviewers`)")
+    add_agent_option(group)
+
+
+def wanted(args: argparse.Namespace) -> bool:
+    """Whether the command line asks for an autonomy check (before the configuration is applied)."""
+    return args.base is not None or args.autonomy is not None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the autonomy check (the configuration has been applied) and print it."""
+    from pathlib import Path
+
+    from analyzer.commands.readiness import history_options
+    from analyzer.query.autonomy import run_autonomy
+
+    args.format = args.format or "text"
+    if args.base is None:
+        return error(args, "MA-USAGE", "--autonomy needs --base REV (the revision the changes are judged from)")
+    if args.output:
+        return error(args, "MA-USAGE", "an autonomy check prints to stdout (--format); --output is not supported")
+    others = [flag for flag, on in (("--routing", args.routing), ("--reachability", args.reachability),
+                                    ("--freshness", args.freshness), ("--conflicts", args.conflicts),
+                                    ("--all", args.all), ("--merge-base", args.merge_base is not None),
+                                    ("--rules", bool(getattr(args, "packs", None))),
+                                    ("--with-proofs", getattr(args, "with_proofs", False))) if on]
+    if others:  # never run one of them silently instead of the other
+        return error(args, "MA-USAGE", f"--base/--autonomy judge memory changes; they cannot be combined with "
+                                       f"{', '.join(others)}")
+    failed = history_options(args, "check")
+    if failed is not None:
+        return error(args, *failed)
+    mode = args.autonomy or "confirm"
+    result = run_autonomy(Path(args.project_root), args.memory_dir, mode, args.base, args.head, args.reviewers or [],
+                          args.agent_authors, not args.no_cache)
+    if result.error:
+        code = "MA-GIT" if result.error_path == "<command line>" else "MA-PLAN"
+        return error(args, code, result.error, result.error_path, result.error_line)
+    if args.format == "json":
+        from analyzer.output import emit_json
+        from analyzer.render.autonomy_out import autonomy_payload
+
+        return emit_json("check", "autonomy", autonomy_payload(result)) or result.exit_code
+    if args.format != "text":  # the CI formats of check, rendered by check's own renderers
+        from analyzer.render.autonomy_out import as_check_result
+        from analyzer.render.check_formats import Context, render
+
+        text, status = render(args.format, as_check_result(result), Context(str(args.project_root)))
+        sys.stdout.write(text)
+        return status or result.exit_code
+    from analyzer.render.autonomy_out import render_autonomy_text
+
+    sys.stdout.write(render_autonomy_text(result))
+    return result.exit_code if result.exit_code in (0, 1, 2) else exitcodes.INTERNAL
+
+
+def error(args: argparse.Namespace, code: str, message: str, path: str = "<command line>", line: int = 1) -> int:
+    """Report a check that cannot run: ``path:line:col: message`` on stderr, the ``check.error``
+    document with --format json; exit 2."""
+    where = "" if path == "<command line>" else f"{path}:{line}:1: "
+    print(f"analyze check: error: {where}{message}", file=sys.stderr)
+    if getattr(args, "format", None) == "json":
+        from analyzer.output import emit_json
+
+        status = emit_json("check", "error", {"status": "INVALID", "exit_code": exitcodes.INVALID, "diagnostics": [
+            {"code": code, "severity": "error", "message": message, "path": path, "line": line, "col": 1}]})
+        return status or exitcodes.INVALID
+    return exitcodes.INVALID

@@ -1,0 +1,55 @@
+"""``analyze diff``: memory changes between two revisions, one class (A-E) per changed unit.
+
+Exit 0 when every changed unit was classified, 2 for a BLINDSPOT (a unit that could not be
+read), a revision Git cannot resolve or any other Git failure (never an empty diff).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from analyzer import exitcodes
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare the diff options."""
+    parser.add_argument("--base", required=True, metavar="REV", help="the earlier revision (any Git revision)")
+    parser.add_argument("--head", default=None, metavar="REV",
+                        help="the later revision (default: the work tree, uncommitted changes included)")
+    parser.add_argument("--project-root", default=".", metavar="DIR", help="project root (default: current directory)")
+    parser.add_argument("--memory-dir", default="docs/memory", metavar="DIR", help="memory directory under docs/ (default: docs/memory)")
+    parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
+    parser.add_argument("--format", choices=("text", "json", "sarif", "junit", "github", "markdown"), default="text",
+                        help="output format (default: text); sarif, junit, github and markdown are check's CI "
+                             "formats, one MA-DIFF-<class> note per change")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Compare the revisions and print the changes (text or the ``diff.result`` document)."""
+    from pathlib import Path
+
+    from analyzer.commands.read import usage_error
+    from analyzer.query.diff import run_diff
+
+    if not Path(args.project_root).is_dir():
+        return usage_error("diff", args, f"project root is not a directory: {args.project_root}")
+    result = run_diff(Path(args.project_root), args.memory_dir, args.base, args.head, not args.no_cache)
+    if result.error:
+        return usage_error("diff", args, result.error, code="MA-GIT")
+    if args.format == "json":
+        from analyzer.output import emit_json
+        from analyzer.render.diff_json import diff_payload
+
+        return emit_json("diff", "result", diff_payload(result)) or result.exit_code
+    if args.format != "text":  # the CI formats of check, rendered by check's own renderers
+        from analyzer.render.check_formats import Context, render
+        from analyzer.render.diff_json import as_check_result
+
+        text, status = render(args.format, as_check_result(result), Context(str(args.project_root)))
+        sys.stdout.write(text)
+        return status or result.exit_code
+    from analyzer.render.diff_text import render_diff_text
+
+    sys.stdout.write(render_diff_text(result))
+    return result.exit_code if result.exit_code in (0, 2) else exitcodes.INTERNAL

@@ -1,0 +1,50 @@
+"""``analyze restore --preview ID --base REV``: the unit at the base and the patch that would
+restore it. Preview only: nothing is applied or written.
+
+Exit 0 (READY, or UNCHANGED: nothing to restore), 1 (WARNING: MA-ROLLBACK-002, a restore
+would discard later edits), 2 (the ID is in neither revision, its change cannot be read, or
+Git cannot answer).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from analyzer import exitcodes
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare the restore options."""
+    parser.add_argument("--preview", required=True, metavar="ID",
+                        help="the Entry, Subject or record ID to restore (only a preview exists: nothing is applied)")
+    parser.add_argument("--base", required=True, metavar="REV", help="restore the unit's text at REV")
+    parser.add_argument("--head", default=None, metavar="REV", help="the revision the patch applies to (default: the work tree)")
+    parser.add_argument("--project-root", default=".", metavar="DIR", help="project root (default: current directory)")
+    parser.add_argument("--memory-dir", default="docs/memory", metavar="DIR", help="memory directory under docs/ (default: docs/memory)")
+    parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Preview the restore and print it (text or the ``restore.result`` document)."""
+    from pathlib import Path
+
+    from analyzer.commands.read import usage_error
+    from analyzer.query.restore import run_restore
+
+    if not Path(args.project_root).is_dir():
+        return usage_error("restore", args, f"project root is not a directory: {args.project_root}")
+    result = run_restore(Path(args.project_root), args.memory_dir, args.preview, args.base, args.head, not args.no_cache)
+    if result.error:
+        return usage_error("restore", args, result.error, code="MA-GIT")
+    if args.format == "json":
+        from analyzer.output import emit_json
+        from analyzer.render.restore_out import restore_payload
+
+        return emit_json("restore", "result", restore_payload(result)) or result.exit_code
+    from analyzer.render.restore_out import render_restore_text
+
+    out = render_restore_text(result)
+    (sys.stdout if result.exit_code != 2 else sys.stderr).write(out)
+    return result.exit_code if result.exit_code in (0, 1, 2) else exitcodes.INTERNAL

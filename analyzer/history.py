@@ -1,0 +1,97 @@
+"""The memory history of a window of commits as facts, for readiness and the autonomy check.
+
+Each commit of the window (first-parent history of the tip, committer time in the window)
+is compared with its first parent as one ``git_pair`` of rules/diff/. The pair's two
+revisions hold only the units the commit changed, as Git shows them with the hunks widened
+to whole units (:meth:`analyzer.git.History.unit_patches`), parsed by the work tree's
+extractors with the manifest of that commit (which selects the entry grammar). Work grows
+with what the commits changed, never with history length x project size, and no blob is
+read whole. Nothing is decided here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, List, Tuple
+
+from analyzer.git import Commit, GitError, History, Repo
+from analyzer.revisions import Revision
+
+DAY = 86400
+WINDOW_DAYS = 30  # the longest window a reading uses (the seed's long-term window)
+MANIFEST = "manifest.md"
+
+
+@dataclass
+class Window:
+    """The commits of a window and the facts comparing each with its first parent."""
+
+    commits: List[Commit]
+    facts: Dict[str, List[tuple]]
+
+
+def tip_time(repo: Repo, tip: str) -> int:
+    """The committer time of ``tip`` (the default "now" of a reading: never the wall clock)."""
+    out = repo._run(repo.top, ["log", "-1", "--format=%ct", tip, "--"]).decode("ascii").strip()
+    if not out.isdigit():
+        raise GitError(f"no commit time for {tip}")
+    return int(out)
+
+
+def _manifests(repo: Repo, history: History, commits: List[Commit], rng: List[str]) -> Dict[str, str]:
+    """commit id -> the text of manifest.md at it ("" when absent), for the window's commits
+    and their first parents, following the manifest's own changes along first parents."""
+    changed = history.changes(rng)
+    first = commits[0].parents[0] if commits[0].parents else ""
+    oids = {first: history.blob_at(first, MANIFEST) if first else ""}
+    current = oids[first]
+    for commit in commits:
+        for path, _old, new in changed.get(commit.sha, []):
+            if path == MANIFEST:
+                current = new
+        oids[commit.sha] = current
+    blobs = repo.blobs(oid for oid in oids.values() if oid)
+    return {sha: blobs[oid].decode("utf-8", "replace") if oid else "" for sha, oid in oids.items()}
+
+
+def window_facts(repo: Repo, memory_dir: str, tip: str, since: int, until: int, use_cache: bool,
+                 program) -> Window:
+    """Compare every memory commit of ``tip``'s first-parent history with committer time in
+    ``[since, until]`` with its first parent (one pair per commit, named by its id)."""
+    from analyzer.project import load_texts
+    from analyzer.query.compare import commit_facts, comparison_facts
+
+    history = History(repo, memory_dir)
+    commits = [c for c in history.log(["--first-parent", tip]) if since <= c.time <= until]
+    if not commits:
+        return Window([], {"git_pair": []})
+    first = commits[0].parents[0] if commits[0].parents else ""
+    rng = ["--first-parent", f"{first}..{tip}" if first else tip]
+    patches = history.unit_patches(rng)
+    manifests = _manifests(repo, history, commits, rng)
+    revisions, pairs = [], []
+    for commit in commits:
+        parent = commit.parents[0] if commit.parents else ""
+        before: Dict[str, str] = {}
+        after: Dict[str, str] = {}
+        for path, (old, new) in patches.get(commit.sha, {}).items():
+            if not path.casefold().endswith(".md") or path == MANIFEST:
+                continue
+            if old is not None:
+                before[path] = old
+            if new is not None:
+                after[path] = new
+        for texts, sha in ((before, parent), (after, commit.sha)):
+            if manifests.get(sha):
+                texts[MANIFEST] = manifests[sha]
+        for rev, texts in (("~" + commit.sha, before), (commit.sha, after)):
+            project = load_texts(repo.root, memory_dir, texts, use_cache=use_cache)
+            revisions.append(Revision(rev, commit.sha, rev, project, tuple(sorted(texts))))
+        pairs.append((commit.sha, "~" + commit.sha, commit.sha))
+    facts = comparison_facts(program, revisions, pairs, memory_dir)
+    touched = history.touched_ids(["log", *rng])
+    wanted = {c.sha for c in commits}
+    for name, rows in commit_facts(commits, {s: ids for s, ids in touched.items() if s in wanted}).items():
+        facts.setdefault(name, []).extend(rows)
+    facts["git_pair_commit"] = [(c.sha, c.sha, 1) for c in commits]
+    return Window(commits, facts)

@@ -1,0 +1,124 @@
+"""``analyze check --autonomy plan|confirm|full --base REV [--head REV]`` (issue 12).
+
+Python gathers: the diff's facts (analyzer/query/diff.py), every reconciliation record of
+the head revision, the plan (docs/memory/plan.md of the head revision, grammar/plan.lark),
+the requested level and reviewer names, and for `full` the readings' history as of the head
+commit's time. rules/autonomy/ decide every finding and the status.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import List, Optional, Sequence
+
+from analyzer.git import GitError
+from analyzer.query.diff import DiffResult
+
+MODES = ("plan", "confirm", "full")
+
+
+@dataclass(frozen=True)
+class AutonomyFinding:
+    """One MA-AUTONOMY finding, with where its unit is in the head (or base) revision."""
+
+    code: str
+    status: str
+    kind: str  # entry, subject, record, "reading" (003) or "plan" (004)
+    ident: str
+    message: str
+    path: str = ""
+    line: int = 0
+
+
+@dataclass
+class AutonomyResult:
+    """The outcome of an autonomy check: the diff, the levels, the findings and the status."""
+
+    diff: DiffResult
+    requested: str
+    effective: str = ""
+    status: str = ""  # CLEAR, REVIEW, CONFLICT, INVALID; "" when it could not run
+    exit_code: int = 2
+    error: str = ""
+    error_path: str = "<command line>"
+    error_line: int = 1
+    findings: List[AutonomyFinding] = field(default_factory=list)
+    missing: List[str] = field(default_factory=list)
+
+
+def run_autonomy(root, memory_dir: str, mode: str, base: str, head: Optional[str], reviewers: Sequence[str],
+                 patterns: Sequence[str], use_cache: bool = True, program=None) -> AutonomyResult:
+    """Judge the changes from ``base`` to ``head`` (the work tree when None) by ``mode``
+    (``program``: another build of rules/autonomy/autonomy.dl, for the matrix's mutation test)."""
+    from analyzer.extract.plan import PLAN_MODULE, PlanError, parse_plan
+    from analyzer.project import gc_paused
+    from analyzer.query.diff import diff_facts, select
+    from analyzer.query.program import autonomy_program
+
+    program = program or autonomy_program(use_cache)
+    result = AutonomyResult(DiffResult(base, head or ""), mode)
+    try:
+        with gc_paused():
+            facts, order, revisions = diff_facts(root, memory_dir, result.diff, program, use_cache)
+            head_rev = next(r for r in revisions if r.rev == "head")
+            _records(facts, head_rev)
+            plan_text = head_rev.project.texts.get(PLAN_MODULE)
+            if plan_text is not None:
+                facts.update(parse_plan(plan_text))
+                facts["plan_present"] = [(PLAN_MODULE,)]
+            if mode == "full":
+                _readiness(facts, root, memory_dir, result.diff, patterns, use_cache, program)
+    except GitError as exc:
+        result.error = str(exc)
+        return result
+    except PlanError as exc:
+        result.error, result.error_path, result.error_line = exc.message, f"{memory_dir}/{PLAN_MODULE}", exc.line
+        return result
+    facts["requested_mode"] = [(mode,)]
+    facts["reviewer"] = [(name,) for name in reviewers]
+    db = program.evaluate(facts)
+    select(db, result.diff, memory_dir, order)
+    [(result.effective,)] = db.relation("effective_mode")
+    [(result.status, result.exit_code)] = db.relation("autonomy_status")
+    result.missing = [name for (name,) in db.relation("reading_missing")] if mode == "full" else []
+    places = {(c.kind, c.ident.casefold()): (c.after or c.before) for c in result.diff.changes}
+    plan_lines = {ident: line for _, ident, line in db.relation("plan_names")}
+    rank = {"INVALID": 0, "CONFLICT": 1, "REVIEW": 2}
+    findings = []
+    for code, status, kind, ident, message in db.relation("autonomy_finding"):
+        place = places.get((kind, ident))
+        shown = next((c.ident for c in result.diff.changes if (c.kind, c.ident.casefold()) == (kind, ident)), ident)
+        if kind == "plan":
+            path, line, shown = f"{memory_dir}/{PLAN_MODULE}", plan_lines.get(ident, 1), ident.upper()
+        else:
+            path, line = (place.path, place.line) if place else ("", 0)
+        findings.append(AutonomyFinding(code, status, kind, shown, message, path, line))
+    result.findings = sorted(findings, key=lambda f: (rank[f.status], f.code, f.kind, f.ident.casefold()))
+    return result
+
+
+def _records(facts, head_rev) -> None:
+    """Every record of the head revision with its entries (a record need not have changed
+    to confirm a change)."""
+    from analyzer.revisions import attribute_facts
+
+    rel = head_rev.project.facts.relation_sets()
+    ids = {row[0] for row in rel.get("rec", ())}
+    rows = attribute_facts(head_rev, {"record": ids})
+    for name in ("git_rec", "git_rec_entry"):
+        facts[name] = sorted(set(facts.get(name, [])) | set(rows.get(name, [])))
+
+
+def _readiness(facts, root, memory_dir, diff: DiffResult, patterns, use_cache, program) -> None:
+    """The readings' facts as of the head commit's time (HEAD's for the work tree)."""
+    from analyzer.git import Repo
+    from analyzer.history import tip_time
+    from analyzer.query.readiness import readiness_facts
+
+    repo = Repo(str(root))
+    tip = diff.head or repo.commit("HEAD")
+    extra, _window = readiness_facts(repo, memory_dir, tip, tip_time(repo, tip), patterns, use_cache, program)
+    for name, rows in extra.items():
+        if name in ("memory_dir",):
+            continue
+        facts[name] = sorted(set(facts.get(name, [])) | set(rows), key=repr)

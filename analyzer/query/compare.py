@@ -1,0 +1,74 @@
+"""Facts for comparing revisions (rules/diff/): units, files, parts, parse issues, commits.
+
+Shared by ``analyze diff`` (one comparison) and readiness (one per commit). In two phases,
+as the merge review: every revision's units and file digests go in first, and the rules say
+which units each comparison touched (``touched``); only those units' fields, parts and
+displayed IDs are then read. Nothing is decided here.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Iterable, List, Sequence, Tuple
+
+from analyzer.git import Commit, History
+from analyzer.revisions import Revision, attribute_facts, file_digests, unit_facts
+from analyzer.unit_parts import issue_facts, part_facts
+
+Facts = Dict[str, List[tuple]]
+
+
+def comparison_facts(program, revisions: Sequence[Revision], pairs: Iterable[Tuple[str, str, str]],
+                     memory_dir: str) -> Facts:
+    """Every base fact rules/diff/ needs to compare the ``(pair, before, after)`` revisions."""
+    facts: Facts = {"memory_dir": [(memory_dir,)], "git_pair": list(pairs)}
+    display: List[tuple] = []
+    for revision in revisions:
+        for name, rows in unit_facts(revision).items():
+            (display if name == "git_unit_display" else facts.setdefault(name, [])).extend(rows)
+        facts.setdefault("git_file_digest", []).extend(file_digests(revision))
+        facts.setdefault("git_parse_issue", []).extend(issue_facts(revision))
+    first = program.evaluate(facts, only=["touched"])
+    by_rev = {revision.rev: revision for revision in revisions}
+    wanted: Dict[str, set] = {}
+    pair_sides = {pair: (before, after) for pair, before, after in facts["git_pair"]}
+    for pair, kind, ident in first.relation("touched"):
+        for rev in pair_sides[pair]:
+            wanted.setdefault(rev, set()).add((kind, ident))
+    named = set()
+    for rev, units in sorted(wanted.items()):
+        revision = by_rev[rev]
+        per_kind: Dict[str, set] = {}
+        for kind, ident in units:
+            per_kind.setdefault(kind, set()).add(ident)
+            named.add((rev, kind, ident))
+        for name, rows in attribute_facts(revision, per_kind).items():
+            facts.setdefault(name, []).extend(rows)
+        facts.setdefault("git_unit_part", []).extend(part_facts(revision, units))
+    facts["git_unit_display"] = [row for row in display if row[:3] in named]
+    return facts
+
+
+def commit_facts(commits: Iterable[Commit], touched: Dict[str, set]) -> Facts:
+    """git_commit, git_commit_trailer, git_commit_reverts and git_commit_touch rows."""
+    import re
+
+    reverts = re.compile(r"This reverts commit ([0-9a-f]{40})")
+    facts: Facts = {"git_commit": [], "git_commit_trailer": [], "git_commit_reverts": [], "git_commit_touch": []}
+    for commit in commits:
+        facts["git_commit"].append((commit.sha, commit.time, commit.author, commit.subject))
+        facts["git_commit_trailer"] += [(commit.sha, key.casefold(), value) for key, value in commit.trailers]
+        facts["git_commit_reverts"] += [(commit.sha, sha) for sha in reverts.findall(commit.body)]
+    for sha, ids in touched.items():
+        facts["git_commit_touch"] += [(sha, ident) for ident in sorted(ids)]
+    return facts
+
+
+def range_commits(history: History, base: str, head: str) -> Tuple[List[Commit], Dict[str, set]]:
+    """The commits of ``base..head`` below the memory dir and the IDs each touched; ``head``
+    "" is the work tree: ``base..HEAD`` plus the uncommitted changes (as "worktree")."""
+    tip = head or "HEAD"
+    commits = history.log([f"{base}..{tip}"])
+    touched = history.touched_ids(["log", f"{base}..{tip}"]) if commits else {}
+    if not head:
+        touched.update(history.touched_ids(["diff", "HEAD"]))
+    return commits, touched

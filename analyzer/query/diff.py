@@ -1,0 +1,153 @@
+"""``analyze diff --base REV [--head REV]``: the memory changes between two revisions.
+
+Python gathers (analyzer/git.py, analyzer/revisions.py, analyzer/query/compare.py): the two
+revisions' units, the fields of the units that differ, parse problems, and the commits of
+the range with the units each touched. rules/diff/ classify every changed unit (A-E) and
+find blind spots; this module copies their answer into :class:`DiffResult`. Read-only: Git
+is only queried, the work tree only read. Any Git failure is an error (exit 2), never an
+empty diff.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional
+
+from analyzer.git import GitError, History, Repo
+
+PAIR = "diff"
+CLASSES = ("A", "B", "C", "D", "E")
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where a unit is in one revision: path relative to the project root, heading line."""
+
+    path: str
+    line: int
+
+
+@dataclass
+class Change:
+    """One changed unit: its class and sub-kind, both places, and the commits that touched it."""
+
+    kind: str  # entry, subject or record
+    ident: str  # as written
+    cls: str
+    subkind: str
+    before: Optional[Place]
+    after: Optional[Place]
+    commits: List[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Blindspot:
+    """A place the comparison could not read."""
+
+    revision: str  # label: the ref as given, or "worktree"
+    commit: str  # "" for the work tree
+    path: str
+    line: int
+    ident: str  # "" when no ID could be read
+    message: str
+
+
+@dataclass
+class DiffResult:
+    """The outcome of ``analyze diff``."""
+
+    base_ref: str
+    head_ref: str  # "" for the work tree
+    base: str = ""
+    head: str = ""
+    status: str = ""  # CHANGES, UNCHANGED, BLINDSPOT; "" when the diff could not run
+    exit_code: int = 2
+    error: str = ""
+    changes: List[Change] = field(default_factory=list)
+    blindspots: List[Blindspot] = field(default_factory=list)
+
+    def counts(self) -> Dict[str, int]:
+        """Changes per class, every class listed."""
+        return {cls: sum(1 for c in self.changes if c.cls == cls) for cls in CLASSES}
+
+
+def load_revisions(repo: Repo, root, memory_dir: str, specs, with_worktree: Optional[str], use_cache: bool):
+    """The revisions ``specs`` ``[(rev, sha, label)]`` plus, when ``with_worktree`` names a
+    revision, the work tree as that revision (fail closed: an unusable file is an error)."""
+    from analyzer.project import gc_paused, load_project
+    from analyzer.revisions import read_revisions, worktree_revision
+
+    with gc_paused():
+        revisions = read_revisions(repo, specs, memory_dir, use_cache)
+        if with_worktree:
+            project = load_project(root, memory_dir, use_cache=use_cache)
+            if project.facts.relation("memory_dir_missing"):
+                raise GitError(f"worktree: memory dir is missing or unusable: {memory_dir}")
+            for module, diag in sorted(project.unusable.items()):
+                raise GitError(f"worktree: {memory_dir}/{module}: {diag.message}")
+            revisions.append(worktree_revision(with_worktree, project))
+    return revisions
+
+
+def run_diff(root, memory_dir: str, base: str, head: Optional[str] = None, use_cache: bool = True) -> DiffResult:
+    """Compare ``base`` with ``head`` (a revision, or the work tree when None)."""
+    from analyzer.query.program import diff_program
+
+    program = diff_program(use_cache)
+    result = DiffResult(base, head or "")
+    try:
+        facts, order, _revisions = diff_facts(root, memory_dir, result, program, use_cache)
+    except GitError as exc:
+        result.error = str(exc)
+        return result
+    select(program.evaluate(facts), result, memory_dir, order)
+    return result
+
+
+def diff_facts(root, memory_dir: str, result: DiffResult, program, use_cache: bool):
+    """The facts comparing ``result.base_ref`` with ``result.head_ref`` (the work tree when
+    ""), as the pair "diff"; fills the commit ids of ``result``. Returns (facts, commit
+    order, revisions); :class:`GitError` when Git cannot answer."""
+    from analyzer.query.compare import commit_facts, comparison_facts, range_commits
+
+    repo = Repo(str(root))
+    base, head = result.base_ref, result.head_ref
+    result.base = repo.commit(base)
+    result.head = repo.commit(head) if head else ""
+    specs = [("base", result.base, base)] + ([("head", result.head, head)] if head else [])
+    revisions = load_revisions(repo, root, memory_dir, specs, None if head else "head", use_cache)
+    commits, touched = range_commits(History(repo, memory_dir), result.base, result.head)
+    facts = comparison_facts(program, revisions, [(PAIR, "base", "head")], memory_dir)
+    for name, rows in commit_facts(commits, touched).items():
+        facts.setdefault(name, []).extend(rows)
+    order = {c.sha: n for n, c in enumerate(commits)}
+    order["worktree"] = len(commits)
+    facts["git_pair_commit"] = [(PAIR, sha, n + 1) for sha, n in order.items() if sha in touched or sha != "worktree"]
+    return facts, order, revisions
+
+
+def select(db, result: DiffResult, memory_dir: str, order: Dict[str, int]) -> None:
+    """Copy the comparison's status, changes (with places and commits) and blind spots."""
+    labels = {"base": (result.base_ref, result.base), "head": (result.head_ref or "worktree", result.head)}
+    [(status, exit_code)] = [(s, e) for p, s, e in db.relation("diff_status") if p == PAIR]
+    result.status, result.exit_code = status, exit_code
+    places: Dict[tuple, Dict[str, Place]] = {}
+    for pair, kind, ident, side, module, line in db.relation("change_at"):
+        if pair != PAIR:  # other comparisons of the same evaluation (readiness's commits)
+            continue
+        places.setdefault((kind, ident), {})[side] = Place(f"{memory_dir}/{module}", line)
+    shown = {(k, i): s for p, k, i, s in db.relation("change_shown") if p == PAIR}
+    commits: Dict[tuple, List[str]] = {}
+    for pair, kind, ident, sha in db.relation("change_commit"):
+        if pair != PAIR:
+            continue
+        commits.setdefault((kind, ident), []).append(sha)
+    rank = {cls: n for n, cls in enumerate(CLASSES)}
+    rows = sorted((r for r in db.relation("change") if r[0] == PAIR), key=lambda r: (rank[r[3]], r[1], r[2]))
+    result.changes = [Change(kind, shown.get((kind, ident), ident.upper()), cls, sub,
+                             places.get((kind, ident), {}).get("before"), places.get((kind, ident), {}).get("after"),
+                             sorted(commits.get((kind, ident), []), key=order.get))
+                      for _, kind, ident, cls, sub in rows]
+    result.blindspots = [Blindspot(labels[rev][0], labels[rev][1], f"{memory_dir}/{module}", line, ident, message)
+                         for _, rev, module, line, ident, message in sorted(
+                             (r for r in db.relation("blindspot") if r[0] == PAIR), key=lambda r: (r[2], r[3], r[1], r[4], r[5]))]

@@ -1,0 +1,120 @@
+"""``analyze readiness --as-of TIME``: the readings R1-R4 (seed autonomy-levels §七).
+
+Python gathers the memory commits of the 30 days before the reading time (analyzer/
+history.py: each compared with its first parent) and the request facts (as_of, agent author
+patterns); rules/history/ derive every reading. The time is --as-of, else the tip commit's
+committer time: never the wall clock. Unreadable history is exit 2, never a reading.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Dict, List, Optional, Sequence
+
+from analyzer.git import GitError, Repo
+
+READINGS = ("R1", "R2", "R3", "R4")
+
+
+class TimeError(ValueError):
+    """An --as-of value that is not a time."""
+
+
+def parse_time(text: str) -> int:
+    """Seconds since the epoch of ``@SECONDS`` or an ISO 8601 time (no offset = UTC)."""
+    if re.fullmatch(r"@\d{1,12}", text):
+        return int(text[1:])
+    try:
+        when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise TimeError(f"--as-of is not a time: {text!r} (use ISO 8601 such as 2026-10-01T12:00:00Z, "
+                        "or @SECONDS)") from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return int(when.timestamp())
+
+
+@dataclass
+class Reading:
+    """One reading: its state (pass, fail, null) and the figures behind it."""
+
+    name: str
+    state: str
+    details: List[str] = field(default_factory=list)
+
+
+@dataclass
+class ReadinessResult:
+    """The outcome of ``analyze readiness``."""
+
+    tip: str
+    as_of: int = 0
+    commit: str = ""
+    status: str = ""  # READY or NOT_READY; "" when history could not be read
+    exit_code: int = 2
+    error: str = ""
+    readings: List[Reading] = field(default_factory=list)
+    commits: int = 0
+
+    def missing(self) -> List[str]:
+        """The readings that do not pass."""
+        return [r.name for r in self.readings if r.state != "pass"]
+
+
+def readiness_facts(repo: Repo, memory_dir: str, tip: str, as_of: int, patterns: Sequence[str],
+                    use_cache: bool, program):
+    """The facts of a reading at ``as_of`` over ``tip``'s history: (facts, window)."""
+    from analyzer.history import DAY, WINDOW_DAYS, window_facts
+
+    window = window_facts(repo, memory_dir, tip, as_of - WINDOW_DAYS * DAY, as_of, use_cache, program)
+    facts = window.facts
+    facts["as_of"] = [(as_of,)]
+    facts["agent_author_pattern"] = [(p,) for p in patterns]
+    return facts, window
+
+
+def select_readings(db) -> List[Reading]:
+    """The readings (in R1..R4 order) with their figures, from an evaluated database."""
+    state = dict(db.relation("reading"))
+    details: Dict[str, List[str]] = {r: [] for r in READINGS}
+    total = next(iter(db.relation("r1_total")), (0,))[0]
+    classes = dict(db.relation("r1_class"))
+    details["R1"].append(f"{total} agent changes in 30 days: " + ", ".join(f"{c} {classes.get(c, 0)}" for c in "ABCDE"))
+    details["R1"] += [why for (why,) in db.relation("r1_fails")] if total >= 10 else ["fewer than 10 changes"]
+    rejected = dict(db.relation("r2_rejected"))
+    uncertain = next(iter(db.relation("r2_uncertain")), (0,))[0]
+    details["R2"].append(f"candidates rejected: {rejected.get(3, 0)} in 3 days, {rejected.get(30, 0)} in 30 days; "
+                         f"uncertainties recorded in 30 days: {uncertain}")
+    details["R3"] += [f"{how}: {sha[:12]}" for sha, how in db.relation("restore")] or ["no restore in 30 days"]
+    for window, bad, samples in db.relation("r4_rate"):
+        span = {1: "30-20", 2: "20-10", 3: "10-0"}[window]
+        details["R4"].append(f"days {span}: {bad}/{samples} reverted or rejected"
+                             + (" (fewer than 5 samples)" if samples < 5 else ""))
+    return [Reading(r, state.get(r, "null"), details[r]) for r in READINGS]
+
+
+def run_readiness(root, memory_dir: str, tip: str = "HEAD", as_of: Optional[str] = None,
+                  patterns: Sequence[str] = (), use_cache: bool = True) -> ReadinessResult:
+    """Take the readings at ``as_of`` (default: ``tip``'s commit time) over ``tip``'s history."""
+    from analyzer.history import tip_time
+    from analyzer.project import gc_paused
+    from analyzer.query.program import readiness_program
+
+    result = ReadinessResult(tip)
+    program = readiness_program(use_cache)
+    try:
+        repo = Repo(str(root))
+        result.commit = repo.commit(tip)
+        result.as_of = parse_time(as_of) if as_of is not None else tip_time(repo, result.commit)
+        with gc_paused():
+            facts, window = readiness_facts(repo, memory_dir, result.commit, result.as_of, patterns, use_cache, program)
+    except (GitError, TimeError) as exc:
+        result.error = str(exc)
+        return result
+    db = program.evaluate(facts)
+    result.commits = len(window.commits)
+    result.readings = select_readings(db)
+    [(result.status, result.exit_code)] = db.relation("readiness")
+    return result

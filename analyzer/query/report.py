@@ -1,0 +1,85 @@
+"""The ``report`` request: every check family and the report's own relations
+(rules/check/report.dl) in one evaluation, selected into a :class:`Report`.
+
+The routing matrix, the glob matches and the entry marks are derived relations; this module
+only orders them for display (tasks in the reference's table order, §4.3) and groups them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple
+
+from analyzer.query.check_model import CheckResult
+
+#: The canonical tasks in the order of the reference's table (§4.3): display order only.
+TASK_ORDER = ("general", "planning", "implementation", "artifact", "preferences", "history", "maintenance")
+#: Graph sources besides the tasks: the inputs that open declared optional modules.
+INPUT_SOURCES = ("path", "explicit")
+
+
+@dataclass
+class Glob:
+    """A ``paths:`` glob of a declared module: how many repository files match, and whether
+    any does ("yes", "no", or "unknown" when the listing was cut short or missing)."""
+
+    glob: str
+    files: int
+    matched: str
+
+
+@dataclass
+class OptionalModule:
+    """A declaration of the optional module index."""
+
+    module: str
+    folder: str
+    activation: str
+    exists: bool
+    globs: List[Glob] = field(default_factory=list)
+    matched: str = ""  # any glob matched a repository file: "yes", "no", "unknown"; "" without globs
+
+
+@dataclass
+class Report:
+    """One ``analyze report``: the check result (every family) and what the report adds."""
+
+    check: CheckResult
+    tasks: List[str] = field(default_factory=list)
+    matrix: Dict[str, Dict[str, str]] = field(default_factory=dict)  # module -> task -> state
+    modules: List[OptionalModule] = field(default_factory=list)
+    listing: Optional[Tuple[str, bool, int]] = None  # source, complete, files
+    edges: List[Tuple[str, str]] = field(default_factory=list)  # (task or input, module)
+    entries: List[Tuple[str, str, str]] = field(default_factory=list)  # (entry, module, mark)
+
+
+def run_report(project_root: Path, memory_dir: str = "docs/memory", use_cache: bool = True) -> Report:
+    """Check every family and select the report's relations, in one evaluation."""
+    from analyzer.query.check import CheckRequest, combine, run_check
+    from analyzer.query.check_families import ORDER
+
+    result = run_check(CheckRequest([*ORDER, "report"], project_root, memory_dir, use_cache))
+    if result.error is not None:
+        return Report(result)
+    families = [f for f in result.families if f.name != "report"]
+    rel = next(f for f in result.families if f.name == "report").relations
+    check = combine(families)
+    check.merge = result.merge
+    tasks = sorted({t for (t,) in rel["canonical_task_name"]},
+                   key=lambda t: (TASK_ORDER.index(t) if t in TASK_ORDER else len(TASK_ORDER), t))
+    matrix: Dict[str, Dict[str, str]] = {}
+    for task, module, state in rel["report_route"]:
+        matrix.setdefault(module, {})[task] = state
+    globs: Dict[str, List[Tuple[int, Glob]]] = {}
+    matched = {(m, g): x for m, g, x in rel["report_glob_match"]}
+    for module, glob, order, count in rel["report_glob"]:
+        globs.setdefault(module, []).append((order, Glob(glob, count, matched.get((module, glob), "unknown"))))
+    any_match = dict(rel["report_module_match"])
+    modules = [OptionalModule(m, folder, activation, bool(exists),
+                              [g for _, g in sorted(globs.get(m, []), key=lambda x: x[0])], any_match.get(m, "")) for m, folder, activation, exists in rel["report_module"]]
+    for module in modules:
+        matrix.setdefault(module.module, {})
+    listing = next(((s, bool(c), n) for s, c, n in rel["report_listing"]), None)
+    return Report(check, tasks, dict(sorted(matrix.items())), modules, listing,
+                  sorted(rel["report_edge"]), sorted(rel["report_entry"], key=lambda e: (e[1], e[0])))

@@ -1,0 +1,140 @@
+"""``analyze restore --preview ID --base REV [--head REV]``: the unit as it was at the base,
+and a patch that would put it back. Nothing is ever applied or written.
+
+rules/restore/ decide whether the ID changed, whether its change can be read and whether a
+restore would discard later edits (MA-ROLLBACK-002). Python makes the patch text: the head
+file with the unit's lines replaced by the base text (a unit added since the base is
+removed; one removed since is appended to its base file, created if needed), as a unified
+diff against the head's files with paths from the repository top, so that
+``git apply --check`` accepts it in the head's work tree.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from typing import List, Optional, Tuple
+
+from analyzer.git import GitError
+from analyzer.query.diff import DiffResult
+
+
+@dataclass(frozen=True)
+class RollbackFinding:
+    """One MA-ROLLBACK-002 warning: a later commit whose edit a restore would discard."""
+
+    code: str
+    status: str
+    commit: str
+    message: str
+
+
+@dataclass
+class RestoreResult:
+    """The outcome of a restore preview."""
+
+    ident: str
+    diff: DiffResult
+    status: str = ""  # READY, WARNING, UNCHANGED, UNKNOWN, BLINDSPOT; "" when it could not run
+    exit_code: int = 2
+    error: str = ""
+    kind: str = ""
+    cls: str = ""
+    subkind: str = ""
+    base_text: Optional[str] = None  # the unit at the base (None: it did not exist there)
+    patch: str = ""
+    findings: List[RollbackFinding] = field(default_factory=list)
+
+
+def run_restore(root, memory_dir: str, ident: str, base: str, head: Optional[str] = None,
+                use_cache: bool = True) -> RestoreResult:
+    """Preview restoring ``ident`` to its text at ``base`` in ``head`` (the work tree when None)."""
+    from analyzer.query.diff import diff_facts, select
+    from analyzer.query.program import restore_program
+
+    program = restore_program(use_cache)
+    result = RestoreResult(ident, DiffResult(base, head or ""))
+    try:
+        facts, order, revisions = diff_facts(root, memory_dir, result.diff, program, use_cache)
+        prefix = _prefix(root)
+    except GitError as exc:
+        result.error = str(exc)
+        return result
+    facts["restore_target"] = [(ident.casefold(),)]
+    db = program.evaluate(facts)
+    select(db, result.diff, memory_dir, order)
+    [(result.status, result.exit_code)] = db.relation("restore_status")
+    for kind, _ident, cls, sub in db.relation("restore_unit"):
+        result.kind, result.cls, result.subkind = kind, cls, sub
+    result.findings = sorted((RollbackFinding(code, status, sha, message)
+                              for code, status, _k, _i, sha, message in db.relation("rollback_finding")),
+                             key=lambda f: (order.get(f.commit, 0), f.commit))
+    if result.status in ("READY", "WARNING"):
+        by_rev = {r.rev: r.project for r in revisions}
+        before = _unit(by_rev["base"], result.kind, ident.casefold())
+        after = _unit(by_rev["head"], result.kind, ident.casefold())
+        result.base_text = before[2] if before else None
+        result.patch = make_patch(by_rev["head"], before, after, f"{prefix}{memory_dir}")
+    return result
+
+
+def _prefix(root) -> str:
+    from analyzer.git import Repo
+
+    return Repo(str(root)).prefix
+
+
+def _unit(project, kind: str, ident: str) -> Optional[Tuple[str, Tuple[int, int], str]]:
+    """(module, (first, last non-blank line, 0-based), text) of a unit in a revision."""
+    from analyzer.revisions import UNIT_SOURCES
+
+    placed, _shown, fixed = UNIT_SOURCES[kind]
+    for fact in project.facts.relation_sets().get(placed, ()):
+        found, module, ordinal = (fact[0], fixed, fact[1]) if fixed else fact
+        if found != ident:
+            continue
+        start, end = project.unit_ranges[module][ordinal - 1]
+        lines = project.lines(module)
+        while end > start and not lines[end].strip():
+            end -= 1
+        return module, (start, end), "\n".join(lines[start:end + 1])
+    return None
+
+
+def _lines(text: str) -> List[str]:
+    return text.splitlines(keepends=True)
+
+
+def _file_diff(path: str, old: Optional[str], new: str) -> str:
+    a, b = _lines(old or ""), _lines(new)
+    for side in (a, b):
+        if side and not side[-1].endswith("\n"):
+            side[-1] += "\n\\ No newline at end of file\n"
+    out = difflib.unified_diff(a, b, "/dev/null" if old is None else f"a/{path}", f"b/{path}", n=3)
+    return "".join(out)
+
+
+def make_patch(head, before, after, folder: str) -> str:
+    """The unified diff that puts the base unit ``before`` back in place of ``after`` in
+    the head revision ``head`` (either may be None)."""
+    edits = {}  # module -> new text
+    if after is not None:
+        module, (start, end), _text = after
+        lines = head.lines(module)
+        if before is not None and before[0] == module:
+            new = lines[:start] + before[2].split("\n") + lines[end + 1:]
+        else:
+            rest = lines[end + 1:]
+            while rest and not rest[0].strip() and start > 0 and not lines[start - 1].strip():
+                rest = rest[1:]  # do not leave two blank lines where the unit was
+            new = lines[:start] + rest
+        edits[module] = "\n".join(new) + ("\n" if head.texts[module].endswith("\n") else "")
+    if before is not None and (after is None or before[0] != after[0]):
+        module, _range, text = before
+        current = edits.get(module, head.texts.get(module))
+        if current is None:
+            edits[module] = text + "\n"
+        else:
+            edits[module] = current.rstrip("\n") + "\n\n" + text + "\n"
+    return "".join(_file_diff(f"{folder}/{module}", head.texts.get(module), new)
+                   for module, new in sorted(edits.items()))

@@ -1,0 +1,48 @@
+"""Text and JSON of an autonomy check (the ``check.autonomy`` shape)."""
+
+from __future__ import annotations
+
+from typing import List
+
+from analyzer.query.autonomy import AutonomyResult
+from analyzer.render.diff_json import diff_payload
+
+
+def render_autonomy_text(result: AutonomyResult) -> str:
+    """The level, the status, one line per finding, blind spots and the change counts."""
+    diff = result.diff
+    head = diff.head_ref or "worktree"
+    lines: List[str] = [f"Autonomy check: {result.effective} (requested {result.requested}), "
+                        f"changes {diff.base_ref} -> {head}", f"Autonomy status: {result.status}"]
+    for f in result.findings:
+        where = f" ({f.path}:{f.line})" if f.path else ""
+        lines.append(f"- {f.code} {f.status} {f.ident}: {f.message}{where}")
+    for spot in diff.blindspots:
+        lines.append(f"- BLINDSPOT {spot.path}:{spot.line} ({spot.revision}): {spot.message}")
+    lines.append("Changes: " + ", ".join(f"{cls} {n}" for cls, n in diff.counts().items()))
+    return "\n".join(lines) + "\n"
+
+
+def autonomy_payload(result: AutonomyResult) -> dict:
+    """The autonomy check as plain JSON data (its diff as in ``diff.result``)."""
+    diff = diff_payload(result.diff)
+    return {"status": result.status, "exit_code": result.exit_code, "requested": result.requested,
+            "effective": result.effective, "missing_readings": list(result.missing),
+            "findings": [{"code": f.code, "status": f.status, "kind": f.kind, "id": f.ident, "message": f.message,
+                          "path": f.path or None, "line": f.line or None} for f in result.findings],
+            "diff": {k: v for k, v in diff.items() if k != "status"} | {"diff_status": diff["status"]}}
+
+
+def as_check_result(result: AutonomyResult):
+    """The autonomy check as a ``check`` result of one family, ``autonomy``, so that the CI
+    formats of ``check`` (SARIF, JUnit, GitHub annotations, Markdown) render it unchanged."""
+    from analyzer.query.check_model import CheckFinding, CheckResult, FamilyResult
+    from analyzer.span import Span
+
+    findings = [CheckFinding(f.code, "autonomy", f.message, status=f.status, entries=[f.ident] if f.kind != "reading" else [],
+                             locations=[Span(f.path, f.line or 1)] if f.path else [])
+                for f in result.findings]
+    findings += [CheckFinding("BLINDSPOT", "autonomy", s.message, status="INVALID", locations=[Span(s.path, s.line)])
+                 for s in result.diff.blindspots]
+    family = FamilyResult("autonomy", "autonomy", result.status, result.exit_code, findings)
+    return CheckResult([family], result.status, result.exit_code)

@@ -1,0 +1,88 @@
+"""``analyze report --format markdown``: the CI reachability report (docs/ci.md).
+
+Sections, in this order so that a report cut at GitHub's 1 MiB step-summary limit loses the
+longest list first: status per family, the routing matrix (canonical tasks x modules), the
+optional module index with glob matches, the reachability graph (Mermaid), the findings by
+family, and the full table of entries with their marks.
+"""
+
+from __future__ import annotations
+
+from typing import List
+
+from analyzer.query.report import Report
+from analyzer.render import md
+from analyzer.render.mermaid import BUDGET, flowchart
+
+CELL = {"loaded": "loaded", "optional": "optional", "missing": "**missing**", "absent": "absent"}
+MARK = {"reachable": "reachable", "unreachable": "**unreachable**", "outside": "**outside canonical storage**",
+        "unchecked": "unchecked (manifest contract broken)"}
+
+
+def matrix_section(report: Report) -> List[str]:
+    """Modules as rows, the canonical tasks as columns; the declaration's activation last."""
+    activation = {m.module: m.activation for m in report.modules}
+    lines = ["## Routing matrix", "",
+             "How each canonical task's route treats each module: loaded (required and present), optional "
+             "(`Load if present:` or a task-routed rule), missing (required but no file), absent (optional, no "
+             "file). The last column is the optional module index's activation.", "",
+             "| module | " + " | ".join(report.tasks) + " | activation |",
+             "| --- | " + " | ".join("---" for _ in report.tasks) + " | --- |"]
+    for module, cells in report.matrix.items():
+        row = [CELL.get(cells.get(task, ""), "") for task in report.tasks]
+        lines.append(f"| {md.escape(module)} | " + " | ".join(row) + f" | {activation.get(module, '')} |")
+    return lines
+
+
+def modules_section(report: Report) -> List[str]:
+    """Every declared optional module: activation, globs with the number of repository files
+    each matches, and whether any file matches."""
+    lines = ["## Optional modules", ""]
+    if report.listing is not None:
+        source, complete, count = report.listing
+        how = "git ls-files" if source == "git" else "a walk of the project root (not a Git work tree)"
+        lines += [f"Repository files: {count} from {how}" + ("" if complete else ", stopped at its cap") + ".", ""]
+    if not report.modules:
+        return lines + ["The manifest declares no optional modules."]
+    lines += ["| module | folder | activation | file | globs | any file matches |", "| --- | --- | --- | --- | --- | --- |"]
+    for m in report.modules:
+        globs = ", ".join(f"`{g.glob}` ({g.files})" for g in m.globs) or "—"
+        verdict = {"": "—", "no": "**no**"}.get(m.matched, m.matched)
+        lines.append(f"| {md.escape(m.module)} | {m.folder} | {m.activation} | {'present' if m.exists else '**missing**'} "
+                     f"| {globs} | {verdict} |")
+    return lines
+
+
+def graph_section(report: Report) -> List[str]:
+    """The Mermaid flowchart and a line on how it was drawn."""
+    missing = sorted({m for m, cells in report.matrix.items() if any(s in ("missing", "absent") for s in cells.values())}
+                     | {m.module for m in report.modules if not m.exists})
+    sources = list(report.tasks) + ["path", "explicit"]
+    chart, mode = flowchart(sources, report.edges, report.entries, missing)
+    marked = sum(1 for e in report.entries if e[2] != "reachable")
+    lines = ["## Reachability", "",
+             f"{len(report.entries)} active entries, {marked} marked (unreachable, outside canonical storage or "
+             "unchecked). Red: unreachable; amber: outside canonical storage; dashed: module file missing."]
+    if mode != "entries":
+        lines.append(f"The graph would be over {BUDGET} nodes: entries are drawn as {mode} per module; "
+                     "the table below lists every entry.")
+    return lines + ["", "```mermaid", *chart, "```"]
+
+
+def entries_section(report: Report) -> List[str]:
+    """Every active entry of the graph, with its module and mark."""
+    lines = ["## All entries", "", "| entry | module | mark |", "| --- | --- | --- |"]
+    lines += [f"| {md.escape(e)} | {md.escape(m)} | {MARK.get(mark, mark)} |" for e, m, mark in report.entries]
+    return lines
+
+
+def render_report_markdown(report: Report, prefix: str = "", base: str = "", limit: int = md.LIMIT) -> str:
+    """The whole report, at most ``limit`` bytes."""
+    result = report.check
+    lines = [f"# memory-analyzer report: {result.status}", ""]
+    if result.error is not None:
+        return md.fit(lines + md.error_section(result, prefix), limit)
+    for part in (md.status_section(result), matrix_section(report), modules_section(report), graph_section(report),
+                 md.findings_section(result, prefix, base), entries_section(report)):
+        lines += part + [""]
+    return md.fit(lines[:-1], limit)

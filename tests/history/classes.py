@@ -1,0 +1,83 @@
+"""A fixture history with one commit per change class (and one blind spot), shared by the
+diff, autonomy and readiness tests. ``build(root)`` returns the commit ids by step name."""
+
+from __future__ import annotations
+
+from typing import Dict
+
+from histrepo import Repo, entry
+
+NEW_DEC = "MC-DEC-20261001-aaaa0001"
+NEW_DEC2 = "MC-DEC-20261002-aaaa0002"
+MERGED = "MC-DEC-20261003-aaaa0003"
+CANDIDATE = "MC-INBOX-20261001-bbbb0001"
+CON_A, CON_B = "MC-CON-20260902-3d4e5f60", "MC-CON-20260903-4e5f6071"
+CENTS = "MC-DEC-20260910-1b2c3d4e"
+AREA_API = "MC-CON-20260909-c6d7e8f9"
+WEB = "MC-AREA-20260909-b5c6d7e8"
+DNU = "MC-DNU-20260904-5f607182"
+
+# step -> the (class/subkind, ID) list `analyze diff` must give for that one commit
+GOLDEN = {
+    "add-candidate": [("A/candidate", CANDIDATE)],
+    "add-active": [("A/active", NEW_DEC)],
+    "rewrite-inplace": [("C/inplace", NEW_DEC)],
+    "metadata-evidence": [("E/evidence", CENTS)],
+    "rewrite-supersede": [("C/supersede", NEW_DEC), ("C/supersede", NEW_DEC2)],
+    "merge-entries": [("B/entries", CON_A), ("B/entries", CON_B), ("B/entries", MERGED)],
+    "delete-hard": [("D/hard", DNU)],
+    "delete-soft": [("D/soft", AREA_API)],
+    "merge-subject": [("B/subject", "MC-SUBJ-20260901-0a0a0a05")],
+}
+
+
+def build(repo: Repo) -> Dict[str, str]:
+    """Commit one step per class on top of the example; the commit ids by step."""
+    shas: Dict[str, str] = {"init": repo.git("rev-parse", "HEAD").strip()}
+    inbox = entry(CANDIDATE, "Cache product pages for a minute", "Product pages could be cached.",
+                  status="candidate", field="Statement", subject="", evidence=("agent-observed",),
+                  extra=("Candidate-Type: decision",)) + "\nPromotion-Requirement:\nConfirm with the web team.\n"
+    repo.edit("inbox.md", "Entries are newest first.\n", "Entries are newest first.\n\n" + inbox)
+    shas["add-candidate"] = repo.commit("Add a candidate")
+    new = entry(NEW_DEC, "Checkout totals are shown with currency", "Totals are always shown with their currency.",
+                facet="presentation")
+    repo.edit("decisions.md", "Entries are newest first.\n", "Entries are newest first.\n\n" + new)
+    shas["add-active"] = repo.commit("Add a decision")
+    repo.edit("decisions.md", "Totals are always shown with their currency.", "Totals always show the ISO currency code.")
+    shas["rewrite-inplace"] = repo.commit("Reword a decision")
+    repo.edit("decisions.md", "- repo:api/orders.py\n- issue:#42\n", "- repo:api/orders.py\n- issue:#42\n- issue:#43\n")
+    shas["metadata-evidence"] = repo.commit("More evidence")
+    text = repo.read("decisions.md")
+    start = text.index(f"## {NEW_DEC}")
+    end = text.index("## ", start + 3)
+    old = text[start:end]
+    replaced = old.replace("Status: active", f"Status: superseded\nSuperseded-By: {NEW_DEC2}")
+    successor = entry(NEW_DEC2, "Checkout totals show currency symbols", "Totals show the currency symbol.",
+                      facet="presentation", extra=(f"Supersedes: {NEW_DEC}",))
+    repo.write("decisions.md", text[:start] + successor + "\n" + replaced + text[end:])
+    shas["rewrite-supersede"] = repo.commit("Supersede a decision")
+    text = repo.read("constraints.md")
+    for ident in (CON_A, CON_B):
+        at = text.index(f"## {ident}")
+        status = text.index("Status: active", at)
+        text = text[:status] + f"Status: superseded\nSuperseded-By: {MERGED}" + text[status + len("Status: active"):]
+    merged = entry(MERGED, "Payment calls are safe and bounded", "Card data never touches us; calls time out at 10 s.",
+                   field="Constraint", subject="MC-SUBJ-20260901-0a0a0a02", facet="security",
+                   extra=(f"Supersedes: {CON_A}",))
+    repo.write("constraints.md", text.replace("# Constraints\n", "# Constraints\n\n" + merged, 1)
+               if text.startswith("# Constraints\n") else merged + "\n" + text)
+    shas["merge-entries"] = repo.commit("Merge two constraints")
+    text = repo.read("do-not-use.md")
+    start = text.index(f"## {DNU}")
+    repo.write("do-not-use.md", text[:start].rstrip("\n") + "\n")
+    shas["delete-hard"] = repo.commit("Drop a do-not-use entry")
+    text = repo.read("areas/api.md")
+    start = text.index(f"## {AREA_API}")
+    unit = text[start:]
+    repo.write("areas/api.md", text[:start].rstrip("\n") + "\n")
+    repo.write("archive/api-2026.md", "# Archived API entries\n\n" + unit)
+    shas["delete-soft"] = repo.commit("Archive an API constraint")
+    repo.edit("subjects.md", "## MC-SUBJ-20260901-0a0a0a05 — Release cadence\n\nStatus: active\n",
+              "## MC-SUBJ-20260901-0a0a0a05 — Release cadence\n\nStatus: merged\nMerged-Into: MC-SUBJ-20260901-0a0a0a01\n")
+    shas["merge-subject"] = repo.commit("Merge a Subject")
+    return shas

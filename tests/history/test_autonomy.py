@@ -1,0 +1,242 @@
+"""`analyze check --autonomy`: the 15 cells of the seed's matrix, a mutation self-check that
+flips each cell in a copy of the rules, confirmations, plans, demotion, errors, read-only."""
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from classes import CENTS, CON_A, DNU, MERGED, NEW_DEC, build
+from histrepo import MEM, tree_state
+from story import AS_OF
+from test_readiness import ready_story
+
+from analyzer.query.autonomy import run_autonomy
+
+REPO = Path(__file__).resolve().parents[2]
+MODES = ("plan", "confirm", "full")
+# one change of each class in the class commits (rules/diff/ classify them, test_diff_classes;
+# CON_A, also B, is confirmed by the example's active reconciliation record)
+SAMPLE = {"A": NEW_DEC, "B": MERGED, "C": NEW_DEC, "D": DNU, "E": CENTS}
+# the seed's matrix (autonomy-levels §三)
+MATRIX = {
+    "plan": {"A": "plan", "B": "plan", "C": "confirm", "D": "confirm", "E": "plan"},
+    "confirm": {"A": "allow", "B": "confirm", "C": "confirm", "D": "confirm", "E": "allow"},
+    "full": {c: "allow" for c in "ABCDE"},
+}
+STEPS = {"A": "add-active", "B": "merge-entries", "C": "rewrite-inplace", "D": "delete-hard", "E": "metadata-evidence"}
+
+
+@pytest.fixture(scope="module")
+def history(tmp_path_factory):
+    """A history whose readings all pass (so `full` holds), then one human commit per class."""
+    story, _ = ready_story(tmp_path_factory.mktemp("autonomy") / "p")
+    story.repo.time = AS_OF - 10 * 3600  # the class commits end an hour before AS_OF: the readings hold
+    shas = build(story.repo)
+    return story.repo, shas
+
+
+def requirement_seen(result, ident):
+    """What the check required of the change to ``ident``: confirm (001), plan (002) or allow."""
+    codes = {f.code for f in result.findings if f.ident.casefold() == ident.casefold()}
+    assert len(codes) <= 1, codes
+    return {"MA-AUTONOMY-001": "confirm", "MA-AUTONOMY-002": "plan"}.get(next(iter(codes), ""), "allow")
+
+
+def judge(repo, shas, mode, cls, program=None, reviewers=()):
+    sha = shas[STEPS[cls]]
+    return run_autonomy(repo.root, MEM, mode, f"{sha}~1", sha, list(reviewers), [], use_cache=False, program=program)
+
+
+def cell_holds(result, mode, cls):
+    """The assertion of one matrix cell (shared by the cell test and the mutation self-check)."""
+    assert result.error == "", result.error
+    assert result.effective == mode
+    assert requirement_seen(result, SAMPLE[cls]) == MATRIX[mode][cls]
+
+
+CELLS = [(m, c) for m in MODES for c in "ABCDE"]
+
+
+@pytest.mark.parametrize("mode, cls", CELLS, ids=[f"{m}-{c}" for m, c in CELLS])
+def test_matrix_cell(history, mode, cls):
+    repo, shas = history
+    cell_holds(judge(repo, shas, mode, cls), mode, cls)
+
+
+def mutated_program(tmp_path, mode, cls, value):
+    """rules/autonomy/autonomy.dl built from a copy of the rules with one cell changed."""
+    from analyzer.engine.cache import load_engine
+
+    shutil.copytree(REPO / "rules", tmp_path / "rules")
+    shutil.copytree(REPO / "facts", tmp_path / "facts")
+    matrix = tmp_path / "rules" / "autonomy" / "matrix.dl"
+    text, n = re.subn(rf'policy\("{mode}", "{cls}", "[a-z]+"\)\.', f'policy("{mode}", "{cls}", "{value}").',
+                      matrix.read_text(encoding="utf-8"))
+    assert n == 1
+    matrix.write_text(text, encoding="utf-8")
+    return load_engine(tmp_path / "rules" / "autonomy" / "autonomy.dl", use_cache=False)
+
+
+@pytest.mark.parametrize("mode, cls", CELLS, ids=[f"{m}-{c}" for m, c in CELLS])
+def test_mutation_self_check(history, tmp_path, mode, cls):
+    """Flipping one cell fails exactly the named test of that cell, test_matrix_cell[<mode>-<class>]:
+    its own assertion fails with the mutated rules, every other cell still holds."""
+    repo, shas = history
+    flipped = {"allow": "confirm", "plan": "allow", "confirm": "allow"}[MATRIX[mode][cls]]
+    program = mutated_program(tmp_path, mode, cls, flipped)
+    failing = []
+    for other_mode, other_cls in CELLS:
+        if other_mode != mode and (other_mode, other_cls) != (mode, cls):
+            continue  # cells of other levels are judged by other rows: unchanged by construction
+        try:
+            cell_holds(judge(repo, shas, other_mode, other_cls, program), other_mode, other_cls)
+        except AssertionError:
+            failing.append(f"test_matrix_cell[{other_mode}-{other_cls}]")
+    assert failing == [f"test_matrix_cell[{mode}-{cls}]"]
+
+
+def test_trailer_from_a_reviewer_confirms(tmp_path):
+    from histrepo import Repo
+
+    repo = Repo(tmp_path / "p")
+    repo.edit("decisions.md", "Order totals are integers in cents", "Order totals are integers in minor units")
+    sha = repo.commit("reword", trailers=("Memory-Confirmed-By: alice",))
+    assert requirement_seen(run_autonomy(repo.root, MEM, "confirm", f"{sha}~1", sha, [], [], False), CENTS) == "confirm"
+    ok = run_autonomy(repo.root, MEM, "confirm", f"{sha}~1", sha, ["alice"], [], False)
+    assert (ok.status, ok.exit_code, ok.findings) == ("CLEAR", 0, [])
+    other = run_autonomy(repo.root, MEM, "confirm", f"{sha}~1", sha, ["bob"], [], False)
+    assert other.status == "CONFLICT" and other.exit_code == 1
+    # a later unconfirmed commit introduces the final state: the earlier trailer no longer counts
+    repo.edit("decisions.md", "in minor units", "in minor currency units")
+    later = repo.commit("reword again")
+    assert run_autonomy(repo.root, MEM, "confirm", f"{sha}~1", later, ["alice"], [], False).status == "CONFLICT"
+
+
+def test_active_record_confirms(history):
+    # CON_A and CON_B are listed by the example's active reconciliation record
+    repo, shas = history
+    result = judge(repo, shas, "confirm", "B")
+    assert requirement_seen(result, CON_A) == "allow"
+    assert requirement_seen(result, "MC-DEC-20261003-aaaa0003") == "confirm"
+
+
+PLAN = "# Memory plan\n\n## Step 1 \u2014 Add decisions\nAllow: A\nEntries:\n- {ident}\n\n## Step 2 \u2014 Evidence\nAllow: E\n"
+
+
+def test_plan_steps_allow_their_classes_and_ids(tmp_path):
+    from histrepo import Repo, entry
+
+    repo = Repo(tmp_path / "p")
+    base = repo.commit("base")
+    repo.write("plan.md", PLAN.format(ident="MC-DEC-20261201-cccc0001"))
+    for ident in ("MC-DEC-20261201-cccc0001", "MC-DEC-20261201-cccc0002"):
+        repo.edit("decisions.md", "Entries are newest first.\n",
+                  "Entries are newest first.\n\n" + entry(ident, "New", "New.", facet=f"f{ident[-1]}"))
+    repo.edit("decisions.md", "- issue:#42\n", "- issue:#42\n- issue:#44\n")
+    sha = repo.commit("planned work")
+    result = run_autonomy(repo.root, MEM, "plan", base, sha, [], [], False)
+    assert requirement_seen(result, "MC-DEC-20261201-cccc0001") == "allow"
+    assert requirement_seen(result, "MC-DEC-20261201-cccc0002") == "plan"  # step 1 names other IDs only
+    assert requirement_seen(result, CENTS) == "allow"  # step 2 names no IDs
+    assert result.status == "INVALID" and result.exit_code == 1
+
+
+def test_plan_naming_an_unknown_id(tmp_path):
+    from histrepo import Repo
+
+    repo = Repo(tmp_path / "p")
+    repo.write("plan.md", PLAN.format(ident="MC-DEC-20991231-deadbeef"))
+    sha = repo.commit("plan")
+    result = run_autonomy(repo.root, MEM, "plan", f"{sha}~1", sha, [], [], False)
+    [finding] = [f for f in result.findings if f.code == "MA-AUTONOMY-004"]
+    assert (finding.path, finding.line, finding.status) == (f"{MEM}/plan.md", 6, "INVALID")
+
+
+def test_malformed_plan_is_an_error_with_its_line(tmp_path):
+    from histrepo import Repo
+
+    repo = Repo(tmp_path / "p")
+    repo.write("plan.md", "# Plan\n\n## Step 1 \u2014 Go\nAllow: A, F\n")
+    sha = repo.commit("bad plan")
+    result = run_autonomy(repo.root, MEM, "plan", f"{sha}~1", sha, [], [], False)
+    assert result.exit_code == 2 and result.error_line == 4 and "malformed Allow line" in result.error
+
+
+def test_full_without_readiness_is_judged_as_confirm_and_says_why(tmp_path):
+    from histrepo import Repo
+
+    repo = Repo(tmp_path / "p")
+    repo.edit("decisions.md", "Order totals are integers in cents", "Order totals are integers in minor units")
+    sha = repo.commit("reword")
+    result = run_autonomy(repo.root, MEM, "full", f"{sha}~1", sha, [], [], False)
+    assert result.effective == "confirm" and result.missing == ["R1", "R2", "R3", "R4"]
+    assert [f.code for f in result.findings].count("MA-AUTONOMY-003") == 4
+    assert requirement_seen(result, CENTS) == "confirm"
+
+
+def cli(root, *args):
+    return subprocess.run([sys.executable, "-m", "analyzer", "check", *args, "--project-root", str(root)],
+                          capture_output=True, text=True)
+
+
+def test_cli_levels_config_and_read_only(history):
+    repo, shas = history
+    before = tree_state(repo.root)
+    step = shas["delete-hard"]
+    out = cli(repo.root, "--base", f"{step}~1", "--head", step)
+    assert out.returncode == 1 and "Autonomy check: confirm (requested confirm)" in out.stdout
+    assert f"- MA-AUTONOMY-001 CONFLICT {DNU}: D change needs confirmation under confirm" in out.stdout
+    doc = json.loads(cli(repo.root, "--autonomy", "full", "--base", f"{step}~1", "--head", step, "--format", "json").stdout)
+    assert doc["schema"]["name"] == "check.autonomy" and doc["effective"] == "full" and doc["status"] == "CLEAR"
+    bad = cli(repo.root, "--autonomy", "everything", "--base", "HEAD")
+    assert bad.returncode == 2 and "choose from 'plan', 'confirm', 'full'" in bad.stderr
+    assert tree_state(repo.root) == before
+
+
+def test_config_sets_the_level_and_rejects_invalid_ones(tmp_path):
+    from histrepo import Repo
+
+    repo = Repo(tmp_path / "p")
+    repo.edit("decisions.md", "- issue:#42\n", "- issue:#42\n- issue:#45\n")
+    sha = repo.commit("evidence")
+    (repo.root / ".memory-analyzer.toml").write_text('autonomy = "plan"\n', encoding="utf-8")
+    out = cli(repo.root, "--base", f"{sha}~1", "--head", sha)
+    assert "Autonomy check: plan (requested plan)" in out.stdout and out.returncode == 1
+    assert "Autonomy check: confirm" in cli(repo.root, "--autonomy", "confirm", "--base", f"{sha}~1", "--head", sha).stdout
+    (repo.root / ".memory-analyzer.toml").write_text('autonomy = "yolo"\n', encoding="utf-8")
+    bad = cli(repo.root, "--base", f"{sha}~1", "--head", sha)
+    assert bad.returncode == 2 and ".memory-analyzer.toml:1:1" in bad.stderr and "plan, confirm, full" in bad.stderr
+
+
+def test_ci_formats_reuse_the_check_renderers(history):
+    repo, shas = history
+    step = shas["delete-hard"]
+    sarif = cli(repo.root, "--base", f"{step}~1", "--head", step, "--format", "sarif")
+    assert sarif.returncode == 1, sarif.stderr
+    doc = json.loads(sarif.stdout)
+    results = doc["runs"][0]["results"]
+    assert [r["ruleId"] for r in results] == ["MA-AUTONOMY-001"]
+    assert results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith("docs/memory/do-not-use.md")
+    schema = REPO.parent / "shared" / "schemas"
+    found = sorted(schema.glob("sarif*.json")) if schema.is_dir() else []
+    if found:
+        import jsonschema
+
+        spec = json.loads(found[0].read_text(encoding="utf-8"))
+        assert not list(jsonschema.validators.validator_for(spec)(spec).iter_errors(doc))
+    github = cli(repo.root, "--base", f"{step}~1", "--head", step, "--format", "github")
+    assert github.stdout.startswith("::error file=docs/memory/do-not-use.md,line=3,col=1,title=MA-AUTONOMY-001::")
+    refused = cli(repo.root, "--base", f"{step}~1", "--output", "x.sarif")
+    assert refused.returncode == 2 and "--output is not supported" in refused.stderr
+
+
+def test_other_check_options_are_refused_not_ignored(history):
+    repo, _ = history
+    for extra in (["--conflicts"], ["--all"], ["--merge-base", "HEAD"], ["--with-proofs"]):
+        out = cli(repo.root, "--base", "HEAD~1", *extra)
+        assert out.returncode == 2 and "cannot be combined with" in out.stderr, extra
