@@ -292,11 +292,12 @@ def _extract_files(loader: _Loader, modules: List[str], schema: int, side_task) 
 
 
 def _extractor(module: str, schema: int, text: str):
-    from analyzer.extract import entries, records, subjects
-
     kind = file_kind(module)
 
     def extract(sink: Sink) -> None:
+        # imported on a cache miss only: a warm run never loads the extractors
+        from analyzer.extract import entries, records, subjects
+
         if kind == "subjects":
             subjects.extract_subjects(text, module, sink)
         elif kind == "reconciliations":
