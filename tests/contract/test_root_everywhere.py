@@ -25,6 +25,7 @@ COMMANDS = {
     "show": ["show", "MC-DEC-20260910-1b2c3d4e"],
     "subject": ["subject", "list"],
     "read": ["read", "--names-only", "--no-local"],
+    "report": ["report"],
 }
 
 
