@@ -24,11 +24,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--merge-base", metavar="REF", default=None,
                         help="with --conflicts: also review merging REF into HEAD (read-only Git, spec §9.5)")
     parser.add_argument("--all", action="store_true", help="run every family in one evaluation (one block each)")
-    parser.add_argument("--project-root", default=".", metavar="DIR", help="project root (default: current directory)")
-    parser.add_argument("--memory-dir", default="docs/memory", metavar="DIR", help="memory directory under docs/ (default: docs/memory)")
-    parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
     from analyzer.commands.read import add_max_file_bytes
+    from analyzer.root import add_root_arguments
 
+    add_root_arguments(parser)
+    parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
     add_max_file_bytes(parser)
     add_output_arguments(parser)
     from analyzer.commands import autonomy, check_gate, check_packs
@@ -68,7 +68,9 @@ def run(args: argparse.Namespace) -> int:
 
     from analyzer.commands.read import usage_error
     from analyzer.query.check import CheckRequest, run_check
+    from analyzer.root import resolve_root
 
+    args.project_root = resolve_root(args.project_root, args.memory_dir).path
     if not Path(args.project_root).is_dir():
         args.format = args.format or "text"
         return usage_error("check", args, f"project root is not a directory: {args.project_root}")

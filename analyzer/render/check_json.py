@@ -43,7 +43,10 @@ def check_payload(result: CheckResult) -> Dict[str, Any]:
 
 
 def error_payload(result: CheckResult) -> Dict[str, Any]:
-    """The ``check.error`` payload: why no check ran, as one diagnostic."""
+    """The ``check.error`` payload: why no check ran, as one diagnostic (one per unusable file)."""
+    if result.error_diagnostics:  # unusable managed files: one diagnostic each, as read's error shape
+        return {"status": "INVALID", "exit_code": result.exit_code,
+                "diagnostics": [d.as_dict() for d in result.error_diagnostics]}
     message = result.error or ""
     code = result.error_code
     return {
