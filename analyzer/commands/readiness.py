@@ -59,7 +59,6 @@ def run(args: argparse.Namespace) -> int:
 
     from analyzer.commands.read import usage_error
     from analyzer.query.readiness import run_readiness
-
     from analyzer.root import resolve_root
 
     args.project_root = resolve_root(args.project_root, args.memory_dir).path

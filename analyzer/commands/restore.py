@@ -33,7 +33,6 @@ def run(args: argparse.Namespace) -> int:
 
     from analyzer.commands.read import usage_error
     from analyzer.query.restore import run_restore
-
     from analyzer.root import resolve_root
 
     args.project_root = resolve_root(args.project_root, args.memory_dir).path

@@ -25,6 +25,7 @@ COMMANDS = {
     "show": ["show", "MC-DEC-20260910-1b2c3d4e"],
     "subject": ["subject", "list"],
     "read": ["read", "--names-only", "--no-local"],
+    "report": ["report", "--format", "json"],
 }
 
 
@@ -74,3 +75,27 @@ def test_read_names_the_memory_dir_as_given(project, capsys, monkeypatch):
     err = capsys.readouterr().err
     assert "memory directory '/etc' is missing or unusable" in err
     assert "'etc'" not in err and "no parent was searched" in err
+
+
+def _subparsers(parser):
+    import argparse
+
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield name, sub
+                for inner, subsub in _subparsers(sub):
+                    yield f"{name} {inner}", subsub
+
+
+def test_every_command_with_a_project_root_discovers_it():
+    """A command that takes --project-root declares it with analyzer.root.add_root_arguments:
+    no default (the nearest ancestor holding the manifest is found), the shared help."""
+    taking = {}
+    for name, sub in _subparsers(cli.build_parser()):
+        for action in sub._actions:
+            if "--project-root" in action.option_strings:
+                taking[name] = (sub.get_default("project_root"), action.help)
+    assert {"read", "check", "list", "show", "subject list", "shell", "report", "diff"} <= set(taking)
+    for name, (default, text) in sorted(taking.items()):
+        assert default is None and "nearest" in text, name
