@@ -50,6 +50,12 @@ KEYS: Dict[str, Key] = {k.name: k for k in (
         ("text", "json", "sarif", "junit", "github", "markdown")),
     Key("output", "list", ("check",), "output",
         "files to write, each FILE or FORMAT:FILE (as repeated --output)"),
+    Key("fail-on", "str", ("check",), "fail_on", "which findings fail the run (as --fail-on)",
+        ("review", "conflict", "error", "never")),
+    Key("select", "list", ("check",), "select", "codes or code prefixes to report (as --select)"),
+    Key("ignore", "list", ("check",), "ignore", "codes or code prefixes not to report (as --ignore)"),
+    Key("baseline", "path", ("check",), "baseline",
+        "a previous JSON or SARIF output, relative to the project root (as --baseline)"),
     Key("autonomy", "str", ("check",), "autonomy", "the autonomy level `check --base` judges changes by",
         ("plan", "confirm", "full")),
     Key("reviewers", "list", ("check",), "reviewers",
@@ -144,11 +150,11 @@ def _check(key: str, value: Any, path: str, line: int) -> None:
         near = difflib.get_close_matches(key, list(KEYS), n=1)
         hint = f" (did you mean {near[0]!r}?)" if near else f"; known keys: {', '.join(sorted(KEYS))}"
         raise ConfigError("MA-CONFIG-UNKNOWN-KEY", f"unknown key {key!r}{hint}", path, line)
-    ok = {"str": isinstance(value, str), "bool": isinstance(value, bool),
+    ok = {"str": isinstance(value, str), "path": isinstance(value, str), "bool": isinstance(value, bool),
           "int": isinstance(value, int) and not isinstance(value, bool),
           "list": isinstance(value, list) and all(isinstance(v, str) for v in value)}[spec.kind]
     if not ok:
-        wanted = {"str": "a string", "bool": "true or false", "int": "an integer", "list": "a list of strings"}
+        wanted = {"str": "a string", "path": "a path (string)", "bool": "true or false", "int": "an integer", "list": "a list of strings"}
         raise ConfigError("MA-CONFIG-VALUE", f"{key} must be {wanted[spec.kind]}", path, line)
     if spec.choices and value not in spec.choices:
         raise ConfigError("MA-CONFIG-VALUE", f"{key} must be one of {', '.join(spec.choices)}, not {value!r}",
@@ -185,4 +191,6 @@ def apply(args: Any, command: str, config: Config) -> None:
     for key, value in config.values.items():
         spec = KEYS[key]
         if command in spec.commands and getattr(args, spec.dest, None) is None:
+            if spec.kind == "path":  # relative to the project root, where the file is
+                value = os.path.join(getattr(args, "project_root", "."), value)
             setattr(args, spec.dest, list(value) if isinstance(value, list) else value)

@@ -144,6 +144,20 @@ def decode(module: str, data: bytes) -> Tuple[Optional[str], List[FileProblem]]:
     return text, problems
 
 
+DEFAULT_MEMORY_DIR = "docs/memory"
+MEMORY_DIR_MISSING = "memory dir does not exist"  # check_memory_dir's answer for a dir that is not there
+
+
+def memory_dir_name(value: str) -> str:
+    """``--memory-dir`` as commands use and show it: backslashes as slashes and trailing
+    slashes dropped, the rest as given. An absolute path stays absolute (``/etc`` is shown as
+    ``/etc`` and refused, never read as ``etc``: docs/decisions.md); empty means the default."""
+    text = value.replace("\\", "/")
+    if not text.strip("/"):
+        return text or DEFAULT_MEMORY_DIR
+    return text.rstrip("/")
+
+
 def check_memory_dir(project_root: str, memory_dir: str) -> Optional[str]:
     """Why ``memory_dir`` (relative to the root) is not usable, or None (§1: under docs/, no symlinks)."""
     parts = memory_dir.replace("\\", "/").strip("/").split("/")
@@ -155,7 +169,7 @@ def check_memory_dir(project_root: str, memory_dir: str) -> Optional[str]:
         if os.path.islink(current):
             return f"memory dir component {part!r} is a symlink"
         if not os.path.exists(current):
-            return "memory dir does not exist"
+            return MEMORY_DIR_MISSING
     if not os.path.isdir(current):
         return "memory dir is not a directory"
     return None

@@ -89,9 +89,9 @@ def window_facts(repo: Repo, memory_dir: str, tip: str, since: int, until: int, 
             revisions.append(Revision(rev, commit.sha, rev, project, tuple(sorted(texts))))
         pairs.append((commit.sha, "~" + commit.sha, commit.sha))
     facts = comparison_facts(program, revisions, pairs, memory_dir)
-    touched = history.touched_ids(["log", *rng])
-    wanted = {c.sha for c in commits}
-    for name, rows in commit_facts(commits, {s: ids for s, ids in touched.items() if s in wanted}).items():
+    # each pair is one commit, so no unit needs its commits attributed (git_commit_touch):
+    # a second pass over the patches would only cost time
+    for name, rows in commit_facts(commits, {}).items():
         facts.setdefault(name, []).extend(rows)
     facts["git_pair_commit"] = [(c.sha, c.sha, 1) for c in commits]
     return Window(commits, facts)

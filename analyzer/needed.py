@@ -7,14 +7,14 @@ show everything that is wrong. A command that *uses* files must not: a pack that
 lacks a module's text, or a conflict status computed without a file, is a wrong answer.
 
 Usage, from a command (``needed`` usually comes from a rule-derived relation such as
-``needed_file`` of rules/read/needed.dl, so the rules say which files a command needs)::
+``needed_file`` of rules/needed.dl, so the rules say which files a command needs)::
 
     from analyzer.needed import UnusableInput, require_usable
 
     try:
         require_usable(project, needed)          # raises UnusableInput
     except UnusableInput as exc:
-        return exc.report("check", args.format)  # "Error: ..." on stderr (+ JSON error shape), exit 2
+        return exc.report("list", args.format)   # "Error: ..." on stderr (+ JSON error shape), exit 2
 """
 
 from __future__ import annotations
@@ -36,17 +36,23 @@ class UnusableInput(Exception):
 
     def __init__(self, diagnostics: List[Diagnostic]):
         self.diagnostics = diagnostics
-        super().__init__("; ".join(error_line(d) for d in diagnostics))
+        super().__init__("; ".join(self.lines()))
 
-    def report(self, command: str, fmt: str = "text") -> int:
+    def lines(self) -> List[str]:
+        """The ``Error: path:line:col: CODE message`` lines, one per file."""
+        return [error_line(d) for d in self.diagnostics]
+
+    def report(self, command: str, fmt: str = "text", **fields) -> int:
         """Print one ``Error: path:line:col: CODE message`` line per file on stderr and, for
-        ``fmt == "json"``, the command's ``error`` shape on stdout; returns the exit status (2)."""
-        for diag in self.diagnostics:
-            print(error_line(diag), file=sys.stderr)
+        ``fmt == "json"``, the command's ``error`` shape on stdout (its diagnostics, plus the
+        ``fields`` that command's shape adds, e.g. ``exit_code``); returns the exit status (2)."""
+        for line in self.lines():
+            print(line, file=sys.stderr)
         if fmt == "json":
             from analyzer.output import diagnostics_payload, emit_json
 
-            return emit_json(command, "error", diagnostics_payload(self.diagnostics)) or exitcodes.INVALID
+            payload = {**diagnostics_payload(self.diagnostics), **fields}
+            return emit_json(command, "error", payload) or exitcodes.INVALID
         return exitcodes.INVALID
 
 

@@ -21,7 +21,7 @@ from analyzer.extract.sink import Sink
 from analyzer.factbase import FactBase
 from analyzer.span import Span
 
-DEFAULT_MEMORY_DIR = "docs/memory"
+DEFAULT_MEMORY_DIR = files.DEFAULT_MEMORY_DIR
 SPECIAL = {"manifest.md": "manifest", "subjects.md": "subjects", "reconciliations.md": "reconciliations"}
 
 
@@ -172,7 +172,7 @@ def _load(root, memory_dir: str, use_cache: bool, order: Optional[Iterable[str]]
     from analyzer.extract import overlay
 
     root = os.path.abspath(str(root))
-    memory_dir = memory_dir.replace("\\", "/").strip("/") or DEFAULT_MEMORY_DIR
+    memory_dir = files.memory_dir_name(memory_dir)
     loader = _Loader(root, memory_dir, use_cache, max_file_bytes)
     base = loader.base
     base.add("memory_dir", memory_dir, span=Span(memory_dir))
@@ -292,11 +292,12 @@ def _extract_files(loader: _Loader, modules: List[str], schema: int, side_task) 
 
 
 def _extractor(module: str, schema: int, text: str):
-    from analyzer.extract import entries, records, subjects
-
     kind = file_kind(module)
 
     def extract(sink: Sink) -> None:
+        # imported on a cache miss only: a warm run never loads the extractors
+        from analyzer.extract import entries, records, subjects
+
         if kind == "subjects":
             subjects.extract_subjects(text, module, sink)
         elif kind == "reconciliations":

@@ -55,11 +55,12 @@ QUERY_SHAPES = (
           ("MATCH", "NO_MATCH"), (0,),
           Obj({"goal": "str", "pattern": "str", "relation": "str|null", "columns": "list[str]",
                "rows": "list[dict[str|int]]", "tuples": "list[list[str|int]]"},
-              {"proofs": "list[any]", "profile": "list[dict[any]]"}),
+              {"proofs": "list[any]", "proofs_note": "str", "profile": "list[dict[any]]"}),
           "status MATCH when the goal has at least one answer, else NO_MATCH. columns are the goal's "
           "variables (a one-atom goal without variables: the relation's declared columns); rows are "
           "objects keyed by column, tuples the same rows as lists; relation names the atom of a one-atom "
-          "goal. pattern repeats goal (version 1 name). Version 2 added goal, columns and rows."),
+          "goal. pattern repeats goal (version 1 name). Version 2 added goal, columns and rows. "
+          "proofs_note says which proofs --why left out (it stops at 100 proofs and 10,000 lines)."),
     Shape("outputs", 1, "PROGRAM.dl was given without a goal: its .output and .printsize relations", True,
           ("OK",), (0,),
           Obj({"relations": list_of(Obj({"name": "str", "columns": "list[str]", "tuples": "list[list[str|int]]"})),
@@ -166,7 +167,9 @@ CHECK_SHAPES = (
                "families": family_statuses(("routing", "reachability", "freshness", "conflicts", "legacy", "merge",
                                             "packs")),
                "findings": list_of(CHECK_FINDING)},
-              {"merge": MERGE_BLOCK}),
+              {"merge": MERGE_BLOCK,
+               "gate": Obj({"fail_on": Enum("review", "conflict", "error", "never"), "select": "list[str]",
+                            "ignore": "list[str]", "baseline": "str|null", "hidden": "int"})}),
           "status is the worst family status (OK/FAILED for routing, reachability, freshness and the legacy check; "
           "CLEAR/REVIEW/CONFLICT/INVALID for conflicts); exit_code the worst family exit status. families maps "
           "each family run to its status and exit code. Each finding has severity (quality checks: ERROR, WARNING, "
@@ -181,10 +184,13 @@ CHECK_SHAPES = (
           "finding has proofs: at most 3 proof trees, one per derived tuple the finding was selected from, each "
           "node {relation, tuple, rule, location, bindings, absent, builtins, children} as `analyze why` prints "
           "them (see_above for a subproof shown before), at most 200 nodes breadth first (elided: how many "
-          "subproofs of a node were cut)."),
-    Shape("error", 1, "no check ran: the memory dir is missing (exit 1), a managed file is unusable "
-          "(a symlink, unreadable or undecodable; exit 2), the project configuration is (exit 2) or a --rules pack "
-          "is wrong (exit 2)", False, ("INVALID",), (1, 2), EXIT_DIAGNOSTICS),
+          "subproofs of a node were cut). With --select, --ignore, --baseline or --fail-on, findings holds only "
+          "the findings the gate shows, exit_code is the gate's (analyzer/gating.py), and gate says what it did "
+          "(hidden: how many findings it hid); status and families stay the rules' words."),
+    Shape("error", 1, "no check ran: the memory dir is missing (exit 1), is outside docs/ (exit 2), a managed "
+          "file the check needs is unusable (a symlink, not a regular file, unreadable, not UTF-8 or over "
+          "--max-file-bytes; one diagnostic per file; exit 2), the project configuration is (exit 2) or a --rules "
+          "pack is wrong (exit 2)", False, ("INVALID",), (1, 2), EXIT_DIAGNOSTICS),
 )
 
 REPORT_MATCH = Enum("yes", "no", "unknown")
@@ -264,8 +270,9 @@ LIST_SHAPES = (
                "entries": list_of(INDEX_ENTRY)}),
           "entries are sorted by (casefolded ID, source), as the text lists them; local_overlay_status is null "
           "without --local."),
-    index_error_shape("the memory dir is missing, a managed path is a symlink or unreadable, an ID occurs "
-                      "twice in the index, or --local was given and the overlay is not BOUND"),
+    index_error_shape("the memory dir is missing or outside docs/, a managed file is unusable (a symlink, not a "
+                      "regular file, unreadable, not UTF-8 or over --max-file-bytes; one diagnostic per file), an "
+                      "ID occurs twice in the index, or --local was given and the overlay is not BOUND"),
 )
 
 SHOW_SHAPES = (
@@ -298,7 +305,8 @@ SUBJECT_SHAPES = (
                "plan_id": "str"}),
           "a preview: nothing is written. BLOCKED when blockers is not empty (the preview still exits 0); "
           "required names the reconciliation a future merge needs; plan_id changes with any relevant edit."),
-    index_error_shape("the memory dir is missing, a managed path is a symlink or unreadable, the manifest is not an "
+    index_error_shape("the memory dir is missing or outside docs/, a managed file is unusable (as `list`), the "
+                      "manifest is not an "
                       "exact, valid 0.7 contract, the registry has issues, or the merge Subjects are not two "
                       "different active Subjects"),
 )
@@ -456,7 +464,8 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         exits=((0, "no family failed: quality checks without ERROR findings, conflict status CLEAR or REVIEW"),
                (1, "a quality check found an ERROR, the conflict status is CONFLICT or INVALID (a broken manifest "
                    "contract included), or the memory dir is missing (`Memory directory missing: <path>`)"),
-               (2, "a managed file is unusable (a symlink, unreadable or undecodable): `Error: …` on stderr, "
+               (2, "a managed file is unusable (a symlink, not a regular file, unreadable, not UTF-8 or over "
+                   "--max-file-bytes): one `Error: <path>:<line>:<col>: <CODE> <cause>` line per file on stderr, "
                    "the project root is not a directory, the project configuration is unusable (`path:line:col: "
                    "MA-CONFIG-…` on stderr), an --output file cannot be written, or a --rules pack is wrong "
                    "(`path:line:col: CODE …`)")),
@@ -498,7 +507,8 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         shapes=LIST_SHAPES,
         exits=((0, "the index was printed (possibly `- none`)"),
                MEMORY_DIR_MISSING,
-               (2, "`Error: …` on stderr: a managed symlink or unreadable file, a duplicate ID (canonical lookup is "
+               (2, "`Error: …` on stderr: an unusable managed file (one `Error: <path>:<line>:<col>: <CODE> <cause>` "
+                   "line per file, as `read`), a memory dir outside docs/, a duplicate ID (canonical lookup is "
                    "unsafe), or --local with an overlay that is not BOUND")),
     ),
     CommandSpec(
@@ -521,7 +531,7 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         shapes=SUBJECT_SHAPES,
         exits=((0, "the list or the preview was printed (a preview with blockers still exits 0)"),
                MEMORY_DIR_MISSING,
-               (2, "`Error: …` on stderr: a managed symlink or unreadable file, an invalid or non-0.7 manifest "
+               (2, "`Error: …` on stderr: an unusable managed file or memory dir (as `list`), an invalid or non-0.7 manifest "
                    "contract, a registry with issues, or merge Subjects that are equal, missing or not active")),
     ),
     CommandSpec(

@@ -21,7 +21,7 @@ def add_root_arguments(parser: argparse.ArgumentParser) -> None:
                              "holds MEMORY-DIR/manifest.md, else the current directory)")
     parser.add_argument("--memory-dir", default="docs/memory", metavar="DIR",
                         help="memory directory, relative to the project root and inside its docs/ "
-                             "(default: docs/memory)")
+                             "(default: docs/memory); an absolute path or one outside docs/ is refused")
 
 
 @dataclass(frozen=True)
@@ -34,17 +34,27 @@ class Root:
 
     def describe(self) -> str:
         """One line for people: which root, and why that one."""
-        manifest = f"{self.memory_dir.strip('/')}/manifest.md"
+        from analyzer.files import memory_dir_name
+
+        name = memory_dir_name(self.memory_dir)
+        manifest = f"{name}/manifest.md"
+        searched = not _outside(name)
         why = {"given": "given by --project-root",
                "found": f"the nearest directory holding {manifest}",
-               "cwd": f"the current directory; neither it nor a parent holds {manifest}"}[self.how]
+               "cwd": f"the current directory; neither it nor a parent holds {manifest}" if searched else
+                      f"the current directory; --memory-dir {name} is not inside a project, so no parent was searched",
+               }[self.how]
         return f"Project root: {os.path.abspath(self.path)} ({why})"
 
 
 def find_root(start: str, memory_dir: str = "docs/memory") -> Optional[str]:
     """The nearest of ``start`` and its parents holding ``<memory_dir>/manifest.md``, or None."""
+    from analyzer.files import memory_dir_name
+
     current = Path(os.path.abspath(start))
-    relative = memory_dir.replace("\\", "/").strip("/") or "docs/memory"
+    relative = memory_dir_name(memory_dir)
+    if _outside(relative):
+        return None  # not a directory inside a project: nothing to search for (refused later)
     for candidate in (current, *current.parents):
         if os.path.isfile(candidate / relative / "manifest.md"):
             return str(candidate)
@@ -58,3 +68,9 @@ def resolve_root(project_root: Optional[str], memory_dir: str = "docs/memory", c
     start = cwd or os.getcwd()
     found = find_root(start, memory_dir)
     return Root(found, "found", memory_dir) if found else Root(start, "cwd", memory_dir)
+
+
+def _outside(memory_dir: str) -> bool:
+    """Whether ``memory_dir`` (as :func:`~analyzer.files.memory_dir_name` gives it) can name
+    nothing inside a project: absolute, a drive, or climbing out with ``..``."""
+    return memory_dir.startswith("/") or memory_dir[1:2] == ":" or ".." in memory_dir.split("/")

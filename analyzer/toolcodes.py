@@ -46,6 +46,8 @@ _FIXES: Dict[str, str] = {
     "DL016": "use only the escapes \\\" \\\\ \\n \\t inside strings.",
     "DL017": "check the path: `.include` is relative to the including file; `--rules` to the current directory.",
     "DL018": "break the cycle: include a shared file from both instead of each other.",
+    "DL019": "use a number within -9223372036854775808..9223372036854775807 (64-bit signed), or a symbol.",
+    "DL020": "compute the expression in steps: bind parts to variables (`Y = X * 2, Z = Y + 1`).",
     "DL101": "add a `.decl` for the relation (or `.include` the file that declares it); "
              "`analyze schema` lists the built-in relations.",
     "DL102": "use the first declaration's columns, or give the new relation another name.",
@@ -78,8 +80,11 @@ _OTHER: Dict[str, tuple] = {
               "report it with the program and command line; it points at a bug in the analyzer."),
     "DL901": ("negation, an aggregate or a graph builtin depends on its own result (found while stratifying)",
               "break the cycle named in the message (DL115/DL116/DL123 say the same statically)."),
-    "DL902": ("a resource limit stopped evaluation: too many derived tuples or too much time",
-              "narrow the goal, or raise --max-tuples / --timeout if the size is expected."),
+    "DL902": ("a resource limit stopped evaluation, proof building or output: too many derived tuples, too "
+              "much time (analyze query: 60 s by default) or too much memory (by default half of the "
+              "machine's); the message names the running rule and the largest relations",
+              "narrow the goal or fix the rule named, or raise --max-tuples / --timeout / --max-memory if the "
+              "size is expected (docs/reliability.md)."),
     "DL903": ("facts that do not fit the declarations: undeclared relation, arity, type, an unreadable or "
               "missing facts file or directory",
               "fix the facts file at the position named, or the `.decl` it should match; `.input` files "
@@ -104,7 +109,8 @@ _OTHER: Dict[str, tuple] = {
               "evaluate with provenance=True (`--why` on the command line)."),
     "DL913": ("a program or goal nested too deeply to evaluate",
               "split deeply nested expressions into rules of their own."),
-    "DL914": ("the program file cannot be read", "check the PROGRAM.dl path and its permissions."),
+    "DL914": ("the program file cannot be read (missing, unreadable, or not a regular file: a FIFO, "
+              "directory or device is named as such)", "check the PROGRAM.dl path and its permissions."),
     "DL915": ("a goal or added rule names a relation that is neither declared nor built in",
               "use the nearest known relation the message names, declare the relation in a rule pack, or "
               "list what exists with `analyze schema`."),
@@ -122,12 +128,13 @@ _OTHER: Dict[str, tuple] = {
               "give the relation a new name: added rules define relations of their own on top of the built-in ones."),
     "DL920": ("a program was queried without a goal and declares no .output or .printsize",
               "give a goal, or add `.output REL` to the program."),
-    "DL930": ("an arithmetic result left the number range (64-bit signed integers, docs/rule-language.md)",
-              "keep numbers within the range: bound the recursion that grows them (e.g. `n(X+1) :- n(X), X < 1000.`)."),
-    "DL931": ("a string builtin (concat, replace, ...) would build a symbol over the maximum symbol length",
-              "bound the rule that grows the symbol, or build shorter symbols."),
-    "DL932": ("an aggregate body holds more relation atoms and builtin calls than the engine compiles in one body",
-              "move part of the aggregate's body into a rule of its own and aggregate over that relation."),
+    "DL930": ("an arithmetic result outside the number range (64-bit signed integers)",
+              "bound the recursion that grows the number, e.g. `X < 1000000` in the rule named."),
+    "DL931": ("a builtin (concat, concat3, replace) would build a symbol over the maximum length "
+              "(16,777,216 characters)",
+              "bound the recursion that grows the symbol, e.g. with strlen(S, N), N < 1000."),
+    "DL932": ("an aggregate body with more relation atoms and builtin calls than the maximum (12)",
+              "move part of the aggregate body into a rule of its own and aggregate over that relation."),
     "MA-PACK-HEADER": ("a rule pack's `@code` block is incomplete or wrong: a missing or unknown tag, a severity other "
                        "than ERROR/WARNING/INFO, an @relation no rule of the pack derives, an @message placeholder "
                        "that is not a column",
@@ -176,6 +183,9 @@ _OTHER: Dict[str, tuple] = {
                          "check both IDs with `analyze subject list`."),
     "MA-INDEX-DUPLICATE": ("an Entry ID held twice by the units a lookup indexes",
                            "give one of the entries a new ID (or archive the stale copy)."),
+    "MA-BASELINE": ("the --baseline file cannot be read, or is neither a memory-analyzer SARIF log nor a "
+                    "check.result / report.result JSON document",
+                    "pass a file an earlier `analyze check --format json` or `--format sarif` wrote."),
     "MA-CONFIG-READ": ("the project configuration file (.memory-analyzer.toml, or pyproject.toml with a "
                        "[tool.memory-analyzer] table) cannot be read, is not UTF-8, or TOML cannot be read here "
                        "(Python 3.10 without the tomli package)",

@@ -5,7 +5,7 @@
 
 Each case copies one seed project (examples/*, and ../shared/realworld/* when present),
 applies 1-3 mutations to its memory files (bench/fuzz_mutate.py), and runs every command on
-it (read, why, facts, query, list, show, explain, check), each in its own process under a memory
+it (read, why, facts, query, list, show, explain, check, subject), each in its own process under a memory
 limit (``RLIMIT_AS``) and a hard time limit, with a private ``XDG_CACHE_HOME`` that is warm,
 cold, damaged or bypassed (``--no-cache``). A run is a failure when it
 
@@ -102,11 +102,14 @@ def commands(rng: random.Random, project: Path) -> List[Tuple[str, List[str]]]:
     """One argv per CLI command for this project (options drawn at random)."""
     root = ["--project-root", str(project)]
     ids = sorted({m for p in memory_files(project / MEMORY) for m in ID_RE.findall(_text(p))}) or ["MC-DEC-20260101-00000000"]
+    subjects = [i for i in ids if i.startswith("MC-SUBJ-")] + ["MC-SUBJ-20260101-00000000"] * 2
     local = ["--no-local"] if rng.random() < 0.7 else []
     read = ["read", *root, *local, "--task", rng.choice(TASKS)]
     for _ in range(rng.randint(0, 2)):
         read += ["--path", rng.choice(PATHS)]
     read += rng.choice([[], ["--format", "json"], ["--strict-routing"], ["--explain"], ["--names-only"]])
+    source, target = rng.sample(subjects, 2)
+    subject = rng.choice([["subject", "list"], ["subject", "merge", source, "--into", target]])
     goal = rng.choice(["memory_file(M)", "entry(E, S, K, T)", "diagnostic(C, P, L, M)", "p(X)", "memory_file("])
     return [
         ("read", read),
@@ -119,6 +122,7 @@ def commands(rng: random.Random, project: Path) -> List[Tuple[str, List[str]]]:
         ("explain", ["explain", rng.choice(CODES)]),
         ("check", ["check", *root] + rng.choice([[], ["--all"], ["--freshness"], ["--conflicts"], ["--routing"],
                                                   ["--reachability"], ["--format", "json"]])),
+        ("subject", [*subject, *root] + rng.choice([[], ["--format", "json"]])),
     ]
 
 

@@ -29,6 +29,7 @@ class Run:
     rss_mib: float
     stdout: str
     status: str  # "ok" | "timeout" | "error: ..."
+    stderr: str = ""
 
 
 @dataclass
@@ -56,11 +57,20 @@ class Series:
         return max(r.rss_mib for r in ok) if ok else None
 
 
-def run_once(argv: list, timeout: float, cwd: str | None = None) -> Run:
-    """Run ``argv`` to completion (or kill it at ``timeout`` seconds) and measure it."""
-    with tempfile.TemporaryFile(mode="w+") as out, tempfile.TemporaryFile(mode="w+") as err:
+def run_once(argv: list, timeout: float, cwd: str | None = None, memory: int | None = None,
+             env: dict | None = None) -> Run:
+    """Run ``argv`` to completion (or kill it at ``timeout`` seconds) and measure it;
+    ``memory`` caps its address space (bytes)."""
+    def cap() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
+    with tempfile.TemporaryFile(mode="w+", errors="replace") as out, \
+            tempfile.TemporaryFile(mode="w+", errors="replace") as err:
         start = time.perf_counter()
-        proc = subprocess.Popen(argv, stdout=out, stderr=err, cwd=cwd, start_new_session=True)
+        proc = subprocess.Popen(argv, stdout=out, stderr=err, cwd=cwd, start_new_session=True, env=env,
+                                preexec_fn=cap if memory else None)
         killed = threading.Event()
 
         def kill() -> None:
@@ -81,11 +91,11 @@ def run_once(argv: list, timeout: float, cwd: str | None = None) -> Run:
         stdout, stderr = out.read(), err.read()
     rss = usage.ru_maxrss / 1024  # Linux reports KiB
     if killed.is_set():
-        return Run(wall, rss, stdout, "timeout")
+        return Run(wall, rss, stdout, "timeout", stderr)
     if proc.returncode != 0:
         last = (stderr.strip().splitlines() or ["exit status %d" % proc.returncode])[-1]
-        return Run(wall, rss, stdout, "error: " + last[:160])
-    return Run(wall, rss, stdout, "ok")
+        return Run(wall, rss, stdout, "error: " + last[:160], stderr)
+    return Run(wall, rss, stdout, "ok", stderr)
 
 
 def run_series(argv: list, reps: int, timeout: float, slow_after: float = 60.0) -> Series:

@@ -4,6 +4,8 @@ import os
 import shutil
 import tempfile
 
+import pytest
+
 
 def pytest_addoption(parser):
     """``--update-golden`` rewrites golden files from current behaviour (review the diff!)."""
@@ -24,3 +26,22 @@ def pytest_unconfigure(config):
     private = getattr(config, "_private_cache", None)
     if private:
         shutil.rmtree(private, ignore_errors=True)
+
+
+@pytest.fixture
+def refuse_open(monkeypatch):
+    """``refuse_open(path)``: from now on ``os.open`` of ``path`` raises PermissionError, as
+    for a mode-000 file (simulated in process: a root test runner could read the real one)."""
+
+    def install(path) -> None:
+        target = os.fspath(path)
+        real_open = os.open
+
+        def refusing_open(name, flags, *args, **kwargs):
+            if os.fspath(name) == target:
+                raise PermissionError(13, "Permission denied")
+            return real_open(name, flags, *args, **kwargs)
+
+        monkeypatch.setattr(os, "open", refusing_open)
+
+    return install

@@ -32,8 +32,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_agent_option(group)
 
 
+GATE_OPTIONS = (("--fail-on", "fail_on"), ("--select", "select"), ("--ignore", "ignore"), ("--baseline", "baseline"))
+
+
 def wanted(args: argparse.Namespace) -> bool:
-    """Whether the command line asks for an autonomy check (before the configuration is applied)."""
+    """Whether the command line asks for an autonomy check (before the configuration is
+    applied; the gating options given on the command line are noted then too, since the
+    configuration may set them for the plain check)."""
+    args._gate_flags = [flag for flag, dest in GATE_OPTIONS if getattr(args, dest, None)]
     return args.base is not None or args.autonomy is not None
 
 
@@ -54,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
                                     ("--all", args.all), ("--merge-base", args.merge_base is not None),
                                     ("--rules", bool(getattr(args, "packs", None))),
                                     ("--with-proofs", getattr(args, "with_proofs", False))) if on]
+    others += getattr(args, "_gate_flags", [])
     if others:  # never run one of them silently instead of the other
         return error(args, "MA-USAGE", f"--base/--autonomy judge memory changes; they cannot be combined with "
                                        f"{', '.join(others)}")

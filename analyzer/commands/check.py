@@ -24,15 +24,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--merge-base", metavar="REF", default=None,
                         help="with --conflicts: also review merging REF into HEAD (read-only Git, spec §9.5)")
     parser.add_argument("--all", action="store_true", help="run every family in one evaluation (one block each)")
-    parser.add_argument("--project-root", default=".", metavar="DIR", help="project root (default: current directory)")
-    parser.add_argument("--memory-dir", default="docs/memory", metavar="DIR", help="memory directory under docs/ (default: docs/memory)")
-    parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
     from analyzer.commands.read import add_max_file_bytes
+    from analyzer.root import add_root_arguments
 
+    add_root_arguments(parser)
+    parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
     add_max_file_bytes(parser)
     add_output_arguments(parser)
-    from analyzer.commands import autonomy, check_packs
+    from analyzer.commands import autonomy, check_gate, check_packs
 
+    check_gate.add_arguments(parser)
     check_packs.add_arguments(parser)
     autonomy.add_arguments(parser)
 
@@ -67,7 +68,9 @@ def run(args: argparse.Namespace) -> int:
 
     from analyzer.commands.read import usage_error
     from analyzer.query.check import CheckRequest, run_check
+    from analyzer.root import resolve_root
 
+    args.project_root = resolve_root(args.project_root, args.memory_dir).path
     if not Path(args.project_root).is_dir():
         args.format = args.format or "text"
         return usage_error("check", args, f"project root is not a directory: {args.project_root}")
@@ -85,6 +88,11 @@ def run(args: argparse.Namespace) -> int:
     packs, failed = check_packs.load(args)
     if failed is not None:
         return failed
+    from analyzer.commands import check_gate
+
+    gate = check_gate.make_gate(args)
+    if isinstance(gate, int):
+        return gate
     result = run_check(CheckRequest(families_of(args), Path(args.project_root), args.memory_dir, not args.no_cache,
                                     options, packs, args.with_proofs, max_file_bytes=args.max_file_bytes))
     if result.error is not None:
@@ -93,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
         # their document on stdout, so the message goes to stderr.
         text_out = result.exit_code == exitcodes.FAILED and args.format == "text" and not args.output
         print(result.error, file=sys.stdout if text_out else sys.stderr)
+    result = check_gate.apply_gate(result, gate)
     from analyzer.render.check_formats import Context, render
 
     ctx = Context(str(args.project_root))

@@ -17,8 +17,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--base", required=True, metavar="REV", help="the earlier revision (any Git revision)")
     parser.add_argument("--head", default=None, metavar="REV",
                         help="the later revision (default: the work tree, uncommitted changes included)")
-    parser.add_argument("--project-root", default=".", metavar="DIR", help="project root (default: current directory)")
-    parser.add_argument("--memory-dir", default="docs/memory", metavar="DIR", help="memory directory under docs/ (default: docs/memory)")
+    from analyzer.root import add_root_arguments
+
+    add_root_arguments(parser)
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
     parser.add_argument("--format", choices=("text", "json", "sarif", "junit", "github", "markdown"), default="text",
                         help="output format (default: text); sarif, junit, github and markdown are check's CI "
@@ -31,7 +32,9 @@ def run(args: argparse.Namespace) -> int:
 
     from analyzer.commands.read import usage_error
     from analyzer.query.diff import run_diff
+    from analyzer.root import resolve_root
 
+    args.project_root = resolve_root(args.project_root, args.memory_dir).path
     if not Path(args.project_root).is_dir():
         return usage_error("diff", args, f"project root is not a directory: {args.project_root}")
     result = run_diff(Path(args.project_root), args.memory_dir, args.base, args.head, not args.no_cache)

@@ -13,11 +13,13 @@ from analyzer import exitcodes
 
 
 def add_project_arguments(parser: argparse.ArgumentParser) -> None:
-    """--project-root, --memory-dir, --no-cache and --format, as `read` spells them."""
-    parser.add_argument("--project-root", default=".", metavar="DIR", help="project root (default: current directory)")
-    parser.add_argument("--memory-dir", default="docs/memory", metavar="DIR",
-                        help="memory directory under docs/ (default: docs/memory)")
+    """--project-root, --memory-dir, --no-cache, --max-file-bytes and --format, as `read` spells them."""
+    from analyzer.commands.read import add_max_file_bytes
+    from analyzer.root import add_root_arguments
+
+    add_root_arguments(parser)
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
+    add_max_file_bytes(parser)
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
 
 
@@ -34,18 +36,25 @@ def request_from(args: argparse.Namespace, **extra):
 
     return IndexRequest(project_root=Path(args.project_root), memory_dir=args.memory_dir,
                         use_cache=not args.no_cache, include_archive=getattr(args, "include_archive", False),
-                        local=getattr(args, "local", False), **extra)
+                        local=getattr(args, "local", False), max_file_bytes=getattr(args, "max_file_bytes", None),
+                        **extra)
 
 
 def answer(command: str, args: argparse.Namespace, wanted, **request):
     """Evaluate an index or Subject request for the ``wanted`` relations: ``(evaluation, 0)``,
     or ``(None, exit status)`` after reporting why it was refused."""
+    from analyzer.needed import UnusableInput, require_usable
     from analyzer.query.index import evaluate
 
     code = root_problem(command, args)
     if code:
         return None, code
     ev = evaluate(request_from(args, **request), wanted)
+    try:  # fail closed, as read: every file the rules say the index needs must have been usable
+        require_usable(ev.project, (m for (m,) in ev.relation("needed_file")))
+    except UnusableInput as exc:
+        return None, exc.report(command, args.format, exit_code=exitcodes.INVALID,
+                                error="\n".join(exc.lines()))
     failure = ev.failure()
     if failure is not None:
         return None, refuse(command, args, failure)
@@ -53,14 +62,23 @@ def answer(command: str, args: argparse.Namespace, wanted, **request):
 
 
 def root_problem(command: str, args: argparse.Namespace) -> int:
-    """Exit status of a project root that is not a directory (0 when it is one)."""
-    if Path(args.project_root).is_dir():
-        return exitcodes.OK
+    """Resolve the project root (``--project-root``, else the nearest ancestor holding the
+    manifest); the exit status of a root that is not a directory, or of a memory dir that
+    is not one under docs/ (exit 2; a missing one is the rules' exit 1), else 0."""
+    from analyzer import files
     from analyzer.query.index import Failure
+    from analyzer.root import resolve_root
     from analyzer.span import Span
 
-    return refuse(command, args, Failure("MA-USAGE", f"Error: project root is not a directory: {args.project_root}",
-                                         exitcodes.INVALID, [Span(args.project_root)]))
+    args.project_root = resolve_root(args.project_root, args.memory_dir).path
+    if not Path(args.project_root).is_dir():
+        return refuse(command, args, Failure("MA-USAGE", f"Error: project root is not a directory: {args.project_root}",
+                                             exitcodes.INVALID, [Span(args.project_root)]))
+    name = files.memory_dir_name(args.memory_dir)
+    problem = files.check_memory_dir(args.project_root, name)
+    if problem is not None and problem != files.MEMORY_DIR_MISSING:
+        return refuse(command, args, Failure("MA-MEMDIR", f"Error: {problem}: {name}", exitcodes.INVALID, [Span(name)]))
+    return exitcodes.OK
 
 
 def refuse(command: str, args: argparse.Namespace, failure) -> int:

@@ -101,11 +101,12 @@ def _answer(args, program, goal, out) -> int:
     dog = _watchdog(args)
     with dog.watching(), contextlib.redirect_stdout(out):
         try:
-            session = _session(args, program)
+            with dog.watching("loading the program and facts"):
+                session = _session(args, program)
             session.watchdog = dog
             if goal is None:
                 return _outputs(args, session)
-            answer = session.ask(goal, provenance=args.why, profile=args.stats)
+            answer = session.ask(goal, provenance=args.why, profile=args.stats, max_proofs=WHY_MAX_PROOFS)
             with dog.watching("rendering the output"):
                 return _emit(args, answer)
         except MemoryError:
@@ -207,24 +208,63 @@ def _fail(args, diagnostics, status: str) -> int:
 def _emit(args, answer) -> int:
     from analyzer.query.answer import answer_payload, render_table, write_csv
 
+    texts, note = _capped_proofs(answer)
     if args.format == "json":
         from analyzer.output import emit_json
 
-        return emit_json("query", "result", answer_payload(answer))
+        payload = answer_payload(answer)
+        if texts is not None:
+            payload["proofs"] = payload["proofs"][:len(texts)]
+            if note:
+                payload["proofs_note"] = note
+        return emit_json("query", "result", payload)
     if args.format == "csv":
         write_csv(sys.stdout, answer.columns, answer.rows)
     else:
         sys.stdout.write(render_table(answer.columns, answer.rows))
     out = sys.stderr if args.format == "csv" else sys.stdout
-    for proof in answer.proofs or ():
+    for text in texts or ():
         print("", file=out)
-        print(proof_text(proof), file=out)
+        print(text, file=out)
+    if note:
+        print("", file=out)
+        print(note, file=out)
     if answer.stats is not None:
         from analyzer.engine.profile import render_profile
 
         print("", file=out)
         print(render_profile(answer.stats), file=out)
     return exitcodes.OK
+
+
+#: --why proves at most this many answers, and prints at most this many proof lines in all
+WHY_MAX_PROOFS = 100
+WHY_MAX_LINES = 10_000
+
+
+def _capped_proofs(answer):
+    """``(proof texts, note or None)``: whole proofs while they fit in WHY_MAX_LINES (the
+    first one always, cut to the cap), and a note saying what was left out."""
+    if answer.proofs is None:
+        return None, None
+    texts, lines = [], 0
+    for proof in answer.proofs:
+        text = proof_text(proof)
+        count = text.count("\n") + 1
+        if lines + count > WHY_MAX_LINES:
+            if not texts:  # one proof bigger than the cap: its beginning
+                texts.append("\n".join(text.split("\n")[:WHY_MAX_LINES]))
+                lines = WHY_MAX_LINES
+            break
+        texts.append(text)
+        lines += count
+    shown, rows = len(texts), len(answer.rows)
+    if shown == rows and lines < WHY_MAX_LINES:
+        return texts, None
+    cut = " (the last one cut short)" if lines >= WHY_MAX_LINES else ""
+    return texts, (f"--why: proofs of {shown} of {rows} answer{'s' if rows != 1 else ''} shown{cut}; "
+                   f"the output stops at {WHY_MAX_PROOFS} proofs and {WHY_MAX_LINES:,} lines: narrow the goal "
+                   f"to see the others")
 
 
 def proof_text(proof) -> str:

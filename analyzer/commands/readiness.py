@@ -18,8 +18,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="take the readings at TIME (ISO 8601, or @SECONDS; default: the commit time of --head)")
     parser.add_argument("--head", default="HEAD", metavar="REV", help="the history to read (default: HEAD)")
     add_agent_option(parser)
-    parser.add_argument("--project-root", default=".", metavar="DIR", help="project root (default: current directory)")
-    parser.add_argument("--memory-dir", default="docs/memory", metavar="DIR", help="memory directory under docs/ (default: docs/memory)")
+    from analyzer.root import add_root_arguments
+
+    add_root_arguments(parser)
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
 
@@ -58,7 +59,9 @@ def run(args: argparse.Namespace) -> int:
 
     from analyzer.commands.read import usage_error
     from analyzer.query.readiness import run_readiness
+    from analyzer.root import resolve_root
 
+    args.project_root = resolve_root(args.project_root, args.memory_dir).path
     if not Path(args.project_root).is_dir():
         return usage_error("readiness", args, f"project root is not a directory: {args.project_root}")
     failed = history_options(args, "readiness")

@@ -13,9 +13,9 @@ FORMATS = ("markdown", "json")
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the report options."""
-    parser.add_argument("--project-root", default=".", metavar="DIR", help="project root (default: current directory)")
-    parser.add_argument("--memory-dir", default="docs/memory", metavar="DIR",
-                        help="memory directory under docs/ (default: docs/memory)")
+    from analyzer.root import add_root_arguments
+
+    add_root_arguments(parser)
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
     parser.add_argument("--format", choices=FORMATS, default=None, help="output format (default: markdown)")
     parser.add_argument("--output", action="append", default=None, metavar="[FORMAT:]FILE",
@@ -30,7 +30,9 @@ def run(args: argparse.Namespace) -> int:
     from analyzer.commands.check import apply_config
     from analyzer.commands.read import usage_error
     from analyzer.query.report import run_report
+    from analyzer.root import resolve_root
 
+    args.project_root = resolve_root(args.project_root, args.memory_dir).path
     if not Path(args.project_root).is_dir():
         args.format = "json" if args.format == "json" else "text"
         return usage_error("report", args, f"project root is not a directory: {args.project_root}")

@@ -20,8 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the Entry, Subject or record ID to restore (only a preview exists: nothing is applied)")
     parser.add_argument("--base", required=True, metavar="REV", help="restore the unit's text at REV")
     parser.add_argument("--head", default=None, metavar="REV", help="the revision the patch applies to (default: the work tree)")
-    parser.add_argument("--project-root", default=".", metavar="DIR", help="project root (default: current directory)")
-    parser.add_argument("--memory-dir", default="docs/memory", metavar="DIR", help="memory directory under docs/ (default: docs/memory)")
+    from analyzer.root import add_root_arguments
+
+    add_root_arguments(parser)
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
 
@@ -32,7 +33,9 @@ def run(args: argparse.Namespace) -> int:
 
     from analyzer.commands.read import usage_error
     from analyzer.query.restore import run_restore
+    from analyzer.root import resolve_root
 
+    args.project_root = resolve_root(args.project_root, args.memory_dir).path
     if not Path(args.project_root).is_dir():
         return usage_error("restore", args, f"project root is not a directory: {args.project_root}")
     result = run_restore(Path(args.project_root), args.memory_dir, args.preview, args.base, args.head, not args.no_cache)

@@ -17,9 +17,9 @@ PROMPT = "?- "
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Project root, memory dir, cache switch."""
-    parser.add_argument("--project-root", default=".", metavar="DIR", help="project root (default: current directory)")
-    parser.add_argument("--memory-dir", default="docs/memory", metavar="DIR",
-                        help="memory directory under docs/ (default: docs/memory)")
+    from analyzer.root import add_root_arguments
+
+    add_root_arguments(parser)
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse and program caches")
 
 
@@ -28,7 +28,9 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from analyzer.query.shell import Shell
+    from analyzer.root import resolve_root
 
+    args.project_root = resolve_root(args.project_root, args.memory_dir).path
     if not Path(args.project_root).is_dir():
         print(f"analyze shell: error: project root is not a directory: {args.project_root}", file=sys.stderr)
         return exitcodes.INVALID

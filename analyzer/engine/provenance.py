@@ -49,22 +49,94 @@ class Proof:
     def render(self, keep_binding=None, children=None, keep_builtin=None) -> str:
         """An indented text tree; a subproof already shown is referred to, not repeated.
 
+        Indentation stops at :data:`MAX_DEPTH` levels: a deeper subproof continues in a
+        numbered section below (``(continued at #2 below)``), so the text grows with the
+        number of distinct facts in the proof and their uses, never with depth squared.
         Optional filters (for readers who need less): ``keep_binding(name, value)``,
         ``children(node)`` (the subproofs to show) and ``keep_builtin(text)``."""
         lines: List[str] = []
-        shown = set()
-        stack = [(self, 0)]
+        for number, root, nodes in _sections(self, keep_binding, children, keep_builtin):
+            if number:
+                lines += ["", f"#{number}:"]
+            for depth, node, ref in nodes:
+                pad = "  " * depth
+                if isinstance(node, str):
+                    lines.append(pad + node)
+                elif ref == "shown":
+                    lines.append(f"{pad}{node.fact_text}  (shown above)")
+                elif ref:
+                    lines.append(f"{pad}{node.fact_text}  (continued at #{ref} below)")
+                else:
+                    lines.append(pad + node._label())
+        return "\n".join(lines)
+
+    def as_dict(self) -> dict:
+        """JSON-ready nested form; a repeated subproof becomes ``{"relation", "tuple",
+        "see_above"}``, one deeper than :data:`MAX_DEPTH` ``{"relation", "tuple",
+        "continued_at": n}`` with the continuation in the root's ``continuations`` list."""
+        root: dict = {}
+        for number, start, nodes in _sections(self):
+            top = root if not number else {"number": number}
+            if number:
+                root.setdefault("continuations", []).append(top)
+            stack: List[tuple] = []  # (depth, dict) of the open nodes
+            for depth, node, ref in nodes:
+                if isinstance(node, str):
+                    continue
+                while stack and stack[-1][0] >= depth:
+                    stack.pop()
+                out = top if not stack else {}
+                if stack:
+                    stack[-1][1]["children"].append(out)
+                out.update(relation=node.relation, tuple=list(node.tuple))
+                if ref == "shown":
+                    out["see_above"] = True
+                    continue
+                if ref:
+                    out["continued_at"] = ref
+                    continue
+                out.update(rule=rule_text(node.rule) if node.rule else None,
+                           location=str(node.span) if node.span else None,
+                           bindings=dict(sorted(node.bindings.items())),
+                           absent=list(node.absent), builtins=list(node.builtins), children=[])
+                stack.append((depth, out))
+        return root
+
+
+#: deepest indentation of a printed proof; deeper subproofs continue in numbered sections
+MAX_DEPTH = 16
+
+
+def _sections(proof: Proof, keep_binding=None, children=None, keep_builtin=None):
+    """``(number, root, [(depth, node or text line, ref)])`` per section of the printed
+    proof: section 0 is the proof itself, then one per subproof cut at :data:`MAX_DEPTH`.
+    ``ref`` is None for a node shown in full, ``"shown"`` for one shown before, or the
+    number of the section it continues in. The filters are :meth:`Proof.render`'s."""
+    shown = set()
+    numbers: Dict[int, int] = {}
+    queue = [proof]
+    for root in queue:
+        number = numbers.get(id(root), 0)
+        items = []
+        stack = [(root, 0)]
         while stack:
             node, depth = stack.pop()
-            pad = "  " * depth
             if isinstance(node, str):
-                lines.append(pad + node)
+                items.append((depth, node, None))
                 continue
             if id(node) in shown:
-                lines.append(f"{pad}{node.fact_text}  (shown above)")
+                items.append((depth, node, "shown"))
+                continue
+            subproofs = node.children if children is None else children(node)
+            if node is not root and (id(node) in numbers or (
+                    depth >= MAX_DEPTH and (subproofs or node.bindings))):
+                if id(node) not in numbers:
+                    numbers[id(node)] = len(numbers) + 1
+                    queue.append(node)
+                items.append((depth, node, numbers[id(node)]))
                 continue
             shown.add(id(node))
-            lines.append(pad + node._label())
+            items.append((depth, node, None))
             extra = []
             shown_bindings = [(k, v) for k, v in sorted(node.bindings.items())
                               if keep_binding is None or keep_binding(k, v)]
@@ -72,32 +144,8 @@ class Proof:
                 extra.append("with " + ", ".join(f"{k} = {value_text(v)}" for k, v in shown_bindings))
             extra += [f"absent: !{a}" for a in node.absent]
             extra += [f"builtin: {b}" for b in node.builtins if keep_builtin is None or keep_builtin(b)]
-            subproofs = node.children if children is None else children(node)
-            items = [(e, depth + 1) for e in extra] + [(c, depth + 1) for c in subproofs]
-            stack.extend(reversed(items))
-        return "\n".join(lines)
-
-    def as_dict(self) -> dict:
-        """JSON-ready nested form; a repeated subproof becomes ``{"relation", "tuple", "see_above"}``."""
-        seen = set()
-        root: dict = {}
-        stack = [(self, root)]
-        while stack:
-            node, out = stack.pop()
-            out.update(relation=node.relation, tuple=list(node.tuple))
-            if id(node) in seen:
-                out["see_above"] = True
-                continue
-            seen.add(id(node))
-            out.update(rule=rule_text(node.rule) if node.rule else None,
-                       location=str(node.span) if node.span else None,
-                       bindings=dict(sorted(node.bindings.items())),
-                       absent=list(node.absent), builtins=list(node.builtins), children=[])
-            for child in node.children:
-                sub: dict = {}
-                out["children"].append(sub)
-                stack.append((child, sub))
-        return root
+            stack.extend(reversed([(e, depth + 1) for e in extra] + [(c, depth + 1) for c in subproofs]))
+        yield number, root, items
 
 
 def prove(db, rel: str, tup: tuple, check=None) -> Proof:

@@ -91,7 +91,8 @@ class Watchdog:
         """``what``, then where the time went: the running rule and the relation sizes."""
         elapsed = time.monotonic() - self.started
         if self.run is None:
-            return EvaluationLimitError(f"{what} after {elapsed:.1f} s")
+            where = f" while {self.phase}" if self.phase else ""
+            return EvaluationLimitError(f"{what} after {elapsed:.1f} s{where}")
         count, rule, sizes = self.run.progress()
         where = f" while {self.phase}" if self.phase else ""
         span = None

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Dict, List, Tuple
+from typing import TYPE_CHECKING, Dict, List, Tuple
 
-from analyzer.extract import optional_index, routes
 from analyzer.extract.grammars import parser
 from analyzer.extract.sink import Sink
-from analyzer.markdown import Lexed, lex
+
+if TYPE_CHECKING:  # the extraction's modules load with extract_manifest (a warm run needs ManifestInfo only)
+    from analyzer.markdown import Lexed
 from analyzer.numbers import shown as short, version_key
 
 PROTOCOL_TITLE = "memorycustodian protocol"
@@ -172,6 +173,9 @@ def protocol_contract(keys: Dict[str, str], section_line: int, errors: Errors) -
 
 def extract_manifest(text: str, sink: Sink) -> ManifestInfo:
     """Extract every manifest fact from ``text`` into ``sink`` and return the shared info."""
+    from analyzer.extract import optional_index, routes
+    from analyzer.markdown import lex
+
     lexed = lex(text)
     errors = Errors(sink)
     for index, message in lexed.errors:

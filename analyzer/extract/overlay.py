@@ -12,7 +12,6 @@ import os
 import stat
 
 from analyzer import files
-from analyzer.extract.entries import extract_entries
 from analyzer.extract.grammars import terminal
 from analyzer.extract.sink import Sink
 
@@ -157,6 +156,8 @@ def load_overlay(loader, info) -> None:
             sink.fact("overlay_issue", f"Declared local module is missing or unreadable: {module}")
             continue
         module_sink = Sink(os.path.join(local, module))
+        from analyzer.extract.entries import extract_entries  # only when a local module exists
+
         extract_entries(text, module, info.entry_schema, module_sink, prefix="overlay_")
         loader.merge(module_sink, text)
         loader.project.texts[f"local/{module}"] = text  # the pack uses this text, never a second read

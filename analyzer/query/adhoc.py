@@ -130,8 +130,10 @@ class Session:
 
     # ---- asking -----------------------------------------------------------------------
 
-    def ask(self, goal: str, *, provenance: bool = False, profile: bool = False) -> Answer:
-        """Evaluate ``goal`` (e.g. ``owner(I, M, _, _, _), !loaded(M)``) and return its answer."""
+    def ask(self, goal: str, *, provenance: bool = False, profile: bool = False,
+            max_proofs: Optional[int] = None) -> Answer:
+        """Evaluate ``goal`` (e.g. ``owner(I, M, _, _, _), !loaded(M)``) and return its answer
+        (with ``provenance``: proofs of the first ``max_proofs`` rows, all when None)."""
         from analyzer.engine.evaluate import Engine
         from analyzer.engine.syntax import parse_goal
 
@@ -169,7 +171,7 @@ class Session:
         relation = body[0].rel if len(body) == 1 and isinstance(body[0], ast.Atom) else None
         proofs = None
         if provenance:
-            proofs = [_stitch(db.why(GOAL, row), dbs) for row in rows]
+            proofs = [_stitch(db.why(GOAL, row), dbs) for row in rows[:max_proofs]]
         stats = None
         if profile:
             stats = [s for base_db in {id(d): d for d in dbs.values()}.values() for s in base_db.stats] + db.stats

@@ -4,8 +4,9 @@ a :class:`~analyzer.query.check_model.CheckResult`.
 
 Every decision (findings, their severity or status, each family's status word and exit
 status) is a relation derived by the rules; this module moves data between the project,
-the engine and the result model, and refuses input it could not read (fail closed: an
-unreadable, undecodable or symlinked managed file is an error, exit 2, never an OK check).
+the engine and the result model, and refuses input it could not use (fail closed: a managed
+file the rules say the check needs that is unreadable, undecodable, over the size cap, a
+symlink or not a regular file is an error, exit 2, never an OK check).
 """
 
 from __future__ import annotations
@@ -54,9 +55,9 @@ def run_check(request: CheckRequest) -> CheckResult:
     from analyzer.project import gc_paused, load_project
 
     root = str(request.project_root)
-    memory_dir = request.memory_dir.replace("\\", "/").strip("/") or "docs/memory"
+    memory_dir = files.memory_dir_name(request.memory_dir)
     problem = files.check_memory_dir(root, memory_dir)
-    if problem == "memory dir does not exist":
+    if problem == files.MEMORY_DIR_MISSING:
         return CheckResult([], "INVALID", 1, error=f"Memory directory missing: {os.path.join(root, memory_dir)}",
                            error_path=memory_dir)
     if problem is not None:
@@ -77,7 +78,7 @@ def run_check(request: CheckRequest) -> CheckResult:
     with gc_paused(freeze=True):
         limit = {} if request.max_file_bytes is None else {"max_file_bytes": request.max_file_bytes}
         project = load_project(request.project_root, memory_dir=memory_dir, use_cache=request.use_cache, **limit)
-        refused = _refused(project)
+        refused = _refused(project, request.use_cache)
         if refused is not None:
             return refused
         result, probes, git = _evaluate(request, project)
@@ -86,21 +87,26 @@ def run_check(request: CheckRequest) -> CheckResult:
     return result
 
 
-def _refused(project):
-    """The first managed file the project layer could not use (symlink, unreadable,
-    undecodable), as an ``Error:`` result with exit 2 (spec §9: such input escapes as an error)."""
-    facts = project.facts.relation_sets()
-    bad = {m for (m,) in facts.get("symlink_refused", ())} | {m for m, _ in facts.get("file_unreadable", ())}
-    if not bad:
+def _refused(project, use_cache: bool):
+    """An error result naming every managed file the check needs (``needed_file``,
+    rules/needed.dl) but could not use: a symlink, not a regular file, unreadable, not UTF-8,
+    over the size cap (spec §9: such input escapes as ``Error: …``, exit 2), or None.
+    The lines are read's (analyzer/needed.py): ``Error: <path>:<line>:<col>: <CODE> <cause>``."""
+    from analyzer.needed import error_line, unusable
+
+    if not project.unusable:
+        return None  # nothing is unusable: no file the rules could name
+    engine = check_program(use_cache)
+    inputs = engine.needed(["needed_file"])
+    db = engine.evaluate({rel: rows for rel, rows in project.facts.relation_sets().items() if rel in inputs},
+                         only=["needed_file"])
+    problems = unusable(project, (m for (m,) in db.relation("needed_file")))
+    if not problems:
         return None
-    paths = {f"{project.memory_dir}/{m}" for m in bad}
-    for diag in project.diagnostics:
-        if diag.span.path in paths and diag.severity == "error":
-            return CheckResult([], "INVALID", 2, error=f"Error: {diag.span}: {diag.message}", error_code=diag.code,
-                               error_path=diag.span.path, error_line=diag.span.line, error_col=diag.span.col)
-    first = sorted(paths)[0]
-    return CheckResult([], "INVALID", 2, error=f"Error: {first}: managed file could not be read",
-                       error_code="MA-FILE-UNREADABLE", error_path=first)
+    first = problems[0]
+    return CheckResult([], "INVALID", 2, error="\n".join(error_line(d) for d in problems), error_code=first.code,
+                       error_path=first.span.path, error_line=first.span.line, error_col=first.span.col,
+                       error_diagnostics=problems)
 
 
 def _evaluate(request: CheckRequest, project) -> CheckResult:

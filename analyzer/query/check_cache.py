@@ -23,7 +23,7 @@ from typing import Dict, Optional, Sequence, Tuple
 
 from analyzer import files
 
-FORMAT = b"memory-analyzer-check-result-2"  # bumped when the result model changes
+FORMAT = b"memory-analyzer-check-result-3"  # bumped when the result model changes
 
 
 def _area():
@@ -35,10 +35,9 @@ def _area():
 def result_key(root: str, memory_dir: str, families: Sequence[str], packs: bytes = b"",
                max_file_bytes: Optional[int] = None) -> Optional[str]:
     """The key of a check over the project as it is now, or None when the memory dir holds
-    anything the full check must report (a symlink, a non-regular or unreadable file, a file
-    over the size cap ``max_file_bytes``, default :data:`analyzer.files.SIZE_CAP`).
-    ``packs``: the `--rules` packs' paths and content digests (PackSet.key)."""
-    limit = files.SIZE_CAP if max_file_bytes is None else max_file_bytes
+    anything the full check must report (a symlink, a non-regular or unreadable file).
+    ``packs``: the `--rules` packs' paths and content digests (PackSet.key); ``max_file_bytes``:
+    the size cap (a file over it has no key, and a smaller cap never reuses a larger one's answer)."""
     from analyzer.cache import extractor_version
     from analyzer.engine.cache import cache_key
     from analyzer.resources import data_file
@@ -48,9 +47,10 @@ def result_key(root: str, memory_dir: str, families: Sequence[str], packs: bytes
         return None
     h = hashlib.sha256(FORMAT + sys.version.encode() + b"\0")
     h.update(cache_key(data_file("rules", "check/check.dl")).encode() + b"\0" + extractor_version().encode())
-    h.update(f"\0{os.path.realpath(root)}\0{memory_dir}\0{','.join(families)}\0".encode() + packs + b"\0")
-    h.update(f"{limit}\0".encode())
+    limit = files.SIZE_CAP if max_file_bytes is None else max_file_bytes
+    h.update(f"\0{os.path.realpath(root)}\0{memory_dir}\0{','.join(families)}\0{limit}\0".encode() + packs + b"\0")
     for module in inv.modules:
+        # a file over the cap is an error the full check must report: no key, no cached answer
         data, error = files.read_bytes(os.path.join(root, memory_dir, module), limit)
         if data is None:
             return None

@@ -71,6 +71,8 @@ class CheckResult:
     error_path: str = ""
     error_line: int = 1
     error_col: int = 1
+    # every managed file the check needed but could not use (analyzer/needed.py), when that is the error
+    error_diagnostics: List[object] = field(default_factory=list)
     merge: Optional[object] = None  # the MergeResult of --merge-base (analyzer/query/merge.py)
     # what --select/--ignore/--baseline/--fail-on did (analyzer/gating.py); None without them
     gate: Optional[dict] = None

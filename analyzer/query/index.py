@@ -2,9 +2,9 @@
 `subject merge`): record the request as facts, evaluate rules/index/index.dl for the
 relations the command prints, and select them into plain results.
 
-Which rows exist, which are listed, every refusal (missing memory dir, symlinks,
-unreadable files, duplicate IDs, an overlay that is not BOUND, unknown IDs) and every
-Subject question are derived relations; this module only moves data and locates units.
+Which rows exist, which are listed, every refusal (missing memory dir, the files needed
+and so refused when unusable, duplicate IDs, an overlay that is not BOUND, unknown IDs) and
+every Subject question are derived relations; this module only moves data and locates units.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ class IndexRequest:
     lookup: Optional[str] = None
     merge: Optional[Tuple[str, str]] = None
     subjects: bool = False  # a Subject command: the contract and registry must be clean (§9.6)
+    max_file_bytes: Optional[int] = None  # None: the loader's default cap (analyzer.files.SIZE_CAP)
 
     def facts(self) -> Dict[str, List[tuple]]:
         """The request as facts of facts/index_request.dl (verbatim; rules interpret them)."""
@@ -80,10 +81,12 @@ class Evaluation:
 
         self.request = request
         with gc_paused():
+            limit = {} if request.max_file_bytes is None else {"max_file_bytes": request.max_file_bytes}
             self.project = project or load_project(request.project_root, memory_dir=request.memory_dir,
-                                                   use_cache=request.use_cache)
+                                                   use_cache=request.use_cache, **limit)
             engine = index_program(request.use_cache)
-            only = ["index_failure", "index_error", *wanted]
+            # needed_file (rules/needed.dl): the files whose refusal stops the command (fail closed)
+            only = ["index_failure", "index_error", "needed_file", *wanted]
             needed = engine.needed(only)
             facts = {rel: rows for rel, rows in self.project.facts.relation_sets().items() if rel in needed}
             facts.update(request.facts())

@@ -22,16 +22,22 @@ SHIPPED = ("rules/", "facts/")  # how proofs name the shipped rule and fact file
 
 def bounded(proof) -> Optional[dict]:
     """A :class:`~analyzer.engine.provenance.Proof` as JSON data (``analyze why``'s form, shipped
-    files named relative to the package), cut to :data:`MAX_NODES` nodes breadth first."""
+    files named relative to the package), cut to :data:`MAX_NODES` nodes breadth first (one
+    nested tree: continuation sections of a deep proof are put back in place)."""
     if proof is None:
         return None
     from analyzer.query.why import WhyAnswer
 
     root = WhyAnswer.json_proof(proof)
+    # a proof deeper than provenance.MAX_DEPTH comes with numbered continuation sections; a
+    # tree of at most MAX_NODES nodes needs none, so each is put back where it continues
+    sections = {section.pop("number"): section for section in root.pop("continuations", [])}
     kept = 0
     queue = deque([root])
     while queue:
         node = queue.popleft()
+        if "continued_at" in node:
+            node.update(sections.get(node.pop("continued_at"), {}))
         kept += 1
         children = node.get("children") or []
         room = MAX_NODES - kept - len(queue)

@@ -119,7 +119,7 @@ class Shell:
 
             return why_not(self.session, rest).render()
         if name == ".load":
-            text = Path(rest).read_text(encoding="utf-8")
+            text = _program_text(rest)
             defined = self.session.add(text, rest)
             self.packs.append((text, rest))
             return f"loaded {rest}: {', '.join(defined)}\n"
@@ -162,3 +162,19 @@ class Shell:
         parts = [f"task {self.task or 'default'}"]
         parts += [f"{k} {' '.join(v)}" for k, v in self.request.items() if v]
         return "request: " + "; ".join(parts) + "\n"
+
+
+def _program_text(path: str) -> str:
+    """The text of a rule file for ``.load``: a regular UTF-8 file (never a FIFO, which would
+    block the shell), else DL914 naming why, as ``analyze query PROGRAM.dl`` reports it."""
+    from analyzer.diagnostics import Diagnostic, DiagnosticError
+    from analyzer.engine.sourcefile import read_text
+    from analyzer.span import Span
+
+    try:
+        return read_text(path)
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+    except UnicodeDecodeError as exc:
+        why = f"not UTF-8 (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})"
+    raise DiagnosticError([Diagnostic(Span(path or "<empty>", 1, 1), "DL914", f"cannot read program: {why}")])

@@ -33,6 +33,8 @@ def check_payload(result: CheckResult) -> Dict[str, Any]:
         "families": {f.name: {"status": f.status, "exit_code": f.exit_code} for f in result.families},
         "findings": [finding_payload(x) for f in result.families for x in f.findings],
     }
+    if result.gate is not None:
+        out["gate"] = dict(result.gate)
     if result.merge is not None:
         from analyzer.render.merge_json import merge_payload
 
@@ -41,7 +43,10 @@ def check_payload(result: CheckResult) -> Dict[str, Any]:
 
 
 def error_payload(result: CheckResult) -> Dict[str, Any]:
-    """The ``check.error`` payload: why no check ran, as one diagnostic."""
+    """The ``check.error`` payload: why no check ran, as one diagnostic (one per unusable file)."""
+    if result.error_diagnostics:  # unusable managed files: one diagnostic each, as read's error shape
+        return {"status": "INVALID", "exit_code": result.exit_code,
+                "diagnostics": [d.as_dict() for d in result.error_diagnostics]}
     message = result.error or ""
     code = result.error_code
     return {

@@ -52,6 +52,9 @@ def status_section(result: CheckResult) -> List[str]:
     total = {level: sum(c[level] for c in counts.values()) for level, _ in LEVEL_COLUMNS}
     lines.append(f"| **overall** | **{result.status}** | {total['error']} | {total['warning']} | {total['note']} "
                  f"| **{result.exit_code}** |")
+    if result.gate is not None:
+        lines += ["", f"{result.gate['hidden']} finding(s) hidden by --select/--ignore/--baseline; the exit status is "
+                      f"--fail-on {result.gate['fail_on']}'s."]
     return lines
 
 

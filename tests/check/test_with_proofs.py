@@ -67,6 +67,11 @@ def test_proofs_are_bounded():
         node = child
     out = bounded(chain)
     assert _nodes(out) == MAX_NODES
+    assert "continuations" not in out  # the sections of the deep proof are put back in place
+    depth, node = 1, out
+    while node.get("children"):
+        depth, node = depth + 1, node["children"][0]
+    assert depth == MAX_NODES and node["tuple"] == [MAX_NODES - 1] and node["elided"] == 1
 
 
 def test_sarif_code_flows(acme, analyze, sarif_errors):

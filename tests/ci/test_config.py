@@ -70,7 +70,7 @@ def test_apply_fills_only_unset_options():
 
 def test_every_key_is_declared_with_a_known_kind():
     for key in config.KEYS.values():
-        assert key.kind in ("str", "list", "bool", "int") and key.commands and key.help
+        assert key.kind in ("str", "path", "list", "bool", "int") and key.commands and key.help
 
 
 def test_check_takes_defaults_from_the_file_and_flags_win(tmp_path):

@@ -237,6 +237,7 @@ def test_ci_formats_reuse_the_check_renderers(history):
 
 def test_other_check_options_are_refused_not_ignored(history):
     repo, _ = history
-    for extra in (["--conflicts"], ["--all"], ["--merge-base", "HEAD"], ["--with-proofs"]):
+    for extra in (["--conflicts"], ["--all"], ["--merge-base", "HEAD"], ["--with-proofs"], ["--fail-on", "never"],
+                  ["--ignore", "MA-AUTONOMY-001"]):
         out = cli(repo.root, "--base", "HEAD~1", *extra)
         assert out.returncode == 2 and "cannot be combined with" in out.stderr, extra

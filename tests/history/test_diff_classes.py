@@ -153,3 +153,15 @@ def test_output_does_not_depend_on_the_hash_seed(history):
                                  capture_output=True, text=True, env=env)
             outs.add((argv[0], argv[-1] if argv[0] != "check" else "check", run.stdout, run.returncode))
     assert len(outs) == 3, "the same request gave different output under another PYTHONHASHSEED"
+
+
+def test_history_commands_find_the_project_root_from_a_subdirectory(history):
+    repo, shas = history
+    sub = repo.root / "docs" / "memory" / "areas"
+    for argv in (["diff", "--base", shas["init"], "--head", "HEAD"], ["readiness"],
+                 ["restore", "--preview", "MC-DNU-20260904-5f607182", "--base", shas["init"]]):
+        here = subprocess.run([sys.executable, "-m", "analyzer", *argv], cwd=sub, capture_output=True, text=True)
+        given = subprocess.run([sys.executable, "-m", "analyzer", *argv, "--project-root", str(repo.root)],
+                               cwd=repo.root, capture_output=True, text=True)
+        assert (here.returncode, here.stdout) == (given.returncode, given.stdout), argv
+        assert here.returncode in (0, 1), here.stderr

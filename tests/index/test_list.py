@@ -93,7 +93,8 @@ def test_managed_symlink_is_refused(cli, acme):
     os.symlink(memory(acme, "decisions.md"), memory(acme, "linked.md"))
     code, out, err = cli("list")
     assert (code, out) == (2, "")
-    assert err.strip() == "Error: Managed memory path must not be a symlink: docs/memory/linked.md"
+    # read's shape (docs/decisions.md, "Every command fails closed")
+    assert err.strip() == "Error: docs/memory/linked.md:1:1: MA-FILE-SYMLINK Managed memory path must not be a symlink"
     code, data, _ = cli.json("list")
     assert code == 2 and data["diagnostics"][0]["path"] == "docs/memory/linked.md"
 
@@ -102,7 +103,7 @@ def test_undecodable_file_is_refused(cli, acme):
     memory(acme, "decisions.md").write_bytes(b"# Decisions\n\xff\xfe broken\n")
     code, out, err = cli("list")
     assert (code, out) == (2, "")
-    assert err.startswith("Error: docs/memory/decisions.md: ") and "Traceback" not in err
+    assert err.startswith("Error: docs/memory/decisions.md:2:1: MA-FILE-ENCODING ") and "Traceback" not in err
 
 
 def test_missing_memory_dir(cli, acme):

@@ -120,4 +120,5 @@ def test_local_entry(cli, acme):
 def test_symlink_refused(cli, acme):
     memory(acme, "extra.md").symlink_to(memory(acme, "brief.md"))
     code, out, err = cli("show", "MC-DEC-20260910-1b2c3d4e")
-    assert (code, out) == (2, "") and err.startswith("Error: Managed memory path must not be a symlink")
+    assert (code, out) == (2, "") and err.startswith("Error: docs/memory/extra.md:1:1: MA-FILE-SYMLINK Managed memory "
+                                                      "path must not be a symlink")

@@ -93,7 +93,7 @@ def test_missing_registry_refuses(cli, acme):
 def test_symlink_refused_before_contract(cli, acme):
     memory(acme, "x.md").symlink_to(memory(acme, "brief.md"))
     code, _, err = cli("subject", "list")
-    assert code == 2 and err.startswith("Error: Managed memory path must not be a symlink")
+    assert code == 2 and err.startswith("Error: docs/memory/x.md:1:1: MA-FILE-SYMLINK Managed memory path must not be a symlink")
 
 
 @pytest.mark.parametrize("source,target,message", [

@@ -42,6 +42,22 @@ def test_lines_goals_rules_and_commands_in_process():
     assert ".whynot GOAL" in shell.handle(".help")
 
 
+@pytest.mark.parametrize("make,why", [
+    (lambda p: None, "No such file or directory"),
+    (os.mkdir, "a directory, not a regular file"),
+    (os.mkfifo, "a FIFO (named pipe), not a regular file"),  # opening it would block the shell
+    (lambda p: Path(p).write_bytes(b"p(1).\n\xff"), "not UTF-8 (byte 0xff at offset 6)"),
+], ids=["missing", "directory", "fifo", "latin1"])
+def test_load_of_an_unusable_file_is_a_diagnostic_not_a_crash(tmp_path, make, why):
+    from analyzer.query.shell import Shell
+
+    path = str(tmp_path / "rules.dl")
+    make(path)
+    shell = Shell(EXAMPLE)
+    assert shell.handle(f".load {path}") == f"{path}:1:1: DL914 cannot read program: {why}\n"
+    assert "(0 tuples)" not in shell.handle("subject(S, _, _, _)")  # the shell goes on
+
+
 def test_a_second_query_does_not_read_the_project_again(monkeypatch):
     import analyzer.project as project
     from analyzer.query.shell import Shell

@@ -136,17 +136,8 @@ def test_max_file_bytes_must_be_a_positive_integer(acme, analyze, value):
 
 @pytest.mark.parametrize("strict", [False, True], ids=["plain", "strict"])
 @pytest.mark.parametrize("fmt", ["text", "json"])
-def test_unreadable_file_permission(acme, monkeypatch, capsys, fmt, strict):
-    # simulated in-process: a root test runner can read a mode-000 file
-    target = str(acme / "docs/memory/decisions.md")
-    real_open = os.open
-
-    def refusing_open(path, flags, *args, **kwargs):
-        if os.fspath(path) == target:
-            raise PermissionError(13, "Permission denied")
-        return real_open(path, flags, *args, **kwargs)
-
-    monkeypatch.setattr(os, "open", refusing_open)
+def test_unreadable_file_permission(acme, refuse_open, capsys, fmt, strict):
+    refuse_open(acme / "docs/memory/decisions.md")
     status = cli.main(["read", "--project-root", str(acme), *TASK, "--no-cache", "--format", fmt,
                        *(["--strict-routing"] if strict else [])])
     out, err = capsys.readouterr()

@@ -1,0 +1,56 @@
+"""The gating options of ``analyze check`` (``--fail-on``, ``--select``, ``--ignore``,
+``--baseline``): their arguments, the gate they make, and the note a gated run prints.
+What gating does is analyzer/gating.py."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from analyzer import exitcodes
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare the gating options (also set by the project configuration)."""
+    from analyzer.gating import FAIL_ON
+
+    parser.add_argument("--fail-on", choices=FAIL_ON, default=None,
+                        help="exit 1 on findings at this level or worse: review (REVIEW, WARNING), conflict (CONFLICT, "
+                             "INVALID, ERROR: the reference's rule), error (INVALID, ERROR), never; default: the "
+                             "reference's exit rule")
+    parser.add_argument("--select", action="append", default=None, metavar="CODES",
+                        help="report only these codes or code prefixes (comma-separated, repeatable), e.g. MC-FRESH")
+    parser.add_argument("--ignore", action="append", default=None, metavar="CODES",
+                        help="do not report these codes or code prefixes (comma-separated, repeatable)")
+    parser.add_argument("--baseline", default=None, metavar="FILE",
+                        help="report only findings not in FILE, a previous --format json or sarif output "
+                             "(matched by fingerprint)")
+
+
+def make_gate(args: argparse.Namespace):
+    """The gate of the command line with its baseline read, or exit 2 (an int) for an
+    unusable baseline."""
+    from analyzer.gating import BaselineError, Gate, load_baseline
+
+    def codes(values):
+        return [c.strip() for value in values or () for c in value.split(",") if c.strip()]
+
+    gate = Gate(args.fail_on, codes(args.select), codes(args.ignore), args.baseline)
+    if args.baseline:
+        try:
+            gate.known = load_baseline(args.baseline)
+        except BaselineError as exc:
+            print(f"analyze check: error: MA-BASELINE: {exc}", file=sys.stderr)
+            return exitcodes.INVALID
+    return gate
+
+
+def apply_gate(result, gate):
+    """The gated result; a note on stderr when the gate hid findings or changed the exit."""
+    from analyzer.gating import apply
+
+    gated = apply(result, gate)
+    if gated.gate is not None and (gated.gate["hidden"] or gated.exit_code != result.exit_code):
+        print(f"analyze check: {gated.gate['hidden']} finding(s) hidden by --select/--ignore/--baseline; "
+              f"exit {gated.exit_code} by --fail-on {gated.gate['fail_on']}", file=sys.stderr)
+    return gated

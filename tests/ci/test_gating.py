@@ -1,0 +1,115 @@
+"""Gating like linters: --select/--ignore codes and prefixes, --baseline (JSON or SARIF, by
+fingerprint), --fail-on, their configuration keys, and the reference's exit rule untouched
+without them."""
+
+from __future__ import annotations
+
+import json
+
+from analyzer import gating
+from analyzer.query.check_model import CheckFinding, CheckResult, FamilyResult, Location
+from analyzer.query.merge import MergeResult
+from cihelp import copy_example, run_proc
+
+
+def _check(root, tmp, *argv):
+    proc = run_proc(["check", "--all", "--format", "json", "--project-root", str(root), *argv], tmp)
+    return proc, json.loads(proc.stdout)
+
+
+def test_without_options_the_reference_exit_rule_stays(tmp_path):
+    root = copy_example(tmp_path)
+    proc, document = _check(root, tmp_path)
+    assert proc.returncode == 1 and "gate" not in document and proc.stderr == ""
+
+
+def test_select_and_ignore_codes_and_prefixes(tmp_path):
+    root = copy_example(tmp_path)
+    proc, document = _check(root, tmp_path, "--select", "MC-FRESH")
+    assert {f["code"][:8] for f in document["findings"]} == {"MC-FRESH"} and proc.returncode == 1
+    assert document["gate"]["hidden"] == 6 and "6 finding(s) hidden" in proc.stderr
+    assert document["status"] == "INVALID"  # the rules' word stays
+    proc, document = _check(root, tmp_path, "--ignore", "MC-FRESH,MC-CONFLICT")
+    assert [f["code"] for f in document["findings"]] == ["MC-ROUTING-005"] and proc.returncode == 0
+    proc, document = _check(root, tmp_path, "--select", "MC-CONFLICT-001", "--select", "MC-ROUTING-005")
+    assert sorted(f["code"] for f in document["findings"]) == ["MC-CONFLICT-001", "MC-ROUTING-005"]
+
+
+def test_fail_on_thresholds(tmp_path):
+    root = copy_example(tmp_path)
+    warning_only = ("--select", "MC-ROUTING")
+    assert _check(root, tmp_path, *warning_only, "--fail-on", "review")[0].returncode == 1
+    assert _check(root, tmp_path, *warning_only, "--fail-on", "conflict")[0].returncode == 0
+    assert _check(root, tmp_path, *warning_only)[0].returncode == 0
+    conflict_only = ("--select", "MC-CONFLICT-001")
+    assert _check(root, tmp_path, *conflict_only)[0].returncode == 1
+    assert _check(root, tmp_path, *conflict_only, "--fail-on", "error")[0].returncode == 0
+    assert _check(root, tmp_path, "--fail-on", "never")[0].returncode == 0
+    assert _check(root, tmp_path, "--fail-on", "error")[0].returncode == 1
+
+
+def test_baseline_from_json_and_from_sarif(tmp_path):
+    root = copy_example(tmp_path)
+    base_json, base_sarif = tmp_path / "base.json", tmp_path / "base.sarif"
+    run_proc(["check", "--all", "--project-root", str(root), "--output", f"json:{base_json}",
+              "--output", f"sarif:{base_sarif}"], tmp_path)
+    for baseline in (base_json, base_sarif):
+        proc, document = _check(root, tmp_path, "--baseline", str(baseline))
+        assert document["findings"] == [] and proc.returncode == 0
+        assert document["gate"]["hidden"] == 11
+    # a new problem is reported, the old ones stay hidden, even though lines moved
+    constraints = root / "docs" / "memory" / "constraints.md"
+    head, rest = constraints.read_text(encoding="utf-8").split("\n", 1)
+    constraints.write_text(head + "\n\n\n" + rest, encoding="utf-8")
+    (root / "docs" / "memory" / "orphan.md").write_text(
+        "# Orphan\n\n## MC-CON-20270109-1a1a1a01 — Stray\n\nStatus: active\nScope: project\nSubject: none\n"
+        "Facet: policy\nEvidence:\n- user-confirmed\n\nConstraint:\nx\n", encoding="utf-8")
+    proc, document = _check(root, tmp_path, "--baseline", str(base_sarif))
+    assert document["findings"] and all("orphan.md" in json.dumps(f) for f in document["findings"])
+
+
+def test_unusable_baseline_is_exit_2(tmp_path):
+    root = copy_example(tmp_path)
+    bad = tmp_path / "bad.json"
+    bad.write_text("{\"x\": 1}", encoding="utf-8")
+    for path in (bad, tmp_path / "missing.json"):
+        proc = run_proc(["check", "--all", "--project-root", str(root), "--baseline", str(path)], tmp_path)
+        assert proc.returncode == 2 and "MA-BASELINE" in proc.stderr and proc.stdout == ""
+
+
+def test_configuration_sets_the_gate_and_flags_win(tmp_path):
+    root = copy_example(tmp_path)
+    (root / "pyproject.toml").write_text('[tool.memory-analyzer]\nfail-on = "never"\nignore = ["MC-FRESH"]\n',
+                                         encoding="utf-8")
+    proc, document = _check(root, tmp_path)
+    assert proc.returncode == 0 and not any(f["code"].startswith("MC-FRESH") for f in document["findings"])
+    assert _check(root, tmp_path, "--fail-on", "conflict")[0].returncode == 1
+    base = tmp_path / "b.json"
+    run_proc(["check", "--all", "--format", "json", "--project-root", str(root), "--output", str(base)], tmp_path)
+    (root / "pyproject.toml").write_text('[tool.memory-analyzer]\nbaseline = "../b.json"\n', encoding="utf-8")
+    assert _check(root, tmp_path)[1]["gate"]["baseline"].endswith("b.json")
+
+
+def _merge_result(available: bool):
+    merge = MergeResult("right", status="CONFLICT" if available else None, exit_code=1)
+    families = [FamilyResult("conflicts", "conflicts", "CLEAR", 0),
+                FamilyResult("merge", "merge", merge.status or "UNAVAILABLE", 1)]
+    result = CheckResult(families, "UNAVAILABLE", 1)
+    result.merge = merge
+    return result
+
+
+def test_an_unavailable_merge_review_keeps_failing():
+    gate = gating.Gate(ignore=["MC-MERGE"])
+    assert gating.apply(_merge_result(False), gate).exit_code == 1
+    assert gating.apply(_merge_result(True), gate).exit_code == 0  # available, nothing left to show
+    assert gating.apply(_merge_result(False), gating.Gate(fail_on="never")).exit_code == 0
+
+
+def test_apply_leaves_the_result_alone():
+    finding = CheckFinding("MC-FRESH-001", "freshness", "m", severity="ERROR", locations=[Location("a.md", 1)])
+    result = CheckResult([FamilyResult("freshness", "quality", "FAILED", 1, [finding])], "FAILED", 1)
+    gated = gating.apply(result, gating.Gate(ignore=["MC-FRESH-001"]))
+    assert gated.families[0].findings == [] and result.families[0].findings == [finding]
+    assert gated.exit_code == 0 and result.exit_code == 1
+    assert gating.apply(result, gating.Gate()) is result
