@@ -155,9 +155,22 @@ def sarif_document(result: CheckResult, prefix: str = "", limit: int = MAX_RESUL
     return {"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}, omitted
 
 
+_RESULTS = "\x00results\x00"
+
+
 def dumps(document: Dict[str, Any]) -> str:
-    """The printed SARIF: sorted nowhere (order is the renderer's), indented, ASCII, final newline."""
-    return json.dumps(document, indent=2, ensure_ascii=True) + "\n"
+    """The printed SARIF: indented, ASCII, final newline, each result on one line. The results
+    (thousands on a big project) go through the C encoder one by one: the indenting encoder
+    is pure Python and cost more than the whole check otherwise (docs/performance.md)."""
+    run = document["runs"][0]
+    results = run["results"]
+    run["results"] = _RESULTS
+    try:
+        text = json.dumps(document, indent=2, ensure_ascii=True)
+    finally:
+        run["results"] = results
+    body = ",\n".join("        " + json.dumps(r, ensure_ascii=True) for r in results)
+    return text.replace(json.dumps(_RESULTS), f"[\n{body}\n      ]" if results else "[]", 1) + "\n"
 
 
 def render_sarif(result: CheckResult, prefix: str = "", warn=None) -> str:

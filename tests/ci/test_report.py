@@ -239,3 +239,21 @@ def test_report_output_files_and_errors(tmp_path):
     empty.mkdir()
     missing = run_proc(["report", "--format", "json", "--project-root", str(empty)], tmp_path)
     assert missing.returncode == 1 and json.loads(missing.stdout)["schema"]["name"] == "report.error"
+
+
+def test_same_report_whatever_the_order_files_were_written(tmp_path, clean_env):
+    """The walk (outside Git) and every table are sorted: files written in reverse order give
+    the same bytes."""
+    import shutil
+    from pathlib import Path
+
+    source = copy_example(tmp_path / "a")
+    reverse = tmp_path / "b" / "acme"
+    files = sorted(p for p in source.rglob("*") if p.is_file())
+    for path in reversed(files):
+        target = reverse / path.relative_to(source)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+    outs = [run_inproc(["report", "--no-cache", "--project-root", str(root)])[0].replace(str(root), "<root>")
+            for root in (source, reverse)]
+    assert outs[0] == outs[1] and Path(reverse).is_dir()

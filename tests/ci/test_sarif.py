@@ -190,3 +190,22 @@ def test_repo_relative_uris_inside_a_git_work_tree(tmp_path):
             for r in json.loads(proc.stdout)["runs"][0]["results"]}
     assert uris and all(u.startswith("acme/docs/memory/") for u in uris)
     assert Path(REPO).is_dir()
+
+
+def test_compressed_size_limit_halves_the_results(monkeypatch):
+    """Past the upload size (gzip), results are halved until the log fits, and that is said."""
+    import gzip
+
+    findings = [CheckFinding("MC-FRESH-001", "freshness", f"finding {i} " + "%08x" % (i * 2654435761 % 2**32) * 8,
+                             severity="ERROR", locations=[Location(f"docs/memory/f{i}.md", i + 1)])
+                for i in range(400)]
+    result = CheckResult([FamilyResult("freshness", "quality", "FAILED", 1, findings)], "FAILED", 1)
+    full = check_sarif.render_sarif(result)
+    limit = len(gzip.compress(full.encode("ascii"), mtime=0)) // 3
+    monkeypatch.setattr(check_sarif, "MAX_GZIP_BYTES", limit)
+    warned = []
+    text = check_sarif.render_sarif(result, warn=warned.append)
+    run = json.loads(text)["runs"][0]
+    assert len(gzip.compress(text.encode("ascii"), mtime=0)) <= limit
+    assert 0 < len(run["results"]) < 400 and run["properties"]["truncation"]["omittedResults"] == 400 - len(run["results"])
+    assert warned and text == check_sarif.render_sarif(result)  # deterministic
