@@ -61,8 +61,13 @@ def render_junit(result: CheckResult, prefix: str = "") -> str:
     if result.error is not None:
         suite = ET.SubElement(root, "testsuite", name="check", tests="1", failures="0", errors="1", skipped="0")
         case = ET.SubElement(suite, "testcase", classname="memory-analyzer.check", name="check")
-        error = ET.SubElement(case, "error", message=result.error, type=result.error_code)
-        error.text = f"{prefix}{result.error_path}:{result.error_line}:{result.error_col}: {result.error}"
+        lines = result.error.splitlines() or [result.error]
+        error = ET.SubElement(case, "error", message=lines[0], type=result.error_code)
+        if lines[0].startswith("Error: "):
+            # Unusable files: each line already reads "Error: path:line:col: CODE cause".
+            error.text = result.error
+        else:
+            error.text = f"{prefix}{result.error_path}:{result.error_line}:{result.error_col}: {result.error}"
     else:
         found = _family_findings(result)
         by_name = {f.name: f for f in result.families}

@@ -66,6 +66,24 @@ def test_junit_error_result(tmp_path):
     path.write_text(proc.stdout, encoding="utf-8")
     case = next(iter(next(iter(junitparser.JUnitXml.fromfile(str(path))))))
     assert isinstance(case.result[0], junitparser.Error) and proc.returncode == 1
+    assert case.result[0].text.startswith("docs/memory:1:1: Memory directory missing")
+
+
+def test_junit_error_names_each_unusable_file_once(tmp_path):
+    """Refused files: the error text is the refusal itself, one located line per file."""
+    junitparser = pytest.importorskip("junitparser")
+    example_copy = copy_example(tmp_path)
+    for name in ("decisions.md", "constraints.md"):
+        with open(example_copy / "docs" / "memory" / name, "ab") as handle:
+            handle.write(b"\xff\n")
+    proc = run_proc(["check", "--format", "junit", "--project-root", str(example_copy)], tmp_path)
+    path = tmp_path / "e.xml"
+    path.write_text(proc.stdout, encoding="utf-8")
+    error = next(iter(next(iter(junitparser.JUnitXml.fromfile(str(path)))))).result[0]
+    lines = error.text.splitlines()
+    assert proc.returncode == 2 and len(lines) == 2
+    assert all(line.startswith("Error: docs/memory/") and line.count("MA-FILE-ENCODING") == 1 for line in lines)
+    assert error.message == lines[0]
 
 
 def test_github_escaping():
