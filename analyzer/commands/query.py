@@ -208,7 +208,7 @@ def _fail(args, diagnostics, status: str) -> int:
 def _emit(args, answer) -> int:
     from analyzer.query.answer import answer_payload, render_table, write_csv
 
-    texts, note = _capped_proofs(answer)
+    texts, note = capped_proofs(answer)
     if args.format == "json":
         from analyzer.output import emit_json
 
@@ -242,7 +242,7 @@ WHY_MAX_PROOFS = 100
 WHY_MAX_LINES = 10_000
 
 
-def _capped_proofs(answer):
+def capped_proofs(answer):
     """``(proof texts, note or None)``: whole proofs while they fit in WHY_MAX_LINES (the
     first one always, cut to the cap), and a note saying what was left out."""
     if answer.proofs is None:

@@ -94,13 +94,18 @@ class Shell:
             return exc.diagnostic("<shell>").render() + "\n"
 
     def _answer(self, goal: str, proofs: bool) -> str:
-        from analyzer.commands.query import proof_text
+        from analyzer.commands.query import WHY_MAX_PROOFS, capped_proofs
         from analyzer.query.answer import render_table
 
-        answer = self.session.ask(goal, provenance=proofs)
+        # .why is bounded as `query --why` is: at most WHY_MAX_PROOFS proofs and
+        # WHY_MAX_LINES lines, and a note saying what was left out
+        answer = self.session.ask(goal, provenance=proofs, max_proofs=WHY_MAX_PROOFS if proofs else None)
         out = render_table(answer.columns, answer.rows)
-        for proof in answer.proofs or ():
-            out += "\n" + proof_text(proof) + "\n"
+        texts, note = capped_proofs(answer)
+        for text in texts or ():
+            out += "\n" + text + "\n"
+        if note:
+            out += "\n" + note.replace("--why:", ".why:", 1) + "\n"
         return out
 
     def _command(self, line: str) -> str:

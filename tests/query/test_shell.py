@@ -42,6 +42,25 @@ def test_lines_goals_rules_and_commands_in_process():
     assert ".whynot GOAL" in shell.handle(".help")
 
 
+def test_why_is_bounded_like_query_why():
+    """.why proves at most WHY_MAX_PROOFS answers and says what it left out."""
+    from analyzer.commands.query import WHY_MAX_PROOFS
+    from analyzer.query.shell import Shell
+
+    shell = Shell(EXAMPLE)
+    many = WHY_MAX_PROOFS + 20
+    facts = " ".join(f"k({i})." for i in range(many))  # shallow proofs: the proof cap binds
+    assert shell.handle(f"{facts} n(X) :- k(X).") == "added: k, n\n"
+    out = shell.handle(".why n(X)")
+    assert f"({many} tuples)" in out
+    assert out.count("answer X = ") == WHY_MAX_PROOFS
+    assert f".why: proofs of {WHY_MAX_PROOFS} of {many} answers shown" in out
+    # deep proofs: the line cap binds first, and the note says so too
+    assert shell.handle(f"d(0). d(X + 1) :- d(X), X < {many - 1}.") == "added: d\n"
+    deep = shell.handle(".why d(X)")
+    assert deep.count("answer X = ") < WHY_MAX_PROOFS and "the output stops at" in deep
+
+
 @pytest.mark.parametrize("make,why", [
     (lambda p: None, "No such file or directory"),
     (os.mkdir, "a directory, not a regular file"),
