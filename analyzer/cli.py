@@ -72,6 +72,15 @@ def main(argv: Optional[List[str]] = None) -> int:
         return exitcodes.INVALID
     module = importlib.import_module(args._module)
     try:
+        from analyzer import config
+
+        try:
+            config.settle_max_file_bytes(args)
+        except config.ConfigError as exc:
+            # check reads the configuration itself and reports it in its own formats
+            if args._module != "analyzer.commands.check":
+                print(f"Error: {exc}", file=sys.stderr)
+                return exitcodes.INVALID
         return int(module.run(args))
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

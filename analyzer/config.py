@@ -60,6 +60,9 @@ KEYS: Dict[str, Key] = {k.name: k for k in (
         ("plan", "confirm", "full")),
     Key("reviewers", "list", ("check",), "reviewers",
         "names a `Memory-Confirmed-By:` trailer may carry to confirm a change (as repeated --reviewer)"),
+    Key("max-file-bytes", "int", ("read", "why", "check", "facts", "query", "list", "show", "subject", "shell"),
+        "max_file_bytes",
+        "largest memory file read, in bytes, by every command that reads a project (as --max-file-bytes)"),
     Key("agent-authors", "list", ("check", "readiness"), "agent_authors",
         "Python regular expressions an agent's commit author (`Name <email>`) fully matches "
         "(as repeated --agent-author)"),
@@ -156,6 +159,8 @@ def _check(key: str, value: Any, path: str, line: int) -> None:
     if not ok:
         wanted = {"str": "a string", "path": "a path (string)", "bool": "true or false", "int": "an integer", "list": "a list of strings"}
         raise ConfigError("MA-CONFIG-VALUE", f"{key} must be {wanted[spec.kind]}", path, line)
+    if spec.kind == "int" and value <= 0:  # the one int key is a size: zero would read nothing
+        raise ConfigError("MA-CONFIG-VALUE", f"{key} must be a positive integer, not {value}", path, line)
     if spec.choices and value not in spec.choices:
         raise ConfigError("MA-CONFIG-VALUE", f"{key} must be one of {', '.join(spec.choices)}, not {value!r}",
                           path, line)
@@ -194,3 +199,20 @@ def apply(args: Any, command: str, config: Config) -> None:
             if spec.kind == "path":  # relative to the project root, where the file is
                 value = os.path.join(getattr(args, "project_root", "."), value)
             setattr(args, spec.dest, list(value) if isinstance(value, list) else value)
+
+
+def settle_max_file_bytes(args: Any) -> None:
+    """Give ``args.max_file_bytes`` its value when the command line left it unset: the
+    configuration's ``max-file-bytes``, else :data:`analyzer.files.SIZE_CAP`. Commands without
+    the option are left alone. Raises :class:`ConfigError` for an unusable file or value."""
+    if getattr(args, "max_file_bytes", 0) is not None:
+        return  # given on the command line, or a command without the option
+    from analyzer.files import SIZE_CAP
+    from analyzer.root import resolve_root
+
+    args.max_file_bytes = SIZE_CAP  # what the command uses should the file be refused below
+    root = resolve_root(getattr(args, "project_root", None), getattr(args, "memory_dir", "docs/memory")).path
+    loaded = load(root)
+    value = loaded.values.get("max-file-bytes")
+    if value is not None:
+        args.max_file_bytes = value

@@ -30,9 +30,12 @@ def add_max_file_bytes(parser: argparse.ArgumentParser) -> None:
     """``--max-file-bytes N``: the size cap of one memory file (every command that loads a project)."""
     from analyzer.files import SIZE_CAP
 
-    parser.add_argument("--max-file-bytes", type=_positive_int, default=SIZE_CAP, metavar="N",
-                        help=f"largest memory file read, in bytes (default: {SIZE_CAP}, 10 MiB); a larger file "
-                             "is an error, not a silently missing module")
+    # default None: the project configuration's max-file-bytes, else SIZE_CAP (analyzer.cli
+    # settles it before the command runs, so every command sees a number)
+    parser.add_argument("--max-file-bytes", type=_positive_int, default=None, metavar="N",
+                        help=f"largest memory file read, in bytes (default: max-file-bytes of the project "
+                             f"configuration, else {SIZE_CAP}, 10 MiB); a larger file is an error, not a "
+                             "silently missing module")
 
 
 def _positive_int(value: str) -> int:
