@@ -180,7 +180,7 @@ CHECK_SHAPES = (
           "when Git could not answer: exit 1, never CLEAR) and merge holds its block: ref, commits (base, head, "
           "target), the Git error, and its findings with locations on the revisions (revision label and commit). "
           "With --rules PACK.dl, families.packs is the rule-pack family (OK/FAILED) and its findings have family "
-          "packs and the severity their @code block declares (docs/rule-packs.md). With --with-proofs every "
+          "packs and the severity their @code block declares. With --with-proofs every "
           "finding has proofs: at most 3 proof trees, one per derived tuple the finding was selected from, each "
           "node {relation, tuple, rule, location, bindings, absent, builtins, children} as `analyze why` prints "
           "them (see_above for a subproof shown before), at most 200 nodes breadth first (elided: how many "
@@ -453,11 +453,11 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "--reachability, else --freshness, else the full legacy check (routing, reachability and freshness in "
         "one report). --all runs every family in one evaluation and prints each family's block. "
         "--format text|json|sarif|junit|github|markdown picks the output (SARIF 2.1.0 for code scanning, JUnit XML, "
-        "GitHub workflow annotations, a Markdown report; docs/ci.md); --output FILE "
+        "GitHub workflow annotations, a Markdown report); --output FILE "
         "writes it to FILE instead of stdout and --output FORMAT:FILE writes another format too (repeatable), "
         "all from one evaluation. `[tool.memory-analyzer]` in the project's pyproject.toml, or "
-        "`.memory-analyzer.toml`, sets defaults for these options (docs/ci.md); flags win. --rules PACK.dl "
-        "(repeatable) adds the findings of a rule pack as one more family, `packs` (docs/rule-packs.md). "
+        "`.memory-analyzer.toml`, sets defaults for these options; flags win. --rules PACK.dl "
+        "(repeatable) adds the findings of a rule pack as one more family, `packs`. "
         "--base REV (with --autonomy plan|confirm|full) judges the memory changes since REV instead "
         "(the `autonomy` shape).",
         shapes=CHECK_SHAPES + AUTONOMY_SHAPES,
@@ -476,7 +476,7 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "Test rule packs as `opa test` tests policies: DIR's *.dl files (and --rules) are the packs, and every "
         "subdirectory of DIR holding expected.txt is a case, a fixture project whose pack findings must be "
         "exactly the lines of expected.txt (`CODE SEVERITY: message`, as check prints them). Prints PASS or "
-        "FAIL per case, with a diff for each failure (docs/rule-packs.md).",
+        "FAIL per case, with a diff for each failure.",
         shapes=TEST_SHAPES,
         exits=((0, "every case passed"), (1, "at least one case failed"),
                (2, "bad input: no pack or no case, a wrong pack (`path:line:col: CODE …`), an unreadable expected "
@@ -491,7 +491,7 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "Mermaid flowchart tasks -> modules -> entries with unreachable and outside-canonical entries marked "
         "(entries collapse into per-module counts past a node budget), the findings by family with file:line "
         "links, and every entry in a table. Markdown stays under 1 MiB (GitHub's step summary) with a visible "
-        "truncation note; --format json has the same content as the report.result shape (docs/ci.md).",
+        "truncation note; --format json has the same content as the report.result shape.",
         shapes=REPORT_SHAPES,
         exits=((0, "no family failed (as check --all)"),
                (1, "a family failed (as check --all), or the memory dir is missing"),

@@ -14,7 +14,7 @@ from analyzer import exitcodes
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare ``--rules``."""
     parser.add_argument("--rules", dest="packs", action="append", default=[], metavar="PACK.dl",
-                        help="also report the findings of a rule pack (repeatable; docs/rule-packs.md)")
+                        help="also report the findings of a rule pack (repeatable)")
     parser.add_argument("--with-proofs", action="store_true",
                         help="add a proof tree to every finding (JSON `proofs`, SARIF code flows)")
 

@@ -19,7 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("code", metavar="CODE", help="a finding or reason code, e.g. MC-ROUTE-PATH, or one of the "
                         "tool's own codes (DL108, MA-FILE-ENCODING); case-insensitive")
     parser.add_argument("--rules", dest="packs", action="append", default=[], metavar="PACK.dl",
-                        help="also know the codes this rule pack declares (repeatable; docs/rule-packs.md)")
+                        help="also know the codes this rule pack declares (repeatable)")
 
 
 def run(args: argparse.Namespace, locate=None) -> int:
