@@ -80,11 +80,9 @@ def run(args: argparse.Namespace) -> int:
         return emit_json("check", "autonomy", autonomy_payload(result)) or result.exit_code
     if args.format != "text":  # the CI formats of check, rendered by check's own renderers
         from analyzer.render.autonomy_out import as_check_result
-        from analyzer.render.check_formats import Context, render
+        from analyzer.render.check_formats import write_as_check
 
-        text, status = render(args.format, as_check_result(result), Context(str(args.project_root)))
-        sys.stdout.write(text)
-        return status or result.exit_code
+        return write_as_check(args.format, as_check_result(result), str(args.project_root), result.exit_code)
     from analyzer.render.autonomy_out import render_autonomy_text
 
     sys.stdout.write(render_autonomy_text(result))

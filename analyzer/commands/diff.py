@@ -46,12 +46,10 @@ def run(args: argparse.Namespace) -> int:
 
         return emit_json("diff", "result", diff_payload(result)) or result.exit_code
     if args.format != "text":  # the CI formats of check, rendered by check's own renderers
-        from analyzer.render.check_formats import Context, render
+        from analyzer.render.check_formats import write_as_check
         from analyzer.render.diff_json import as_check_result
 
-        text, status = render(args.format, as_check_result(result), Context(str(args.project_root)))
-        sys.stdout.write(text)
-        return status or result.exit_code
+        return write_as_check(args.format, as_check_result(result), str(args.project_root), result.exit_code)
     from analyzer.render.diff_text import render_diff_text
 
     sys.stdout.write(render_diff_text(result))

@@ -111,3 +111,11 @@ def parse_output(spec: str, default_format: str, names=None) -> Tuple[str, str, 
     if sep and head in (names or RENDERERS) and tail:
         return head, tail, False
     return default_format, spec, True
+
+
+def write_as_check(fmt: str, result: CheckResult, project_root: str, exit_code: int) -> int:
+    """Print a non-check result (diff, autonomy) in one of check's CI formats, already turned
+    into a :class:`CheckResult`; returns the format's status, else ``exit_code``."""
+    text, status = render(fmt, result, Context(project_root))
+    sys.stdout.write(text)
+    return status or exit_code
