@@ -65,7 +65,7 @@ def _render(fmt: str, report, prefix: str) -> tuple:
     from analyzer.render.md import link_base
     from analyzer.render.report_markdown import render_report_markdown
 
-    return render_report_markdown(report, prefix, link_base()), exitcodes.OK
+    return render_report_markdown(report, prefix, link_base(), command="report"), exitcodes.OK
 
 
 def _write(args: argparse.Namespace, report) -> int:
