@@ -291,7 +291,9 @@ class History:
         """Commit -> folder-relative path -> (text before, text after) of the units each
         commit changed against its first parent, from ``git log -p --function-context`` with
         :data:`UNIT_FUNCNAME`: every hunk is widened to whole units (heading to the next
-        heading), so a commit costs what it changed, never the size of its files. A side
+        heading), so a commit costs what it changed, never the size of its files; with no
+        other context (``-U0``), so the next unit's heading line is not dragged in as a
+        truncated unit whose missing fields would become parse facts of every commit. A side
         where the file does not exist is None. The texts hold only the changed units (and the
         file's lines before its first unit heading when a change reaches them)."""
         import tempfile
@@ -301,7 +303,7 @@ class History:
             attrs.flush()
             out = self.repo._run(self.repo.top, [
                 "-c", f"core.attributesFile={attrs.name}", "-c", f"diff.memoryunit.xfuncname={UNIT_FUNCNAME}",
-                "-c", "core.quotePath=false", "log", "-p", "--function-context", "--no-renames", "--no-ext-diff",
+                "-c", "core.quotePath=false", "log", "-p", "-U0", "--function-context", "--no-renames", "--no-ext-diff",
                 "--no-textconv", "--no-color", "--no-prefix", f"--format={_RECORD}%H", *revisions,
                 "--", self.folder + "/"])
         found: Dict[str, Dict[str, Tuple[Optional[str], Optional[str]]]] = {}

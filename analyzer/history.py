@@ -59,12 +59,12 @@ def window_facts(repo: Repo, memory_dir: str, tip: str, since: int, until: int, 
     """Compare every memory commit of ``tip``'s first-parent history with committer time in
     ``[since, until]`` with its first parent (one pair per commit, named by its id)."""
     from analyzer.project import load_texts
-    from analyzer.query.compare import commit_facts, comparison_facts
+    from analyzer.query.compare import Comparison, commit_facts, comparison_facts
 
     history = History(repo, memory_dir)
     commits = [c for c in history.log(["--first-parent", tip]) if since <= c.time <= until]
     if not commits:
-        return Window([], {"git_pair": []})
+        return Window([], Comparison({"git_pair": []}, None, None, {}))
     first = commits[0].parents[0] if commits[0].parents else ""
     rng = ["--first-parent", f"{first}..{tip}" if first else tip]
     patches = history.unit_patches(rng)

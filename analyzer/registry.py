@@ -160,6 +160,10 @@ def family_statuses(names) -> Obj:
 EXIT_DIAGNOSTICS = Obj({"exit_code": "int", "diagnostics": list_of(DIAGNOSTIC)})
 
 
+# what --select/--ignore/--baseline/--fail-on did (check and report; analyzer/gating.py)
+GATE = Obj({"fail_on": Enum("review", "conflict", "error", "never"), "select": "list[str]", "ignore": "list[str]",
+            "baseline": "str|null", "hidden": "int"})
+
 CHECK_SHAPES = (
     Shape("result", 1, "the checks ran (findings are not a tool failure); one family, or every family with --all", True,
           CHECK_STATUS.values, (0, 1),
@@ -167,9 +171,7 @@ CHECK_SHAPES = (
                "families": family_statuses(("routing", "reachability", "freshness", "conflicts", "legacy", "merge",
                                             "packs")),
                "findings": list_of(CHECK_FINDING)},
-              {"merge": MERGE_BLOCK,
-               "gate": Obj({"fail_on": Enum("review", "conflict", "error", "never"), "select": "list[str]",
-                            "ignore": "list[str]", "baseline": "str|null", "hidden": "int"})}),
+              {"merge": MERGE_BLOCK, "gate": GATE}),
           "status is the worst family status (OK/FAILED for routing, reachability, freshness and the legacy check; "
           "CLEAR/REVIEW/CONFLICT/INVALID for conflicts); exit_code the worst family exit status. families maps "
           "each family run to its status and exit code. Each finding has severity (quality checks: ERROR, WARNING, "
@@ -209,7 +211,8 @@ REPORT_SHAPES = (
                "repository_files": Obj({"source": Enum("git", "walk", "none"), "complete": "bool", "files": "int"}),
                "edges": list_of(Obj({"from": "str", "to": "str"})),
                "entries": list_of(Obj({"entry": "str", "module": "str",
-                                       "mark": Enum("reachable", "unreachable", "outside", "unchecked")}))}),
+                                       "mark": Enum("reachable", "unreachable", "outside", "unchecked")}))},
+              {"gate": GATE}),
           "status, exit_code, families and findings as check.result with --all. tasks are the canonical tasks in "
           "the reference's order; routes the routing matrix cells (loaded: a required route name whose file exists; "
           "optional: a `Load if present:` name or a task-routed rule whose file exists; missing: required but no "
@@ -217,7 +220,9 @@ REPORT_SHAPES = (
           "repository files each matches and whether any does (unknown when the listing was cut short); "
           "repository_files how the files were listed (git ls-files, or a walk outside Git); edges the graph from "
           "tasks and the path/explicit inputs to modules; entries every active entry with its mark "
-          "(unreachable and outside are the MC-REACH-001 cases; unchecked when the manifest contract is broken)."),
+          "(unreachable and outside are the MC-REACH-001 cases; unchecked when the manifest contract is broken). "
+          "With --select, --ignore, --baseline or --fail-on, findings and exit_code are the gate's and gate says "
+          "what it did, as in check.result."),
     Shape("error", 1, "no report ran: the memory dir is missing (exit 1), a managed file is unusable (exit 2) or "
           "the project configuration is (exit 2)", False, ("INVALID",), (1, 2), EXIT_DIAGNOSTICS),
 )
@@ -453,7 +458,8 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "--reachability, else --freshness, else the full legacy check (routing, reachability and freshness in "
         "one report). --all runs every family in one evaluation and prints each family's block. "
         "--format text|json|sarif|junit|github|markdown picks the output (SARIF 2.1.0 for code scanning, JUnit XML, "
-        "GitHub workflow annotations, a Markdown report); --output FILE "
+        "GitHub workflow annotations, the Markdown reachability report of `analyze report`, with only the families "
+        "run in its status and findings); --output FILE "
         "writes it to FILE instead of stdout and --output FORMAT:FILE writes another format too (repeatable), "
         "all from one evaluation. `[tool.memory-analyzer]` in the project's pyproject.toml, or "
         "`.memory-analyzer.toml`, sets defaults for these options; flags win. --rules PACK.dl "
@@ -491,12 +497,14 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "Mermaid flowchart tasks -> modules -> entries with unreachable and outside-canonical entries marked "
         "(entries collapse into per-module counts past a node budget), the findings by family with file:line "
         "links, and every entry in a table. Markdown stays under 1 MiB (GitHub's step summary) with a visible "
-        "truncation note; --format json has the same content as the report.result shape.",
+        "truncation note; --format json has the same content as the report.result shape. --fail-on, --select, "
+        "--ignore and --baseline gate its findings and exit status as check's do.",
         shapes=REPORT_SHAPES,
-        exits=((0, "no family failed (as check --all)"),
-               (1, "a family failed (as check --all), or the memory dir is missing"),
-               (2, "a managed file is unusable, the project root is not a directory, the project configuration is "
-                   "unusable, or an --output file cannot be written")),
+        exits=((0, "no family failed (as check --all), or with gating options no finding shown fails --fail-on"),
+               (1, "a family failed (as check --all) or a shown finding fails --fail-on, or the memory dir is "
+                   "missing"),
+               (2, "a managed file is unusable, the project root is not a directory, the project configuration or "
+                   "the --baseline is unusable, or an --output file cannot be written")),
     ),
     CommandSpec(
         "list", LIVE, "analyzer.commands.list",

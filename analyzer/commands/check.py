@@ -93,7 +93,13 @@ def run(args: argparse.Namespace) -> int:
     gate = check_gate.make_gate(args)
     if isinstance(gate, int):
         return gate
-    result = run_check(CheckRequest(families_of(args), Path(args.project_root), args.memory_dir, not args.no_cache,
+    from analyzer.render.check_formats import Context, parse_output, render, wants_report
+
+    # the Markdown report (a format, or the step summary of github) needs the report's
+    # relations: they are evaluated with the families, in the same evaluation
+    report = wants_report([args.format] + [parse_output(spec, args.format)[0] for spec in args.output])
+    families = families_of(args) + (["report"] if report else [])
+    result = run_check(CheckRequest(families, Path(args.project_root), args.memory_dir, not args.no_cache,
                                     options, packs, args.with_proofs, max_file_bytes=args.max_file_bytes))
     if result.error is not None:
         # §9: a missing memory dir is the check's outcome (stdout, exit 1); unusable input
@@ -101,10 +107,11 @@ def run(args: argparse.Namespace) -> int:
         # their document on stdout, so the message goes to stderr.
         text_out = result.exit_code == exitcodes.FAILED and args.format == "text" and not args.output
         print(result.error, file=sys.stdout if text_out else sys.stderr)
-    result = check_gate.apply_gate(result, gate)
-    from analyzer.render.check_formats import Context, render
+    from analyzer.query.report import report_of
 
-    ctx = Context(str(args.project_root))
+    parts = report_of(result)  # the report family split out (a result without it as it is)
+    result = check_gate.apply_gate(parts.check, gate)
+    ctx = Context(str(args.project_root), report=parts if parts.full else None)
     status = write_outputs(args, lambda fmt: render(fmt, result, ctx))
     if status:
         return status

@@ -1,6 +1,6 @@
-"""The gating options of ``analyze check`` (``--fail-on``, ``--select``, ``--ignore``,
-``--baseline``): their arguments, the gate they make, and the note a gated run prints.
-What gating does is analyzer/gating.py."""
+"""The gating options of ``analyze check`` and ``analyze report`` (``--fail-on``,
+``--select``, ``--ignore``, ``--baseline``): their arguments, the gate they make, and the
+note a gated run prints. What gating does is analyzer/gating.py."""
 
 from __future__ import annotations
 
@@ -27,9 +27,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(matched by fingerprint)")
 
 
-def make_gate(args: argparse.Namespace):
+def make_gate(args: argparse.Namespace, command: str = "check"):
     """The gate of the command line with its baseline read, or exit 2 (an int) for an
-    unusable baseline."""
+    unusable baseline (``command`` names the command in the error line)."""
     from analyzer.gating import BaselineError, Gate, load_baseline
 
     def codes(values):
@@ -40,17 +40,17 @@ def make_gate(args: argparse.Namespace):
         try:
             gate.known = load_baseline(args.baseline)
         except BaselineError as exc:
-            print(f"analyze check: error: MA-BASELINE: {exc}", file=sys.stderr)
+            print(f"analyze {command}: error: MA-BASELINE: {exc}", file=sys.stderr)
             return exitcodes.INVALID
     return gate
 
 
-def apply_gate(result, gate):
+def apply_gate(result, gate, command: str = "check"):
     """The gated result; a note on stderr when the gate hid findings or changed the exit."""
     from analyzer.gating import apply
 
     gated = apply(result, gate)
     if gated.gate is not None and (gated.gate["hidden"] or gated.exit_code != result.exit_code):
-        print(f"analyze check: {gated.gate['hidden']} finding(s) hidden by --select/--ignore/--baseline; "
+        print(f"analyze {command}: {gated.gate['hidden']} finding(s) hidden by --select/--ignore/--baseline; "
               f"exit {gated.exit_code} by --fail-on {gated.gate['fail_on']}", file=sys.stderr)
     return gated

@@ -1,5 +1,6 @@
 """``analyze report``: the CI reachability report (Markdown or JSON) from one evaluation of
-every check family and the report's relations (rules/check/report.dl)."""
+every check family and the report's relations (rules/check/report.dl), gated as ``check``
+is (``--fail-on``, ``--select``, ``--ignore``, ``--baseline``: analyzer/gating.py)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output", action="append", default=None, metavar="[FORMAT:]FILE",
                         help="write the report to FILE instead of stdout; FORMAT:FILE writes that format to FILE "
                              "as well (repeatable)")
+    from analyzer.commands import check_gate
+
+    check_gate.add_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -41,9 +45,15 @@ def run(args: argparse.Namespace) -> int:
         return failed
     if args.format == "text":  # apply_config's default is check's
         args.format = "markdown"
+    from analyzer.commands import check_gate
+
+    gate = check_gate.make_gate(args, "report")
+    if isinstance(gate, int):
+        return gate
     report = run_report(Path(args.project_root), args.memory_dir, not args.no_cache)
     if report.check.error is not None:
         print(report.check.error, file=sys.stderr)
+    report.check = check_gate.apply_gate(report.check, gate, "report")
     status = _write(args, report)
     return status or (report.check.exit_code if report.check.exit_code in (0, 1, 2) else exitcodes.INTERNAL)
 
@@ -65,7 +75,7 @@ def _render(fmt: str, report, prefix: str) -> tuple:
     from analyzer.render.md import link_base
     from analyzer.render.report_markdown import render_report_markdown
 
-    return render_report_markdown(report, prefix, link_base()), exitcodes.OK
+    return render_report_markdown(report, prefix, link_base(), command="report"), exitcodes.OK
 
 
 def _write(args: argparse.Namespace, report) -> int:

@@ -76,7 +76,7 @@ def run_autonomy(root, memory_dir: str, mode: str, base: str, head: Optional[str
         return result
     facts["requested_mode"] = [(mode,)]
     facts["reviewer"] = [(name,) for name in reviewers]
-    db = program.evaluate(facts)
+    db = facts.evaluate(program)
     select(db, result.diff, memory_dir, order)
     [(result.effective,)] = db.relation("effective_mode")
     [(result.status, result.exit_code)] = db.relation("autonomy_status")

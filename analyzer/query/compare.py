@@ -11,14 +11,34 @@ from __future__ import annotations
 from typing import Dict, Iterable, List, Sequence, Tuple
 
 from analyzer.git import Commit, History
+from analyzer.query.phases import input_counts
 from analyzer.revisions import Revision, attribute_facts, file_digests, unit_facts
 from analyzer.unit_parts import issue_facts, part_facts
 
 Facts = Dict[str, List[tuple]]
+PHASE_ONE = ["touched"]
+
+
+class Comparison(dict):
+    """The facts of a comparison (relation -> rows), remembering its first phase: the
+    relations that phase derived are given to a final evaluation by the same program
+    (:meth:`evaluate`) as long as the facts they depend on were not changed since."""
+
+    def __init__(self, facts: Facts, program, first, inputs: Dict[str, int]) -> None:
+        super().__init__(facts)
+        self.program, self.first, self.inputs = program, first, inputs
+
+    def evaluate(self, program):
+        """``program.evaluate`` over these facts (plus whatever the caller added)."""
+        from analyzer.query.phases import phase_one_given
+
+        given = (phase_one_given(program, self.first, self, self.inputs, PHASE_ONE)
+                 if program is self.program else {})
+        return program.evaluate(self, given=given)
 
 
 def comparison_facts(program, revisions: Sequence[Revision], pairs: Iterable[Tuple[str, str, str]],
-                     memory_dir: str) -> Facts:
+                     memory_dir: str) -> Comparison:
     """Every base fact rules/diff/ needs to compare the ``(pair, before, after)`` revisions."""
     facts: Facts = {"memory_dir": [(memory_dir,)], "git_pair": list(pairs)}
     display: List[tuple] = []
@@ -27,7 +47,8 @@ def comparison_facts(program, revisions: Sequence[Revision], pairs: Iterable[Tup
             (display if name == "git_unit_display" else facts.setdefault(name, [])).extend(rows)
         facts.setdefault("git_file_digest", []).extend(file_digests(revision))
         facts.setdefault("git_parse_issue", []).extend(issue_facts(revision))
-    first = program.evaluate(facts, only=["touched"])
+    first = program.evaluate(facts, only=PHASE_ONE)
+    inputs = input_counts(program, PHASE_ONE, facts)
     by_rev = {revision.rev: revision for revision in revisions}
     wanted: Dict[str, set] = {}
     pair_sides = {pair: (before, after) for pair, before, after in facts["git_pair"]}
@@ -45,7 +66,7 @@ def comparison_facts(program, revisions: Sequence[Revision], pairs: Iterable[Tup
             facts.setdefault(name, []).extend(rows)
         facts.setdefault("git_unit_part", []).extend(part_facts(revision, units))
     facts["git_unit_display"] = [row for row in display if row[:3] in named]
-    return facts
+    return Comparison(facts, program, first, inputs)
 
 
 def commit_facts(commits: Iterable[Commit], touched: Dict[str, set]) -> Facts:

@@ -100,7 +100,7 @@ def run_diff(root, memory_dir: str, base: str, head: Optional[str] = None, use_c
     except GitError as exc:
         result.error = str(exc)
         return result
-    select(program.evaluate(facts), result, memory_dir, order)
+    select(facts.evaluate(program), result, memory_dir, order)
     return result
 
 

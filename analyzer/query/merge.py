@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
 from analyzer.git import GitError, Repo
+from analyzer.query.phases import input_counts, phase_one_given, phase_one_inputs
 from analyzer.query.program import merge_program, revision_program
 
 UNAVAILABLE_NOTE = "Conflict-free status was not established."
@@ -125,7 +126,7 @@ def _gather(repo: Repo, result: MergeResult, memory_dir: str, use_cache: bool,
             (display if name == "git_unit_display" else facts.setdefault(name, [])).extend(rows)
     program = merge_program(use_cache)
     first = program.evaluate(facts, only=PHASE_ONE)
-    inputs = {rel: len(facts.get(rel, ())) for rel in _phase_one_inputs(program)}
+    inputs = input_counts(program, PHASE_ONE, facts)
     changed = first.relation("changed")
     # IDs are shown as written only where a finding can name them: changed, deleted and
     # duplicated units, and the HEAD Subjects changed entries name (MC-MERGE-REVIEW-002)
@@ -160,20 +161,15 @@ PHASE_ONE = ["changed", "deleted", "duplicate_unit"]
 
 def _phase_one_inputs(program) -> List[str]:
     """The base relations the first phase's relations are derived from."""
-    derived = {rel for s in program.strata if s.rules for rel in s.relations}
-    return sorted(rel for rel in program.needed(PHASE_ONE) if rel not in derived)
+    return phase_one_inputs(program, PHASE_ONE)
 
 
 def _phase_one(program, first, facts, inputs: Dict[str, int]) -> Dict[str, set]:
     """The relations the first phase derived completely, to be given to the final
     evaluation instead of being derived a second time from the 60,000 unit facts of a 10k
-    project's three revisions (about a tenth of a merge review). Only when the facts they
-    depend on are exactly those of the first phase (the lists are only ever extended, so
-    equal lengths mean equal facts); otherwise nothing is given and all is derived again."""
-    if any(len(facts.get(rel, ())) != count for rel, count in inputs.items()):
-        return {}
-    derived = {rel for s in program.strata if s.rules for rel in s.relations}
-    return {rel: first.tuples(rel) for rel in program.needed(PHASE_ONE) if rel in derived}
+    project's three revisions (about a tenth of a merge review); nothing when the facts they
+    depend on changed since (analyzer/query/phases.py)."""
+    return phase_one_given(program, first, facts, inputs, PHASE_ONE)
 
 
 def _select(db, result: MergeResult, memory_dir: str) -> None:

@@ -113,7 +113,7 @@ def run_readiness(root, memory_dir: str, tip: str = "HEAD", as_of: Optional[str]
     except (GitError, TimeError) as exc:
         result.error = str(exc)
         return result
-    db = program.evaluate(facts)
+    db = facts.evaluate(program)
     result.commits = len(window.commits)
     result.readings = select_readings(db)
     [(result.status, result.exit_code)] = db.relation("readiness")

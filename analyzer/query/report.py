@@ -1,6 +1,10 @@
 """The ``report`` request: every check family and the report's own relations
 (rules/check/report.dl) in one evaluation, selected into a :class:`Report`.
 
+``analyze check`` builds the same :class:`Report` when a Markdown output is requested: it
+runs its families with the ``report`` family in the same evaluation and splits it out with
+:func:`report_of`, so both commands print the one report from one renderer.
+
 The routing matrix, the glob matches and the entry marks are derived relations; this module
 only orders them for display (tasks in the reference's table order, §4.3) and groups them.
 """
@@ -52,19 +56,31 @@ class Report:
     listing: Optional[Tuple[str, bool, int]] = None  # source, complete, files
     edges: List[Tuple[str, str]] = field(default_factory=list)  # (task or input, module)
     entries: List[Tuple[str, str, str]] = field(default_factory=list)  # (entry, module, mark)
+    #: whether the report's relations were selected (False for a result that is not a
+    #: project check, such as diff's: only the status and the findings are shown)
+    full: bool = False
 
 
 def run_report(project_root: Path, memory_dir: str = "docs/memory", use_cache: bool = True) -> Report:
     """Check every family and select the report's relations, in one evaluation."""
-    from analyzer.query.check import CheckRequest, combine, run_check
+    from analyzer.query.check import CheckRequest, run_check
     from analyzer.query.check_families import ORDER
 
-    result = run_check(CheckRequest([*ORDER, "report"], project_root, memory_dir, use_cache))
-    if result.error is not None:
+    return report_of(run_check(CheckRequest([*ORDER, "report"], project_root, memory_dir, use_cache)))
+
+
+def report_of(result: CheckResult) -> Report:
+    """The :class:`Report` of a check result that ran the ``report`` family: the result
+    without that family (the others recombined) and the report's relations, ordered for
+    display. A result without it (an error, a check run without the family) is a report
+    of its status and findings only."""
+    from analyzer.query.check import combine
+
+    part = next((f for f in result.families if f.name == "report"), None)
+    if result.error is not None or part is None:
         return Report(result)
-    families = [f for f in result.families if f.name != "report"]
-    rel = next(f for f in result.families if f.name == "report").relations
-    check = combine(families)
+    rel = part.relations
+    check = combine([f for f in result.families if f is not part])
     check.merge = result.merge
     tasks = sorted({t for (t,) in rel["canonical_task_name"]},
                    key=lambda t: (TASK_ORDER.index(t) if t in TASK_ORDER else len(TASK_ORDER), t))
@@ -77,9 +93,10 @@ def run_report(project_root: Path, memory_dir: str = "docs/memory", use_cache: b
         globs.setdefault(module, []).append((order, Glob(glob, count, matched.get((module, glob), "unknown"))))
     any_match = dict(rel["report_module_match"])
     modules = [OptionalModule(m, folder, activation, bool(exists),
-                              [g for _, g in sorted(globs.get(m, []), key=lambda x: x[0])], any_match.get(m, "")) for m, folder, activation, exists in rel["report_module"]]
+                              [g for _, g in sorted(globs.get(m, []), key=lambda x: x[0])], any_match.get(m, ""))
+               for m, folder, activation, exists in rel["report_module"]]
     for module in modules:
         matrix.setdefault(module.module, {})
     listing = next(((s, bool(c), n) for s, c, n in rel["report_listing"]), None)
     return Report(check, tasks, dict(sorted(matrix.items())), modules, listing,
-                  sorted(rel["report_edge"]), sorted(rel["report_entry"], key=lambda e: (e[1], e[0])))
+                  sorted(rel["report_edge"]), sorted(rel["report_entry"], key=lambda e: (e[1], e[0])), full=True)

@@ -61,7 +61,7 @@ def run_restore(root, memory_dir: str, ident: str, base: str, head: Optional[str
         result.error = str(exc)
         return result
     facts["restore_target"] = [(ident.casefold(),)]
-    db = program.evaluate(facts)
+    db = facts.evaluate(program)
     select(db, result.diff, memory_dir, order)
     [(result.status, result.exit_code)] = db.relation("restore_status")
     for kind, _ident, cls, sub in db.relation("restore_unit"):

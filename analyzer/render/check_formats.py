@@ -7,10 +7,11 @@ may be printed). The renderers only translate the result; none decides a finding
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import sys
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Mapping, Optional, Tuple
+from typing import Callable, Dict, Iterable, Mapping, Optional, Tuple
 
 from analyzer import exitcodes
 from analyzer.query.check_model import CheckResult
@@ -21,12 +22,15 @@ FORMATS = ("text", "json", "sarif", "junit", "github", "markdown")
 @dataclass
 class Context:
     """What renderers need besides the result: the project root, where it sits in its Git
-    work tree (``prefix`` of repository-relative paths), and where warnings go."""
+    work tree (``prefix`` of repository-relative paths), where warnings go, and the report's
+    relations (an :class:`~analyzer.query.report.Report` from the same evaluation, when
+    :func:`wants_report` asked for them) for the Markdown report."""
 
     project_root: str = "."
     prefix: Optional[str] = None
     warn: Callable[[str], None] = lambda message: print(message, file=sys.stderr)
     env: Mapping[str, str] = field(default_factory=lambda: os.environ)
+    report: Optional[object] = None
 
     def repo_prefix(self) -> str:
         """The project root's path in its repository (asked of Git once)."""
@@ -69,9 +73,13 @@ def _junit(result: CheckResult, ctx: Context) -> Tuple[str, int]:
 
 
 def _markdown(result: CheckResult, ctx: Context) -> Tuple[str, int]:
-    from analyzer.render.md import link_base, render_check_markdown
+    from analyzer.query.report import Report
+    from analyzer.render.md import link_base
+    from analyzer.render.report_markdown import render_report_markdown
 
-    return render_check_markdown(result, ctx.repo_prefix(), link_base(ctx.env)), exitcodes.OK
+    # the report's relations with this (gated) result's status and findings
+    report = dataclasses.replace(ctx.report, check=result) if ctx.report is not None else Report(result)
+    return render_report_markdown(report, ctx.repo_prefix(), link_base(ctx.env), command="check"), exitcodes.OK
 
 
 def _github(result: CheckResult, ctx: Context) -> Tuple[str, int]:
@@ -96,6 +104,14 @@ RENDERERS: Dict[str, Callable[[CheckResult, Context], Tuple[str, int]]] = {
     "github": _github,
     "markdown": _markdown,
 }
+
+
+def wants_report(formats: Iterable[str], env: Optional[Mapping[str, str]] = None) -> bool:
+    """Whether these output formats print the Markdown report, whose relations the check
+    must then evaluate too: ``markdown``, or ``github`` with ``$GITHUB_STEP_SUMMARY`` set."""
+    env = os.environ if env is None else env
+    formats = set(formats)
+    return "markdown" in formats or ("github" in formats and bool(env.get("GITHUB_STEP_SUMMARY")))
 
 
 def render(fmt: str, result: CheckResult, ctx: Context) -> Tuple[str, int]:

@@ -2,9 +2,9 @@
 findings grouped by family (both from a check result), and the size limit of a GitHub step
 summary with a visible truncation note.
 
-``analyze check --format markdown`` is the status summary and the findings;
-``analyze report`` adds the routing matrix, optional modules and the reachability graph
-(analyzer/render/report_markdown.py).
+The report they make up, with the routing matrix, optional modules and the reachability
+graph, is analyzer/render/report_markdown.py (``analyze report`` and ``analyze check
+--format markdown`` alike).
 """
 
 from __future__ import annotations
@@ -103,11 +103,3 @@ def fit(lines: List[str], limit: int = LIMIT) -> str:
     kept += ["", f"> **Truncated:** {left} more line(s) are not shown: the report is over "
              f"{limit // 1024} KiB, the size of a GitHub step summary. `--format json` has everything."]
     return "\n".join(kept) + "\n"
-
-
-def render_check_markdown(result: CheckResult, prefix: str = "", base: str = "") -> str:
-    """``analyze check --format markdown``: title, status summary, findings by family."""
-    lines = [f"# memory-analyzer check: {result.status}", ""]
-    if result.error is not None:
-        return fit(lines + error_section(result, prefix))
-    return fit(lines + status_section(result) + [""] + findings_section(result, prefix, base))

@@ -1,4 +1,6 @@
-"""``analyze report --format markdown``: the CI reachability report (docs/ci.md).
+"""The CI reachability report in Markdown (docs/ci.md): ``analyze report --format markdown``,
+``analyze check --format markdown`` and the step summary of ``check --format github`` all
+print it from this one renderer.
 
 Sections, in this order so that a report cut at GitHub's 1 MiB step-summary limit loses the
 longest list first: status per family, the routing matrix (canonical tasks x modules), the
@@ -76,13 +78,21 @@ def entries_section(report: Report) -> List[str]:
     return lines
 
 
-def render_report_markdown(report: Report, prefix: str = "", base: str = "", limit: int = md.LIMIT) -> str:
-    """The whole report, at most ``limit`` bytes."""
+def render_report_markdown(report: Report, prefix: str = "", base: str = "", limit: int = md.LIMIT,
+                           command: str = "report") -> str:
+    """The whole report, at most ``limit`` bytes, titled by the command that made it. A
+    report without the report's relations (``report.full`` false: a diff or autonomy result
+    in check's formats) has the status and the findings only."""
     result = report.check
-    lines = [f"# memory-analyzer report: {result.status}", ""]
+    lines = [f"# memory-analyzer {command}: {result.status}", ""]
     if result.error is not None:
         return md.fit(lines + md.error_section(result, prefix), limit)
-    for part in (md.status_section(result), matrix_section(report), modules_section(report), graph_section(report),
-                 md.findings_section(result, prefix, base), entries_section(report)):
+    parts = [md.status_section(result)]
+    if report.full:
+        parts += [matrix_section(report), modules_section(report), graph_section(report)]
+    parts.append(md.findings_section(result, prefix, base))
+    if report.full:
+        parts.append(entries_section(report))
+    for part in parts:
         lines += part + [""]
     return md.fit(lines[:-1], limit)

@@ -79,3 +79,20 @@ def sarif_validator():
 
     schema = json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))
     return jsonschema.validators.validator_for(schema)(schema)
+
+
+def count_evaluations(monkeypatch) -> list:
+    """Record the ``only`` argument of every evaluation of the check program (in this
+    process) in the returned list."""
+    from analyzer.query import check as check_query
+
+    engine_type = type(check_query.check_program(False))
+    calls: list = []
+    real = engine_type.evaluate
+
+    def counting(self, *args, **kwargs):
+        calls.append(kwargs.get("only"))
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(engine_type, "evaluate", counting)
+    return calls

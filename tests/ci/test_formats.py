@@ -9,6 +9,8 @@ import pytest
 from analyzer.query.check_model import CheckFinding, CheckResult, FamilyResult, Location
 from analyzer.render import check_github, md
 from analyzer.render.check_junit import render_junit
+from analyzer.query.report import Report
+from analyzer.render.report_markdown import render_report_markdown
 from cihelp import check_golden, copy_example, normalize, run_inproc, run_proc
 
 FORMATS = ("junit", "github", "markdown")
@@ -122,7 +124,7 @@ def test_markdown_stays_under_the_step_summary_limit():
     many = [CheckFinding("MC-FRESH-001", "freshness", f"finding {i} " + "x" * 200, severity="ERROR",
                          locations=[Location("docs/memory/a.md", i + 1)]) for i in range(6000)]
     result = CheckResult([FamilyResult("freshness", "quality", "FAILED", 1, many)], "FAILED", 1)
-    text = md.render_check_markdown(result)
+    text = render_report_markdown(Report(result), command="check")
     assert len(text.encode("utf-8")) <= md.LIMIT
     assert "**Truncated:**" in text.splitlines()[-1]
     fenced = md.fit(["```mermaid"] + ["a --> b"] * 50 + ["```"], limit=1000)

@@ -5,11 +5,12 @@ without them."""
 from __future__ import annotations
 
 import json
+import re
 
 from analyzer import gating
 from analyzer.query.check_model import CheckFinding, CheckResult, FamilyResult, Location
 from analyzer.query.merge import MergeResult
-from cihelp import copy_example, run_proc
+from cihelp import copy_example, run_inproc, run_proc
 
 
 def _check(root, tmp, *argv):
@@ -88,6 +89,47 @@ def test_configuration_sets_the_gate_and_flags_win(tmp_path):
     run_proc(["check", "--all", "--format", "json", "--project-root", str(root), "--output", str(base)], tmp_path)
     (root / "pyproject.toml").write_text('[tool.memory-analyzer]\nbaseline = "../b.json"\n', encoding="utf-8")
     assert _check(root, tmp_path)[1]["gate"]["baseline"].endswith("b.json")
+
+
+def _report(root, *argv, fmt="json"):
+    out, err, status = run_inproc(["report", "--format", fmt, "--project-root", str(root), *argv])
+    return status, (json.loads(out) if fmt == "json" and out else out), err
+
+
+def test_report_is_gated_as_check_is(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    root = copy_example(tmp_path)
+    for argv in (("--select", "MC-FRESH"), ("--ignore", "MC-FRESH,MC-CONFLICT"), ("--fail-on", "never"),
+                 ("--select", "MC-ROUTING", "--fail-on", "review")):
+        status, document, err = _report(root, *argv)
+        proc, checked = _check(root, tmp_path, *argv)
+        assert (status, document["findings"], document["gate"]) == (proc.returncode, checked["findings"],
+                                                                    checked["gate"]), argv
+        assert document["exit_code"] == status
+        hidden = checked["gate"]["hidden"]
+        assert (f"analyze report: {hidden} finding(s) hidden" in err) == bool(hidden or "never" in argv)
+    status, markdown, _ = _report(root, "--ignore", "MC-FRESH,MC-CONFLICT", fmt="markdown")
+    assert status == 0 and set(re.findall(r"^- \*\*(MC-[A-Z]+-\d+)\*\*", markdown, re.M)) == {"MC-ROUTING-005"}
+    assert "10 finding(s) hidden by --select/--ignore/--baseline" in markdown
+    status, document, _ = _report(root)
+    assert status == 1 and "gate" not in document  # no option: the reference's exit rule
+
+
+def test_report_baseline_and_configuration(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    root = copy_example(tmp_path)
+    base = tmp_path / "base.sarif"
+    run_inproc(["check", "--all", "--format", "sarif", "--output", str(base), "--project-root", str(root)])
+    status, document, _ = _report(root, "--baseline", str(base))
+    assert status == 0 and document["findings"] == [] and document["gate"]["hidden"] == 11
+    status, out, err = _report(root, "--baseline", str(tmp_path / "missing.json"))
+    assert status == 2 and "analyze report: error: MA-BASELINE" in err and out == ""
+    (root / ".memory-analyzer.toml").write_text('fail-on = "never"\nselect = ["MC-CONFLICT"]\n', encoding="utf-8")
+    status, document, _ = _report(root)
+    assert status == 0 and {f["code"][:11] for f in document["findings"]} == {"MC-CONFLICT"}
+    assert document["gate"]["fail_on"] == "never"
+    status, document, _ = _report(root, "--fail-on", "error")  # the flag wins over the file
+    assert status == 1 and document["gate"]["fail_on"] == "error"
 
 
 def _merge_result(available: bool):

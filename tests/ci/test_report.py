@@ -16,7 +16,7 @@ from analyzer.query.report import Report
 from analyzer.render import mermaid
 from analyzer.render.report_markdown import render_report_markdown
 from analyzer.repofiles import list_files
-from cihelp import REPO, check_golden, copy_example, normalize, run_inproc, run_proc
+from cihelp import REPO, check_golden, count_evaluations, copy_example, normalize, run_inproc, run_proc
 from corpus_project import CORPUS, build_project
 
 NODE = re.compile(r'^  ([a-z]\d+)(\(\[|\[)"([^"]*)"(\]\)|\])$')
@@ -154,7 +154,8 @@ def test_report_markdown_stays_under_the_limit():
 
     edges, entries = _synthetic(40, 400)
     report = Report(CheckResult([FamilyResult("routing", "quality", "OK", 0)], "OK", 0), ["general"],
-                    {f"mod{m:03d}.md": {"general": "loaded"} for m in range(40)}, [], ("git", True, 10), edges, entries)
+                    {f"mod{m:03d}.md": {"general": "loaded"} for m in range(40)}, [], ("git", True, 10), edges, entries,
+                    full=True)
     text = render_report_markdown(report, limit=200_000)
     assert len(text.encode("utf-8")) <= 200_000 and "**Truncated:**" in text
     check_flowchart(mermaid_blocks(text)[0])  # the graph comes before the long table, whole
@@ -180,18 +181,7 @@ def test_glob_column_from_git_and_from_a_walk(tmp_path):
 
 
 def test_report_is_one_evaluation(tmp_path, clean_env, monkeypatch):
-    from analyzer.engine import evaluate as evaluate_module  # noqa: F401  (the engine is imported)
-    from analyzer.query import check as check_query
-
-    engine = check_query.check_program(False)
-    calls = []
-    real = type(engine).evaluate
-
-    def counting(self, *args, **kwargs):
-        calls.append(kwargs.get("only"))
-        return real(self, *args, **kwargs)
-
-    monkeypatch.setattr(type(engine), "evaluate", counting)
+    calls = count_evaluations(monkeypatch)
     root = copy_example(tmp_path)
     run_inproc(["report", "--no-cache", "--project-root", str(root)])
     assert len(calls) == 1 and "report_entry" in calls[0] and "check_conflict_status" in calls[0]

@@ -5,43 +5,27 @@ routes, rules) and then, with some probability, bends a few of them: a wrong val
 missing or repeated field, a stray character, a digit from another script, an odd line end.
 Random bytes would almost never get past the first line; these reach the deep checks.
 Used by tests/fuzz (a CI-sized run) and bench/fuzz_grammars.py (the long run).
+
+Values are drawn whole from the prebuilt pools of tests/fuzz/pieces.py (one choice per
+line, not one per character): Hypothesis' per-draw bookkeeping, not the analyzer, was most of
+a run's time when values were built with ``st.text`` and per-value bending.
 """
 
 from __future__ import annotations
 
 from hypothesis import strategies as st
 
-HEX = "0123456789abcdef"
-ODD = ["", " ", "\t", "\x00", "\r", "\u00b2", "\u0667", "\ufeff", "\u2028", "—", "`", "#", "\\", "..", "/",
-       "9" * 30, "x" * 300]
-KINDS = ["DEC", "CON", "DNU", "PREF", "AREA", "INBOX", "TOMB"]
+from . import pieces
 
+_TEXT = pieces.text_pool()
+words = st.one_of(st.sampled_from(_TEXT), st.sampled_from(_TEXT), st.sampled_from(_TEXT),
+                  st.text(st.characters(codec="utf-8", exclude_characters="\n"), max_size=8))
+"""Free text (titles, prose, items): mostly from the pool, sometimes any few code points."""
 
-def _bend(text: st.SearchStrategy) -> st.SearchStrategy:
-    """A value as drawn, or (sometimes) with an odd piece inserted, replaced or appended."""
-    bent = st.tuples(text, st.sampled_from(ODD), st.integers(0, 2)).map(lambda t: [t[0] + t[1], t[1] + t[0], t[1]][t[2]])
-    return st.one_of(text, text, text, text, text, bent)
-
-
-def ident(*prefixes: str) -> st.SearchStrategy:
-    """An ID such as ``MC-DEC-20260101-0a1b2c3d`` (sometimes bent). No flatmap: building a
-    strategy per draw made generation, not the analyzer, most of a run's time."""
-    date = st.integers(20200101, 20291231).map(str)
-    tail = st.text(HEX, min_size=8, max_size=8)
-    return _bend(st.tuples(st.sampled_from(prefixes), date, tail).map(lambda t: f"{t[0]}-{t[1]}-{t[2]}"))
-
-
-entry_ids = ident(*(f"MC-{k}" for k in KINDS))
-subject_ids = ident("MC-SUBJ")
-record_ids = ident("MC-REC")
-paths = _bend(st.sampled_from(["api/orders.py", "src/a.py", "docs/x.md", "web", "a/../b", "../x", "/abs",
-                               "C:/x", "a//b", "a\\b", "a b"]))
-evidence = st.one_of(
-    st.tuples(st.sampled_from(["repo", "doc", "test"]), paths, st.sampled_from(["", "@abc123", "@", "@x y"])).map(
-        lambda t: f"{t[0]}:{t[1]}{t[2]}"),
-    st.sampled_from(["user-confirmed", "issue:#42", "pr:#7", "issue:#", "issue:#\u0661", "url:https://x", "bogus"]),
-)
-words = st.text(st.characters(codec="utf-8", exclude_characters="\n"), max_size=20)
+entry_ids = st.sampled_from(pieces.ENTRY_IDS)
+subject_ids = st.sampled_from(pieces.SUBJECT_IDS)
+record_ids = st.sampled_from(pieces.RECORD_IDS)
+evidence = st.sampled_from(pieces.EVIDENCE)
 
 
 def _lines(*parts) -> st.SearchStrategy:
@@ -49,8 +33,9 @@ def _lines(*parts) -> st.SearchStrategy:
     return st.tuples(*parts).map(lambda groups: "\n".join(line for g in groups for line in g) + "\n")
 
 
-def _field(name: str, values: st.SearchStrategy) -> st.SearchStrategy:
-    return st.tuples(st.sampled_from([name, name, name.lower(), name + " "]), values).map(lambda t: [f"{t[0]}: {t[1]}"])
+def _field(name: str, values: list) -> st.SearchStrategy:
+    """A one-line field ``Name: value`` (a list of lines), drawn whole: one choice."""
+    return st.sampled_from([[line] for line in pieces.field(name, values)])
 
 
 def _items(head: str, items: st.SearchStrategy) -> st.SearchStrategy:
@@ -59,64 +44,68 @@ def _items(head: str, items: st.SearchStrategy) -> st.SearchStrategy:
 
 @st.composite
 def _shuffled(draw, groups):
-    """Some of the groups, in the drawn order, some repeated (fields may come in any order)."""
-    chosen = [draw(g) for g in groups if draw(st.floats(0, 1)) < 0.85]
-    if chosen and draw(st.integers(0, 3)) == 0:
+    """The groups in order, a few left out, sometimes one repeated or all permuted (fields
+    may come in any order): a handful of draws, not one per group."""
+    left_out = draw(st.lists(st.integers(0, len(groups) - 1), max_size=3))
+    chosen = [draw(g) for i, g in enumerate(groups) if i not in left_out]
+    shape = draw(st.integers(0, 7))
+    if chosen and shape in (1, 3):
         chosen.append(chosen[draw(st.integers(0, len(chosen) - 1))])
-    if draw(st.integers(0, 3)) == 0:
+    if shape in (2, 3):
         chosen = draw(st.permutations(chosen))
     return [line for group in chosen for line in group]
+
+
+def _unit(ids: st.SearchStrategy, fields: list, separators=(" — ",)) -> st.SearchStrategy:
+    head = st.tuples(ids, st.sampled_from(separators), words).map(lambda t: [f"## {t[0]}{t[1]}{t[2] or 'x'}", ""])
+    return st.tuples(head, _shuffled(fields)).map(lambda t: t[0] + t[1] + [""])
+
+
+def _units(unit: st.SearchStrategy, most: int) -> st.SearchStrategy:
+    return st.lists(unit, max_size=most).map(lambda us: [line for u in us for line in u])
 
 
 def entry_unit(ids=entry_ids) -> st.SearchStrategy:
     """One formal entry unit (§5): heading, scalar fields, Evidence block, body fields."""
     fields = [
-        _field("Status", _bend(st.sampled_from(["active", "superseded", "retired", "merged", "draft"]))),
-        _field("Scope", _bend(st.sampled_from(["project", "area:api", "area:web", "local-user", "local-machine"]))),
-        _field("Subject", subject_ids), _field("Facet", _bend(st.sampled_from(["data-model", "architecture", "x"]))),
-        _items("Evidence", evidence), _field("Supersedes", entry_ids), _field("Superseded-By", entry_ids),
-        _field("Exception-To", entry_ids),
+        _field("Status", pieces.bent(["active", "superseded", "retired", "merged", "draft"])),
+        _field("Scope", pieces.bent(["project", "area:api", "area:web", "local-user", "local-machine"])),
+        _field("Subject", pieces.SUBJECT_IDS), _field("Facet", pieces.bent(["data-model", "architecture", "x"])),
+        _items("Evidence", evidence), _field("Supersedes", pieces.ENTRY_IDS), _field("Superseded-By", pieces.ENTRY_IDS),
+        _field("Exception-To", pieces.ENTRY_IDS),
         st.tuples(st.sampled_from(["Decision", "Constraint", "Reason", "Rule", "Preference"]), words).map(
             lambda t: [f"{t[0]}:", t[1]]),
         st.sampled_from([["Decision:", "```memory-custodian-body-v1", "body", "```"], ["Reason:", "```", "open"]]),
     ]
-    head = st.tuples(ids, st.sampled_from([" — ", " - ", " —", "—"]), words).map(lambda t: [f"## {t[0]}{t[1]}{t[2]}", ""])
-    return st.tuples(head, _shuffled(fields)).map(lambda t: t[0] + t[1] + [""])
+    return _unit(ids, fields, (" — ", " — ", " - ", " —", "—"))
 
 
 def entry_file() -> st.SearchStrategy:
     """An entry file (decisions.md and the like): a title, prose, entries, legacy bullets."""
     legacy = st.lists(words.map(lambda w: f"- {w}"), max_size=3)
-    units = st.lists(entry_unit(), max_size=6).map(lambda us: [line for u in us for line in u])
     title = st.sampled_from([["# Decisions", ""], ["# Constraints", ""], [], ["Decisions", "==="]])
-    return _lines(title, legacy, units, legacy)
+    return _lines(title, legacy, _units(entry_unit(), 6), legacy)
 
 
 def subjects_file() -> st.SearchStrategy:
     """subjects.md (§6): subject units with Status, Kind, Canonical-Ref, Aliases, Merged-*."""
     fields = [
-        _field("Status", _bend(st.sampled_from(["active", "merged", "retired"]))),
-        _field("Kind", _bend(st.sampled_from(["dependency", "component", "policy", "tool", "thing"]))),
-        _field("Canonical-Ref", _bend(st.sampled_from(["dependency:pypi:library-x", "area:api", "api:orders",
-                                                       "x", "feature:Checkout"]))),
-        _items("Aliases", words), _items("Evidence", evidence), _field("Merged-Into", subject_ids),
+        _field("Status", pieces.bent(["active", "merged", "retired"])),
+        _field("Kind", pieces.bent(["dependency", "component", "policy", "tool", "thing"])),
+        _field("Canonical-Ref", pieces.bent(["dependency:pypi:library-x", "area:api", "api:orders", "x", "feature:Checkout"])),
+        _items("Aliases", words), _items("Evidence", evidence), _field("Merged-Into", pieces.SUBJECT_IDS),
         _items("Merged-From", subject_ids),
     ]
-    head = st.tuples(subject_ids, words).map(lambda t: [f"## {t[0]} — {t[1] or 'x'}", ""])
-    unit = st.tuples(head, _shuffled(fields)).map(lambda t: t[0] + t[1] + [""])
-    return _lines(st.just(["# Subject Registry", ""]), st.lists(unit, max_size=6).map(lambda us: sum(us, [])))
+    return _lines(st.just(["# Subject Registry", ""]), _units(_unit(subject_ids, fields), 6))
 
 
 def reconciliations_file() -> st.SearchStrategy:
     """reconciliations.md (§7): records with Status, Resolution, Entries, Evidence."""
     fields = [
-        _field("Status", _bend(st.sampled_from(["active", "retired"]))),
-        _field("Resolution", _bend(st.sampled_from(["distinct", "duplicate", "unknown"]))),
-        _items("Entries", entry_ids), _items("Evidence", evidence), _field("Subject", subject_ids),
+        _field("Status", pieces.bent(["active", "retired"])), _field("Resolution", pieces.bent(["distinct", "duplicate", "unknown"])),
+        _items("Entries", entry_ids), _items("Evidence", evidence), _field("Subject", pieces.SUBJECT_IDS),
     ]
-    head = st.tuples(record_ids, words).map(lambda t: [f"## {t[0]} — {t[1] or 'x'}", ""])
-    unit = st.tuples(head, _shuffled(fields)).map(lambda t: t[0] + t[1] + [""])
-    return _lines(st.just(["# Reconciliations", ""]), st.lists(unit, max_size=5).map(lambda us: sum(us, [])))
+    return _lines(st.just(["# Reconciliations", ""]), _units(_unit(record_ids, fields), 5))
 
 
 PROTOCOL = [("protocol_version", ["0.7", "0.6", "0.7.0", "00.7", "0.8", "1", "0.\u00b2", "\u0660.7", "0." + "7" * 60]),
@@ -132,6 +121,9 @@ MODULES = ["brief.md", "constraints.md", "decisions.md", "do-not-use.md", "prefe
 TASK_HEADINGS = ["Planning / architecture / refactoring", "Implementation / execution / debugging",
                  "User-facing artifact / output", "Preferences", "Change history / recap", "Memory maintenance",
                  "Unknown task"]
+_MODULE_LINES = [f"- {m}" for m in pieces.bent(MODULES)]
+_OPTIONAL_LINES = [f"- `{m}`" for m in pieces.bent(["rules/copy.md", "areas/api.md", "profiles/me.md", "x.md"])] + \
+    ["- `rules/copy.md` — activation: always", "- rules/copy.md", "- `rules/copy.md` (legacy)"] * 40
 
 
 def manifest_file() -> st.SearchStrategy:
@@ -139,16 +131,16 @@ def manifest_file() -> st.SearchStrategy:
     pairs = [f"- {k}: {v}" for k, values in PROTOCOL for v in values]
     protocol = st.lists(st.sampled_from(pairs), min_size=8, max_size=14, unique=True)
     protocol = st.one_of(st.just(["- " + f"{k}: {v[0]}" for k, v in PROTOCOL]), protocol)
-    module = _bend(st.sampled_from(MODULES)).map(lambda m: f"- {m}")
+    module = st.sampled_from(_MODULE_LINES)
     mode = st.sampled_from(["Load:", "Also load:", "Load if present:", "load:"])
     task = st.tuples(st.sampled_from(TASK_HEADINGS), st.lists(st.tuples(mode, st.lists(module, max_size=3)),
                                                                max_size=2)).map(
         lambda t: ["", f"### {t[0]}"] + [line for m, ms in t[1] for line in [m, *ms]])
-    optional = st.tuples(_bend(st.sampled_from(["rules/copy.md", "areas/api.md", "profiles/me.md", "x.md"])),
+    optional = st.tuples(st.sampled_from(_OPTIONAL_LINES),
                          st.lists(st.sampled_from(["  - activation: task-or-explicit", "  - tasks: artifact",
                                                    "  - paths: `api/**`, `web/*.ts`", "  - paths: `[x]`",
                                                    "  - description: x", "  - bogus: y"]), max_size=4)).map(
-        lambda t: [f"- `{t[0]}`", *t[1]])
+        lambda t: [t[0], *t[1]])
     index = st.tuples(st.sampled_from(["### Enabled rules", "### Enabled areas", "### Enabled profiles"]),
                       st.one_of(st.just([["- None enabled."]]), st.lists(optional, max_size=3))).map(
         lambda t: ["", t[0], *[line for o in t[1] for line in o]])
@@ -159,13 +151,15 @@ def manifest_file() -> st.SearchStrategy:
                                                                                     *sum(xs, [])])))
 
 
+_LOCAL_MODULES = [f"- {m}" for m in pieces.bent(["preferences.md", "profiles/me.md", "profiles/.x.md", "areas/a.md"])]
+
+
 def local_manifest_file() -> st.SearchStrategy:
     """The local overlay manifest (§11.3): title, schema and project_id, two module sections."""
     meta = st.lists(st.sampled_from(["- local_overlay_schema_version: 1", "- local_overlay_schema_version: 2",
                                      "- project_id: 3f6c2a1e-9b47-4d2a-8c1e-5a7b9d0e4f12", "- project_id: x",
                                      "- other: 1"]), min_size=1, max_size=4)
-    mods = st.lists(_bend(st.sampled_from(["preferences.md", "profiles/me.md", "profiles/.x.md", "areas/a.md"])).map(
-        lambda m: f"- {m}"), max_size=3)
+    mods = st.lists(st.sampled_from(_LOCAL_MODULES), max_size=3)
     heads = st.permutations(["## Preferences", "## Profiles"])
     return st.tuples(st.sampled_from(["# Local Memory Overlay", "# local memory overlay", "# Overlay"]), meta, heads,
                      mods, mods).map(lambda t: "\n".join([t[0], "", *t[1], "", t[2][0], *t[3], "", t[2][1], *t[4]]) + "\n")
@@ -174,6 +168,17 @@ def local_manifest_file() -> st.SearchStrategy:
 NAMES = ["p", "q", "edge", "path", "r_1", "Node"]
 VARS = ["X", "Y", "Z", "_"]
 CONSTS = ['"a"', '"b\\n"', "1", "0", "-3", "99999999999", '""']
+
+
+def _terms(column_type: str) -> st.SearchStrategy:
+    """A term for a column: mostly a variable or a constant of its type, sometimes (1 in 10)
+    a constant of either type; one choice."""
+    typed = [c for c in CONSTS if c.startswith('"') == (column_type == "symbol")]
+    fitting = VARS + VARS + typed
+    return st.sampled_from(fitting * (9 * len(CONSTS)) + CONSTS * len(fitting))
+
+
+_TERMS = {"symbol": _terms("symbol"), "number": _terms("number")}
 
 
 @st.composite
@@ -189,10 +194,7 @@ def datalog_program(draw):
     names = sorted(decls)
 
     def term(column_type):
-        if draw(st.integers(0, 9)) == 0:  # sometimes any constant, of either type
-            return draw(st.sampled_from(CONSTS))
-        typed = [c for c in CONSTS if c.startswith('"') == (column_type == "symbol")]
-        return draw(st.sampled_from(VARS + VARS + typed))
+        return draw(_TERMS[column_type])
 
     def atom(name=None):
         name = name or draw(st.sampled_from(names))
@@ -210,8 +212,9 @@ def datalog_program(draw):
         out.append(f"{atom()} :- {', '.join(body)}.")
     if draw(st.booleans()):
         at = draw(st.integers(0, len(out)))
-        out.insert(at, draw(st.sampled_from(ODD + ["/* open", ":-", ".decl", "p(X) :- .", ".include \"nope.dl\"",
-                                                   "// comment", "/// doc", ".output p", "p(X) :- q(X)"])))
+        out.insert(at, draw(st.sampled_from(pieces.ODD + [
+            "/* open", ":-", ".decl", "p(X) :- .", ".include \"nope.dl\"", "// comment", "/// doc", ".output p",
+            "p(X) :- q(X)"])))
     return "\n".join(out) + "\n"
 
 

@@ -8,7 +8,9 @@ Shared by tests/fuzz/test_grammars.py (CI-sized) and bench/fuzz_grammars.py (lon
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 
 from analyzer.extract.sink import Sink
@@ -50,17 +52,32 @@ def _extract(grammar: str, text: str) -> Sink:
     return sink
 
 
+_LOCAL: list = []  # the overlay directory of this process, made on first use
+
+
+def _local_dir() -> str:
+    """One private overlay directory per process, rewritten for each input: making and removing
+    a directory per input cost more than reading the manifest. In memory (/dev/shm) where there
+    is one: truncating a file on a disk file system cost a millisecond an input."""
+    if not _LOCAL:
+        shm = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else None
+        _LOCAL.append(tempfile.mkdtemp(prefix="fuzz-overlay-", dir=shm))
+        atexit.register(shutil.rmtree, _LOCAL[0], True)
+    return _LOCAL[0]
+
+
 def _local_manifest(text: str) -> Sink:
     from analyzer.extract.overlay import _local_manifest as read_local
 
     sink = Sink("local")
-    with tempfile.TemporaryDirectory() as local:
-        os.chmod(local, 0o700)
-        path = os.path.join(local, "manifest.md")
-        with open(path, "w", encoding="utf-8", errors="surrogatepass") as handle:
-            handle.write(text)
-        os.chmod(path, 0o600)
-        read_local(local, PROJECT_ID, sink)
+    local = _local_dir()
+    os.chmod(local, 0o700)
+    path = os.path.join(local, "manifest.md")
+    with open(path + ".new", "w", encoding="utf-8", errors="surrogatepass") as handle:
+        handle.write(text)
+    os.chmod(path + ".new", 0o600)
+    os.replace(path + ".new", path)
+    read_local(local, PROJECT_ID, sink)
     return sink
 
 
