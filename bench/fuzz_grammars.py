@@ -3,6 +3,7 @@
     python bench/fuzz_grammars.py --examples 100000            # every grammar (docs/reliability.md)
     python bench/fuzz_grammars.py --grammar datalog --examples 5000
     python bench/fuzz_grammars.py --examples 100000 --jobs 2   # seeds in two processes
+    python bench/fuzz_grammars.py --jobs 2 --max-load 2        # the second only while the load is below 2
 
 The inputs are drawn in runs of ``--chunk`` inputs (default 5,000), each run with the next
 seed; ``--jobs N`` runs N seeds at a time in separate processes and sums the counts. With
@@ -19,6 +20,7 @@ tests/fuzz/targets.py, the same ones the test suite runs at CI size.
 from __future__ import annotations
 
 import argparse
+import os
 import resource
 import sys
 import time
@@ -82,6 +84,14 @@ def _report_failure(grammar: str, examples: int, seed: int, problem: str, text: 
         print("  the seed did not fail again with shrinking on; the input above is the reproducer", flush=True)
 
 
+def _jobs(args) -> int:
+    """How many runs may be in flight now: ``--jobs``, or 1 while the machine is busier than
+    ``--max-load`` (a shared machine: the second process only takes a core nobody else uses)."""
+    if args.max_load and os.getloadavg()[0] >= args.max_load:
+        return 1
+    return args.jobs
+
+
 def main(argv=None) -> int:
     """Fuzz the chosen grammars; print one line per grammar; exit 1 on any failure."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -92,11 +102,13 @@ def main(argv=None) -> int:
     parser.add_argument("--chunk", type=int, default=5000, metavar="N", help="inputs per run (one seed each)")
     parser.add_argument("--seconds", type=float, default=0, metavar="S", help="no new run of a grammar after S seconds")
     parser.add_argument("--jobs", type=int, default=1, metavar="N", help="runs at a time, each in its own process")
+    parser.add_argument("--max-load", type=float, default=0, metavar="L",
+                        help="start a run beside another only while the 1-minute load average is below L")
     args = parser.parse_args(argv)
     grammars = args.grammar or sorted(GRAMMARS)
     state = {g: {"done": 0, "given": 0, "runs": 0, "problem": "", "start": 0.0, "end": 0.0, "rss": 0}
              for g in grammars}
-    failed = 0
+    failed, loads = 0, []
 
     def todo(g):  # inputs of grammar g not yet given to a run
         s = state[g]
@@ -107,7 +119,7 @@ def main(argv=None) -> int:
         running = {}
         while True:
             for g in grammars:  # in order: a free process takes the first grammar with work left
-                while len(running) < args.jobs and todo(g) > 0:
+                while len(running) < _jobs(args) and todo(g) > 0:
                     s = state[g]
                     size, seed = min(args.chunk, todo(g)), args.seed + s["runs"]
                     s["start"] = s["start"] or time.monotonic()
@@ -124,6 +136,7 @@ def main(argv=None) -> int:
                 s["done"] += ran
                 s["given"] -= size - ran
                 s["end"], s["rss"] = time.monotonic(), max(s["rss"], rss)
+                loads.append(os.getloadavg()[0])
                 print(f"{g}: seed {seed}: {ran} inputs in {seconds:.0f} s ({ran / max(seconds, 1e-9):.0f}/s), "
                       f"max RSS {rss} MiB{'; FAILED' if problem else ''}", file=sys.stderr, flush=True)
                 if problem and not s["problem"]:
@@ -135,6 +148,9 @@ def main(argv=None) -> int:
               f"seeds {args.seed}-{args.seed + s['runs'] - 1} ({s['end'] - s['start']:.0f} s, "
               f"max RSS {s['rss']} MiB)", flush=True)
         failed += bool(s["problem"])
+    if loads:
+        print(f"1-minute load average when runs ended: min {min(loads):.1f}, mean {sum(loads) / len(loads):.1f}, "
+              f"max {max(loads):.1f}", flush=True)
     return 1 if failed else 0
 
 
