@@ -69,10 +69,15 @@ def findings_section(result: CheckResult, prefix: str, base: str) -> List[str]:
     for family, items in grouped.items():
         lines += [f"### {family} ({len(items)})", ""]
         for f in items:
-            where = ", ".join(link(l, prefix, base) for l in f.locations) or "(no location)"
+            where = ", ".join(_noted(link(l, prefix, base), common.revision_note(f, n))
+                              for n, l in enumerate(f.locations)) or "(no location)"
             lines.append(f"- **{f.code}** {common.word(f)}: {escape(f.message)} — {where}")
         lines.append("")
     return lines[:-1]
+
+
+def _noted(text: str, note: str) -> str:
+    return f"{text} ({escape(note)})" if note else text
 
 
 def error_section(result: CheckResult, prefix: str) -> List[str]:
