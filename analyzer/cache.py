@@ -188,6 +188,22 @@ class Area:
         self.discard(key, problem)
         return None
 
+    def get_marshal(self, key: str, valid):
+        """The verified value stored for ``key``, unmarshalled, when ``valid(value)`` accepts
+        its shape; else None (an entry that cannot be decoded or has the wrong shape is
+        discarded, with a warning)."""
+        payload = self.get(key)  # verified: the digest matched before anything is decoded
+        if payload is None:
+            return None
+        try:
+            value = marshal.loads(payload)
+        except (EOFError, ValueError, TypeError):
+            value = None
+        if value is None or not valid(value):
+            self.discard(key, "holds data of the wrong shape")
+            return None
+        return value
+
     def discard(self, key: str, problem: str) -> None:
         """Remove the entry of ``key`` (it is bad: ``problem``), with one warning line."""
         path = self.path(key)

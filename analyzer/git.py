@@ -217,10 +217,11 @@ class History:
                                   _trailers(trailers), body.strip("\n")))
         return commits
 
-    def touched_ids(self, args: Sequence[str]) -> Dict[str, set]:
+    def touched_ids(self, args: Sequence[str], stdin: Optional[bytes] = None) -> Dict[str, set]:
         """Commit (or ``"worktree"`` for ``git diff`` arguments) -> the IDs whose units its
         changes touch: the unit a hunk starts in (Git's funcname, from :data:`UNIT_FUNCNAME`)
-        and every heading among the changed lines. ``args`` are ``log`` or ``diff`` arguments."""
+        and every heading among the changed lines. ``args`` are ``log`` or ``diff`` arguments
+        (``stdin``: what ``--stdin`` reads)."""
         import re
         import tempfile
 
@@ -233,7 +234,7 @@ class History:
             fmt = [f"--format={_RECORD}%H"] if args[0] == "log" else []
             out = self.repo._run(self.repo.top, [*config, args[0], "-p", "-U0", "--no-renames", "--no-ext-diff",
                                                  "--no-textconv", "--no-color", *fmt, *args[1:],
-                                                 "--", self.folder + "/"])
+                                                 "--", self.folder + "/"], stdin)
         touched: Dict[str, set] = {}
         current = touched.setdefault("worktree", set()) if args[0] == "diff" else None
         for raw in out.split(b"\n"):
@@ -287,7 +288,8 @@ class History:
                 current.append((path[len(self.folder) + 1:], old, new))
         return found
 
-    def unit_patches(self, revisions: Sequence[str]) -> Dict[str, Dict[str, Tuple[Optional[str], Optional[str]]]]:
+    def unit_patches(self, revisions: Sequence[str],
+                     stdin: Optional[bytes] = None) -> Dict[str, Dict[str, Tuple[Optional[str], Optional[str]]]]:
         """Commit -> folder-relative path -> (text before, text after) of the units each
         commit changed against its first parent, from ``git log -p --function-context`` with
         :data:`UNIT_FUNCNAME`: every hunk is widened to whole units (heading to the next
@@ -295,7 +297,8 @@ class History:
         other context (``-U0``), so the next unit's heading line is not dragged in as a
         truncated unit whose missing fields would become parse facts of every commit. A side
         where the file does not exist is None. The texts hold only the changed units (and the
-        file's lines before its first unit heading when a change reaches them)."""
+        file's lines before its first unit heading when a change reaches them). ``stdin``:
+        what ``--stdin`` reads."""
         import tempfile
 
         with tempfile.NamedTemporaryFile("w", suffix=".attributes") as attrs:
@@ -305,7 +308,7 @@ class History:
                 "-c", f"core.attributesFile={attrs.name}", "-c", f"diff.memoryunit.xfuncname={UNIT_FUNCNAME}",
                 "-c", "core.quotePath=false", "log", "-p", "-U0", "--function-context", "--no-renames", "--no-ext-diff",
                 "--no-textconv", "--no-color", "--no-prefix", f"--format={_RECORD}%H", *revisions,
-                "--", self.folder + "/"])
+                "--", self.folder + "/"], stdin)
         found: Dict[str, Dict[str, Tuple[Optional[str], Optional[str]]]] = {}
         sides: Dict[str, List[List[str]]] = {}
         absent: Dict[str, List[bool]] = {}

@@ -6,7 +6,9 @@ revisions hold only the units the commit changed, as Git shows them with the hun
 to whole units (:meth:`analyzer.git.History.unit_patches`), parsed by the work tree's
 extractors with the manifest of that commit (which selects the entry grammar). Work grows
 with what the commits changed, never with history length x project size, and no blob is
-read whole. Nothing is decided here.
+read whole; what Git's diff says about a commit is kept between runs
+(analyzer/commit_cache.py), so Git diffs only commits no earlier run has seen. Nothing is
+decided here.
 """
 
 from __future__ import annotations
@@ -58,6 +60,7 @@ def window_facts(repo: Repo, memory_dir: str, tip: str, since: int, until: int, 
                  program) -> Window:
     """Compare every memory commit of ``tip``'s first-parent history with committer time in
     ``[since, until]`` with its first parent (one pair per commit, named by its id)."""
+    from analyzer.commit_cache import commit_patches
     from analyzer.project import load_texts
     from analyzer.query.compare import Comparison, commit_facts, comparison_facts
 
@@ -67,7 +70,7 @@ def window_facts(repo: Repo, memory_dir: str, tip: str, since: int, until: int, 
         return Window([], Comparison({"git_pair": []}, None, None, {}))
     first = commits[0].parents[0] if commits[0].parents else ""
     rng = ["--first-parent", f"{first}..{tip}" if first else tip]
-    patches = history.unit_patches(rng)
+    patches = commit_patches(history, [c.sha for c in commits], use_cache)
     manifests = _manifests(repo, history, commits, rng)
     revisions, pairs = [], []
     for commit in commits:

@@ -53,8 +53,6 @@ def run(args: argparse.Namespace) -> int:
     args.format = args.format or "text"
     if args.base is None:
         return error(args, "MA-USAGE", "--autonomy needs --base REV (the revision the changes are judged from)")
-    if args.output:
-        return error(args, "MA-USAGE", "an autonomy check prints to stdout (--format); --output is not supported")
     others = [flag for flag, on in (("--routing", args.routing), ("--reachability", args.reachability),
                                     ("--freshness", args.freshness), ("--conflicts", args.conflicts),
                                     ("--all", args.all), ("--merge-base", args.merge_base is not None),
@@ -73,20 +71,37 @@ def run(args: argparse.Namespace) -> int:
     if result.error:
         code = "MA-GIT" if result.error_path == "<command line>" else "MA-PLAN"
         return error(args, code, result.error, result.error_path, result.error_line)
-    if args.format == "json":
+    from analyzer.commands.check import write_outputs
+
+    # --format on stdout and every --output [FORMAT:]FILE, as check writes them
+    status = write_outputs(args, lambda fmt: render(fmt, result, str(args.project_root)))
+    if status:
+        return status
+    return result.exit_code if result.exit_code in (0, 1, 2) else exitcodes.INTERNAL
+
+
+def render(fmt: str, result, project_root: str):
+    """``(text, status)`` of the autonomy check in ``fmt``: its own text and ``check.autonomy``
+    JSON, or one of check's CI formats through check's renderers (status 0, or
+    ``exitcodes.INTERNAL`` when a document does not match its declared shape)."""
+    if fmt == "text":
+        from analyzer.render.autonomy_out import render_autonomy_text
+
+        return render_autonomy_text(result), exitcodes.OK
+    if fmt == "json":
+        import io
+
         from analyzer.output import emit_json
         from analyzer.render.autonomy_out import autonomy_payload
 
-        return emit_json("check", "autonomy", autonomy_payload(result)) or result.exit_code
-    if args.format != "text":  # the CI formats of check, rendered by check's own renderers
-        from analyzer.render.autonomy_out import as_check_result
-        from analyzer.render.check_formats import write_as_check
+        out = io.StringIO()
+        status = emit_json("check", "autonomy", autonomy_payload(result), stream=out)
+        return out.getvalue(), status
+    from analyzer.render.autonomy_out import as_check_result
+    from analyzer.render.check_formats import Context
+    from analyzer.render.check_formats import render as render_check
 
-        return write_as_check(args.format, as_check_result(result), str(args.project_root), result.exit_code)
-    from analyzer.render.autonomy_out import render_autonomy_text
-
-    sys.stdout.write(render_autonomy_text(result))
-    return result.exit_code if result.exit_code in (0, 1, 2) else exitcodes.INTERNAL
+    return render_check(fmt, as_check_result(result), Context(project_root))
 
 
 def error(args: argparse.Namespace, code: str, message: str, path: str = "<command line>", line: int = 1) -> int:

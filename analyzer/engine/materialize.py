@@ -101,15 +101,8 @@ def evaluate_reusing(engine, facts: Mapping, inputs: Iterable[str], fact_digest:
 
 
 def _read(key: str, relations: list) -> Optional[dict]:
-    payload = STRATA.get(key)  # verified: the digest matched before anything is decoded
-    if payload is None:
-        return None
-    try:
-        stored = marshal.loads(payload)
-    except (EOFError, ValueError, TypeError):
-        stored = None
-    if not isinstance(stored, dict) or sorted(stored) != relations:
-        STRATA.discard(key, "holds data of the wrong shape")
+    stored = STRATA.get_marshal(key, lambda value: isinstance(value, dict) and sorted(value) == relations)
+    if stored is None:
         return None
     return {rel: set(tuples) for rel, tuples in stored.items()}
 

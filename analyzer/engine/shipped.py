@@ -134,5 +134,7 @@ def build(package_dir: Path) -> list:
 if __name__ == "__main__":
     import analyzer
 
-    for done in build(Path(analyzer.__file__).resolve().parent):
+    from analyzer.lark_shipped import build_all
+
+    for done in build(Path(analyzer.__file__).resolve().parent) + build_all():
         print(f"compiled {done}")

@@ -47,6 +47,12 @@ def set_grammar_cache(enabled: bool) -> None:
     _CACHE_ENABLED = enabled
 
 
+def forget_parser() -> None:
+    """Drop the parser built so far (the build step builds it again to ship its tables)."""
+    global _PARSER
+    _PARSER = None
+
+
 def parser() -> lark.Lark:
     """The process-wide Lark parser for the rule language (built, or loaded from cache, once)."""
     global _PARSER

@@ -29,6 +29,11 @@ def parser(name: str, start: Sequence[str] = ("start",)):
     return built
 
 
+def forget_parsers() -> None:
+    """Drop the parsers built so far (the build step builds each again to ship its tables)."""
+    _PARSERS.clear()
+
+
 _PATTERNS: Dict[Tuple[str, str], object] = {}
 
 
@@ -43,14 +48,15 @@ def terminal(name: str, term: str):
         key = (name, term)
         import re
 
-        lark = _terminals_parser(name)
+        lark = terminal_parser(name)
         found = re.compile(lark.get_terminal(term).pattern.to_regexp())
         _PATTERNS[key] = found
     return found
 
 
-def _terminals_parser(name: str):
-    """A parser for a line grammar whose rules are all start symbols."""
+def terminal_parser(name: str):
+    """A parser for a line grammar whose rules are all start symbols (where :func:`terminal`
+    finds the terminals)."""
     import re
 
     text = data_file("grammar", f"{name}.lark").read_text(encoding="utf-8")

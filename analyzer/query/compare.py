@@ -16,7 +16,9 @@ from analyzer.revisions import Revision, attribute_facts, file_digests, unit_fac
 from analyzer.unit_parts import issue_facts, part_facts
 
 Facts = Dict[str, List[tuple]]
-PHASE_ONE = ["touched"]
+# touched units get their fields and displayed IDs; modified ones (in both revisions, with
+# another text) also their parts, which only a modified unit's class reads
+PHASE_ONE = ["touched", "modified"]
 
 
 class Comparison(dict):
@@ -50,11 +52,9 @@ def comparison_facts(program, revisions: Sequence[Revision], pairs: Iterable[Tup
     first = program.evaluate(facts, only=PHASE_ONE)
     inputs = input_counts(program, PHASE_ONE, facts)
     by_rev = {revision.rev: revision for revision in revisions}
-    wanted: Dict[str, set] = {}
     pair_sides = {pair: (before, after) for pair, before, after in facts["git_pair"]}
-    for pair, kind, ident in first.relation("touched"):
-        for rev in pair_sides[pair]:
-            wanted.setdefault(rev, set()).add((kind, ident))
+    wanted = _per_revision(first.tuples("touched"), pair_sides)
+    with_parts = _per_revision(first.tuples("modified"), pair_sides)
     named = set()
     for rev, units in sorted(wanted.items()):
         revision = by_rev[rev]
@@ -64,9 +64,19 @@ def comparison_facts(program, revisions: Sequence[Revision], pairs: Iterable[Tup
             named.add((rev, kind, ident))
         for name, rows in attribute_facts(revision, per_kind).items():
             facts.setdefault(name, []).extend(rows)
-        facts.setdefault("git_unit_part", []).extend(part_facts(revision, units))
+        if with_parts.get(rev):
+            facts.setdefault("git_unit_part", []).extend(part_facts(revision, with_parts[rev]))
     facts["git_unit_display"] = [row for row in display if row[:3] in named]
     return Comparison(facts, program, first, inputs)
+
+
+def _per_revision(units, pair_sides: Dict[str, Tuple[str, str]]) -> Dict[str, set]:
+    """revision -> the ``(kind, id)`` of ``(pair, kind, id)`` rows, on both sides of each pair."""
+    out: Dict[str, set] = {}
+    for pair, kind, ident in units:
+        for rev in pair_sides[pair]:
+            out.setdefault(rev, set()).add((kind, ident))
+    return out
 
 
 def commit_facts(commits: Iterable[Commit], touched: Dict[str, set]) -> Facts:
@@ -84,12 +94,15 @@ def commit_facts(commits: Iterable[Commit], touched: Dict[str, set]) -> Facts:
     return facts
 
 
-def range_commits(history: History, base: str, head: str) -> Tuple[List[Commit], Dict[str, set]]:
-    """The commits of ``base..head`` below the memory dir and the IDs each touched; ``head``
-    "" is the work tree: ``base..HEAD`` plus the uncommitted changes (as "worktree")."""
+def range_commits(history: History, base: str, head: str, use_cache: bool = True) -> Tuple[List[Commit], Dict[str, set]]:
+    """The commits of ``base..head`` below the memory dir and the IDs each touched (kept per
+    commit between runs: analyzer/commit_cache.py); ``head`` "" is the work tree:
+    ``base..HEAD`` plus the uncommitted changes (as "worktree")."""
+    from analyzer.commit_cache import commit_touches
+
     tip = head or "HEAD"
     commits = history.log([f"{base}..{tip}"])
-    touched = history.touched_ids(["log", f"{base}..{tip}"]) if commits else {}
+    touched = commit_touches(history, [c.sha for c in commits], use_cache) if commits else {}
     if not head:
         touched.update(history.touched_ids(["diff", "HEAD"]))
     return commits, touched

@@ -116,7 +116,7 @@ def diff_facts(root, memory_dir: str, result: DiffResult, program, use_cache: bo
     result.head = repo.commit(head) if head else ""
     specs = [("base", result.base, base)] + ([("head", result.head, head)] if head else [])
     revisions = load_revisions(repo, root, memory_dir, specs, None if head else "head", use_cache)
-    commits, touched = range_commits(History(repo, memory_dir), result.base, result.head)
+    commits, touched = range_commits(History(repo, memory_dir), result.base, result.head, use_cache)
     facts = comparison_facts(program, revisions, [(PAIR, "base", "head")], memory_dir)
     for name, rows in commit_facts(commits, touched).items():
         facts.setdefault(name, []).extend(rows)

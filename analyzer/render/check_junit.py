@@ -3,9 +3,12 @@
 
 One ``testsuite`` per family run, one ``testcase`` per code that has findings, one
 ``failure`` per finding (its severity or status word as ``type``, the message, and every
-location as ``path:line:col``). A family without findings is one passing ``testcase`` named
-after the family, so a clean family shows as passed. No timings: the same result is the
-same bytes. A check that could not run is one suite with an ``error``.
+location as ``path:line:col``). A finding whose level is ``note`` (INFO, CLEAR: SARIF's
+``note``, GitHub's ``::notice``) fails nothing: its code's test case passes and lists it in
+``system-out`` (a change that ``analyze diff`` reports is information, not a failure;
+docs/decisions.md). A family without findings is one passing ``testcase`` named after the
+family, so a clean family shows as passed. No timings: the same result is the same bytes.
+A check that could not run is one suite with an ``error``.
 """
 
 from __future__ import annotations
@@ -44,9 +47,16 @@ def _suite(name: str, status: str, exit_code: int, found: List[CheckFinding], pr
         if first is not None:
             attrs.update(file=common.repo_path(first, prefix), line=str(first.line))
         case = ET.SubElement(suite, "testcase", attrs)
+        notes = []
         for finding in codes[code]:
+            text = "\n".join([f"{code} {common.word(finding)}: {finding.message}", *_where(finding, prefix)])
+            if common.level(finding) == "note":
+                notes.append(text)
+                continue
             failure = ET.SubElement(case, "failure", message=finding.message, type=common.word(finding) or "finding")
-            failure.text = "\n".join([f"{code} {common.word(finding)}: {finding.message}", *_where(finding, prefix)])
+            failure.text = text
+        if notes:
+            ET.SubElement(case, "system-out").text = "\n\n".join(notes)
     cases = len(suite.findall("testcase"))
     suite.set("tests", str(cases))
     suite.set("failures", str(sum(1 for c in suite.findall("testcase") if c.find("failure") is not None)))

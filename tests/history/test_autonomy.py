@@ -231,8 +231,33 @@ def test_ci_formats_reuse_the_check_renderers(history):
         assert not list(jsonschema.validators.validator_for(spec)(spec).iter_errors(doc))
     github = cli(repo.root, "--base", f"{step}~1", "--head", step, "--format", "github")
     assert github.stdout.startswith("::error file=docs/memory/do-not-use.md,line=3,col=1,title=MA-AUTONOMY-001::")
-    refused = cli(repo.root, "--base", f"{step}~1", "--output", "x.sarif")
-    assert refused.returncode == 2 and "--output is not supported" in refused.stderr
+
+
+def test_output_files_as_check_writes_them(history, tmp_path):
+    """--output FILE takes the --format output in place of stdout; --output FORMAT:FILE
+    writes that format too (repeatable), all the same bytes as --format prints them."""
+    import junitparser
+
+    repo, shas = history
+    before = tree_state(repo.root)
+    step = shas["delete-hard"]
+    args = ("--base", f"{step}~1", "--head", step)
+    printed = {fmt: cli(repo.root, *args, "--format", fmt).stdout for fmt in ("text", "json", "sarif", "junit")}
+    plain = cli(repo.root, *args, "--format", "sarif", "--output", str(tmp_path / "only.sarif"))
+    assert plain.returncode == 1 and plain.stdout == "", plain.stderr
+    assert (tmp_path / "only.sarif").read_text(encoding="utf-8") == printed["sarif"]
+    many = cli(repo.root, *args, "--output", f"json:{tmp_path / 'a.json'}", "--output", f"junit:{tmp_path / 'a.xml'}",
+               "--output", f"sarif:{tmp_path / 'a.sarif'}")
+    assert many.returncode == 1 and many.stdout == printed["text"], many.stderr
+    assert (tmp_path / "a.json").read_text(encoding="utf-8") == printed["json"]
+    assert json.loads(printed["json"])["schema"]["name"] == "check.autonomy"
+    assert (tmp_path / "a.sarif").read_text(encoding="utf-8") == printed["sarif"]
+    assert (tmp_path / "a.xml").read_text(encoding="utf-8") == printed["junit"]
+    xml = junitparser.JUnitXml.fromfile(str(tmp_path / "a.xml"))
+    assert xml.failures == 1
+    unwritable = cli(repo.root, *args, "--output", f"sarif:{tmp_path / 'missing' / 'x.sarif'}")
+    assert unwritable.returncode == 2 and "cannot write" in unwritable.stderr
+    assert tree_state(repo.root) == before
 
 
 def test_other_check_options_are_refused_not_ignored(history):

@@ -1,6 +1,6 @@
 """A non-editable install from a built wheel works from any directory: grammar/, facts/ and
 rules/ ship inside the package (issue 2, skeleton), and so does the compiled form of the
-built-in rules: the installed wheel's first ``read`` compiles nothing (issue 9)."""
+built-in rules and of the grammars: the installed wheel's first ``read`` compiles nothing (issue 9)."""
 
 from __future__ import annotations
 
@@ -85,6 +85,11 @@ def test_wheel_installs_into_fresh_venv_and_runs_outside_the_tree(tmp_path):
     assert first.stdout == read.stdout, first.stderr
     assert first.stderr.strip().splitlines()[-1] == f"compiled nothing {read.returncode}", first.stderr
     assert not (first_cache / "memory-analyzer" / "programs").exists()
-    assert sorted(p.name for p in (Path(installed_rules.stdout.strip()).parent / "compiled").iterdir()) == [
-        "facts__schema.program", "rules__check__check.program", "rules__index__index.program", "rules__query.program",
-        "rules__read__read.program"]
+    # nor are grammar tables built: they ship too (analyzer/lark_shipped.py)
+    assert not (first_cache / "memory-analyzer" / "lark").exists()
+    compiled = Path(installed_rules.stdout.strip()).parent / "compiled"
+    assert sorted(p.name for p in compiled.iterdir()) == [
+        "facts__schema.program", "lark", "rules__check__check.program", "rules__index__index.program",
+        "rules__query.program", "rules__read__read.program"]
+    assert sorted(p.name.split("-")[0] for p in (compiled / "lark").iterdir()) == [
+        "datalog", "entries", "local_manifest", "manifest", "plan", "reconciliations", "subjects"]

@@ -1,0 +1,92 @@
+"""What Git's diff of one commit says about the memory dir, kept between runs.
+
+A commit id names its tree and its parents' for good, so what ``git log -p`` shows for one
+commit below one folder never changes: the units each commit changed (readiness,
+:meth:`analyzer.git.History.unit_patches`) and the IDs its hunks touch (``analyze diff``,
+:meth:`analyzer.git.History.touched_ids`). Diffing is most of the Git work of those commands
+(10,000 file versions of ~90 KB on the 1,000-commit bench history); with this cache a run
+diffs only the commits no earlier run has, so a reading's Git work grows with the new
+commits, not with the window.
+
+Entries live in the analyzer's verified store (analyzer/cache.py, area ``history``), never in
+the project or its .git, keyed by what the result depends on: the kind of result, the
+commit, the folder (top-level relative), the Git options and parser that produced it
+(:data:`VERSION` with the funcname pattern). An entry of the wrong shape reads as a miss.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+from typing import Callable, Dict, List
+
+from analyzer.cache import Area
+
+AREA = Area("history", ".marshal", fanout=True)
+VERSION = "1"  # bump when the Git options or the parsing of a cached result change
+
+
+def _key(kind: str, folder: str, sha: str, variant: str) -> str:
+    text = f"{VERSION}\0{variant}\0{kind}\0{folder}\0{sha}"
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def per_commit(kind: str, folder: str, shas: List[str], compute: Callable[[List[str]], Dict[str, object]],
+               valid: Callable[[object], bool], empty, variant: str = "", use_cache: bool = True) -> Dict[str, object]:
+    """sha -> the ``kind`` result of every commit of ``shas``: stored results, and
+    ``compute(missing shas)`` for the others (a commit ``compute`` leaves out has the result
+    ``empty``), which are then stored. ``valid`` checks a stored value's shape."""
+    found: Dict[str, object] = {}
+    missing = []
+    for sha in shas:
+        value = AREA.get_marshal(_key(kind, folder, sha, variant), valid) if use_cache else None
+        if value is None:
+            missing.append(sha)
+        else:
+            found[sha] = value
+    if missing:
+        computed = compute(missing)
+        for sha in missing:
+            found[sha] = computed.get(sha, empty)
+            if use_cache:
+                AREA.put(_key(kind, folder, sha, variant), marshal.dumps(found[sha]))
+    return found
+
+
+def commit_patches(history, shas: List[str], use_cache: bool = True) -> Dict[str, Dict[str, tuple]]:
+    """sha -> folder-relative path -> (units before, units after) of what each commit changed
+    against its first parent (:meth:`analyzer.git.History.unit_patches`)."""
+    from analyzer.git import UNIT_FUNCNAME
+
+    def compute(missing: List[str]):
+        return history.unit_patches(["--no-walk=unsorted", "--diff-merges=first-parent", "--stdin"],
+                                    stdin=_lines(missing))
+
+    return per_commit("unit-patches", history.folder, shas, compute, _is_patches, {}, UNIT_FUNCNAME, use_cache)
+
+
+def commit_touches(history, shas: List[str], use_cache: bool = True) -> Dict[str, set]:
+    """sha -> the IDs each commit's hunks touch (:meth:`analyzer.git.History.touched_ids`;
+    a merge commit's diff is not shown, as in ``git log -p``)."""
+    from analyzer.git import UNIT_FUNCNAME
+
+    def compute(missing: List[str]):
+        found = history.touched_ids(["log", "--no-walk=unsorted", "--stdin"], stdin=_lines(missing))
+        return {sha: sorted(ids) for sha, ids in found.items()}
+
+    stored = per_commit("touched-ids", history.folder, shas, compute, _is_names, [], UNIT_FUNCNAME, use_cache)
+    return {sha: set(ids) for sha, ids in stored.items() if ids}
+
+
+def _lines(shas: List[str]) -> bytes:
+    return ("\n".join(shas) + "\n").encode("ascii")
+
+
+def _is_names(value) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+
+def _is_patches(value) -> bool:
+    return isinstance(value, dict) and all(
+        isinstance(path, str) and isinstance(sides, tuple) and len(sides) == 2
+        and all(side is None or isinstance(side, str) for side in sides) for path, sides in value.items())

@@ -1,0 +1,72 @@
+"""Lark tables shipped in the wheel (analyzer/lark_shipped.py) and the table cache's keys."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from analyzer import lark_shipped, larkcache
+from analyzer.engine import syntax
+
+REPO = Path(__file__).resolve().parents[2]
+DOCUMENTED = "/// Edges of the graph.\n.decl edge(a: symbol, b: symbol)\n"
+
+
+def test_the_rule_language_parser_has_one_key_in_every_process(tmp_path):
+    # its options hold a lexer callback, whose repr carries a memory address: every run
+    # used to get a key of its own, never hit the cache and left a new file behind
+    env = {"XDG_CACHE_HOME": str(tmp_path / "xdg"), "PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}
+    for _ in range(2):
+        subprocess.run([sys.executable, "-c", "from analyzer.engine import syntax; syntax.parser()"],
+                       env=env, check=True, cwd=tmp_path)
+    tables = list((tmp_path / "xdg" / "memory-analyzer" / "lark").glob("datalog-*"))
+    assert len(tables) == 1, tables
+
+
+def test_a_parser_loaded_from_tables_keeps_its_doc_comments(monkeypatch):
+    fresh = [s.doc for s in syntax.parse_statements(DOCUMENTED) if hasattr(s, "doc")]
+    assert fresh == ["Edges of the graph."]
+    monkeypatch.setattr(syntax, "_PARSER", None)
+    monkeypatch.setattr(syntax, "_CACHE_ENABLED", True)
+    syntax.parser()  # stores the tables in this test's cache
+    monkeypatch.setattr(syntax, "_PARSER", None)
+    syntax.parser()  # and loads them
+    loaded = [s.doc for s in syntax.parse_statements(DOCUMENTED) if hasattr(s, "doc")]
+    assert loaded == fresh
+
+
+def test_shipped_tables_are_verified_before_use(tmp_path, monkeypatch):
+    monkeypatch.setattr(lark_shipped, "ship_dir", lambda: tmp_path)
+    path = lark_shipped.write_tables("k", b"payload bytes")
+    assert lark_shipped.shipped_tables("k") == b"payload bytes"
+    assert lark_shipped.shipped_tables("other") is None
+    data = bytearray(path.read_bytes())
+    data[-1] ^= 1  # one flipped bit in the payload
+    path.write_bytes(bytes(data))
+    assert lark_shipped.shipped_tables("k") is None
+    path.write_bytes(b"short")
+    assert lark_shipped.shipped_tables("k") is None
+
+
+def test_build_all_ships_every_parser_the_package_builds(tmp_path, monkeypatch):
+    monkeypatch.setattr(lark_shipped, "ship_dir", lambda: tmp_path)
+    from analyzer.extract import grammars
+
+    monkeypatch.setattr(grammars, "_PARSERS", {})
+    monkeypatch.setattr(syntax, "_PARSER", None)
+    written = lark_shipped.build_all()
+    names = sorted(p.name.split("-")[0] for p in written)
+    assert names == ["datalog", "entries", "local_manifest", "manifest", "plan", "reconciliations", "subjects"]
+    assert larkcache.SHIPPING is None
+    # a build that finds them ships them: nothing is built, nothing is cached
+    monkeypatch.setattr(grammars, "_PARSERS", {})
+    monkeypatch.setattr(syntax, "_PARSER", None)
+    built = []
+    import lark
+
+    real = lark.Lark.__init__
+    monkeypatch.setattr(lark.Lark, "__init__", lambda self, *a, **k: (built.append(a), real(self, *a, **k))[1])
+    grammars.terminal("entries", "FIELD_LINE")
+    syntax.parser()
+    assert built == []

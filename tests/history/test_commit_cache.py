@@ -1,0 +1,122 @@
+"""What Git's diff says about each commit is kept between runs (analyzer/commit_cache.py):
+a warm run diffs nothing, gives the same diff and readings, and a damaged entry is
+recomputed; --no-cache neither reads nor writes it."""
+
+import os
+
+import pytest
+
+from classes import build
+from histrepo import MEM, Repo, tree_state
+
+from analyzer import commit_cache
+from analyzer.git import History
+from analyzer.query.diff import run_diff
+from analyzer.query.readiness import run_readiness
+
+
+@pytest.fixture()
+def history(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    repo = Repo(tmp_path / "project")
+    return repo, build(repo)
+
+
+def _counting(monkeypatch):
+    calls = {"unit_patches": 0, "touched_ids": 0}
+    for name in calls:
+        real = getattr(History, name)
+
+        def wrapped(self, *args, _real=real, _name=name, **kwargs):
+            if args and args[0] != "diff":  # the work tree's own diff is never cached
+                calls[_name] += 1
+            return _real(self, *args, **kwargs)
+
+        monkeypatch.setattr(History, name, wrapped)
+    return calls
+
+
+def _diff(repo, shas, use_cache=True):
+    result = run_diff(repo.root, MEM, shas["init"], "HEAD", use_cache=use_cache)
+    assert result.error == ""
+    return [(c.cls, c.subkind, c.ident, c.before, c.after, c.commits) for c in result.changes]
+
+
+def _readings(repo, use_cache=True):
+    result = run_readiness(repo.root, MEM, "HEAD", None, use_cache=use_cache)
+    assert result.error == ""
+    return [(r.name, r.state, r.details) for r in result.readings]
+
+
+def test_a_warm_run_diffs_no_commit_and_answers_the_same(history, monkeypatch):
+    repo, shas = history
+    before = tree_state(repo.root)
+    cold = _diff(repo, shas, use_cache=False), _readings(repo, use_cache=False)
+    calls = _counting(monkeypatch)
+    first = _diff(repo, shas), _readings(repo)
+    assert calls == {"unit_patches": 1, "touched_ids": 1}
+    second = _diff(repo, shas), _readings(repo)
+    assert calls == {"unit_patches": 1, "touched_ids": 1}, "the second run diffed again"
+    assert cold == first == second
+    assert any(change[-1] for change in first[0]), "changes carry the commits that touched them"
+    assert tree_state(repo.root) == before
+
+
+def test_only_new_commits_are_diffed(history, monkeypatch):
+    repo, shas = history
+    _diff(repo, shas)
+    repo.edit("decisions.md", "- issue:#42\n", "- issue:#42\n- issue:#43\n")
+    new = repo.commit("one more")
+    asked = []
+    real = History.touched_ids
+
+    def spy(self, args, stdin=None):
+        asked.append(stdin)
+        return real(self, args, stdin)
+
+    monkeypatch.setattr(History, "touched_ids", spy)
+    assert _diff(repo, shas) == _diff(repo, shas, use_cache=False)
+    assert asked[0] == (new + "\n").encode("ascii")
+
+
+def test_a_damaged_entry_is_recomputed(history, capsys):
+    repo, shas = history
+    expected = _readings(repo)
+    area = commit_cache.AREA.directory()
+    entries = [os.path.join(d, f) for d, _, files in os.walk(area) for f in files]
+    assert entries
+    for path in entries:
+        with open(path, "r+b") as handle:
+            handle.seek(-1, os.SEEK_END)
+            last = handle.read(1)
+            handle.seek(-1, os.SEEK_END)
+            handle.write(bytes([last[0] ^ 1]))
+    assert _readings(repo) == expected
+    assert "discarded history cache entry" in capsys.readouterr().err
+
+
+def test_no_cache_neither_reads_nor_writes(history):
+    repo, shas = history
+    _diff(repo, shas, use_cache=False)
+    _readings(repo, use_cache=False)
+    area = commit_cache.AREA.directory()
+    assert not [f for _, _, files in os.walk(area) for f in files]
+
+
+def test_a_stored_value_of_the_wrong_shape_is_a_miss(history, monkeypatch):
+    repo, shas = history
+    import marshal
+
+    from analyzer.git import UNIT_FUNCNAME
+
+    folder = History(_git(repo), MEM).folder
+    key = commit_cache._key("touched-ids", folder, shas["add-active"], UNIT_FUNCNAME)
+    commit_cache.AREA.put(key, marshal.dumps({"not": "a list"}))
+    assert _diff(repo, shas) == _diff(repo, shas, use_cache=False)
+    assert marshal.loads(commit_cache.AREA.get(key)) != {"not": "a list"}
+
+
+def _git(repo):
+    from analyzer.git import Repo as GitRepo
+
+    return GitRepo(str(repo.root))
