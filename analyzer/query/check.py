@@ -38,6 +38,9 @@ class CheckRequest:
     packs: Optional[object] = None  # a PackSet of `--rules` packs (analyzer/query/packs.py)
     with_proofs: bool = False  # a bounded proof tree per finding (analyzer/query/proofs.py)
     max_file_bytes: Optional[int] = None  # None: the loader's default cap (analyzer.files.SIZE_CAP)
+    # the repository's files for the report family, (paths, source, complete) as
+    # analyzer.repofiles.list_files gives them; listed once by run_check, before its cache key
+    repo_files: Optional[tuple] = None
 
 
 @lru_cache(maxsize=None)
@@ -62,16 +65,23 @@ def run_check(request: CheckRequest) -> CheckResult:
                            error_path=memory_dir)
     if problem is not None:
         return CheckResult([], "INVALID", 2, error=f"Error: {problem}: {memory_dir}", error_path=memory_dir)
+    if "report" in request.families and request.repo_files is None:
+        # the report depends on the repository's file list (its glob column): listed once,
+        # here, for the facts and for the result cache's key
+        from dataclasses import replace
+
+        from analyzer.repofiles import list_files
+
+        request = replace(request, repo_files=list_files(root))
     key = None
-    # a merge review reads Git history, and the report the repository's files, which the
-    # result cache's key does not cover (nor proofs, which are built from a fresh evaluation
-    # with provenance)
-    if (request.use_cache and not request.options.get("merge_base") and not request.with_proofs
-            and "report" not in request.families):
+    # a merge review reads Git history, which the result cache's key does not cover (nor
+    # proofs, which are built from a fresh evaluation with provenance)
+    if request.use_cache and not request.options.get("merge_base") and not request.with_proofs:
         from analyzer.query import check_cache
 
         key = check_cache.result_key(root, memory_dir, list(request.families),
-                                     request.packs.key() if request.packs else b"", request.max_file_bytes)
+                                     request.packs.key() if request.packs else b"", request.max_file_bytes,
+                                     check_cache.listing_digest(request.repo_files))
         cached = check_cache.load(key, root) if key else None
         if cached is not None:
             return cached

@@ -4,7 +4,10 @@ of the last identical check, without loading the fact base or evaluating the rul
 The key covers everything a check result depends on inside the memory dir: the Python,
 engine, rule and extractor versions (through the program cache key and the extractor
 version), the project root and memory dir, the families run, and the inventory with the
-bytes of every managed file. What a result depends on outside the memory dir is stored with
+bytes of every managed file; with the report family (``analyze report``, ``check --format
+markdown``), also a digest of the repository's file list its glob column matches, which
+the run lists anyway (``git ls-files`` or the walk: analyzer/repofiles.py).
+What a result depends on outside the memory dir is stored with
 it and checked again on every hit: the state of each evidence source path the freshness rules
 read (stat only) and the Git HEAD when it was consulted. Any difference, a managed path
 that is a symlink or not a regular file, or any problem reading the cache is a miss: the check
@@ -32,12 +35,24 @@ def _area():
     return Area("results", ".pickle", fanout=True)
 
 
+def listing_digest(listing: Optional[tuple]) -> bytes:
+    """A digest of a repository file listing ``(paths, source, complete)`` (b"" for none)."""
+    if listing is None:
+        return b""
+    paths, source, complete = listing
+    h = hashlib.sha256(f"{source}\0{int(bool(complete))}\0".encode())
+    for path in paths:
+        h.update(path.encode("utf-8", "surrogateescape") + b"\0")
+    return h.digest()
+
+
 def result_key(root: str, memory_dir: str, families: Sequence[str], packs: bytes = b"",
-               max_file_bytes: Optional[int] = None) -> Optional[str]:
+               max_file_bytes: Optional[int] = None, repo_files: bytes = b"") -> Optional[str]:
     """The key of a check over the project as it is now, or None when the memory dir holds
     anything the full check must report (a symlink, a non-regular or unreadable file).
     ``packs``: the `--rules` packs' paths and content digests (PackSet.key); ``max_file_bytes``:
-    the size cap (a file over it has no key, and a smaller cap never reuses a larger one's answer)."""
+    the size cap (a file over it has no key, and a smaller cap never reuses a larger one's answer);
+    ``repo_files``: :func:`listing_digest` of the repository's files, for the report family."""
     from analyzer.cache import extractor_version
     from analyzer.engine.cache import cache_key
     from analyzer.resources import data_file
@@ -49,6 +64,8 @@ def result_key(root: str, memory_dir: str, families: Sequence[str], packs: bytes
     h.update(cache_key(data_file("rules", "check/check.dl")).encode() + b"\0" + extractor_version().encode())
     limit = files.SIZE_CAP if max_file_bytes is None else max_file_bytes
     h.update(f"\0{os.path.realpath(root)}\0{memory_dir}\0{','.join(families)}\0{limit}\0".encode() + packs + b"\0")
+    if repo_files:
+        h.update(b"repo-files\0" + repo_files)
     for module in inv.modules:
         # a file over the cap is an error the full check must report: no key, no cached answer
         data, error = files.read_bytes(os.path.join(root, memory_dir, module), limit)

@@ -191,10 +191,13 @@ REPORT_RELATIONS = ("canonical_task_name", "report_route", "report_module", "rep
 
 
 def _repo_facts(request, project) -> Dict[str, list]:
-    """The repository's files (``git ls-files``, else a safe walk) for the report's globs."""
-    from analyzer.repofiles import list_files
+    """The repository's files (``git ls-files``, else a safe walk) for the report's globs, as
+    run_check listed them for its cache key."""
+    if request.repo_files is None:
+        from analyzer.repofiles import list_files
 
-    paths, source, complete = list_files(str(request.project_root))
+        request.repo_files = list_files(str(request.project_root))
+    paths, source, complete = request.repo_files
     return {"repo_file": [(p,) for p in paths], "repo_listing": [(source, int(complete))]}
 
 
