@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         return failed
     from analyzer.commands import check_gate
 
-    gate = check_gate.make_gate(args)
+    gate = check_gate.make_gate(args, "check", [c.code for c in packs.codes()] if packs else ())
     if isinstance(gate, int):
         return gate
     from analyzer.render.check_formats import Context, parse_output, render, wants_report
