@@ -32,6 +32,12 @@ RANK = {"INFO": 0, "CLEAR": 0, "WARNING": 1, "REVIEW": 1, "CONFLICT": 2, "ERROR"
 THRESHOLD = {"review": 1, "conflict": 2, "error": 3}
 
 
+def unknown_patterns(patterns: Sequence[str], known: Set[str]) -> List[str]:
+    """The ``--select`` / ``--ignore`` patterns that no known code starts with: a typo there
+    would hide every finding and pass the gate, so it is an error, not an empty selection."""
+    return [p for p in patterns if not any(code.startswith(p) for code in known)]
+
+
 class BaselineError(Exception):
     """A baseline file that cannot be used (exit 2, code MA-BASELINE)."""
 

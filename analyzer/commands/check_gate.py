@@ -27,15 +27,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(matched by fingerprint)")
 
 
-def make_gate(args: argparse.Namespace, command: str = "check"):
+def make_gate(args: argparse.Namespace, command: str = "check", extra_codes=()):
     """The gate of the command line with its baseline read, or exit 2 (an int) for an
-    unusable baseline (``command`` names the command in the error line)."""
-    from analyzer.gating import BaselineError, Gate, load_baseline
+    unusable baseline or a ``--select`` / ``--ignore`` pattern that matches no code the
+    run can report (the catalogue's and ``extra_codes``, a rule pack's); ``command`` names
+    the command in the error line."""
+    from analyzer.gating import BaselineError, Gate, load_baseline, unknown_patterns
 
     def codes(values):
         return [c.strip() for value in values or () for c in value.split(",") if c.strip()]
 
     gate = Gate(args.fail_on, codes(args.select), codes(args.ignore), args.baseline)
+    if gate.select or gate.ignore:
+        from analyzer import catalog
+
+        known = {e.code for e in catalog.load().entries if e.kind not in catalog.VALUE_KINDS} | set(extra_codes)
+        unknown = unknown_patterns(list(gate.select) + list(gate.ignore), known)
+        if unknown:
+            print(f"analyze {command}: error: MA-USAGE: --select/--ignore: no finding code starts with "
+                  f"{', '.join(map(repr, unknown))} (codes are case-sensitive, e.g. MC-FRESH or MC-CONFLICT-001; "
+                  f"`analyze explain CODE` describes one)", file=sys.stderr)
+            return exitcodes.INVALID
     if args.baseline:
         try:
             gate.known = load_baseline(args.baseline)

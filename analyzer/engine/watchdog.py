@@ -16,6 +16,7 @@ count against the same deadline. The error names the limit, the rule that was ru
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import threading
@@ -122,9 +123,25 @@ class Watchdog:
                 _disarm(self)
 
 
-def _on_tick(_signum, _frame) -> None:
+def _on_tick(_signum, frame) -> None:
+    if _inside_gc_callback(frame):
+        return  # an error raised here would be printed and dropped: the next tick checks again
     for dog in reversed(_ACTIVE):
         dog.check()
+
+
+def _inside_gc_callback(frame) -> bool:
+    """Whether the tick interrupted a garbage-collector callback (``gc.callbacks``, which
+    Hypothesis and profilers install). The collector swallows an exception raised there
+    ("Exception ignored in ..."), so a limit error raised in it would be lost."""
+    if not gc.callbacks:
+        return False
+    codes = {getattr(getattr(cb, "__func__", cb), "__code__", None) for cb in gc.callbacks}
+    while frame is not None:
+        if frame.f_code in codes:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _arm(dog: Watchdog) -> bool:

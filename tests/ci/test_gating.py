@@ -10,7 +10,7 @@ import re
 from analyzer import gating
 from analyzer.query.check_model import CheckFinding, CheckResult, FamilyResult, Location
 from analyzer.query.merge import MergeResult
-from cihelp import copy_example, run_inproc, run_proc
+from cihelp import REPO, copy_example, run_inproc, run_proc
 
 
 def _check(root, tmp, *argv):
@@ -76,6 +76,24 @@ def test_unusable_baseline_is_exit_2(tmp_path):
     for path in (bad, tmp_path / "missing.json"):
         proc = run_proc(["check", "--all", "--project-root", str(root), "--baseline", str(path)], tmp_path)
         assert proc.returncode == 2 and "MA-BASELINE" in proc.stderr and proc.stdout == ""
+
+
+def test_a_pattern_no_code_starts_with_is_exit_2(tmp_path):
+    # a typo would otherwise hide every finding and pass the gate: fail closed
+    root = copy_example(tmp_path)
+    for argv in (["--select", "MC-FRSH"], ["--select", "mc-fresh"], ["--ignore", "MC-FRESH,NOPE"]):
+        proc = run_proc(["check", "--all", "--project-root", str(root), *argv], tmp_path)
+        assert proc.returncode == 2 and proc.stdout == "", argv
+        assert "MA-USAGE" in proc.stderr and "no finding code starts with" in proc.stderr, proc.stderr
+    (root / ".memory-analyzer.toml").write_text('select = ["MC-FRSH"]\n', encoding="utf-8")
+    for command in ("check", "report"):
+        proc = run_proc([command, "--project-root", str(root)], tmp_path)
+        assert proc.returncode == 2 and "'MC-FRSH'" in proc.stderr, proc.stderr
+    # a rule pack's codes count as known
+    pack = REPO / "examples" / "packs" / "acme-audit" / "acme-audit.dl"
+    (root / ".memory-analyzer.toml").unlink()
+    proc = run_proc(["check", "--all", "--rules", str(pack), "--select", "ACME", "--project-root", str(root)], tmp_path)
+    assert proc.returncode in (0, 1), proc.stderr
 
 
 def test_configuration_sets_the_gate_and_flags_win(tmp_path):

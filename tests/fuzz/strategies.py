@@ -13,19 +13,44 @@ a run's time when values were built with ``st.text`` and per-value bending.
 
 from __future__ import annotations
 
+import random
+
 from hypothesis import strategies as st
 
 from . import pieces
 
 _TEXT = pieces.text_pool()
-words = st.one_of(st.sampled_from(_TEXT), st.sampled_from(_TEXT), st.sampled_from(_TEXT),
-                  st.text(st.characters(codec="utf-8", exclude_characters="\n"), max_size=8))
-"""Free text (titles, prose, items): mostly from the pool, sometimes any few code points."""
+SEED = st.integers(0, 2**32 - 1)
 
-entry_ids = st.sampled_from(pieces.ENTRY_IDS)
-subject_ids = st.sampled_from(pieces.SUBJECT_IDS)
-record_ids = st.sampled_from(pieces.RECORD_IDS)
-evidence = st.sampled_from(pieces.EVIDENCE)
+
+def _seeded(make) -> st.SearchStrategy:
+    """``make(rng)`` for a ``random.Random`` seeded by one drawn integer.
+
+    A unit (an entry, a subject, a record, a route, a rule) is built this way: one draw per
+    unit instead of one per field and value. Hypothesis' bookkeeping per draw, not the
+    analyzer, was most of a long run's time. Files stay lists of units, so Hypothesis still
+    shrinks a failure to the few units that cause it.
+    """
+    return SEED.map(lambda seed: make(random.Random(seed)))
+
+
+def _code_points(rng: random.Random) -> str:
+    """Up to 8 code points of any plane (no surrogate, no ``\n``): what ``st.text`` would give."""
+    out = []
+    for _ in range(rng.randrange(9)):
+        plane = rng.random()
+        high = 0x80 if plane < 0.5 else 0x10000 if plane < 0.8 else 0x110000
+        point = rng.randrange(high)
+        out.append("?" if point == 10 or 0xD800 <= point < 0xE000 else chr(point))
+    return "".join(out)
+
+
+def _word(rng: random.Random) -> str:
+    """Free text (titles, prose, items): mostly from the pool, 1 in 4 any few code points."""
+    return rng.choice(_TEXT) if rng.random() < 0.75 else _code_points(rng)
+
+
+words = _seeded(_word)
 
 
 def _lines(*parts) -> st.SearchStrategy:
@@ -33,49 +58,56 @@ def _lines(*parts) -> st.SearchStrategy:
     return st.tuples(*parts).map(lambda groups: "\n".join(line for g in groups for line in g) + "\n")
 
 
-def _field(name: str, values: list) -> st.SearchStrategy:
-    """A one-line field ``Name: value`` (a list of lines), drawn whole: one choice."""
-    return st.sampled_from([[line] for line in pieces.field(name, values)])
+def _field(name: str, values: list):
+    """A one-line field ``Name: value`` (a list of lines)."""
+    lines = [[line] for line in pieces.field(name, values)]
+    return lambda rng: rng.choice(lines)
 
 
-def _items(head: str, items: st.SearchStrategy) -> st.SearchStrategy:
-    return st.lists(items, max_size=4).map(lambda xs: [f"{head}:"] + [f"- {x}" for x in xs])
+def _items(head: str, item):
+    """A list field: ``Head:`` and 0-4 items, each ``item(rng)`` (or one of a pool)."""
+    if isinstance(item, list):
+        pool, item = item, (lambda rng: rng.choice(pool))
+    return lambda rng: [f"{head}:"] + [f"- {item(rng)}" for _ in range(rng.randrange(5))]
 
 
-@st.composite
-def _shuffled(draw, groups):
+def _shuffled(rng: random.Random, groups: list) -> list:
     """The groups in order, a few left out, sometimes one repeated or all permuted (fields
-    may come in any order): a handful of draws, not one per group."""
-    left_out = draw(st.lists(st.integers(0, len(groups) - 1), max_size=3))
-    chosen = [draw(g) for i, g in enumerate(groups) if i not in left_out]
-    shape = draw(st.integers(0, 7))
+    may come in any order)."""
+    left_out = {rng.randrange(len(groups)) for _ in range(rng.choice((0, 0, 0, 1, 1, 2, 3)))}
+    chosen = [group(rng) for i, group in enumerate(groups) if i not in left_out]
+    shape = rng.randrange(8)
     if chosen and shape in (1, 3):
-        chosen.append(chosen[draw(st.integers(0, len(chosen) - 1))])
+        chosen.append(rng.choice(chosen))
     if shape in (2, 3):
-        chosen = draw(st.permutations(chosen))
+        rng.shuffle(chosen)
     return [line for group in chosen for line in group]
 
 
-def _unit(ids: st.SearchStrategy, fields: list, separators=(" — ",)) -> st.SearchStrategy:
-    head = st.tuples(ids, st.sampled_from(separators), words).map(lambda t: [f"## {t[0]}{t[1]}{t[2] or 'x'}", ""])
-    return st.tuples(head, _shuffled(fields)).map(lambda t: t[0] + t[1] + [""])
+def _unit(ids: list, fields: list, separators=(" — ",)) -> st.SearchStrategy:
+    """A unit: ``## <ID><sep><title>``, a blank line, the fields, a blank line."""
+    def make(rng):
+        title = _word(rng) or "x"
+        return [f"## {rng.choice(ids)}{rng.choice(separators)}{title}", ""] + _shuffled(rng, fields) + [""]
+    return _seeded(make)
 
 
 def _units(unit: st.SearchStrategy, most: int) -> st.SearchStrategy:
     return st.lists(unit, max_size=most).map(lambda us: [line for u in us for line in u])
 
 
-def entry_unit(ids=entry_ids) -> st.SearchStrategy:
+def entry_unit(ids=pieces.ENTRY_IDS) -> st.SearchStrategy:
     """One formal entry unit (§5): heading, scalar fields, Evidence block, body fields."""
+    bodies = [["Decision:", "```memory-custodian-body-v1", "body", "```"], ["Reason:", "```", "open"]]
+    kinds = ["Decision", "Constraint", "Reason", "Rule", "Preference"]
     fields = [
         _field("Status", pieces.bent(["active", "superseded", "retired", "merged", "draft"])),
         _field("Scope", pieces.bent(["project", "area:api", "area:web", "local-user", "local-machine"])),
         _field("Subject", pieces.SUBJECT_IDS), _field("Facet", pieces.bent(["data-model", "architecture", "x"])),
-        _items("Evidence", evidence), _field("Supersedes", pieces.ENTRY_IDS), _field("Superseded-By", pieces.ENTRY_IDS),
-        _field("Exception-To", pieces.ENTRY_IDS),
-        st.tuples(st.sampled_from(["Decision", "Constraint", "Reason", "Rule", "Preference"]), words).map(
-            lambda t: [f"{t[0]}:", t[1]]),
-        st.sampled_from([["Decision:", "```memory-custodian-body-v1", "body", "```"], ["Reason:", "```", "open"]]),
+        _items("Evidence", pieces.EVIDENCE), _field("Supersedes", pieces.ENTRY_IDS),
+        _field("Superseded-By", pieces.ENTRY_IDS), _field("Exception-To", pieces.ENTRY_IDS),
+        lambda rng: [f"{rng.choice(kinds)}:", _word(rng)],
+        lambda rng: rng.choice(bodies),
     ]
     return _unit(ids, fields, (" — ", " — ", " - ", " —", "—"))
 
@@ -92,20 +124,23 @@ def subjects_file() -> st.SearchStrategy:
     fields = [
         _field("Status", pieces.bent(["active", "merged", "retired"])),
         _field("Kind", pieces.bent(["dependency", "component", "policy", "tool", "thing"])),
-        _field("Canonical-Ref", pieces.bent(["dependency:pypi:library-x", "area:api", "api:orders", "x", "feature:Checkout"])),
-        _items("Aliases", words), _items("Evidence", evidence), _field("Merged-Into", pieces.SUBJECT_IDS),
-        _items("Merged-From", subject_ids),
+        _field("Canonical-Ref", pieces.bent(["dependency:pypi:library-x", "area:api", "api:orders", "x",
+                                             "feature:Checkout"])),
+        _items("Aliases", _word), _items("Evidence", pieces.EVIDENCE), _field("Merged-Into", pieces.SUBJECT_IDS),
+        _items("Merged-From", pieces.SUBJECT_IDS),
     ]
-    return _lines(st.just(["# Subject Registry", ""]), _units(_unit(subject_ids, fields), 6))
+    return _lines(st.just(["# Subject Registry", ""]), _units(_unit(pieces.SUBJECT_IDS, fields), 6))
 
 
 def reconciliations_file() -> st.SearchStrategy:
     """reconciliations.md (§7): records with Status, Resolution, Entries, Evidence."""
     fields = [
-        _field("Status", pieces.bent(["active", "retired"])), _field("Resolution", pieces.bent(["distinct", "duplicate", "unknown"])),
-        _items("Entries", entry_ids), _items("Evidence", evidence), _field("Subject", pieces.SUBJECT_IDS),
+        _field("Status", pieces.bent(["active", "retired"])),
+        _field("Resolution", pieces.bent(["distinct", "duplicate", "unknown"])),
+        _items("Entries", pieces.ENTRY_IDS), _items("Evidence", pieces.EVIDENCE),
+        _field("Subject", pieces.SUBJECT_IDS),
     ]
-    return _lines(st.just(["# Reconciliations", ""]), _units(_unit(record_ids, fields), 5))
+    return _lines(st.just(["# Reconciliations", ""]), _units(_unit(pieces.RECORD_IDS, fields), 5))
 
 
 PROTOCOL = [("protocol_version", ["0.7", "0.6", "0.7.0", "00.7", "0.8", "1", "0.\u00b2", "\u0660.7", "0." + "7" * 60]),
@@ -126,29 +161,40 @@ _OPTIONAL_LINES = [f"- `{m}`" for m in pieces.bent(["rules/copy.md", "areas/api.
     ["- `rules/copy.md` — activation: always", "- rules/copy.md", "- `rules/copy.md` (legacy)"] * 40
 
 
+_MODES = ["Load:", "Also load:", "Load if present:", "load:"]
+_INDEX_HEADS = ["### Enabled rules", "### Enabled areas", "### Enabled profiles"]
+_INDEX_META = ["  - activation: task-or-explicit", "  - tasks: artifact", "  - paths: `api/**`, `web/*.ts`",
+               "  - paths: `[x]`", "  - description: x", "  - bogus: y"]
+
+
+def _task(rng: random.Random) -> list:
+    """A ``### <task>`` route: up to two load lines, each with up to three modules."""
+    out = ["", f"### {rng.choice(TASK_HEADINGS)}"]
+    for _ in range(rng.randrange(3)):
+        out += [rng.choice(_MODES)] + [rng.choice(_MODULE_LINES) for _ in range(rng.randrange(4))]
+    return out
+
+
+def _index(rng: random.Random) -> list:
+    """An optional-index section: ``None enabled.`` or up to three modules with metadata lines."""
+    out = ["", rng.choice(_INDEX_HEADS)]
+    if rng.random() < 0.5:
+        return out + ["- None enabled."]
+    for _ in range(rng.randrange(4)):
+        out += [rng.choice(_OPTIONAL_LINES)] + [rng.choice(_INDEX_META) for _ in range(rng.randrange(5))]
+    return out
+
+
 def manifest_file() -> st.SearchStrategy:
     """manifest.md (§4): protocol block, routes by task, optional module index."""
     pairs = [f"- {k}: {v}" for k, values in PROTOCOL for v in values]
-    protocol = st.lists(st.sampled_from(pairs), min_size=8, max_size=14, unique=True)
-    protocol = st.one_of(st.just(["- " + f"{k}: {v[0]}" for k, v in PROTOCOL]), protocol)
-    module = st.sampled_from(_MODULE_LINES)
-    mode = st.sampled_from(["Load:", "Also load:", "Load if present:", "load:"])
-    task = st.tuples(st.sampled_from(TASK_HEADINGS), st.lists(st.tuples(mode, st.lists(module, max_size=3)),
-                                                               max_size=2)).map(
-        lambda t: ["", f"### {t[0]}"] + [line for m, ms in t[1] for line in [m, *ms]])
-    optional = st.tuples(st.sampled_from(_OPTIONAL_LINES),
-                         st.lists(st.sampled_from(["  - activation: task-or-explicit", "  - tasks: artifact",
-                                                   "  - paths: `api/**`, `web/*.ts`", "  - paths: `[x]`",
-                                                   "  - description: x", "  - bogus: y"]), max_size=4)).map(
-        lambda t: [t[0], *t[1]])
-    index = st.tuples(st.sampled_from(["### Enabled rules", "### Enabled areas", "### Enabled profiles"]),
-                      st.one_of(st.just([["- None enabled."]]), st.lists(optional, max_size=3))).map(
-        lambda t: ["", t[0], *[line for o in t[1] for line in o]])
+    protocol = st.one_of(st.just(["- " + f"{k}: {v[0]}" for k, v in PROTOCOL]),
+                         _seeded(lambda rng: rng.sample(pairs, rng.randint(8, 14))))
     return _lines(st.just(["# Memory Manifest", "", "## MemoryCustodian Protocol"]), protocol,
-                  st.just(["", "## Always load"]), st.lists(module, max_size=3), st.just(["", "## Load by task"]),
-                  st.lists(task, max_size=4).map(lambda ts: sum(ts, [])),
-                  st.one_of(st.just([]), st.lists(index, max_size=3).map(lambda xs: ["", "## Optional module index",
-                                                                                    *sum(xs, [])])))
+                  st.just(["", "## Always load"]), st.lists(st.sampled_from(_MODULE_LINES), max_size=3),
+                  st.just(["", "## Load by task"]), _units(_seeded(_task), 4),
+                  st.one_of(st.just([]), _units(_seeded(_index), 3).map(lambda xs: ["", "## Optional module index",
+                                                                                   *xs])))
 
 
 _LOCAL_MODULES = [f"- {m}" for m in pieces.bent(["preferences.md", "profiles/me.md", "profiles/.x.md", "areas/a.md"])]
@@ -170,51 +216,56 @@ VARS = ["X", "Y", "Z", "_"]
 CONSTS = ['"a"', '"b\\n"', "1", "0", "-3", "99999999999", '""']
 
 
-def _terms(column_type: str) -> st.SearchStrategy:
+def _terms(column_type: str) -> list:
     """A term for a column: mostly a variable or a constant of its type, sometimes (1 in 10)
-    a constant of either type; one choice."""
+    a constant of either type."""
     typed = [c for c in CONSTS if c.startswith('"') == (column_type == "symbol")]
     fitting = VARS + VARS + typed
-    return st.sampled_from(fitting * (9 * len(CONSTS)) + CONSTS * len(fitting))
+    return fitting * (9 * len(CONSTS)) + CONSTS * len(fitting)
 
 
 _TERMS = {"symbol": _terms("symbol"), "number": _terms("number")}
 
 
+_CONDITIONS = ["X < Y", "X = Y + 1", "X != \"a\"", "Y = X * 2 - 1", "match(\"a.*\", X)", "X = cat(Y, Z)"]
+_BROKEN = pieces.ODD + ["/* open", ":-", ".decl", "p(X) :- .", ".include \"nope.dl\"", "// comment", "/// doc",
+                        ".output p", "p(X) :- q(X)"]
+
+
+def _statement(decls: dict, rng: random.Random) -> str:
+    """A fact or a rule over the declared relations: atoms, negation, a comparison, arithmetic
+    or an aggregate."""
+    names = sorted(decls)
+
+    def atom():
+        name = rng.choice(names)
+        return f"{name}(" + ", ".join(rng.choice(_TERMS[t]) for t in decls[name]) + ")"
+
+    if rng.random() < 0.4:
+        return atom() + "."
+    body = [atom() for _ in range(rng.randint(1, 4))]
+    if rng.random() < 0.5:
+        body.append("!" + atom())
+    if rng.random() < 0.5:
+        body.append(rng.choice(_CONDITIONS + ["Z = count : { " + atom() + " }"]))
+    return f"{atom()} :- {', '.join(body)}."
+
+
 @st.composite
 def datalog_program(draw):
     """A rule-language program (docs/rule-language.md): decls, facts, rules with negation,
-    comparisons, arithmetic and aggregates, sometimes with a broken piece."""
+    comparisons, arithmetic and aggregates, sometimes with a broken piece. Each statement is
+    built from one drawn seed; the program is a list of them, so a failure shrinks to the
+    statements that cause it."""
     decls = {}
     out = []
     for name in draw(st.lists(st.sampled_from(NAMES), min_size=1, max_size=4, unique=True)):
         cols = draw(st.lists(st.sampled_from(["symbol", "number"]), min_size=1, max_size=3))
         decls[name] = cols
         out.append(f".decl {name}(" + ", ".join(f"c{i}: {t}" for i, t in enumerate(cols)) + ")")
-    names = sorted(decls)
-
-    def term(column_type):
-        return draw(_TERMS[column_type])
-
-    def atom(name=None):
-        name = name or draw(st.sampled_from(names))
-        return f"{name}(" + ", ".join(term(t) for t in decls.get(name, ["symbol"])) + ")"
-
-    for _ in range(draw(st.integers(0, 3))):
-        out.append(atom() + ".")
-    for _ in range(draw(st.integers(0, 4))):
-        body = [atom() for _ in range(draw(st.integers(1, 4)))]
-        if draw(st.booleans()):
-            body.append("!" + atom())
-        if draw(st.booleans()):
-            body.append(draw(st.sampled_from(["X < Y", "X = Y + 1", "X != \"a\"", "Z = count : { " + atom() + " }",
-                                              "Y = X * 2 - 1", "match(\"a.*\", X)", "X = cat(Y, Z)"])))
-        out.append(f"{atom()} :- {', '.join(body)}.")
+    out += [_statement(decls, random.Random(seed)) for seed in draw(st.lists(SEED, max_size=7))]
     if draw(st.booleans()):
-        at = draw(st.integers(0, len(out)))
-        out.insert(at, draw(st.sampled_from(pieces.ODD + [
-            "/* open", ":-", ".decl", "p(X) :- .", ".include \"nope.dl\"", "// comment", "/// doc", ".output p",
-            "p(X) :- q(X)"])))
+        out.insert(draw(st.integers(0, len(out))), draw(st.sampled_from(_BROKEN)))
     return "\n".join(out) + "\n"
 
 

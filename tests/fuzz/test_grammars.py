@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from .strategies import GRAMMARS
 from .targets import run
 
-CI = settings(max_examples=150, deadline=None, derandomize=True,
+CI = settings(max_examples=300, deadline=None, derandomize=True,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 
