@@ -19,10 +19,14 @@ from analyzer.render import findings as common
 LIMIT = 1024 * 1024  # GitHub: a step summary holds at most 1 MiB
 LEVEL_COLUMNS = (("error", "errors"), ("warning", "warnings"), ("note", "notes"))
 _SPECIAL = re.compile(r"([\\`*_{}\[\]<>|#])")
+# nothing to escape or to fold (no markup character, no whitespace): most entry IDs and paths
+_PLAIN = re.compile(r"[^\\`*_{}\[\]<>|#\s]*\Z")
 
 
 def escape(text: str) -> str:
     """Text shown as is in Markdown (one line; markup characters backslash-escaped)."""
+    if _PLAIN.match(text):  # the common case, tested first: a report escapes every entry ID
+        return text
     return _SPECIAL.sub(r"\\\1", " ".join(text.split()))
 
 
