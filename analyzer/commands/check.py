@@ -143,8 +143,15 @@ def write_outputs(args: argparse.Namespace, render, names=None) -> int:
     """Print the ``--format`` output (unless a plain ``--output FILE`` takes it) and write
     every ``--output``; ``render(format)`` gives ``(text, status)``. 0, or the first failure's
     exit status."""
-    from analyzer.render.check_formats import parse_output
+    from analyzer.render.check_formats import RENDERERS, parse_output
 
+    for spec in args.output:
+        head, sep, tail = spec.partition(":")
+        if names and sep and tail and head in RENDERERS and head not in names:
+            # a check format this command does not write: not a file named "sarif:…"
+            print(f"analyze: error: --output {spec}: this command writes {' or '.join(names)}, not {head}",
+                  file=sys.stderr)
+            return exitcodes.INVALID
     targets = [parse_output(spec, args.format, names) for spec in args.output]
     if not any(plain for _, _, plain in targets):
         targets.insert(0, (args.format, None, False))

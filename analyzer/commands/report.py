@@ -80,7 +80,6 @@ def _render(fmt: str, report, prefix: str) -> tuple:
 
 def _write(args: argparse.Namespace, report) -> int:
     from analyzer.commands.check import write_outputs
-    from analyzer.render.findings import repo_prefix
 
-    prefix = repo_prefix(str(args.project_root))
+    prefix = report.repo_prefix(str(args.project_root))
     return write_outputs(args, lambda fmt: _render(fmt, report, prefix), FORMATS)

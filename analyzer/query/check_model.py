@@ -33,6 +33,9 @@ class CheckFinding:
     facet: str = ""
     scopes: List[str] = field(default_factory=list)
     locations: List[Location] = field(default_factory=list)
+    #: per location, the Git revision its line is in: (label, commit), the label "merge base",
+    #: "HEAD" or the ref as given; only a merge review finding has them (empty: the work tree)
+    revisions: List[Tuple[str, str]] = field(default_factory=list)
     proofs: Optional[list] = None  # proof trees, with `check --with-proofs` (analyzer/query/proofs.py)
 
     def conflict_text(self) -> str:

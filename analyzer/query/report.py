@@ -60,6 +60,16 @@ class Report:
     #: project check, such as diff's: only the status and the findings are shown)
     full: bool = False
 
+    def repo_prefix(self, project_root: str) -> str:
+        """The project root's path in its Git work tree (analyzer.render.findings.repo_prefix),
+        ``""`` without asking Git again when the files were walked: ``git ls-files`` failed,
+        so the project is in no work tree."""
+        if self.listing is not None and self.listing[0] == "walk":
+            return ""
+        from analyzer.render.findings import repo_prefix
+
+        return repo_prefix(project_root)
+
 
 def run_report(project_root: Path, memory_dir: str = "docs/memory", use_cache: bool = True) -> Report:
     """Check every family and select the report's relations, in one evaluation."""
@@ -99,4 +109,4 @@ def report_of(result: CheckResult) -> Report:
         matrix.setdefault(module.module, {})
     listing = next(((s, bool(c), n) for s, c, n in rel["report_listing"]), None)
     return Report(check, tasks, dict(sorted(matrix.items())), modules, listing,
-                  sorted(rel["report_edge"]), sorted(rel["report_entry"], key=lambda e: (e[1], e[0])), full=True)
+                  list(rel["report_edge"]), list(rel["report_entry"]), full=True)

@@ -79,6 +79,8 @@ def _markdown(result: CheckResult, ctx: Context) -> Tuple[str, int]:
 
     # the report's relations with this (gated) result's status and findings
     report = dataclasses.replace(ctx.report, check=result) if ctx.report is not None else Report(result)
+    if ctx.prefix is None and ctx.report is not None:
+        ctx.prefix = ctx.report.repo_prefix(ctx.project_root)
     return render_report_markdown(report, ctx.repo_prefix(), link_base(ctx.env), command="check"), exitcodes.OK
 
 

@@ -54,11 +54,14 @@ def rule(code: str, result: Optional[CheckResult] = None) -> Dict[str, Any]:
     }
 
 
-def _location(loc, prefix: str) -> Dict[str, Any]:
-    return {"physicalLocation": {
+def _location(loc, prefix: str, note: str = "") -> Dict[str, Any]:
+    out: Dict[str, Any] = {"physicalLocation": {
         "artifactLocation": {"uri": common.repo_path(loc, prefix), "uriBaseId": "%SRCROOT%"},
         "region": {"startLine": loc.line, "startColumn": loc.col},
     }}
+    if note:  # a line of another revision (merge review): the message names it
+        out["message"] = _text(note)
+    return out
 
 
 def result_entry(finding: CheckFinding, fingerprint: str, index: int, prefix: str) -> Dict[str, Any]:
@@ -69,12 +72,13 @@ def result_entry(finding: CheckFinding, fingerprint: str, index: int, prefix: st
         "ruleIndex": index,
         "level": common.level(finding),
         "message": _text(finding.message),
-        "locations": [_location(l, prefix) for l in where[:1]],
+        "locations": [_location(l, prefix, common.revision_note(finding, 0)) for l in where[:1]],
         "partialFingerprints": {common.FINGERPRINT_KEY: fingerprint},
         "properties": {"family": finding.family, "severity": common.word(finding)},
     }
     if len(where) > 1:
-        out["relatedLocations"] = [{"id": n, **_location(l, prefix)} for n, l in enumerate(where[1:], 1)]
+        out["relatedLocations"] = [{"id": n, **_location(l, prefix, common.revision_note(finding, n))}
+                                   for n, l in enumerate(where[1:], 1)]
     flows = [flow for flow in (code_flow(proof, prefix) for proof in finding.proofs or ()) if flow]
     if flows:  # --with-proofs
         out["codeFlows"] = flows

@@ -30,8 +30,20 @@ def all_findings(result: CheckResult) -> List[CheckFinding]:
         if family.block == "merge" and result.merge is not None:
             for f in result.merge.findings:
                 out.append(CheckFinding(f.code, "merge", f.message, status=f.status,
-                                        locations=[Location(l.path, l.line, l.col) for l in f.locations]))
+                                        locations=[Location(l.path, l.line, l.col) for l in f.locations],
+                                        revisions=[(l.revision, l.commit) for l in f.locations]))
     return out
+
+
+def revision_note(finding: CheckFinding, n: int) -> str:
+    """Which revision the finding's ``n``-th location is in (``in HEAD (1a2b3c4d5e6f)``, ``in
+    the merge base (...)``), or ``""`` for a line of the work tree: a merge review's lines are
+    in Git revisions, and the same path and line may be on either side."""
+    if n >= len(finding.revisions):
+        return ""
+    label, commit = finding.revisions[n]
+    name = "the merge base" if label == "merge base" else label
+    return f"in {name} ({commit[:12]})" if commit else f"in {name}"
 
 
 def level(finding: CheckFinding) -> str:

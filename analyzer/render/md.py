@@ -19,10 +19,14 @@ from analyzer.render import findings as common
 LIMIT = 1024 * 1024  # GitHub: a step summary holds at most 1 MiB
 LEVEL_COLUMNS = (("error", "errors"), ("warning", "warnings"), ("note", "notes"))
 _SPECIAL = re.compile(r"([\\`*_{}\[\]<>|#])")
+# nothing to escape or to fold (no markup character, no whitespace): most entry IDs and paths
+_PLAIN = re.compile(r"[^\\`*_{}\[\]<>|#\s]*\Z")
 
 
 def escape(text: str) -> str:
     """Text shown as is in Markdown (one line; markup characters backslash-escaped)."""
+    if _PLAIN.match(text):  # the common case, tested first: a report escapes every entry ID
+        return text
     return _SPECIAL.sub(r"\\\1", " ".join(text.split()))
 
 
@@ -69,10 +73,15 @@ def findings_section(result: CheckResult, prefix: str, base: str) -> List[str]:
     for family, items in grouped.items():
         lines += [f"### {family} ({len(items)})", ""]
         for f in items:
-            where = ", ".join(link(l, prefix, base) for l in f.locations) or "(no location)"
+            where = ", ".join(_noted(link(l, prefix, base), common.revision_note(f, n))
+                              for n, l in enumerate(f.locations)) or "(no location)"
             lines.append(f"- **{f.code}** {common.word(f)}: {escape(f.message)} — {where}")
         lines.append("")
     return lines[:-1]
+
+
+def _noted(text: str, note: str) -> str:
+    return f"{text} ({escape(note)})" if note else text
 
 
 def error_section(result: CheckResult, prefix: str) -> List[str]:

@@ -36,8 +36,9 @@ def flowchart(sources: List[str], edges: List[Tuple[str, str]], entries: List[Tu
     "counts" or "marked counts"."""
     used = [s for s in sources if any(e[0] == s for e in edges)]
     modules = sorted({m for _, m in edges} | {m for _, m, _ in entries})
-    mode, entry_nodes = "entries", [(f"e{n}", e, m, mark) for n, (e, m, mark) in enumerate(entries)]
-    if len(used) + len(modules) + len(entry_nodes) > budget:
+    if len(used) + len(modules) + len(entries) <= budget:
+        mode, entry_nodes = "entries", [(f"e{n}", e, m, mark) for n, (e, m, mark) in enumerate(entries)]
+    else:
         counts: Dict[Tuple[str, str], int] = {}
         for _, m, mark in entries:
             counts[(m, mark)] = counts.get((m, mark), 0) + 1
@@ -60,8 +61,12 @@ def flowchart(sources: List[str], edges: List[Tuple[str, str]], entries: List[Tu
         if mark in MARKED:
             marks.setdefault(mark, []).append(nid)
     # a module takes the mark of its entries (the rules' marks), or "missing" for no file
-    module_mark = {m: mark for _, m, mark in sorted(entries, key=lambda e: MARKED.index(e[2]) if e[2] in MARKED
-                                                     else len(MARKED), reverse=True) if mark in MARKED}
+    # (the first of MARKED its entries have: unreachable before outside before unchecked)
+    rank = {mark: n for n, mark in enumerate(MARKED)}
+    module_mark: Dict[str, str] = {}
+    for _, m, mark in entries:
+        if mark in rank and (m not in module_mark or rank[mark] < rank[module_mark[m]]):
+            module_mark[m] = mark
     for m in modules:
         mark = "missing" if m in missing else module_mark.get(m)
         if mark:

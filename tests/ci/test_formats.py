@@ -5,6 +5,8 @@ same bytes across hash seeds."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from analyzer.query.check_model import CheckFinding, CheckResult, FamilyResult, Location
 from analyzer.render import check_github, md
@@ -136,3 +138,10 @@ def test_junit_is_generic_over_families_and_codes():
     result = CheckResult([FamilyResult("my-pack", "quality", "OK", 0, [pack])], "OK", 0)
     text = render_junit(result)
     assert '<testsuite name="my-pack"' in text and 'name="PACK-EXAMPLE-1"' in text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ab-_.|*`#<>[]{}\\ \t\nMC0"), max_size=12))
+def test_markdown_escape_fast_path_agrees(text):
+    """The shortcut for text with nothing to escape gives what the full escaping gives."""
+    assert md.escape(text) == md._SPECIAL.sub(r"\\\1", " ".join(text.split()))

@@ -229,6 +229,10 @@ def test_report_output_files_and_errors(tmp_path):
     empty.mkdir()
     missing = run_proc(["report", "--format", "json", "--project-root", str(empty)], tmp_path)
     assert missing.returncode == 1 and json.loads(missing.stdout)["schema"]["name"] == "report.error"
+    # a check format the report does not write is an error, not a file named "sarif:…"
+    wrong = run_proc(["report", "--project-root", str(root), "--output", f"sarif:{tmp_path / 'r.sarif'}"], tmp_path)
+    assert wrong.returncode == 2 and "writes markdown or json, not sarif" in wrong.stderr
+    assert not list(tmp_path.glob("sarif:*")) and not (tmp_path / "r.sarif").exists()
 
 
 def test_same_report_whatever_the_order_files_were_written(tmp_path, clean_env):

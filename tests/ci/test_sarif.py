@@ -209,3 +209,33 @@ def test_compressed_size_limit_halves_the_results(monkeypatch):
     assert len(gzip.compress(text.encode("ascii"), mtime=0)) <= limit
     assert 0 < len(run["results"]) < 400 and run["properties"]["truncation"]["omittedResults"] == 400 - len(run["results"])
     assert warned and text == check_sarif.render_sarif(result)  # deterministic
+
+
+def test_merge_review_locations_name_their_revision():
+    """A merge review's lines are in Git revisions (the same path and line can be on both
+    sides): every SARIF location, Markdown link and annotation says which revision."""
+    from analyzer.query.merge import MergeFinding, MergeLocation, MergeResult
+    from analyzer.render import check_github, md
+    from analyzer.render.findings import all_findings
+
+    at = [MergeLocation("HEAD", "a" * 40, "docs/memory/subjects.md", 23),
+          MergeLocation("origin/main", "b" * 40, "docs/memory/subjects.md", 23),
+          MergeLocation("merge base", "c" * 40, "docs/memory/decisions.md", 4)]
+    merge = MergeResult("origin/main", status="CONFLICT", findings=[MergeFinding("MC-MERGE-001", "CONFLICT", "dup", at)])
+    result = CheckResult([FamilyResult("conflicts", "conflicts", "CLEAR", 0),
+                          FamilyResult("merge", "merge", "CONFLICT", 1)], "CONFLICT", 1)
+    result.merge = merge
+    sarif = json.loads(check_sarif.render_sarif(result))["runs"][0]["results"][0]
+    where = sarif["locations"] + sarif["relatedLocations"]
+    assert [w["message"]["text"] for w in where] == [
+        "in HEAD (aaaaaaaaaaaa)", "in origin/main (bbbbbbbbbbbb)", "in the merge base (cccccccccccc)"]
+    validator = sarif_validator()
+    if validator is not None:
+        assert not list(validator.iter_errors(json.loads(check_sarif.render_sarif(result))))
+    plain = CheckFinding("MC-FRESH-001", "freshness", "m", severity="ERROR", locations=[Location("a.md", 1)])
+    assert "message" not in check_sarif.result_entry(plain, "f", 0, "")["locations"][0]  # the work tree: no note
+    line = check_github.command(all_findings(result)[0], "")
+    assert "(merge, CONFLICT; in HEAD (aaaaaaaaaaaa))" in line
+    assert "docs/memory/subjects.md:23 (in origin/main (bbbbbbbbbbbb))" in line
+    findings = "\n".join(md.findings_section(result, "", ""))
+    assert "[docs/memory/subjects.md:23](docs/memory/subjects.md#L23) (in origin/main (bbbbbbbbbbbb))" in findings
