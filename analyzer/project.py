@@ -274,7 +274,9 @@ def _extract_files(loader: _Loader, modules: List[str], schema: int, side_task) 
         if text is not None:
             jobs.append(prefetch.Job(module, text, cache.key(file_kind(module), module, schema, text)))
     helper = None
-    if loader.use_cache:
+    # below prefetch's size floor no helper would start: asking the cache about every file
+    # first would only double the lookups (2,002 snippet revisions of a readiness window)
+    if loader.use_cache and sum(len(job.text) for job in jobs) >= prefetch.MIN_BYTES:
         missing = [job for job in jobs if not cache.has(job.key)]
         if missing:
             helper = prefetch.start(missing, lambda job: _store(loader, job, schema), side_task)

@@ -84,7 +84,7 @@ PATHS = bent(["api/orders.py", "src/a.py", "docs/x.md", "web", "a/../b", "../x",
 _SOURCES = [f"{kind}:{path}{rev}" for kind, path, rev in product(["repo", "doc", "test"], PATHS,
                                                                   ["", "", "", "@abc123", "@", "@x y"])]
 _OTHER_EVIDENCE = ["user-confirmed", "issue:#42", "pr:#7", "issue:#", "issue:#\u0661", "url:https://x", "bogus",
-                   "repo:", "repo: ", "User-Confirmed", "user-confirmed x"]
+                   "repo:", "repo: ", "User-Confirmed", "user-confirmed x", "repo:@abc123", "doc:@", "test:\x1c"]
 EVIDENCE = _SOURCES + _OTHER_EVIDENCE * (len(_SOURCES) // len(_OTHER_EVIDENCE))
 """Evidence items, half of them source paths (safe, escaping, absolute, odd) with revisions,
 half the other kinds (confirmations, trackers, malformed)."""
