@@ -59,8 +59,17 @@ def commit_patches(history, shas: List[str], use_cache: bool = True) -> Dict[str
     from analyzer.git import UNIT_FUNCNAME
 
     def compute(missing: List[str]):
-        return history.unit_patches(["--no-walk=unsorted", "--diff-merges=first-parent", "--stdin"],
-                                    stdin=_lines(missing))
+        from analyzer.git import GitError
+
+        try:
+            return history.unit_patches(["--no-walk=unsorted", "--diff-merges=first-parent", "--stdin"],
+                                        stdin=_lines(missing))
+        except GitError as exc:
+            if "diff-merges" not in str(exc):
+                raise
+            # Git before 2.31 has no --diff-merges: -m with --first-parent was its spelling
+            return history.unit_patches(["--no-walk=unsorted", "-m", "--first-parent", "--stdin"],
+                                        stdin=_lines(missing))
 
     return per_commit("unit-patches", history.folder, shas, compute, _is_patches, {}, UNIT_FUNCNAME, use_cache)
 

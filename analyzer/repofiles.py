@@ -14,6 +14,8 @@ CAP = 200_000  # files listed at most; past it the listing is marked incomplete
 def list_files(root: str, cap: int = CAP) -> Tuple[List[str], str, bool]:
     """``(paths, source, complete)``: sorted project-relative paths, "git" or "walk", and
     whether every file was listed."""
+    if not may_be_in_git(root):  # Git would find no repository: no process to start
+        return _walk(root, cap)
     from analyzer.git import run_git
 
     ok, out = run_git(root, "ls-files", "-z", timeout=60.0)
@@ -21,6 +23,20 @@ def list_files(root: str, cap: int = CAP) -> Tuple[List[str], str, bool]:
         paths = sorted({p for p in out.split("\0") if p})
         return paths[:cap], "git", len(paths) <= cap
     return _walk(root, cap)
+
+
+def may_be_in_git(root: str) -> bool:
+    """False when neither ``root`` nor any folder above it holds a ``.git`` entry: Git's own
+    search for a repository (analyzer/git.py clears ``GIT_DIR`` and every other ``GIT_``
+    variable) then finds none, so a Git call could only fail and is not started."""
+    folder = os.path.realpath(root)
+    while True:
+        if os.path.lexists(os.path.join(folder, ".git")):
+            return True
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return False
+        folder = parent
 
 
 def _walk(root: str, cap: int) -> Tuple[List[str], str, bool]:

@@ -32,16 +32,28 @@ class Comparison(dict):
 
     def evaluate(self, program):
         """``program.evaluate`` over these facts (plus whatever the caller added)."""
+        from analyzer.project import gc_paused
         from analyzer.query.phases import phase_one_given
 
         given = (phase_one_given(program, self.first, self, self.inputs, PHASE_ONE)
                  if program is self.program else {})
-        return program.evaluate(self, given=given)
+        # millions of acyclic tuples: with the collector on, its passes over the growing heap
+        # made a 1,000-commit window's evaluation grow faster than its facts
+        with gc_paused():
+            return program.evaluate(self, given=given)
 
 
 def comparison_facts(program, revisions: Sequence[Revision], pairs: Iterable[Tuple[str, str, str]],
                      memory_dir: str) -> Comparison:
     """Every base fact rules/diff/ needs to compare the ``(pair, before, after)`` revisions."""
+    from analyzer.project import gc_paused
+
+    with gc_paused():  # many acyclic rows and tuples (see Comparison.evaluate)
+        return _comparison_facts(program, revisions, pairs, memory_dir)
+
+
+def _comparison_facts(program, revisions: Sequence[Revision], pairs: Iterable[Tuple[str, str, str]],
+                      memory_dir: str) -> Comparison:
     facts: Facts = {"memory_dir": [(memory_dir,)], "git_pair": list(pairs)}
     display: List[tuple] = []
     for revision in revisions:

@@ -83,6 +83,10 @@ def repo_prefix(project_root: str) -> str:
     """The project root's path inside its Git work tree (``examples/shop/``; ``""`` at the
     top or outside Git), so that locations are relative to the repository, as code scanning
     and workflow annotations expect. Read-only (``git rev-parse``)."""
+    from analyzer.repofiles import may_be_in_git
+
+    if not may_be_in_git(project_root):  # no repository around it: nothing to ask Git
+        return ""
     from analyzer.git import run_git
 
     ok, out = run_git(project_root, "rev-parse", "--show-prefix", timeout=10.0)

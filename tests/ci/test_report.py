@@ -251,3 +251,27 @@ def test_same_report_whatever_the_order_files_were_written(tmp_path, clean_env):
     outs = [run_inproc(["report", "--no-cache", "--project-root", str(root)])[0].replace(str(root), "<root>")
             for root in (source, reverse)]
     assert outs[0] == outs[1] and Path(reverse).is_dir()
+
+
+def test_outside_any_repository_no_git_process_starts(tmp_path, monkeypatch):
+    """No `.git` in the root or above it: Git could only fail, so neither the listing nor the
+    path prefix starts it (the answer is the one a failed Git call gives)."""
+    from analyzer import git
+    from analyzer.render.findings import repo_prefix
+    from analyzer.repofiles import may_be_in_git
+
+    root = tmp_path / "p"
+    (root / "api").mkdir(parents=True)
+    (root / "api" / "x.py").write_text("", encoding="utf-8")
+    if may_be_in_git(str(tmp_path)):
+        pytest.skip("the temporary folder is inside a Git work tree here")
+
+    def no_git(*args, **kwargs):
+        raise AssertionError("git was started")
+
+    monkeypatch.setattr(git, "run_git", no_git)
+    assert list_files(str(root)) == (["api/x.py"], "walk", True)
+    assert repo_prefix(str(root)) == ""
+    (root / ".git").mkdir()  # now Git is asked (and fails: not a repository)
+    with pytest.raises(AssertionError, match="git was started"):
+        list_files(str(root))

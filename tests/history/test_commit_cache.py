@@ -120,3 +120,23 @@ def _git(repo):
     from analyzer.git import Repo as GitRepo
 
     return GitRepo(str(repo.root))
+
+
+def test_git_without_diff_merges_falls_back_to_its_older_spelling(history, monkeypatch):
+    """Git before 2.31 refuses --diff-merges; `-m --first-parent` says the same there."""
+    from analyzer.git import GitError
+
+    repo, _ = history
+    expected = _readings(repo, use_cache=False)
+    real = History.unit_patches
+    seen = []
+
+    def old_git(self, revisions, stdin=None):
+        seen.append(list(revisions))
+        if any(r.startswith("--diff-merges") for r in revisions):
+            raise GitError("unrecognized argument: --diff-merges=first-parent")
+        return real(self, revisions, stdin)
+
+    monkeypatch.setattr(History, "unit_patches", old_git)
+    assert _readings(repo) == expected
+    assert [r for r in seen[-1] if r in ("-m", "--first-parent")] == ["-m", "--first-parent"]
