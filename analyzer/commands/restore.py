@@ -23,7 +23,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from analyzer.root import add_root_arguments
 
     add_root_arguments(parser)
-    parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="do not read or write the parse cache or the per-commit Git results (history cache)")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
 
 
