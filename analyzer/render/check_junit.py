@@ -3,10 +3,11 @@
 
 One ``testsuite`` per family run, one ``testcase`` per code that has findings, one
 ``failure`` per finding (its severity or status word as ``type``, the message, and every
-location as ``path:line:col``). A finding whose level is ``note`` (INFO, CLEAR: SARIF's
-``note``, GitHub's ``::notice``) fails nothing: its code's test case passes and lists it in
-``system-out`` (a change that ``analyze diff`` reports is information, not a failure;
-docs/decisions.md). A family without findings is one passing ``testcase`` named after the
+location as ``path:line:col``): a check's every finding fails, INFO included (MC-FRESH-003
+says revision-pinned Evidence went unchecked; a passing case would hide that). Only the
+changes ``analyze diff`` reports (notes of the :data:`INFORMATIONAL` families) fail nothing:
+their code's test case passes and lists them in ``system-out`` (a change between revisions
+is information, not a failure; docs/decisions.md). A family without findings is one passing ``testcase`` named after the
 family, so a clean family shows as passed. No timings: the same result is the same bytes.
 A check that could not run is one suite with an ``error``.
 """
@@ -18,6 +19,9 @@ from typing import Dict, List
 
 from analyzer.query.check_model import CheckFinding, CheckResult
 from analyzer.render import findings as common
+
+# families whose note-level findings are information rather than failures: a diff's changes
+INFORMATIONAL = ("diff",)
 
 
 def _family_findings(result: CheckResult) -> Dict[str, List[CheckFinding]]:
@@ -50,7 +54,7 @@ def _suite(name: str, status: str, exit_code: int, found: List[CheckFinding], pr
         notes = []
         for finding in codes[code]:
             text = "\n".join([f"{code} {common.word(finding)}: {finding.message}", *_where(finding, prefix)])
-            if common.level(finding) == "note":
+            if name in INFORMATIONAL and common.level(finding) == "note":
                 notes.append(text)
                 continue
             failure = ET.SubElement(case, "failure", message=finding.message, type=common.word(finding) or "finding")

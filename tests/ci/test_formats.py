@@ -42,6 +42,22 @@ def test_same_bytes_across_hash_seeds(fmt, tmp_path):
     assert len(outs) == 1
 
 
+def test_junit_every_check_finding_fails_info_included_and_a_diffs_changes_pass():
+    import xml.etree.ElementTree as ET
+
+    def finding(family, code):
+        return CheckFinding(code, family, f"{code} happened", severity="INFO", locations=[Location("docs/memory/a.md", 3, 1)])
+
+    result = CheckResult([FamilyResult("freshness", "freshness", "OK", 0, [finding("freshness", "MC-FRESH-003")]),
+                          FamilyResult("diff", "diff", "OK", 0, [finding("diff", "MA-DIFF-A")])], "OK", 0)
+    suites = {s.get("name"): s for s in ET.fromstring(render_junit(result)).iter("testsuite")}
+    fresh = suites["freshness"].find("testcase")
+    assert fresh.find("failure") is not None and suites["freshness"].get("failures") == "1"
+    change = suites["diff"].find("testcase")
+    assert change.find("failure") is None and "MA-DIFF-A happened" in change.find("system-out").text
+    assert suites["diff"].get("failures") == "0"
+
+
 def test_junit_parses_with_a_junit_library(tmp_path, clean_env):
     junitparser = pytest.importorskip("junitparser")
     root = copy_example(tmp_path)
