@@ -16,8 +16,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the report options."""
     from analyzer.root import add_root_arguments
 
+    from analyzer.commands.read import add_max_file_bytes
+
     add_root_arguments(parser)
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
+    add_max_file_bytes(parser)
     parser.add_argument("--format", choices=FORMATS, default=None, help="output format (default: markdown)")
     parser.add_argument("--output", action="append", default=None, metavar="[FORMAT:]FILE",
                         help="write the report to FILE instead of stdout; FORMAT:FILE writes that format to FILE "
@@ -50,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     gate = check_gate.make_gate(args, "report")
     if isinstance(gate, int):
         return gate
-    report = run_report(Path(args.project_root), args.memory_dir, not args.no_cache)
+    report = run_report(Path(args.project_root), args.memory_dir, not args.no_cache, args.max_file_bytes)
     if report.check.error is not None:
         print(report.check.error, file=sys.stderr)
     report.check = check_gate.apply_gate(report.check, gate, "report")

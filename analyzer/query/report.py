@@ -71,12 +71,14 @@ class Report:
         return repo_prefix(project_root)
 
 
-def run_report(project_root: Path, memory_dir: str = "docs/memory", use_cache: bool = True) -> Report:
+def run_report(project_root: Path, memory_dir: str = "docs/memory", use_cache: bool = True,
+               max_file_bytes: Optional[int] = None) -> Report:
     """Check every family and select the report's relations, in one evaluation."""
     from analyzer.query.check import CheckRequest, run_check
     from analyzer.query.check_families import ORDER
 
-    return report_of(run_check(CheckRequest([*ORDER, "report"], project_root, memory_dir, use_cache)))
+    return report_of(run_check(CheckRequest([*ORDER, "report"], project_root, memory_dir, use_cache,
+                                            max_file_bytes=max_file_bytes)))
 
 
 def report_of(result: CheckResult) -> Report:

@@ -15,6 +15,7 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "acme-shop"
 COMMANDS = [
     ["read", "--task", "implementation"],
     ["check"],
+    ["report"],
     ["list"],
     ["facts"],
 ]
