@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
@@ -43,13 +42,11 @@ class CheckRequest:
     repo_files: Optional[tuple] = None
 
 
-@lru_cache(maxsize=None)
 def check_program(use_cache: bool = True):
     """The engine for rules/check/check.dl (compiled once per process and cached on disk)."""
-    from analyzer.engine.cache import load_engine
-    from analyzer.resources import data_file
+    from analyzer.query.program import shipped_program
 
-    return load_engine(data_file("rules", "check/check.dl"), use_cache=use_cache)
+    return shipped_program("check/check.dl", use_cache)
 
 
 def run_check(request: CheckRequest) -> CheckResult:
