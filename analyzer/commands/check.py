@@ -143,12 +143,11 @@ def write_outputs(args: argparse.Namespace, render, names=None) -> int:
     """Print the ``--format`` output (unless a plain ``--output FILE`` takes it) and write
     every ``--output``; ``render(format)`` gives ``(text, status)``. 0, or the first failure's
     exit status."""
-    from analyzer.render.check_formats import RENDERERS, parse_output
+    from analyzer.render.check_formats import foreign_format, parse_output
 
     for spec in args.output:
-        head, sep, tail = spec.partition(":")
-        if names and sep and tail and head in RENDERERS and head not in names:
-            # a check format this command does not write: not a file named "sarif:…"
+        head = foreign_format(spec, names)
+        if head is not None:  # a check format this command does not write: not a file named "sarif:…"
             print(f"analyze: error: --output {spec}: this command writes {' or '.join(names)}, not {head}",
                   file=sys.stderr)
             return exitcodes.INVALID

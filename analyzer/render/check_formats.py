@@ -121,6 +121,13 @@ def render(fmt: str, result: CheckResult, ctx: Context) -> Tuple[str, int]:
     return RENDERERS[fmt](result, ctx)
 
 
+def foreign_format(spec: str, names) -> Optional[str]:
+    """The check format an ``--output FORMAT:FILE`` names when the command (writing only
+    ``names``) does not write it; None otherwise (``FILE`` alone, or a format it writes)."""
+    head, sep, tail = spec.partition(":")
+    return head if names and sep and tail and head in RENDERERS and head not in names else None
+
+
 def parse_output(spec: str, default_format: str, names=None) -> Tuple[str, str, bool]:
     """``--output`` value -> ``(format, file, plain)``: ``FORMAT:FILE`` when FORMAT is a format
     name (so ``C:\\out.sarif`` stays a file); else ``FILE`` takes the ``--format`` output in
