@@ -317,8 +317,7 @@ class RuleCompiler:
             self.emit_checks(checks)
             return
         if len(cols) == len(atom.args) and cols:
-            full = self.res.name(("F", atom.rel))
-            self.filter(f"{self.tuple_expr([self.expr(t) for t in atom.args])} in {full}")
+            self.filter(f"{self.member(atom, key)} in {self.member_of(atom, cols)}")
             if keep:
                 self.emit(f"{keep} = {self.tuple_expr([self.expr(t) for t in atom.args])}")
             return
@@ -349,6 +348,19 @@ class RuleCompiler:
         if selection is not None:
             return self.res.name(selection)
         return f"{self.res.name(('I', atom.rel, cols))}_get({key}, ())"
+
+    def member_of(self, atom: ast.Atom, cols) -> str:
+        """What a fully bound atom is tested against: its relation, or for a one-column
+        relation the set of its values (no 1-tuple to build and hash per test)."""
+        if len(atom.args) == 1 and self.flavour != WHY and shapes.TIGHT:
+            return self.key_set(atom, cols)
+        return self.res.name(("F", atom.rel))
+
+    def member(self, atom: ast.Atom, key: str) -> str:
+        """The value tested by :meth:`member_of` (``key`` is the atom's columns, all bound)."""
+        if len(atom.args) == 1 and self.flavour != WHY and shapes.TIGHT:
+            return key
+        return self.tuple_expr([self.expr(t) for t in atom.args])
 
     def key_set(self, atom: ast.Atom, cols) -> str:
         """A membership-only lookup's resource: the set of keys (``K``), or, in proof search,
@@ -384,8 +396,7 @@ class RuleCompiler:
         if not cols:
             self.filter(f"not {self.res.name(('F', atom.rel))}")
         elif len(cols) == len(atom.args):
-            self.filter(f"{self.tuple_expr([self.expr(t) for t in atom.args])} "
-                        f"not in {self.res.name(('F', atom.rel))}")
+            self.filter(f"{self.member(atom, key)} not in {self.member_of(atom, cols)}")
         else:
             self.filter(f"{key} not in {self.key_set(atom, cols)}")
 
@@ -430,7 +441,8 @@ class RuleCompiler:
         cache = self.fresh("aggcache")
         self.prelude.append(f"    {cache} = {{}}")
         group = sorted(getattr(node, "_grouping", frozenset()))
-        key = self.tuple_expr([self.var(v) for v in group]) if group else "()"
+        # one grouping variable is its own key (no tuple to build and hash per lookup)
+        key = self.tuple_expr([self.var(v) for v in group]) if len(group) > 1 else self.var(group[0]) if group else "()"
         init = {"count": "0", "sum": "0"}.get(node.func, "None")
         self.emit(f"{name} = {cache}.get({key}, {cache})")
         self.emit(f"if {name} is {cache}:")

@@ -16,8 +16,9 @@ from analyzer.engine.database import Database, check_facts
 from analyzer.engine.errors import EngineError
 from analyzer.engine.indexes import Indexes
 from analyzer.engine.limits import Limits
-from analyzer.engine.plan import annotate_aggregates
+from analyzer.engine.plan import SCAN, annotate_aggregates
 from analyzer.engine.profile import RuleStats
+from analyzer.engine.shapes import constant_key
 from analyzer.engine.stratify import dependency_maps, dependent_relations, needed_relations, stratify
 from analyzer.engine.variants import PLAIN, PROV, build_variants, link
 from analyzer.engine.watchdog import Watchdog
@@ -189,7 +190,7 @@ class _Run:
         self.prov: Optional[Dict[str, dict]] = {n: {} for n in self.full} if provenance else None
         self.spans: Dict = {}
         self.profile = profile
-        self.stats = [RuleStats(r) for r in engine.rules]
+        self.stats = [RuleStats(r) for r in engine.rules] if profile else None
         self.done = {n for n in self.full}  # relations without rules are complete from the start
         for s in engine.strata:
             if s.rules:
@@ -239,7 +240,6 @@ class _Run:
         return count, self.current, sorted(sizes.items(), key=lambda kv: (-kv[1], kv[0]))
 
     def stratum(self, stratum, base, delta_variants) -> None:
-        self.indexes.prepare(key for variant in base + delta_variants for key in variant.params)
         self.height += 1
         self.new = {rel: set() for rel in stratum.relations}
         for variant in base:
@@ -260,6 +260,13 @@ class _Run:
     def call(self, variant, delta) -> None:
         rule = self.engine.rules[variant.rule]
         self.current = rule
+        if delta is None and self.idle(variant):
+            if self.profile:
+                self.stats[variant.rule].iterations += 1  # it ran, and found nothing
+            return
+        # indexes are built for the variants that run (a variant that returns at once needs
+        # none), then kept and extended by every later merge
+        self.indexes.prepare(variant.params)
         args = [self.resource(key, delta) for key in variant.params] + [self.check]
         if self.prov is not None:
             args.append(self.height)
@@ -277,6 +284,19 @@ class _Run:
             stats.seconds += time.perf_counter() - start
             stats.iterations += 1
             stats.derived += len(target) - before
+
+    def idle(self, variant) -> bool:
+        """Whether a variant over full relations would return without doing anything: its
+        first step, before which nothing runs, reads an empty relation or selection."""
+        first = variant.steps[0] if variant.steps else None
+        if first is None or first.kind != SCAN or first.aggs:
+            return False
+        atom = first.literal
+        if not self.full[atom.rel]:
+            return True
+        cols = tuple(i for i, t in enumerate(atom.args) if not isinstance(t, (ast.Var, ast.Wildcard)))
+        selection = constant_key(atom, cols)
+        return selection is not None and not self.indexes.get(selection, atom.rel in self.done)
 
     def resource(self, key, delta):
         kind = key[0]
