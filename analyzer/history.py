@@ -58,22 +58,36 @@ def _manifests(repo: Repo, history: History, commits: List[Commit], rng: List[st
     return {sha: blobs[oid].decode("utf-8", "replace") if oid else "" for sha, oid in oids.items()}
 
 
+def window_commits(history: History, tip: str, since: int, until: int) -> List[Commit]:
+    """The memory commits of ``tip``'s first-parent history with committer time in
+    ``[since, until]``, oldest first."""
+    return [c for c in history.log(["--first-parent", tip]) if since <= c.time <= until]
+
+
 def window_facts(repo: Repo, memory_dir: str, tip: str, since: int, until: int, use_cache: bool,
                  program) -> Window:
     """Compare every memory commit of ``tip``'s first-parent history with committer time in
     ``[since, until]`` with its first parent (one pair per commit, named by its id)."""
+    history = History(repo, memory_dir)
+    commits = window_commits(history, tip, since, until)
+    return compare_commits(repo, history, memory_dir, tip, commits, commits, use_cache, program)
+
+
+def compare_commits(repo: Repo, history: History, memory_dir: str, tip: str, commits: List[Commit],
+                    compared: List[Commit], use_cache: bool, program) -> Window:
+    """The facts comparing each commit of ``compared`` (some of the window ``commits`` of
+    ``tip``, in order) with its first parent."""
     from analyzer.commit_cache import commit_patches
     from analyzer.held_units import named_outside, units_at, with_units
     from analyzer.query.compare import Comparison, commit_facts, comparison_facts
 
-    history = History(repo, memory_dir)
-    commits = [c for c in history.log(["--first-parent", tip]) if since <= c.time <= until]
-    if not commits:
+    if not compared:
         return Window([], Comparison({"git_pair": []}, None, None, {}))
     first = commits[0].parents[0] if commits[0].parents else ""
     rng = ["--first-parent", f"{first}..{tip}" if first else tip]
-    patches = commit_patches(history, [c.sha for c in commits], use_cache)
+    patches = commit_patches(history, [c.sha for c in compared], use_cache)
     manifests = _manifests(repo, history, commits, rng)
+    commits = compared
     sides = {}
     for commit in commits:
         parent = commit.parents[0] if commit.parents else ""
