@@ -93,5 +93,14 @@ def main(argv: Optional[List[str]] = None) -> int:
         return exitcodes.INTERNAL
 
 
+def console() -> None:
+    """The ``analyze`` console script (and ``python -m analyzer``): :func:`main`, then a
+    fast exit that skips freeing what the command built (analyzer/lifetime.py)."""
+    from analyzer import lifetime
+
+    lifetime.enable()
+    lifetime.exit_now(main())
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    console()

@@ -30,8 +30,9 @@ class Comparison(dict):
         super().__init__(facts)
         self.program, self.first, self.inputs = program, first, inputs
 
-    def evaluate(self, program):
-        """``program.evaluate`` over these facts (plus whatever the caller added)."""
+    def evaluate(self, program, only=None):
+        """``program.evaluate`` over these facts (plus whatever the caller added), of the
+        relations ``only`` needs when given (else of every relation)."""
         from analyzer.project import gc_paused
         from analyzer.query.phases import phase_one_given
 
@@ -40,7 +41,7 @@ class Comparison(dict):
         # millions of acyclic tuples: with the collector on, its passes over the growing heap
         # made a 1,000-commit window's evaluation grow faster than its facts
         with gc_paused():
-            return program.evaluate(self, given=given)
+            return program.evaluate(self, given=given, only=only)
 
 
 def comparison_facts(program, revisions: Sequence[Revision], pairs: Iterable[Tuple[str, str, str]],
