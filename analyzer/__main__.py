@@ -1,7 +1,5 @@
 """``python -m analyzer`` runs the CLI."""
 
-import sys
+from analyzer.cli import console
 
-from analyzer.cli import main
-
-sys.exit(main())
+console()

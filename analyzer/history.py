@@ -7,8 +7,10 @@ to whole units (:meth:`analyzer.git.History.unit_patches`), parsed by the work t
 extractors with the manifest of that commit (which selects the entry grammar). Work grows
 with what the commits changed, never with history length x project size, and no blob is
 read whole; what Git's diff says about a commit is kept between runs
-(analyzer/commit_cache.py), so Git diffs only commits no earlier run has seen. Nothing is
-decided here.
+(analyzer/commit_cache.py), so Git diffs only commits no earlier run has seen. A
+predecessor that a changed unit names in ``Supersedes`` and the commit left as it is comes
+from the parent commit (analyzer/held_units.py), so a commit is classified as ``analyze
+diff`` classifies it. Nothing is decided here.
 """
 
 from __future__ import annotations
@@ -56,23 +58,37 @@ def _manifests(repo: Repo, history: History, commits: List[Commit], rng: List[st
     return {sha: blobs[oid].decode("utf-8", "replace") if oid else "" for sha, oid in oids.items()}
 
 
+def window_commits(history: History, tip: str, since: int, until: int) -> List[Commit]:
+    """The memory commits of ``tip``'s first-parent history with committer time in
+    ``[since, until]``, oldest first."""
+    return [c for c in history.log(["--first-parent", tip]) if since <= c.time <= until]
+
+
 def window_facts(repo: Repo, memory_dir: str, tip: str, since: int, until: int, use_cache: bool,
                  program) -> Window:
     """Compare every memory commit of ``tip``'s first-parent history with committer time in
     ``[since, until]`` with its first parent (one pair per commit, named by its id)."""
+    history = History(repo, memory_dir)
+    commits = window_commits(history, tip, since, until)
+    return compare_commits(repo, history, memory_dir, tip, commits, commits, use_cache, program)
+
+
+def compare_commits(repo: Repo, history: History, memory_dir: str, tip: str, commits: List[Commit],
+                    compared: List[Commit], use_cache: bool, program) -> Window:
+    """The facts comparing each commit of ``compared`` (some of the window ``commits`` of
+    ``tip``, in order) with its first parent."""
     from analyzer.commit_cache import commit_patches
-    from analyzer.project import load_texts
+    from analyzer.held_units import named_outside, units_at, with_units
     from analyzer.query.compare import Comparison, commit_facts, comparison_facts
 
-    history = History(repo, memory_dir)
-    commits = [c for c in history.log(["--first-parent", tip]) if since <= c.time <= until]
-    if not commits:
+    if not compared:
         return Window([], Comparison({"git_pair": []}, None, None, {}))
     first = commits[0].parents[0] if commits[0].parents else ""
     rng = ["--first-parent", f"{first}..{tip}" if first else tip]
-    patches = commit_patches(history, [c.sha for c in commits], use_cache)
+    patches = commit_patches(history, [c.sha for c in compared], use_cache)
     manifests = _manifests(repo, history, commits, rng)
-    revisions, pairs = [], []
+    commits = compared
+    sides = {}
     for commit in commits:
         parent = commit.parents[0] if commit.parents else ""
         before: Dict[str, str] = {}
@@ -84,12 +100,24 @@ def window_facts(repo: Repo, memory_dir: str, tip: str, since: int, until: int, 
                 before[path] = old
             if new is not None:
                 after[path] = new
-        for texts, sha in ((before, parent), (after, commit.sha)):
-            if manifests.get(sha):
-                texts[MANIFEST] = manifests[sha]
-        for rev, texts in (("~" + commit.sha, before), (commit.sha, after)):
-            project = load_texts(repo.root, memory_dir, texts, use_cache=use_cache)
-            revisions.append(Revision(rev, commit.sha, rev, project, tuple(sorted(texts))))
+        sides[commit.sha] = (parent, before, after)
+    load = _loader(repo, memory_dir, manifests, use_cache)
+    parsed = {sha: (load(parent, before), load(sha, after)) for sha, (parent, before, after) in sides.items()}
+    # a predecessor named in Supersedes that the commit did not change is not in its snippets:
+    # read it at the parent and give it to both sides, as a whole revision would hold it
+    wanted = {sha: named_outside(parsed[sha][0][0], parsed[sha][1][0]) for sha, (parent, _b, _a) in sides.items() if parent}
+    wanted = {sha: ids for sha, ids in wanted.items() if ids}
+    if wanted:
+        held = units_at(history, {sides[sha][0]: ids for sha, ids in wanted.items()})
+        for sha in wanted:
+            parent, before, after = sides[sha]
+            units = held.get(parent)
+            if units:
+                parsed[sha] = (load(parent, with_units(before, units)), load(sha, with_units(after, units)))
+    revisions, pairs = [], []
+    for commit in commits:
+        for rev, (project, names) in zip(("~" + commit.sha, commit.sha), parsed[commit.sha]):
+            revisions.append(Revision(rev, commit.sha, rev, project, names))
         pairs.append((commit.sha, "~" + commit.sha, commit.sha))
     facts = comparison_facts(program, revisions, pairs, memory_dir)
     # each pair is one commit, so no unit needs its commits attributed (git_commit_touch):
@@ -98,3 +126,17 @@ def window_facts(repo: Repo, memory_dir: str, tip: str, since: int, until: int, 
         facts.setdefault(name, []).extend(rows)
     facts["git_pair_commit"] = [(c.sha, c.sha, 1) for c in commits]
     return Window(commits, facts)
+
+
+def _loader(repo: Repo, memory_dir: str, manifests: Dict[str, str], use_cache: bool):
+    """``load(sha, texts)``: the snippet ``texts`` parsed with the manifest of ``sha`` (which
+    selects the entry grammar); (project, sorted module names)."""
+    from analyzer.project import load_texts
+
+    def load(sha: str, texts: Dict[str, str]):
+        texts = dict(texts)
+        if manifests.get(sha):
+            texts[MANIFEST] = manifests[sha]
+        return load_texts(repo.root, memory_dir, texts, use_cache=use_cache), tuple(sorted(texts))
+
+    return load

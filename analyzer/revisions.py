@@ -16,12 +16,12 @@ A missing file is simply absent (the rules then see what the extractors say abou
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from analyzer import files
 from analyzer.git import REGULAR_MODES, GitError, Repo
 from analyzer.project import Project, file_kind, load_texts
+from analyzer.unit_digests import UNIT_SOURCES, unit_rows
 
 # relation of a revision's fact base -> (the git_* relation carrying it, revision first;
 # the kind of unit its first column identifies)
@@ -38,23 +38,38 @@ RELABEL = {
     "subject_merged_into": ("git_subject_merged_into", "subject"),
     "rec": ("git_rec", "record"),
 }
-# unit kinds: (relation placing an ID at an ordinal, its ID-as-written relation, fixed module)
-UNIT_SOURCES = {
-    "entry": ("entry_unit", "entry_display", None),
-    "subject": ("subject_unit", "subject_display", "subjects.md"),
-    "record": ("rec_unit", "rec_display", "reconciliations.md"),
-}
 
 
-@dataclass
 class Revision:
-    """One revision of a merge review: its name, commit, label and parsed memory dir."""
+    """One revision of a merge review: its name, commit, label and parsed memory dir.
 
-    rev: str  # "base", "left", "right" (merge review), "head" (diff) or a commit id (history)
-    sha: str  # "" for the work tree
-    label: str  # "merge base", "HEAD", "worktree" or the ref as given
-    project: Project
-    blob_ids: Tuple[Tuple[str, str], ...]  # (module, blob id), sorted: equal iff same files
+    ``rev``: "base", "left", "right" (merge review), "head" (diff) or a commit id (history);
+    ``sha``: "" for the work tree; ``label``: "merge base", "HEAD", "worktree" or the ref as
+    given; ``blob_ids``: (module, blob id) of its managed files, sorted (equal iff the same
+    files). ``project`` is parsed on first use when ``load`` is given instead of it."""
+
+    def __init__(self, rev: str, sha: str, label: str, project: Optional[Project],
+                 blob_ids: Tuple[Tuple[str, str], ...], load: Optional[Callable[[], Project]] = None) -> None:
+        self.rev, self.sha, self.label, self.blob_ids = rev, sha, label, blob_ids
+        self._project, self._load = project, load
+
+    @property
+    def project(self) -> Project:
+        """The revision's parsed memory dir (parsed now if it was not yet)."""
+        if self._project is None:
+            self._project = self._load()
+        return self._project
+
+    @property
+    def loaded(self) -> bool:
+        """Whether :attr:`project` is parsed already."""
+        return self._project is not None
+
+    def modules(self) -> List[str]:
+        """Every managed file of the revision (``memory_file``), without parsing it."""
+        if self.loaded:
+            return [module for (module,) in self.project.facts.relation_sets().get("memory_file", ())]
+        return [module for module, _ in self.blob_ids]
 
 
 def list_files(repo: Repo, sha: str, memory_dir: str, label: str) -> Dict[str, str]:
@@ -101,21 +116,31 @@ def decode_files(listing: Dict[str, str], blobs: Dict[str, bytes], memory_dir: s
 
 
 def read_revisions(repo: Repo, specs: List[Tuple[str, str, str]], memory_dir: str,
-                   use_cache: bool, worktree: Optional[Project] = None) -> List[Revision]:
+                   use_cache: bool, worktree: Optional[Project] = None, lazy: Iterable[str] = ()) -> List[Revision]:
     """Parse the memory dir of each ``(rev, sha, label)``; blobs shared by revisions are read
     once. A revision whose managed files are exactly the work tree's (``worktree``, already
-    loaded) reuses its facts: the same texts through the same extractors give the same facts."""
+    loaded) reuses its facts: the same texts through the same extractors give the same facts.
+    The revisions ``lazy`` names are parsed on first use of their project (every file is
+    decoded now all the same: one that cannot be makes the review unavailable)."""
     listings = {rev: list_files(repo, sha, memory_dir, label) for rev, sha, label in specs}
     blobs = repo.blobs(oid for listing in listings.values() for oid in listing.values())
     out = []
     parsed: Dict[Tuple[Tuple[str, str], ...], Project] = {}
+    decoded: Dict[Tuple[Tuple[str, str], ...], Dict[str, str]] = {}
+    lazy = set(lazy)
     for rev, sha, label in specs:
         ids = tuple(sorted(listings[rev].items()))
-        if ids not in parsed:  # two revisions with the same files parse the same
-            texts = decode_files(listings[rev], blobs, memory_dir, label)
-            parsed[ids] = (worktree if worktree is not None and _same_files(worktree, texts)
-                           else load_texts(repo.root, memory_dir, texts, use_cache=use_cache))
-        out.append(Revision(rev, sha, label, parsed[ids], ids))
+        if ids not in decoded:  # two revisions with the same files parse the same
+            texts = decoded[ids] = decode_files(listings[rev], blobs, memory_dir, label)
+            if worktree is not None and _same_files(worktree, texts):
+                parsed[ids] = worktree
+
+        def load(ids=ids) -> Project:
+            if ids not in parsed:
+                parsed[ids] = load_texts(repo.root, memory_dir, decoded[ids], use_cache=use_cache)
+            return parsed[ids]
+
+        out.append(Revision(rev, sha, label, parsed.get(ids) if rev in lazy else load(), ids, load))
     return out
 
 
@@ -138,30 +163,25 @@ def file_digests(revision: Revision) -> List[tuple]:
             for module, text in sorted(revision.project.texts.items())]
 
 
-def unit_facts(revision: Revision) -> Dict[str, List[tuple]]:
+def unit_facts(revision: Revision, use_cache: bool = False, display: bool = True) -> Dict[str, List[tuple]]:
     """The facts naming a revision's files and units: git_revision, git_file, git_unit and
-    git_unit_display (facts/schema.dl, "Git revisions")."""
-    rel = revision.project.facts.relation_sets()
+    (with ``display``) git_unit_display (facts/schema.dl, "Git revisions"). ``use_cache``:
+    unit digests stored per file are reused (analyzer/unit_digests.py); without
+    ``display``, a revision whose files are all stored there is not even parsed."""
     rev = revision.rev
-    units, display = [], []
-    split_cache: Dict[str, List[str]] = {}
-    for kind, (placed, shown, fixed) in UNIT_SOURCES.items():
-        for fact in rel.get(placed, ()):
-            ident, module, ordinal = (fact[0], fixed, fact[1]) if fixed else fact
-            ranges = revision.project.unit_ranges.get(module, [])
-            if not 1 <= ordinal <= len(ranges):
-                continue
-            start, end = ranges[ordinal - 1]
-            lines = split_cache.get(module)
-            if lines is None:
-                lines = split_cache[module] = revision.project.texts[module].splitlines()
-            body = "\n".join(lines[start:end + 1]).strip("\n")
-            digest = hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest()
-            units.append((rev, kind, ident, module, digest, start + 1))
-        display += [(rev, kind, *fact) for fact in rel.get(shown, ())]
-    return {"git_revision": [(rev, revision.sha, revision.label)],
-            "git_file": [(rev, module) for (module,) in rel.get("memory_file", ())],
-            "git_unit": units, "git_unit_display": display}
+    out = {"git_revision": [(rev, revision.sha, revision.label)],
+           "git_file": [(rev, module) for module in revision.modules()],
+           "git_unit": unit_rows(revision, use_cache)}
+    if display:
+        out["git_unit_display"] = display_facts(revision)
+    return out
+
+
+def display_facts(revision: Revision) -> List[tuple]:
+    """``git_unit_display`` rows: every ID of the revision as written in its heading."""
+    rel = revision.project.facts.relation_sets()
+    return [(revision.rev, kind, *fact) for kind, (_placed, shown, _fixed) in UNIT_SOURCES.items()
+            for fact in rel.get(shown, ())]
 
 
 def attribute_facts(revision: Revision, wanted: Dict[str, set]) -> Dict[str, List[tuple]]:

@@ -98,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
     """Evaluate the request and print the pack, its JSON form, or a proof."""
     from pathlib import Path
 
+    from analyzer import lifetime
     from analyzer.needed import UnusableInput
     from analyzer.query.read import UnknownTask, run_read
 
@@ -111,7 +112,8 @@ def run(args: argparse.Namespace) -> int:
         args.module, args.pattern = args.why, None
         return why.run(args)
     try:
-        result, _, _ = run_read(request_from(args))
+        result, db, project = run_read(request_from(args))
+        lifetime.keep(result, db, project)  # freed by the exit, not one object at a time
     except UnknownTask as exc:
         return usage_error("read", args, exc.message())
     except UnusableInput as exc:  # fail closed: no pack without every file it needs

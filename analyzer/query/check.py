@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
+from analyzer import lifetime
 from analyzer.query.check_families import FAMILIES, Locator
 from analyzer.query.check_model import CheckResult, FamilyResult
 
@@ -85,6 +86,7 @@ def run_check(request: CheckRequest) -> CheckResult:
     with gc_paused(freeze=True):
         limit = {} if request.max_file_bytes is None else {"max_file_bytes": request.max_file_bytes}
         project = load_project(request.project_root, memory_dir=memory_dir, use_cache=request.use_cache, **limit)
+        lifetime.keep(project)  # the console script frees it by exiting (analyzer/lifetime.py)
         refused = _refused(project, request.use_cache)
         if refused is not None:
             return refused
@@ -134,6 +136,7 @@ def _evaluate(request: CheckRequest, project) -> CheckResult:
     spans = project.facts.spans() if request.with_proofs else None
     db = engine.evaluate({rel: rows for rel, rows in facts.items() if rel in needed}, only=only,
                          provenance=request.with_proofs, spans=spans)
+    lifetime.keep(db, facts)
     locate = Locator(project)
     results: List[FamilyResult] = [family.select(db, locate) for family in families]
     if request.with_proofs:

@@ -114,28 +114,28 @@ def _gather(repo: Repo, result: MergeResult, memory_dir: str, use_cache: bool,
 
     Returns the facts and the relations the first phase derived, for the final evaluation
     to take as given (the facts they depend on are unchanged since; :func:`_phase_one`)."""
-    from analyzer.revisions import attribute_facts, read_revisions, unit_facts
+    from analyzer.revisions import attribute_facts, display_facts, read_revisions, unit_facts
 
     commits = {"base": result.base, "left": result.head, "right": result.target}
     specs = [(rev, commits[rev], label or result.ref) for rev, label in SIDES]
-    revisions = read_revisions(repo, specs, memory_dir, use_cache, worktree)
+    # the merge base contributes its units only: with their digests stored per file
+    # (analyzer/unit_digests.py) it is parsed only if a finding names one of its units
+    revisions = read_revisions(repo, specs, memory_dir, use_cache, worktree, lazy=["base"])
     facts: Dict[str, List[tuple]] = {"memory_dir": [(memory_dir,)], "git_changed_path": [], "git_problem": []}
-    display: List[tuple] = []
     for revision in revisions:
-        for name, rows in unit_facts(revision).items():
-            (display if name == "git_unit_display" else facts.setdefault(name, [])).extend(rows)
+        for name, rows in unit_facts(revision, use_cache, display=False).items():
+            facts.setdefault(name, []).extend(rows)
     program = merge_program(use_cache)
     first = program.evaluate(facts, only=PHASE_ONE)
     inputs = input_counts(program, PHASE_ONE, facts)
     changed = first.relation("changed")
     # IDs are shown as written only where a finding can name them: changed, deleted and
     # duplicated units, and the HEAD Subjects changed entries name (MC-MERGE-REVIEW-002)
-    named = {(rev, kind, ident) for rev, kind, ident in changed}
-    named |= {("base", "entry", ident) for _, ident in first.relation("deleted")}
-    named |= set(first.relation("duplicate_unit"))
+    named = set(first.relation("named_unit"))
     problems: Dict[tuple, list] = {}
     for revision in revisions:
-        if worktree is not None and worktree_problems is not None and revision.project is worktree:
+        reused = revision.loaded and revision.project is worktree  # never parses the merge base
+        if worktree is not None and worktree_problems is not None and reused:
             problems[revision.blob_ids] = list(worktree_problems)
     for revision in revisions[1:]:  # the sides; the merge base contributes its units only
         wanted: Dict[str, set] = {}
@@ -152,11 +152,15 @@ def _gather(repo: Repo, result: MergeResult, memory_dir: str, use_cache: bool,
                                                       only=["revision_problem"])
             problems[revision.blob_ids] = db.relation("revision_problem")
         facts["git_problem"] += [(revision.rev, *row) for row in problems[revision.blob_ids]]
-    facts["git_unit_display"] = [row for row in display if row[:3] in named]
+    shown = {rev for rev, _, _ in named}
+    facts["git_unit_display"] = [row for revision in revisions if revision.rev in shown
+                                 for row in display_facts(revision) if row[:3] in named]
     return facts, _phase_one(program, first, facts, inputs)
 
 
-PHASE_ONE = ["changed", "deleted", "duplicate_unit"]
+# named_unit_at: the final evaluation reads the units findings name from it, never the
+# 60,000 unit facts of a 10k project's three revisions (then not even loaded)
+PHASE_ONE = ["changed", "deleted", "duplicate_unit", "named_unit", "named_unit_at"]
 
 
 def _phase_one_inputs(program) -> List[str]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Dict, List, Optional, Sequence
 
+from analyzer import lifetime
 from analyzer.git import GitError, Repo
 
 READINGS = ("R1", "R2", "R3", "R4")
@@ -102,6 +103,9 @@ def run_readiness(root, memory_dir: str, tip: str = "HEAD", as_of: Optional[str]
     from analyzer.project import gc_paused
     from analyzer.query.program import readiness_program
 
+    from analyzer.history import DAY, WINDOW_DAYS
+    from analyzer.window_pairs import READINGS, readings_facts, window_rows
+
     result = ReadinessResult(tip)
     program = readiness_program(use_cache)
     try:
@@ -109,12 +113,19 @@ def run_readiness(root, memory_dir: str, tip: str = "HEAD", as_of: Optional[str]
         result.commit = repo.commit(tip)
         result.as_of = parse_time(as_of) if as_of is not None else tip_time(repo, result.commit)
         with gc_paused():
-            facts, window = readiness_facts(repo, memory_dir, result.commit, result.as_of, patterns, use_cache, program)
+            # each commit's comparison evaluated once and kept (analyzer/window_pairs.py)
+            commits, stored = window_rows(repo, memory_dir, result.commit, result.as_of - WINDOW_DAYS * DAY,
+                                          result.as_of, use_cache, program)
     except (GitError, TimeError) as exc:
         result.error = str(exc)
         return result
-    db = facts.evaluate(program)
-    result.commits = len(window.commits)
+    facts, given = readings_facts(commits, stored)
+    facts["as_of"] = [(result.as_of,)]
+    facts["agent_author_pattern"] = [(p,) for p in patterns]
+    with gc_paused():
+        db = program.evaluate(facts, only=READINGS, given=given)
+    lifetime.keep(db, facts, given, stored)  # the console script frees them by exiting (analyzer/lifetime.py)
+    result.commits = len(commits)
     result.readings = select_readings(db)
     [(result.status, result.exit_code)] = db.relation("readiness")
     return result

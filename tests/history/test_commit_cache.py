@@ -140,3 +140,40 @@ def test_git_without_diff_merges_falls_back_to_its_older_spelling(history, monke
     monkeypatch.setattr(History, "unit_patches", old_git)
     assert _readings(repo) == expected
     assert [r for r in seen[-1] if r in ("-m", "--first-parent")] == ["-m", "--first-parent"]
+
+
+def test_a_warm_reading_compares_no_commit_and_reads_as_one_joint_evaluation(history, monkeypatch):
+    """Each commit's comparison is evaluated once and kept (analyzer/window_pairs.py): a warm
+    reading compares no commit, and every reading equals the one evaluation of all pairs
+    and the readings together."""
+    import analyzer.history as history_module
+    from analyzer.history import window_facts
+    from analyzer.query.program import readiness_program
+    from analyzer.history import tip_time
+    from analyzer.query.readiness import select_readings
+
+    repo, _ = history
+    patterns = [r"Human <human@example\.org>"]
+    git = _git(repo)
+    tip = git.commit("HEAD")
+    now = tip_time(git, tip)
+    program = readiness_program(False)
+    window = window_facts(git, MEM, tip, now - 30 * 86400, now, False, program)
+    window.facts["as_of"] = [(now,)]
+    window.facts["agent_author_pattern"] = [(p,) for p in patterns]
+    joint = [(r.name, r.state, r.details) for r in select_readings(window.facts.evaluate(program))]
+    assert joint[0][2][0] != "0 agent changes in 30 days: A 0, B 0, C 0, D 0, E 0"
+
+    def readings():
+        result = run_readiness(repo.root, MEM, "HEAD", None, patterns=patterns)
+        assert result.error == ""
+        return [(r.name, r.state, r.details) for r in result.readings]
+
+    compared = []
+    real = history_module.compare_commits
+    monkeypatch.setattr(history_module, "compare_commits",
+                        lambda *args: compared.append(len(args[5])) or real(*args))
+    assert readings() == joint
+    assert compared == [len(window.commits)]
+    assert readings() == joint
+    assert compared == [len(window.commits)], "a warm reading compared commits again"
