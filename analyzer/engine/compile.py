@@ -115,6 +115,9 @@ class RuleCompiler:
 
     def __init__(self, rule: ast.Rule, index: int, steps: List[Step], flavour: str, builtins):
         self.rule, self.index, self.steps, self.flavour = rule, index, steps, flavour
+        # proof search (analyzer/engine/provenance.py) resolves only F, I, B and CTX resources;
+        # an aggregate body is generated in the plain flavour, but still for proof search
+        self.proving = flavour == WHY
         self.builtins = builtins
         self.res = Resources()
         self.lines: List[str] = []
@@ -344,7 +347,7 @@ class RuleCompiler:
     def lookup(self, atom: ast.Atom, cols, key: str) -> str:
         """The tuples of ``atom`` whose ``cols`` equal ``key``: a selection when the key is
         constant (see analyzer/engine/shapes.py; not in proof search), else an index lookup."""
-        selection = constant_key(atom, cols) if self.flavour != WHY else None
+        selection = constant_key(atom, cols) if not self.proving else None
         if selection is not None:
             return self.res.name(selection)
         return f"{self.res.name(('I', atom.rel, cols))}_get({key}, ())"
@@ -352,20 +355,20 @@ class RuleCompiler:
     def member_of(self, atom: ast.Atom, cols) -> str:
         """What a fully bound atom is tested against: its relation, or for a one-column
         relation the set of its values (no 1-tuple to build and hash per test)."""
-        if len(atom.args) == 1 and self.flavour != WHY and shapes.TIGHT:
+        if len(atom.args) == 1 and not self.proving and shapes.TIGHT:
             return self.key_set(atom, cols)
         return self.res.name(("F", atom.rel))
 
     def member(self, atom: ast.Atom, key: str) -> str:
         """The value tested by :meth:`member_of` (``key`` is the atom's columns, all bound)."""
-        if len(atom.args) == 1 and self.flavour != WHY and shapes.TIGHT:
+        if len(atom.args) == 1 and not self.proving and shapes.TIGHT:
             return key
         return self.tuple_expr([self.expr(t) for t in atom.args])
 
     def key_set(self, atom: ast.Atom, cols) -> str:
         """A membership-only lookup's resource: the set of keys (``K``), or, in proof search,
         the index."""
-        return self.res.name(("I" if self.flavour == WHY or not shapes.TIGHT else "K", atom.rel, cols))
+        return self.res.name(("I" if self.proving or not shapes.TIGHT else "K", atom.rel, cols))
 
     def distinct_scan(self, atom: ast.Atom, bound, cols, key: str) -> bool:
         """An atom that binds no variable is an existence test: one test, not a loop over
