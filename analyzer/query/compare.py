@@ -45,26 +45,33 @@ class Comparison(dict):
 
 
 def comparison_facts(program, revisions: Sequence[Revision], pairs: Iterable[Tuple[str, str, str]],
-                     memory_dir: str) -> Comparison:
-    """Every base fact rules/diff/ needs to compare the ``(pair, before, after)`` revisions."""
+                     memory_dir: str, narrow: bool = False) -> Comparison:
+    """Every base fact rules/diff/ needs to compare the ``(pair, before, after)`` revisions;
+    with ``narrow``, of the units only those that differ or hold an ID the rules ask about
+    (analyzer/diff_narrow.py)."""
     from analyzer.project import gc_paused
 
     with gc_paused():  # many acyclic rows and tuples (see Comparison.evaluate)
-        return _comparison_facts(program, revisions, pairs, memory_dir)
+        return _comparison_facts(program, revisions, list(pairs), memory_dir, narrow)
 
 
-def _comparison_facts(program, revisions: Sequence[Revision], pairs: Iterable[Tuple[str, str, str]],
-                      memory_dir: str) -> Comparison:
-    facts: Facts = {"memory_dir": [(memory_dir,)], "git_pair": list(pairs)}
+def _comparison_facts(program, revisions: Sequence[Revision], pairs: List[Tuple[str, str, str]],
+                      memory_dir: str, narrow: bool) -> Comparison:
+    from analyzer.diff_narrow import narrow_units
+
+    facts: Facts = {"memory_dir": [(memory_dir,)], "git_pair": pairs}
     display: List[tuple] = []
+    by_rev = {revision.rev: revision for revision in revisions}
+    units = {revision.rev: unit_facts(revision) for revision in revisions}
+    if narrow:
+        units = narrow_units(units, pairs, by_rev)
     for revision in revisions:
-        for name, rows in unit_facts(revision).items():
+        for name, rows in units[revision.rev].items():
             (display if name == "git_unit_display" else facts.setdefault(name, [])).extend(rows)
         facts.setdefault("git_file_digest", []).extend(file_digests(revision))
         facts.setdefault("git_parse_issue", []).extend(issue_facts(revision))
     first = program.evaluate(facts, only=PHASE_ONE)
     inputs = input_counts(program, PHASE_ONE, facts)
-    by_rev = {revision.rev: revision for revision in revisions}
     pair_sides = {pair: (before, after) for pair, before, after in facts["git_pair"]}
     wanted = _per_revision(first.tuples("touched"), pair_sides)
     with_parts = _per_revision(first.tuples("modified"), pair_sides)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Dict, List, Optional, Sequence
 
+from analyzer import lifetime
 from analyzer.git import GitError, Repo
 
 READINGS = ("R1", "R2", "R3", "R4")
@@ -123,6 +124,7 @@ def run_readiness(root, memory_dir: str, tip: str = "HEAD", as_of: Optional[str]
     facts["agent_author_pattern"] = [(p,) for p in patterns]
     with gc_paused():
         db = program.evaluate(facts, only=READINGS, given=given)
+    lifetime.keep(db, facts, given, stored)  # the console script frees them by exiting (analyzer/lifetime.py)
     result.commits = len(commits)
     result.readings = select_readings(db)
     [(result.status, result.exit_code)] = db.relation("readiness")

@@ -81,3 +81,28 @@ def build(repo: Repo) -> Dict[str, str]:
               "## MC-SUBJ-20260901-0a0a0a05 — Release cadence\n\nStatus: merged\nMerged-Into: MC-SUBJ-20260901-0a0a0a01\n")
     shas["merge-subject"] = repo.commit("Merge a Subject")
     return shas
+
+
+SUCCESSOR = "MC-DEC-20261005-cccc0001"
+ELSEWHERE = "MC-CON-20261006-cccc0002"
+# the classes `analyze diff` gives the steps agreeing_history adds to build
+MORE = {
+    "supersede-untouched": [("C/supersede", SUCCESSOR)],
+    "supersede-elsewhere": [("C/supersede", ELSEWHERE)],
+}
+
+
+def agreeing_history(root):
+    """build, then successors naming a predecessor the commit leaves as it is: in
+    the same file, and in a file the commit does not change at all."""
+    repo = Repo(root)
+    shas = build(repo)
+    successor = entry(SUCCESSOR, "Totals in minor units", "Order totals are integers in minor units.",
+                      extra=(f"Supersedes: {CENTS}",))
+    repo.write("decisions.md", repo.read("decisions.md").rstrip("\n") + "\n\n" + successor)
+    shas["supersede-untouched"] = repo.commit("Add a successor, leave the predecessor as it is")
+    other = entry(ELSEWHERE, "Cart state lives in the catalogue service", "The catalogue service keeps carts.",
+                  field="Constraint", subject="MC-SUBJ-20260901-0a0a0a03", extra=(f"Supersedes: {WEB}",))
+    repo.write("areas/catalogue.md", repo.read("areas/catalogue.md").rstrip("\n") + "\n\n" + other)
+    shas["supersede-elsewhere"] = repo.commit("Supersede an entry of another file")
+    return repo, shas

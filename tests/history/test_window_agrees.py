@@ -1,6 +1,6 @@
 """Readiness and `analyze diff` classify a change by the same rules (issue 12: "each class is
 a rule"). Readiness's window reads only the units each commit changed; `analyze diff`
-reads whole revisions. Over one fixture history, every commit must get the same classes
+reads the files that differ (analyzer/diff_narrow.py). Over one fixture history, every commit must get the same classes
 from both, including supersessions whose predecessor the commit did not touch (the window
 reads that predecessor at the parent, analyzer/held_units.py)."""
 
@@ -8,8 +8,8 @@ import json
 import subprocess
 import sys
 
-from classes import CENTS, GOLDEN, WEB, build
-from histrepo import DAY, MEM, Repo, entry
+from classes import GOLDEN, MORE, agreeing_history
+from histrepo import DAY, MEM
 
 from analyzer.git import Repo as GitRepo
 from analyzer.history import window_facts
@@ -17,29 +17,6 @@ from analyzer.query.diff import run_diff
 from analyzer.query.program import readiness_program
 
 HUMAN = r"Human <human@example\.org>"
-SUCCESSOR = "MC-DEC-20261005-cccc0001"
-ELSEWHERE = "MC-CON-20261006-cccc0002"
-# the classes `analyze diff` gives the steps this module adds to classes.build
-MORE = {
-    "supersede-untouched": [("C/supersede", SUCCESSOR)],
-    "supersede-elsewhere": [("C/supersede", ELSEWHERE)],
-}
-
-
-def agreeing_history(root):
-    """classes.build, then successors naming a predecessor the commit leaves as it is: in
-    the same file, and in a file the commit does not change at all."""
-    repo = Repo(root)
-    shas = build(repo)
-    successor = entry(SUCCESSOR, "Totals in minor units", "Order totals are integers in minor units.",
-                      extra=(f"Supersedes: {CENTS}",))
-    repo.write("decisions.md", repo.read("decisions.md").rstrip("\n") + "\n\n" + successor)
-    shas["supersede-untouched"] = repo.commit("Add a successor, leave the predecessor as it is")
-    other = entry(ELSEWHERE, "Cart state lives in the catalogue service", "The catalogue service keeps carts.",
-                  field="Constraint", subject="MC-SUBJ-20260901-0a0a0a03", extra=(f"Supersedes: {WEB}",))
-    repo.write("areas/catalogue.md", repo.read("areas/catalogue.md").rstrip("\n") + "\n\n" + other)
-    shas["supersede-elsewhere"] = repo.commit("Supersede an entry of another file")
-    return repo, shas
 
 
 def diff_classes(repo, sha):

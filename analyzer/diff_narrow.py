@@ -1,0 +1,110 @@
+"""``analyze diff`` reads what differs, not the whole project.
+
+A unit with the same kind, ID, file and text in both revisions of a comparison is no change,
+and the rules of rules/diff/ look at it only through its ID: as the predecessor a changed
+entry newly names in ``Supersedes`` (``newly_supersedes``), or as a second unit holding a
+changed unit's ID (a blind spot). So ``analyze diff`` between two commits
+
+- extracts only the managed files whose blob differs (plus manifest.md, which selects the
+  entry grammar), and the unchanged files that hold, in a unit heading, one of the IDs the
+  rules can ask about (found by the unit-heading pattern in the decoded text, which every
+  file is read into anyway: an unchanged file is the same in both revisions);
+- gives the rules, of those files, the units that differ and every unit holding one of their
+  IDs or a ``Supersedes`` target of theirs (:func:`asked_ids`), in both revisions.
+
+Every unit left out is the same in both revisions and holds no ID a rule asks about, so the
+rules derive what they derive over the whole revisions (tests/history/test_diff_narrow.py
+compares both on every class, blind spot and supersession). Work grows with the changed
+files and units, not with the project. Nothing is decided here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Dict, Iterable, List, Sequence, Set, Tuple
+
+from analyzer.git import Repo
+from analyzer.revisions import Revision, decode_files, list_files
+
+_HEADINGS = re.compile(r"(?im)^ {0,3}##[ \t]+(MC-[A-Z]+-\d{8}-[0-9A-F]{8})")
+MANIFEST = "manifest.md"
+
+Key = Tuple[str, str]  # (kind, casefolded id)
+
+
+def asked_ids(before: Iterable[tuple], after: Iterable[tuple], after_revision: Revision) -> Set[Key]:
+    """The ``(kind, id)`` of every unit that differs between ``before`` and ``after``
+    (``git_unit`` rows of the two revisions: a unit differs when the other revision has no
+    unit of the same kind, ID, file and text), and of each ``Supersedes`` target that a
+    differing entry names in the later revision."""
+    shapes = {}
+    for side, rows in ((0, before), (1, after)):
+        for _rev, kind, ident, module, digest, _line in rows:
+            shapes.setdefault((kind, ident, module, digest), set()).add(side)
+    asked = {(kind, ident) for (kind, ident, _m, _d), sides in shapes.items() if len(sides) == 1}
+    entries = {ident for kind, ident in asked if kind == "entry"}
+    for ident, relation, target in after_revision.project.facts.relation_sets().get("entry_relation", ()):
+        if relation == "Supersedes" and ident in entries:
+            asked.add(("entry", target))
+    return asked
+
+
+def changed_revisions(repo: Repo, specs: Sequence[Tuple[str, str, str]], memory_dir: str,
+                      use_cache: bool) -> List[Revision]:
+    """The two commits of ``specs`` (``[(rev, sha, label)]``, base first) with only the files
+    that differ, the manifest, and the unchanged files holding an ID the rules can ask about.
+    Every managed file is still read and decoded (fail closed: a file that cannot be read
+    makes the comparison unavailable, as for whole revisions); only extraction is spared."""
+    from analyzer.revisions import unit_facts
+
+    listings = {rev: list_files(repo, sha, memory_dir, label) for rev, sha, label in specs}
+    blobs = repo.blobs(oid for listing in listings.values() for oid in listing.values())
+    texts = {rev: decode_files(listings[rev], blobs, memory_dir, label) for rev, _sha, label in specs}
+    (base, _sha, _), (head, _sha2, _) = specs
+    same = {m for m, oid in listings[base].items() if listings[head].get(m) == oid and m != MANIFEST}
+    revisions = _load(repo, specs, texts, same, memory_dir, use_cache)
+    if not same:
+        return revisions
+    rows = [unit_facts(r)["git_unit"] for r in revisions]
+    asked = {ident for _kind, ident in asked_ids(rows[0], rows[1], revisions[1])}
+    holding = holding_modules({m: texts[base][m] for m in same}, asked)
+    if not holding:
+        return revisions
+    return _load(repo, specs, texts, same - holding, memory_dir, use_cache)
+
+
+def _load(repo: Repo, specs, texts: Dict[str, Dict[str, str]], left_out: Set[str], memory_dir: str,
+          use_cache: bool) -> List[Revision]:
+    from analyzer.project import load_texts
+
+    out = []
+    for rev, sha, label in specs:
+        kept = {m: t for m, t in texts[rev].items() if m not in left_out}
+        out.append(Revision(rev, sha, label, load_texts(repo.root, memory_dir, kept, use_cache=use_cache), ()))
+    return out
+
+
+def holding_modules(texts: Dict[str, str], ids: Set[str]) -> Set[str]:
+    """The modules of ``texts`` with a unit heading naming one of ``ids`` (casefolded), found
+    by Git's own unit-heading pattern (:data:`analyzer.git.UNIT_FUNCNAME`): the extractors
+    then read those files whole."""
+    found = set()
+    for module, text in texts.items():
+        if any(m.group(1).casefold() in ids for m in _HEADINGS.finditer(text)):
+            found.add(module)
+    return found
+
+
+def narrow_units(units: Dict[str, Dict[str, List[tuple]]], pairs: Sequence[Tuple[str, str, str]],
+                 by_rev: Dict[str, Revision]) -> Dict[str, Dict[str, List[tuple]]]:
+    """``units`` (revision -> :func:`analyzer.revisions.unit_facts`) with only the units of
+    :func:`asked_ids` in each pair's two revisions."""
+    out = dict(units)
+    for _pair, before, after in pairs:
+        asked = asked_ids(units[before]["git_unit"], units[after]["git_unit"], by_rev[after])
+        for rev in (before, after):
+            facts = dict(units[rev])
+            for name in ("git_unit", "git_unit_display"):
+                facts[name] = [row for row in facts[name] if (row[1], row[2]) in asked]
+            out[rev] = facts
+    return out
