@@ -100,10 +100,16 @@ def _ancestors(folder: str) -> List[str]:
     return ["/".join(parts[:i]) for i in range(1, len(parts) + 1)]
 
 
-def decode_files(listing: Dict[str, str], blobs: Dict[str, bytes], memory_dir: str, label: str) -> Dict[str, str]:
-    """module -> decoded text; any file that cannot be read makes the review unavailable."""
+def decode_files(listing: Dict[str, str], blobs: Dict[str, bytes], memory_dir: str, label: str,
+                 decoded: Optional[Dict[Tuple[str, str], str]] = None) -> Dict[str, str]:
+    """module -> decoded text; any file that cannot be read makes the review unavailable.
+    ``decoded``: texts of (module, blob id) decoded for another revision, reused (and added to)."""
     texts = {}
+    decoded = {} if decoded is None else decoded
     for module, oid in sorted(listing.items()):
+        if (module, oid) in decoded:  # the same bytes at the same path decode the same
+            texts[module] = decoded[module, oid]
+            continue
         data = blobs[oid]
         where = f"{label}: {memory_dir}/{module}"
         if len(data) > files.SIZE_CAP:
@@ -111,7 +117,7 @@ def decode_files(listing: Dict[str, str], blobs: Dict[str, bytes], memory_dir: s
         text, problems = files.decode(module, data)
         if text is None:
             raise GitError(f"{where}: {problems[-1].message}")
-        texts[module] = text
+        texts[module] = decoded[module, oid] = text
     return texts
 
 
@@ -127,11 +133,12 @@ def read_revisions(repo: Repo, specs: List[Tuple[str, str, str]], memory_dir: st
     out = []
     parsed: Dict[Tuple[Tuple[str, str], ...], Project] = {}
     decoded: Dict[Tuple[Tuple[str, str], ...], Dict[str, str]] = {}
+    by_blob: Dict[Tuple[str, str], str] = {}
     lazy = set(lazy)
     for rev, sha, label in specs:
         ids = tuple(sorted(listings[rev].items()))
         if ids not in decoded:  # two revisions with the same files parse the same
-            texts = decoded[ids] = decode_files(listings[rev], blobs, memory_dir, label)
+            texts = decoded[ids] = decode_files(listings[rev], blobs, memory_dir, label, by_blob)
             if worktree is not None and _same_files(worktree, texts):
                 parsed[ids] = worktree
 
