@@ -20,6 +20,9 @@ guarantees three things:
   caller recomputes and :meth:`Area.put` replaces it atomically (temp file, then rename),
   so concurrent runs never see half an entry. A payload that verifies but cannot be
   decoded is reported by the caller through :meth:`Area.discard`, with the same effect.
+* *It stays bounded.* A read sets an entry's time; after a console run that stored
+  something, the least recently used entries go once the areas exceed a size limit
+  (analyzer/cache_prune.py, ``MEMORY_ANALYZER_CACHE_MAX_MB``).
 
 **The facts cache** (:func:`key`, :func:`has`, :func:`load`, :func:`store`) keeps one
 ``marshal``-ed :meth:`Sink.to_plain` per extracted memory file, keyed by a hash of
@@ -41,6 +44,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Dict, Optional
 
+from analyzer import cache_prune
 from analyzer.resources import data_dir
 from analyzer.extract.sink import Sink
 
@@ -180,6 +184,7 @@ class Area:
                 data = _read_all(fd, info.st_size)
                 problem = _verify(key, data)
                 if problem is None:
+                    _touch(fd)
                     return data[len(MAGIC) + DIGEST_BYTES:]  # the one copy of the payload
         except OSError as exc:
             problem = f"cannot be read ({exc.strerror or exc})"
@@ -236,6 +241,7 @@ class Area:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(MAGIC + _digest(key, payload) + payload)
             os.replace(tmp, path)  # atomic: concurrent readers see the old entry or the new one
+            cache_prune.note_write()
             return True
         except OSError:
             if tmp is not None:
@@ -244,6 +250,15 @@ class Area:
                 except OSError:
                     pass
             return False
+
+
+def _touch(fd: int) -> None:
+    # the entry's time says when it was last used: pruning removes the least recently used
+    # (analyzer/cache_prune.py); a cache we may read but not change is simply not touched
+    try:
+        os.utime(fd)
+    except OSError:
+        pass
 
 
 def _forget() -> None:

@@ -95,11 +95,12 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 def console() -> None:
     """The ``analyze`` console script (and ``python -m analyzer``): :func:`main`, then a
-    fast exit that skips freeing what the command built (analyzer/lifetime.py)."""
-    from analyzer import lifetime
+    fast exit that skips freeing what the command built (analyzer/lifetime.py), once the
+    output is out and the cache is pruned if due (analyzer/cache_prune.py)."""
+    from analyzer import cache_prune, lifetime
 
     lifetime.enable()
-    lifetime.exit_now(main())
+    lifetime.exit_now(main(), housekeeping=cache_prune.after_run)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -37,8 +37,10 @@ def keep(*objects) -> None:
         _KEPT.extend(objects)
 
 
-def exit_now(status: int) -> None:
-    """Flush standard output and error, then end the process with ``status`` at once.
+def exit_now(status: int, housekeeping=None) -> None:
+    """Flush standard output and error, run ``housekeeping`` (work the user need not wait
+    for, after the output is out, e.g. pruning the cache), then end the process with
+    ``status`` at once.
 
     Output that cannot be flushed because the reader went away (a closed pipe, ``| head``)
     ends the process with ``status`` as well, as a broken pipe during the command does
@@ -50,4 +52,9 @@ def exit_now(status: int) -> None:
             pass
         except (OSError, ValueError):
             status = 3
+    if housekeeping is not None:
+        try:
+            housekeeping()
+        except Exception:  # noqa: BLE001 - housekeeping never changes a command's outcome
+            pass
     os._exit(status)

@@ -12,9 +12,14 @@ Nothing is decided here.
 from __future__ import annotations
 
 import hashlib
+import marshal
 from typing import Dict, List, Set, Tuple
 
+from analyzer.cache import Area
 from analyzer.revisions import UNIT_SOURCES, Revision
+
+PARTS = Area("parts", ".marshal", fanout=True)
+PARTS_VERSION = "1"  # bump when how a part is cut or digested changes
 
 # relation of a revision's fact base -> (column of the ID, or None; column of the module, or
 # the fixed module) for the problems that keep a unit from being read
@@ -39,37 +44,79 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def part_facts(revision: Revision, wanted: Set[Tuple[str, str]]) -> List[tuple]:
-    """``git_unit_part`` rows for the ``(kind, id)`` units of ``wanted`` the revision holds."""
-    from analyzer.extract.fields import parse_fields
-    from analyzer.markdown import lex
-
+def part_facts(revision: Revision, wanted: Set[Tuple[str, str]], use_cache: bool = False) -> List[tuple]:
+    """``git_unit_part`` rows for the ``(kind, id)`` units of ``wanted`` the revision holds.
+    With ``use_cache``, the parts of every unit of a file are kept per file text (area
+    ``parts`` of the verified store, keyed like the facts cache: text, path, entry grammar,
+    extractor), so a later comparison of the same file reads no field again."""
     project = revision.project
     rel = project.facts.relation_sets()
     schema = max((v for (v,) in rel.get("entry_schema", ())), default=2)
-    lexed_cache: Dict[str, object] = {}
-    rows: List[tuple] = []
-    for kind, (placed, _shown, fixed) in UNIT_SOURCES.items():
-        for fact in rel.get(placed, ()):
+    placed: Dict[str, List[Tuple[str, str, int]]] = {}
+    for kind, (where, _shown, fixed) in UNIT_SOURCES.items():
+        for fact in rel.get(where, ()):
             ident, module, ordinal = (fact[0], fixed, fact[1]) if fixed else fact
-            if (kind, ident) not in wanted:
-                continue
-            ranges = project.unit_ranges.get(module, [])
-            if not 1 <= ordinal <= len(ranges):
-                continue
-            lexed = lexed_cache.get(module)
-            if lexed is None:
-                lexed = lexed_cache[module] = lex(project.texts[module])
-            start, end = ranges[ordinal - 1]
-            parsed = parse_fields(lexed, _Span(start, end), schema)
-            head = lexed.lines[start]
-            rows.append((revision.rev, kind, ident, "title", _digest(head.split("\u2014", 1)[-1].strip())))
-            for name, occurrences in parsed.fields.items():
-                text = "\n\0".join("\n".join([occ.value, *occ.body]).strip("\n") for occ in occurrences)
-                rows.append((revision.rev, kind, ident, name, _digest(text)))
-            if parsed.evidence:
-                rows.append((revision.rev, kind, ident, "Evidence", _digest("\n".join(i for i, _ in parsed.evidence))))
+            placed.setdefault(module, []).append((kind, ident, ordinal))
+    rows: List[tuple] = []
+    for module, units in sorted(placed.items()):
+        asked = [u for u in units if (u[0], u[1]) in wanted]
+        if not asked:
+            continue
+        found = _module_parts(project, module, units if use_cache else asked, schema, use_cache)
+        for kind, ident, ordinal in asked:
+            parts = found.get(f"{kind}\0{ident}\0{ordinal}", ())
+            rows += [(revision.rev, kind, ident, name, digest) for name, digest in parts]
     return rows
+
+
+def _module_parts(project, module: str, units: List[Tuple[str, str, int]], schema: int,
+                  use_cache: bool) -> Dict[str, List[Tuple[str, str]]]:
+    """``"kind\\0id\\0ordinal"`` -> the ``(part, digest)`` of each of ``units`` in ``module``
+    (from the cache when it holds them)."""
+    from analyzer.cache import extractor_version
+
+    key = ""
+    if use_cache:
+        text = project.texts[module]
+        material = f"{PARTS_VERSION}\0{extractor_version()}\0{schema}\0{module}\0{text}"
+        key = hashlib.sha256(material.encode("utf-8", "surrogatepass")).hexdigest()
+        stored = PARTS.get_marshal(key, _is_parts)
+        if stored is not None:
+            return stored
+    found = _parse_parts(project, module, units, schema)
+    if use_cache:
+        PARTS.put(key, marshal.dumps(found))
+    return found
+
+
+def _parse_parts(project, module: str, units: List[Tuple[str, str, int]], schema: int):
+    from analyzer.extract.fields import parse_fields
+    from analyzer.markdown import lex
+
+    ranges = project.unit_ranges.get(module, [])
+    lexed = None
+    found: Dict[str, List[Tuple[str, str]]] = {}
+    for kind, ident, ordinal in units:
+        if not 1 <= ordinal <= len(ranges):
+            continue
+        if lexed is None:
+            lexed = lex(project.texts[module])
+        start, end = ranges[ordinal - 1]
+        parsed = parse_fields(lexed, _Span(start, end), schema)
+        parts = [("title", _digest(lexed.lines[start].split("\u2014", 1)[-1].strip()))]
+        for name, occurrences in parsed.fields.items():
+            text = "\n\0".join("\n".join([occ.value, *occ.body]).strip("\n") for occ in occurrences)
+            parts.append((name, _digest(text)))
+        if parsed.evidence:
+            parts.append(("Evidence", _digest("\n".join(i for i, _ in parsed.evidence))))
+        found[f"{kind}\0{ident}\0{ordinal}"] = parts
+    return found
+
+
+def _is_parts(value) -> bool:
+    return isinstance(value, dict) and all(
+        isinstance(key, str) and isinstance(parts, list)
+        and all(isinstance(p, tuple) and len(p) == 2 for p in parts) for key, parts in value.items())
 
 
 def issue_facts(revision: Revision) -> List[tuple]:

@@ -45,18 +45,19 @@ class Comparison(dict):
 
 
 def comparison_facts(program, revisions: Sequence[Revision], pairs: Iterable[Tuple[str, str, str]],
-                     memory_dir: str, narrow: bool = False) -> Comparison:
+                     memory_dir: str, narrow: bool = False, cache_parts: bool = False) -> Comparison:
     """Every base fact rules/diff/ needs to compare the ``(pair, before, after)`` revisions;
     with ``narrow``, of the units only those that differ or hold an ID the rules ask about
-    (analyzer/diff_narrow.py)."""
+    (analyzer/diff_narrow.py); with ``cache_parts``, units' parts are kept per file
+    (analyzer/unit_parts.py)."""
     from analyzer.project import gc_paused
 
     with gc_paused():  # many acyclic rows and tuples (see Comparison.evaluate)
-        return _comparison_facts(program, revisions, list(pairs), memory_dir, narrow)
+        return _comparison_facts(program, revisions, list(pairs), memory_dir, narrow, cache_parts)
 
 
 def _comparison_facts(program, revisions: Sequence[Revision], pairs: List[Tuple[str, str, str]],
-                      memory_dir: str, narrow: bool) -> Comparison:
+                      memory_dir: str, narrow: bool, cache_parts: bool) -> Comparison:
     from analyzer.diff_narrow import narrow_units
 
     facts: Facts = {"memory_dir": [(memory_dir,)], "git_pair": pairs}
@@ -76,6 +77,7 @@ def _comparison_facts(program, revisions: Sequence[Revision], pairs: List[Tuple[
     wanted = _per_revision(first.tuples("touched"), pair_sides)
     with_parts = _per_revision(first.tuples("modified"), pair_sides)
     named = set()
+    parts: Dict[str, List[tuple]] = {}
     for rev, units in sorted(wanted.items()):
         revision = by_rev[rev]
         per_kind: Dict[str, set] = {}
@@ -85,9 +87,32 @@ def _comparison_facts(program, revisions: Sequence[Revision], pairs: List[Tuple[
         for name, rows in attribute_facts(revision, per_kind).items():
             facts.setdefault(name, []).extend(rows)
         if with_parts.get(rev):
-            facts.setdefault("git_unit_part", []).extend(part_facts(revision, with_parts[rev]))
+            parts[rev] = part_facts(revision, with_parts[rev], cache_parts)
+    facts["git_unit_part"] = _differing_parts(parts, pairs)
     facts["git_unit_display"] = [row for row in display if row[:3] in named]
     return Comparison(facts, program, first, inputs)
+
+
+def _differing_parts(parts: Dict[str, List[tuple]], pairs: List[Tuple[str, str, str]]) -> List[tuple]:
+    """The ``git_unit_part`` rows of ``parts`` (revision -> rows) without the parts that both
+    revisions of their comparison hold with the same digest: rules/diff/ reads parts only to
+    find those that differ (``part_changed``), and a unit's unchanged fields are most of its
+    parts. A revision in more than one comparison keeps every row."""
+    uses: Dict[str, int] = {}
+    for _pair, before, after in pairs:
+        for rev in (before, after):
+            uses[rev] = uses.get(rev, 0) + 1
+    rows: List[tuple] = []
+    for _pair, before, after in pairs:
+        sides = (parts.pop(before, []), parts.pop(after, []))
+        same = set()
+        if uses[before] == uses[after] == 1:
+            same = {row[1:] for row in sides[0]} & {row[1:] for row in sides[1]}
+        for side in sides:
+            rows += [row for row in side if row[1:] not in same]
+    for side in parts.values():  # revisions of no comparison (none today)
+        rows += side
+    return rows
 
 
 def _per_revision(units, pair_sides: Dict[str, Tuple[str, str]]) -> Dict[str, set]:

@@ -134,7 +134,7 @@ def diff_facts(root, memory_dir: str, result: DiffResult, program, use_cache: bo
     else:
         revisions = load_revisions(repo, root, memory_dir, specs, None if head else "head", use_cache)
     commits, touched = range_commits(History(repo, memory_dir), result.base, result.head, use_cache)
-    facts = comparison_facts(program, revisions, [(PAIR, "base", "head")], memory_dir, narrow)
+    facts = comparison_facts(program, revisions, [(PAIR, "base", "head")], memory_dir, narrow, use_cache)
     for name, rows in commit_facts(commits, touched).items():
         facts.setdefault(name, []).extend(rows)
     order = {c.sha: n for n, c in enumerate(commits)}

@@ -99,8 +99,30 @@ def test_no_cache_neither_reads_nor_writes(history):
     repo, shas = history
     _diff(repo, shas, use_cache=False)
     _readings(repo, use_cache=False)
-    area = commit_cache.AREA.directory()
-    assert not [f for _, _, files in os.walk(area) for f in files]
+    from analyzer.unit_parts import PARTS
+
+    for area in (commit_cache.AREA.directory(), PARTS.directory()):
+        assert not [f for _, _, files in os.walk(area) for f in files]
+
+
+def test_kept_unit_parts_answer_as_parsed_ones_and_a_misshapen_entry_is_a_miss(history):
+    """`analyze diff` keeps its units' parts per file (analyzer/unit_parts.py, area parts)."""
+    from analyzer.unit_parts import PARTS
+
+    repo, shas = history
+    expected = _diff(repo, shas, use_cache=False)
+    assert _diff(repo, shas) == expected
+    area = PARTS.directory()
+    entries = [os.path.join(d, f) for d, _, files in os.walk(area) for f in files]
+    assert entries
+    assert _diff(repo, shas) == expected
+    import marshal
+
+    keys = [os.path.basename(path).split(".")[0] for path in entries]
+    for key in keys:  # rewrite every entry through the store with a value of the wrong shape
+        PARTS.put(key, marshal.dumps({"x": "not a list of parts"}))
+    assert _diff(repo, shas) == expected
+    assert all(marshal.loads(PARTS.get(key)) != {"x": "not a list of parts"} for key in keys)
 
 
 def test_a_stored_value_of_the_wrong_shape_is_a_miss(history, monkeypatch):

@@ -98,3 +98,17 @@ def test_an_unreadable_unchanged_file_fails_as_for_whole_revisions(tmp_path):
     narrow = run_diff(repo.root, MEM, base, "HEAD", use_cache=False)
     full = whole(repo.root, base, "HEAD")
     assert narrow.error and narrow.error == full.error and narrow.exit_code == full.exit_code == 2
+
+
+def test_the_work_tree_as_head(tmp_path):
+    from histrepo import Repo
+
+    repo = Repo(tmp_path / "p")
+    base = repo.git("rev-parse", "HEAD").strip()
+    repo.edit("decisions.md", "- issue:#42\n", "- issue:#42\n- issue:#46\n")
+    twin = entry(WEB, "Cart state lives in two stores", "A second unit with the same ID.")
+    repo.write("preferences.md", repo.read("preferences.md").rstrip("\n") + "\n\n" + twin)
+    narrow = run_diff(repo.root, MEM, base, None, use_cache=False)
+    full = whole(repo.root, base, "")
+    assert render_diff_text(narrow) == render_diff_text(full)
+    assert narrow.status == "BLINDSPOT" and narrow.changes
