@@ -16,7 +16,7 @@ A missing file is simply absent (the rules then see what the extractors say abou
 from __future__ import annotations
 
 import hashlib
-from typing import Callable, Dict, Iterable, List, Optional, Tuple
+from typing import Callable, Collection, Dict, Iterable, List, Optional, Tuple
 
 from analyzer import files
 from analyzer.git import REGULAR_MODES, GitError, Repo
@@ -100,10 +100,16 @@ def _ancestors(folder: str) -> List[str]:
     return ["/".join(parts[:i]) for i in range(1, len(parts) + 1)]
 
 
-def decode_files(listing: Dict[str, str], blobs: Dict[str, bytes], memory_dir: str, label: str) -> Dict[str, str]:
-    """module -> decoded text; any file that cannot be read makes the review unavailable."""
+def decode_files(listing: Dict[str, str], blobs: Dict[str, bytes], memory_dir: str, label: str,
+                 decoded: Optional[Dict[Tuple[str, str], str]] = None) -> Dict[str, str]:
+    """module -> decoded text; any file that cannot be read makes the review unavailable.
+    ``decoded``: texts of (module, blob id) decoded for another revision, reused (and added to)."""
     texts = {}
+    decoded = {} if decoded is None else decoded
     for module, oid in sorted(listing.items()):
+        if (module, oid) in decoded:  # the same bytes at the same path decode the same
+            texts[module] = decoded[module, oid]
+            continue
         data = blobs[oid]
         where = f"{label}: {memory_dir}/{module}"
         if len(data) > files.SIZE_CAP:
@@ -111,7 +117,7 @@ def decode_files(listing: Dict[str, str], blobs: Dict[str, bytes], memory_dir: s
         text, problems = files.decode(module, data)
         if text is None:
             raise GitError(f"{where}: {problems[-1].message}")
-        texts[module] = text
+        texts[module] = decoded[module, oid] = text
     return texts
 
 
@@ -127,11 +133,12 @@ def read_revisions(repo: Repo, specs: List[Tuple[str, str, str]], memory_dir: st
     out = []
     parsed: Dict[Tuple[Tuple[str, str], ...], Project] = {}
     decoded: Dict[Tuple[Tuple[str, str], ...], Dict[str, str]] = {}
+    by_blob: Dict[Tuple[str, str], str] = {}
     lazy = set(lazy)
     for rev, sha, label in specs:
         ids = tuple(sorted(listings[rev].items()))
         if ids not in decoded:  # two revisions with the same files parse the same
-            texts = decoded[ids] = decode_files(listings[rev], blobs, memory_dir, label)
+            texts = decoded[ids] = decode_files(listings[rev], blobs, memory_dir, label, by_blob)
             if worktree is not None and _same_files(worktree, texts):
                 parsed[ids] = worktree
 
@@ -163,25 +170,42 @@ def file_digests(revision: Revision) -> List[tuple]:
             for module, text in sorted(revision.project.texts.items())]
 
 
-def unit_facts(revision: Revision, use_cache: bool = False, display: bool = True) -> Dict[str, List[tuple]]:
+def unit_facts(revision: Revision, use_cache: bool = False, display: bool = True,
+               common: Collection[str] = ()) -> Dict[str, List[tuple]]:
     """The facts naming a revision's files and units: git_revision, git_file, git_unit and
     (with ``display``) git_unit_display (facts/schema.dl, "Git revisions"). ``use_cache``:
     unit digests stored per file are reused (analyzer/unit_digests.py); without
-    ``display``, a revision whose files are all stored there is not even parsed."""
+    ``display``, a revision whose files are all stored there is not even parsed.
+    ``common``: modules whose units git_unit leaves out (listed in git_common_unit)."""
     rev = revision.rev
     out = {"git_revision": [(rev, revision.sha, revision.label)],
            "git_file": [(rev, module) for module in revision.modules()],
-           "git_unit": unit_rows(revision, use_cache)}
+           "git_unit": unit_rows(revision, use_cache, (lambda m: m not in common) if common else None)}
     if display:
         out["git_unit_display"] = display_facts(revision)
     return out
 
 
-def display_facts(revision: Revision) -> List[tuple]:
-    """``git_unit_display`` rows: every ID of the revision as written in its heading."""
+def common_units(revisions: List[Revision], use_cache: bool = False) -> Tuple[set, List[tuple]]:
+    """The managed files every revision holds as the same blob under the same manifest blob
+    (so with the same units, as the facts cache's key says), and ``git_common_unit`` rows
+    for their units; none when a revision is not a Git tree (the work tree)."""
+    listings = [dict(revision.blob_ids) for revision in revisions]
+    if not revisions or not all(listings) or len({listing.get("manifest.md") for listing in listings}) != 1:
+        return set(), []
+    common = {module for module, oid in listings[0].items() if all(other.get(module) == oid for other in listings[1:])}
+    source = next((revision for revision in revisions if revision.loaded), revisions[0])  # parse none
+    rows = unit_rows(source, use_cache, common.__contains__)
+    return common, [row[1:] for row in rows]
+
+
+def display_facts(revision: Revision, wanted: Optional[Dict[str, set]] = None) -> List[tuple]:
+    """``git_unit_display`` rows: every ID of the revision as written in its heading, or
+    only the IDs ``wanted`` lists per kind."""
     rel = revision.project.facts.relation_sets()
     return [(revision.rev, kind, *fact) for kind, (_placed, shown, _fixed) in UNIT_SOURCES.items()
-            for fact in rel.get(shown, ())]
+            for ids in [None if wanted is None else wanted.get(kind, ())]
+            for fact in rel.get(shown, ()) if ids is None or fact[0] in ids]
 
 
 def attribute_facts(revision: Revision, wanted: Dict[str, set]) -> Dict[str, List[tuple]]:
@@ -191,6 +215,6 @@ def attribute_facts(revision: Revision, wanted: Dict[str, set]) -> Dict[str, Lis
     rev = revision.rev
     out: Dict[str, List[tuple]] = {}
     for source, (name, kind) in RELABEL.items():
-        ids = wanted.get(kind, set())
-        out[name] = [(rev, *fact) for fact in rel.get(source, ()) if fact[0] in ids]
+        ids = wanted.get(kind)
+        out[name] = [(rev, *fact) for fact in rel.get(source, ()) if fact[0] in ids] if ids else []
     return out

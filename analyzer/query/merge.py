@@ -121,9 +121,12 @@ def _gather(repo: Repo, result: MergeResult, memory_dir: str, use_cache: bool,
     # the merge base contributes its units only: with their digests stored per file
     # (analyzer/unit_digests.py) it is parsed only if a finding names one of its units
     revisions = read_revisions(repo, specs, memory_dir, use_cache, worktree, lazy=["base"])
-    facts: Dict[str, List[tuple]] = {"memory_dir": [(memory_dir,)], "git_changed_path": [], "git_problem": []}
+    # the units of files all three revisions hold unchanged are listed once, not three times
+    common, common_rows = _common_units(revisions, use_cache)
+    facts: Dict[str, List[tuple]] = {"memory_dir": [(memory_dir,)], "git_changed_path": [], "git_problem": [],
+                                     "git_common_unit": common_rows}
     for revision in revisions:
-        for name, rows in unit_facts(revision, use_cache, display=False).items():
+        for name, rows in unit_facts(revision, use_cache, display=False, common=common).items():
             facts.setdefault(name, []).extend(rows)
     program = merge_program(use_cache)
     first = program.evaluate(facts, only=PHASE_ONE)
@@ -148,18 +151,36 @@ def _gather(repo: Repo, result: MergeResult, memory_dir: str, use_cache: bool,
                 named |= {("left", "subject", subject) for _, _, subject in rows}
         facts["git_changed_path"] += [(revision.rev, p) for p in repo.changed_paths(result.base, revision.sha)]
         if revision.blob_ids not in problems:  # the same files have the same problems
-            db = revision_program(use_cache).evaluate(revision.project.facts.relation_sets(),
-                                                      only=["revision_problem"])
-            problems[revision.blob_ids] = db.relation("revision_problem")
+            problems[revision.blob_ids] = _revision_problems(revision, use_cache)
         facts["git_problem"] += [(revision.rev, *row) for row in problems[revision.blob_ids]]
-    shown = {rev for rev, _, _ in named}
+    shown: Dict[str, Dict[str, set]] = {}
+    for rev, kind, ident in named:
+        shown.setdefault(rev, {}).setdefault(kind, set()).add(ident)
     facts["git_unit_display"] = [row for revision in revisions if revision.rev in shown
-                                 for row in display_facts(revision) if row[:3] in named]
+                                 for row in display_facts(revision, shown[revision.rev])]
     return facts, _phase_one(program, first, facts, inputs)
 
 
 # named_unit_at: the final evaluation reads the units findings name from it, never the
 # 60,000 unit facts of a 10k project's three revisions (then not even loaded)
+def _revision_problems(revision, use_cache: bool) -> List[tuple]:
+    """``revision_problem`` of one revision (rules/merge/revision.dl), over the facts it
+    reads only: half of a 10k fact base (bodies, Evidence, spans of text) is never read by
+    it, and would only be type-checked."""
+    program = revision_program(use_cache)
+    needed = program.needed(["revision_problem"])
+    facts = {rel: rows for rel, rows in revision.project.facts.relation_sets().items() if rel in needed}
+    return program.evaluate(facts, only=["revision_problem"]).relation("revision_problem")
+
+
+def _common_units(revisions, use_cache: bool):
+    """The files the three revisions share and their units (:func:`common_units`; a seam
+    for tests, which compare the review with and without them)."""
+    from analyzer.revisions import common_units
+
+    return common_units(revisions, use_cache)
+
+
 PHASE_ONE = ["changed", "deleted", "duplicate_unit", "named_unit", "named_unit_at"]
 
 

@@ -95,3 +95,57 @@ def test_stored_rows_are_the_digested_rows(tmp_path, monkeypatch):
     for revision in lazy:
         assert sorted(unit_rows(revision, use_cache=True)) == digested[revision.rev]
         assert not revision.loaded, "every file's rows came from the store"
+
+
+MERGE_CASES = sorted(str(path.relative_to(CORPUS)) for path in CORPUS.glob("MC-MERGE*/*") if (path / "git.json").is_file())
+
+
+def _without_common_files(monkeypatch):
+    """From now on every unit is listed per revision in git_unit (no git_common_unit)."""
+    from analyzer.query import merge
+
+    monkeypatch.setattr(merge, "_common_units", lambda revisions, use_cache: (set(), []))
+
+
+def _common_and_plain(root: Path, monkeypatch):
+    """The review with the units of shared files listed once, and with every unit listed
+    per revision: they must be the same review."""
+    from analyzer.query import merge
+
+    seen = []
+    real = merge._common_units
+    monkeypatch.setattr(merge, "_common_units", lambda *a: seen.append(real(*a)) or seen[-1])
+    common = run_merge_review(root, "docs/memory", "right", use_cache=False)
+    assert seen and seen[0][0] and seen[0][1], "some file is common to the three revisions"
+    _without_common_files(monkeypatch)
+    plain = run_merge_review(root, "docs/memory", "right", use_cache=False)
+    assert (common.status, common.findings, common.exit_code) == (plain.status, plain.findings, plain.exit_code)
+    return plain
+
+
+@pytest.mark.parametrize("case", MERGE_CASES)
+def test_units_of_common_files_listed_once_change_nothing(tmp_path, monkeypatch, case):
+    code, kind = case.split("/")
+    root = build_project(CORPUS / case, tmp_path / "project")
+    write_history(CORPUS / case, root, dict(os.environ))
+    review = _common_and_plain(root, monkeypatch)
+    assert (code in {finding.code for finding in review.findings}) == (kind == "fires")
+
+
+def test_ids_held_twice_in_and_across_common_files(tmp_path, monkeypatch):
+    """An ID twice in one common file, and an ID in a common file and in a changed one."""
+    twice = ENTRY.format(id="MC-DEC-20270107-0d0d0d0b", title="Cups are warmed", facet="cups")
+    once = ENTRY.format(id="MC-DEC-20270107-0d0d0d0c", title="Lids stay on", facet="lids")
+    base = {"docs/memory/twice.md": "# Twice\n\n" + twice + "\n" + twice,
+            "docs/memory/shared.md": "# Shared\n\n" + once, "docs/memory/moved.md": "# Moved\n\n" + once}
+    right = {"docs/memory/moved.md": "# Moved\n\n" + once.replace("Lids stay on.", "Lids stay on, always.")}
+    left = {"docs/memory/moved.md": "# Moved\n\nNothing here any more.\n"}
+    root = build_project(tmp_path / "no-case", tmp_path / "project")
+    gitsteps.run_steps(root, gitsteps.two_sided_steps({"base": base, "right": right, "left": left}),
+                       dict(os.environ))
+    review = _common_and_plain(root, monkeypatch)
+    messages = [finding.message for finding in review.findings]
+    for label in ("merge base", "HEAD", "right"):
+        assert f"{label} has duplicate Entry ID MC-DEC-20270107-0d0d0d0b; canonical lookup is unsafe" in messages
+    assert "merge base has duplicate Entry ID MC-DEC-20270107-0d0d0d0c; canonical lookup is unsafe" in messages
+    assert not any("deletion while" in message for message in messages), "the entry is still in shared.md"
