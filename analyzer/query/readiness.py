@@ -99,11 +99,18 @@ def select_readings(db) -> List[Reading]:
 def run_readiness(root, memory_dir: str, tip: str = "HEAD", as_of: Optional[str] = None,
                   patterns: Sequence[str] = (), use_cache: bool = True) -> ReadinessResult:
     """Take the readings at ``as_of`` (default: ``tip``'s commit time) over ``tip``'s history."""
-    from analyzer.history import tip_time
     from analyzer.project import gc_paused
-    from analyzer.query.program import readiness_program
 
-    from analyzer.history import DAY, WINDOW_DAYS
+    # one pause, frozen at its end, as in run_diff: the end of each inner pause let the next
+    # collection scan every object made so far (a first run builds a million of them)
+    with gc_paused(freeze=True):
+        return _run_readiness(root, memory_dir, tip, as_of, patterns, use_cache)
+
+
+def _run_readiness(root, memory_dir: str, tip: str, as_of: Optional[str], patterns: Sequence[str],
+                   use_cache: bool) -> ReadinessResult:
+    from analyzer.history import DAY, WINDOW_DAYS, tip_time
+    from analyzer.query.program import readiness_program
     from analyzer.window_pairs import READINGS, readings_facts, window_rows
 
     result = ReadinessResult(tip)
@@ -112,18 +119,16 @@ def run_readiness(root, memory_dir: str, tip: str = "HEAD", as_of: Optional[str]
         repo = Repo(str(root))
         result.commit = repo.commit(tip)
         result.as_of = parse_time(as_of) if as_of is not None else tip_time(repo, result.commit)
-        with gc_paused():
-            # each commit's comparison evaluated once and kept (analyzer/window_pairs.py)
-            commits, stored = window_rows(repo, memory_dir, result.commit, result.as_of - WINDOW_DAYS * DAY,
-                                          result.as_of, use_cache, program)
+        # each commit's comparison evaluated once and kept (analyzer/window_pairs.py)
+        commits, stored = window_rows(repo, memory_dir, result.commit, result.as_of - WINDOW_DAYS * DAY,
+                                      result.as_of, use_cache, program)
     except (GitError, TimeError) as exc:
         result.error = str(exc)
         return result
     facts, given = readings_facts(commits, stored)
     facts["as_of"] = [(result.as_of,)]
     facts["agent_author_pattern"] = [(p,) for p in patterns]
-    with gc_paused():
-        db = program.evaluate(facts, only=READINGS, given=given)
+    db = program.evaluate(facts, only=READINGS, given=given)
     lifetime.keep(db, facts, given, stored)  # the console script frees them by exiting (analyzer/lifetime.py)
     result.commits = len(commits)
     result.readings = select_readings(db)
