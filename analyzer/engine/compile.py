@@ -11,14 +11,15 @@ Every function's source is kept and can be printed (``Engine.source()``).
 from __future__ import annotations
 
 import re
-from itertools import islice
+from itertools import filterfalse, islice
 from operator import itemgetter
 from typing import Dict, List, Tuple
 
-from analyzer.engine import ast
+from analyzer.engine import ast, shapes
 from analyzer.engine.errors import EngineError
 from analyzer.engine.limits import CHECK_EVERY, MAX_NUMBER
 from analyzer.engine.plan import CALL, CMP, NEG, SCAN, Step, outer_vars
+from analyzer.engine.shapes import constant_key, counted_by_length, projection_rule
 
 PLAIN, PROV, WHY = "plain", "prov", "why"
 _CMP_OPS = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
@@ -47,7 +48,18 @@ def _num(value: int) -> int:
 
 
 def _chunks(iterable, size=CHECK_EVERY):
-    # lets a long outer loop stop for a limit check every `size` tuples at no per-tuple cost
+    # lets a long outer loop stop for a limit check every `size` tuples at no per-tuple
+    # cost; a collection that fits in one chunk is that chunk (no copy: the generated code
+    # never changes the collection it loops over)
+    if iterable.__class__ in _SIZED and len(iterable) <= size:
+        return (iterable,)
+    return _chunked(iterable, size)
+
+
+_SIZED = frozenset({set, frozenset, list, tuple, dict})
+
+
+def _chunked(iterable, size):
     it = iter(iterable)
     while True:
         chunk = list(islice(it, size))
@@ -57,7 +69,7 @@ def _chunks(iterable, size=CHECK_EVERY):
 
 
 RUNTIME = {"_div": _div, "_mod": _mod, "_num": _num, "_chunks": _chunks, "_ONCE": (None,),
-           "_itemgetter": itemgetter}
+           "_itemgetter": itemgetter, "_filterfalse": filterfalse}
 
 #: loops in one generated function before the rest of the body moves to a nested function:
 #: CPython allows 20 nested blocks per function and 100 indentation levels per file
@@ -78,11 +90,19 @@ class Resources:
         self.params: Dict[Tuple, str] = {}
 
     def name(self, key: Tuple) -> str:
-        """The parameter name for ``key`` = (kind, relation[, columns])."""
+        """The parameter name for ``key`` = (kind, relation[, columns[, constant key]]).
+
+        Kinds: ``F`` a relation's set, ``D`` its delta, ``I`` a hash index on columns
+        (key -> tuples), ``K`` the set of keys of such an index (membership tests only),
+        ``Q`` the tuples whose key columns hold constants (a selection), ``N`` the ``add``
+        of the set of new tuples, ``U`` that set itself, ``P`` provenance, ``B`` a builtin,
+        ``CTX`` the builtin context."""
         if key not in self.params:
+            # a selection's constant key is left out of its name (a symbol may be long)
+            shown = key[1:3] if key[0] == "Q" else key[1:]
             parts = [key[0]] + ["_".join(map(str, k)) if isinstance(k, tuple) else str(k)
-                                for k in key[1:]]
-            parts[0] = {"N": "add"}.get(parts[0], parts[0])
+                                for k in shown]
+            parts[0] = {"N": "add", "U": "new"}.get(parts[0], parts[0])
             base = re.sub(r"\W", "_", "_".join(parts))
             while base in self.params.values():  # names made alike by the substitution
                 base += "_"
@@ -95,6 +115,9 @@ class RuleCompiler:
 
     def __init__(self, rule: ast.Rule, index: int, steps: List[Step], flavour: str, builtins):
         self.rule, self.index, self.steps, self.flavour = rule, index, steps, flavour
+        # proof search (analyzer/engine/provenance.py) resolves only F, I, B and CTX resources;
+        # an aggregate body is generated in the plain flavour, but still for proof search
+        self.proving = flavour == WHY
         self.builtins = builtins
         self.res = Resources()
         self.lines: List[str] = []
@@ -163,7 +186,8 @@ class RuleCompiler:
                 if isinstance(t, ast.Var) and t.name in self.steps_bound0():
                     if t.name not in self.names:
                         self.emit(f"{self.var(t.name)} = T[{i}]")
-        self.gen_steps(self.steps, self.head_action)
+        if self.flavour != PLAIN or not projection_rule(self):
+            self.gen_steps(self.steps, self.head_action)
         params = list(self.res.params.items())
         extra = {PLAIN: ["_check"], PROV: ["_check", "IT"], WHY: ["T"]}[self.flavour]
         sig = ", ".join([p for _, p in params] + extra)
@@ -296,36 +320,62 @@ class RuleCompiler:
             self.emit_checks(checks)
             return
         if len(cols) == len(atom.args) and cols:
-            full = self.res.name(("F", atom.rel))
-            self.filter(f"{self.tuple_expr([self.expr(t) for t in atom.args])} in {full}")
+            self.filter(f"{self.member(atom, key)} in {self.member_of(atom, cols)}")
             if keep:
                 self.emit(f"{keep} = {self.tuple_expr([self.expr(t) for t in atom.args])}")
             return
         target, checks = self.unpack(atom, step.bound, filter_bound=False)
-        if cols:
-            source = f"{self.res.name(('I', atom.rel, cols))}_get({key}, ())"
-        else:
-            source = self.res.name(("F", atom.rel))
         # not inside an aggregate: count and sum see every matching tuple, not each binding
-        if not keep and not self.in_aggregate and any(isinstance(t, ast.Wildcard) for t in atom.args):
-            if self.distinct_scan(atom, step.bound, source, cols, key):
-                return
-            # the outermost loop only: there duplicates multiply everything after them, while
-            # an inner lookup's bucket is mostly one tuple, where deduplicating costs more
-            # (67,000 dict.fromkeys calls in a cold 10k read) than it could save
-            if self.loops == 0:
-                target, checks = self.unpack(atom, step.bound, filter_bound=False, wildcards=False)
-                target = target.rstrip(",")  # itemgetter of one column yields the value itself
-                source = f"dict.fromkeys(map({self.getter(atom, step.bound)}, {source}))"
+        wildcards = not keep and not self.in_aggregate and any(isinstance(t, ast.Wildcard) for t in atom.args)
+        if wildcards and self.distinct_scan(atom, step.bound, cols, key):
+            return
+        source = self.lookup(atom, cols, key) if cols else self.res.name(("F", atom.rel))
+        # the outermost loop only: there duplicates multiply everything after them, while an
+        # inner lookup's bucket is mostly one tuple, where deduplicating costs more (67,000
+        # dict.fromkeys calls in a cold 10k read) than it could save
+        if wildcards and self.loops == 0:
+            target, checks = self.unpack(atom, step.bound, filter_bound=False, wildcards=False)
+            # itemgetter of one column yields the value itself: a set of them is built a
+            # quarter faster than a dict (a set of tuples is not)
+            one = target.count(",") == 1 and target.endswith(",")
+            target = target.rstrip(",")
+            distinct = "set" if one else "dict.fromkeys"
+            source = f"{distinct}(map({self.getter(atom, step.bound)}, {source}))"
         self.open_loop(target, source, keep)
         self.emit_checks(checks)
 
-    def distinct_scan(self, atom: ast.Atom, bound, source: str, cols, key: str) -> bool:
+    def lookup(self, atom: ast.Atom, cols, key: str) -> str:
+        """The tuples of ``atom`` whose ``cols`` equal ``key``: a selection when the key is
+        constant (see analyzer/engine/shapes.py; not in proof search), else an index lookup."""
+        selection = constant_key(atom, cols) if not self.proving else None
+        if selection is not None:
+            return self.res.name(selection)
+        return f"{self.res.name(('I', atom.rel, cols))}_get({key}, ())"
+
+    def member_of(self, atom: ast.Atom, cols) -> str:
+        """What a fully bound atom is tested against: its relation, or for a one-column
+        relation the set of its values (no 1-tuple to build and hash per test)."""
+        if len(atom.args) == 1 and not self.proving and shapes.TIGHT:
+            return self.key_set(atom, cols)
+        return self.res.name(("F", atom.rel))
+
+    def member(self, atom: ast.Atom, key: str) -> str:
+        """The value tested by :meth:`member_of` (``key`` is the atom's columns, all bound)."""
+        if len(atom.args) == 1 and not self.proving and shapes.TIGHT:
+            return key
+        return self.tuple_expr([self.expr(t) for t in atom.args])
+
+    def key_set(self, atom: ast.Atom, cols) -> str:
+        """A membership-only lookup's resource: the set of keys (``K``), or, in proof search,
+        the index."""
+        return self.res.name(("I" if self.proving or not shapes.TIGHT else "K", atom.rel, cols))
+
+    def distinct_scan(self, atom: ast.Atom, bound, cols, key: str) -> bool:
         """An atom that binds no variable is an existence test: one test, not a loop over
         every matching tuple (each of which would derive the same heads again)."""
         if any(isinstance(t, ast.Var) and t.name not in bound for t in atom.args):
             return False
-        self.filter(f"{key} in {self.res.name(('I', atom.rel, cols))}" if cols else source)
+        self.filter(f"{key} in {self.key_set(atom, cols)}" if cols else self.res.name(("F", atom.rel)))
         return True
 
     def getter(self, atom: ast.Atom, bound) -> str:
@@ -349,10 +399,9 @@ class RuleCompiler:
         if not cols:
             self.filter(f"not {self.res.name(('F', atom.rel))}")
         elif len(cols) == len(atom.args):
-            self.filter(f"{self.tuple_expr([self.expr(t) for t in atom.args])} "
-                        f"not in {self.res.name(('F', atom.rel))}")
+            self.filter(f"{self.member(atom, key)} not in {self.member_of(atom, cols)}")
         else:
-            self.filter(f"{key} not in {self.res.name(('I', atom.rel, cols))}")
+            self.filter(f"{key} not in {self.key_set(atom, cols)}")
 
     def gen_cmp(self, step: Step) -> None:
         lit = step.literal
@@ -385,10 +434,18 @@ class RuleCompiler:
         node = agg.node
         name = self.fresh("agg")
         object.__setattr__(node, "_pyname", name)
+        length = counted_by_length(self, agg)
+        if length is not None:  # no loop, and so no cache either
+            self.emit(f"{name} = {length}")
+            self.agg_names.append(name)
+            if self.flavour == WHY:
+                self.kept.append(name)
+            return
         cache = self.fresh("aggcache")
         self.prelude.append(f"    {cache} = {{}}")
         group = sorted(getattr(node, "_grouping", frozenset()))
-        key = self.tuple_expr([self.var(v) for v in group]) if group else "()"
+        # one grouping variable is its own key (no tuple to build and hash per lookup)
+        key = self.tuple_expr([self.var(v) for v in group]) if len(group) > 1 else self.var(group[0]) if group else "()"
         init = {"count": "0", "sum": "0"}.get(node.func, "None")
         self.emit(f"{name} = {cache}.get({key}, {cache})")
         self.emit(f"if {name} is {cache}:")

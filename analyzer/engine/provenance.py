@@ -237,14 +237,14 @@ def _why_variant(db, ri: int):
 
 
 def _resource(db, key):
-    from analyzer.engine.evaluate import _build_index
+    from analyzer.engine.indexes import build_index
 
     kind = key[0]
     if kind == "F":
         return db._full[key[1]]
     if kind == "I":
         if key not in db._why_cache:
-            db._why_cache[key] = _build_index(db._full[key[1]], key[2])
+            db._why_cache[key] = build_index(db._full[key[1]], key[2])
         return db._why_cache[key]
     if kind == "B":
         return db.engine.builtins[key[1]].fn

@@ -1,0 +1,133 @@
+"""The lookup structures of one evaluation: hash indexes, key sets and selections.
+
+A rule variant names what it looks up by resource key (analyzer/engine/compile.py):
+
+* ``("I", rel, cols)``: a hash index, key -> bucket of the tuples with that key;
+* ``("K", rel, cols)``: only ``key in ...`` tests: the set of keys (built in C, about a
+  quarter of an index's cost), or the index itself when one exists anyway;
+* ``("Q", rel, cols, key)``: the tuples whose ``cols`` hold the constant ``key``: the
+  index's bucket when that index exists anyway, else a filtered copy of the relation,
+  computed once per evaluation for a complete relation. A relation still being
+  derived (the running stratum's own) gets a real index, extended at each merge, so a
+  recursive rule never rescans it per iteration.
+
+Indexes and key sets are built once, when a stratum whose variants use them starts, and
+extended as tuples are merged; a key set is only built when no index on the same columns
+exists at that point.
+"""
+
+from __future__ import annotations
+
+from itertools import islice
+from operator import itemgetter
+from typing import Dict, List, Tuple
+
+#: tuples sampled before an index is built as a unique-key index (see build_index)
+_SAMPLE = 64
+
+
+class Indexes:
+    """Every index, key set and selection of one evaluation over ``full`` (relation ->
+    set of tuples)."""
+
+    def __init__(self, full: Dict[str, set]):
+        self.full = full
+        self.built: Dict[tuple, object] = {}  # I and K keys -> dict or set
+        self.by_rel: Dict[str, List[Tuple[tuple, object]]] = {}
+        self.selections: Dict[tuple, list] = {}
+
+    def prepare(self, keys) -> None:
+        """Build the indexes and key sets ``keys`` name that do not exist yet (indexes
+        first: a key set is the index when there is one)."""
+        keys = list(keys)
+        for key in keys:
+            if key[0] == "I" and key not in self.built:
+                self._add(key, build_index(self.full[key[1]], key[2]))
+        for key in keys:
+            if key[0] == "K" and key not in self.built and ("I",) + key[1:] not in self.built:
+                self._add(key, set(map(_getter(key[2]), self.full[key[1]])))
+
+    def _add(self, key: tuple, structure) -> None:
+        self.built[key] = structure
+        self.by_rel.setdefault(key[1], []).append((key, structure))
+
+    def get(self, key: tuple, complete: bool):
+        """The structure for resource ``key`` (``complete``: whether its relation is done)."""
+        kind = key[0]
+        if kind == "I":
+            return self.built[key]
+        if kind == "K":
+            index = self.built.get(("I",) + key[1:])
+            return self.built[key] if index is None else index
+        _, rel, cols, value = key
+        index = self.built.get(("I", rel, cols))
+        if index is None and not complete:
+            self.prepare([("I", rel, cols)])
+            index = self.built[("I", rel, cols)]
+        if index is not None:
+            return index.get(value, ())
+        selection = self.selections.get(key)
+        if selection is None:
+            selection = self.selections[key] = select(self.full[rel], cols, value)
+        return selection
+
+    def extend(self, rel: str, tuples) -> None:
+        """Add ``tuples`` (new in ``rel``) to every index and key set of ``rel``."""
+        for key, structure in self.by_rel.get(rel, ()):
+            if key[0] == "I":
+                extend_index(structure, tuples, key[2])
+            else:
+                structure.update(map(_getter(key[2]), tuples))
+
+
+def _getter(cols):
+    # itemgetter builds the key in C: t[c] for one column, the tuple of columns for several
+    return itemgetter(*cols) if cols else _no_columns
+
+
+def build_index(tuples, cols) -> dict:
+    """A hash index of ``tuples`` (a set) on ``cols``: key -> bucket of tuples.
+
+    Most indexes the rules use are on a key that identifies the tuple (an entry ID): their
+    buckets are built in C as 1-tuples (about half the time of the Python loop). A sample
+    of the tuples with a repeated key goes to the loop directly; a full build that finds a
+    repeated key is thrown away and the loop runs (the buckets then are lists)."""
+    key = _getter(cols)
+    if len(tuples) > _SAMPLE:
+        sample = list(islice(tuples, _SAMPLE))
+        if len(set(map(key, sample))) == _SAMPLE:
+            idx = dict(zip(map(key, tuples), zip(tuples)))
+            if len(idx) == len(tuples):
+                return idx
+    idx: dict = {}
+    extend_index(idx, tuples, cols)
+    return idx
+
+
+def extend_index(idx: dict, tuples, cols) -> None:
+    """Add ``tuples`` to the index ``idx`` on ``cols``."""
+    key = _getter(cols)
+    get = idx.get
+    for t in tuples:
+        k = key(t)
+        bucket = get(k)
+        if bucket is None:
+            idx[k] = [t]
+        elif bucket.__class__ is list:
+            bucket.append(t)
+        else:  # a 1-tuple bucket of a unique-key index
+            idx[k] = [*bucket, t]
+
+
+def select(tuples, cols, value) -> list:
+    """The tuples whose ``cols`` equal ``value`` (as an index on ``cols`` looks them up),
+    in the relation's iteration order (a comprehension: faster than compress and map)."""
+    if len(cols) == 1:
+        col = cols[0]
+        return [t for t in tuples if t[col] == value]
+    key = itemgetter(*cols)
+    return [t for t in tuples if key(t) == value]
+
+
+def _no_columns(_t) -> tuple:
+    return ()
