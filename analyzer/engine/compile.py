@@ -11,8 +11,8 @@ Every function's source is kept and can be printed (``Engine.source()``).
 from __future__ import annotations
 
 import re
-from itertools import filterfalse, islice
-from operator import itemgetter
+from itertools import compress, filterfalse, islice, repeat
+from operator import itemgetter, not_
 from typing import Dict, List, Tuple
 
 from analyzer.engine import ast, shapes
@@ -69,7 +69,8 @@ def _chunked(iterable, size):
 
 
 RUNTIME = {"_div": _div, "_mod": _mod, "_num": _num, "_chunks": _chunks, "_ONCE": (None,),
-           "_itemgetter": itemgetter, "_filterfalse": filterfalse}
+           "_itemgetter": itemgetter, "_filterfalse": filterfalse, "_compress": compress, "_repeat": repeat,
+           "_not": not_}
 
 #: loops in one generated function before the rest of the body moves to a nested function:
 #: CPython allows 20 nested blocks per function and 100 indentation levels per file

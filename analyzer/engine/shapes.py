@@ -8,7 +8,9 @@ random programs both ways); only the work per tuple changes:
 * a *projection rule* (one positive atom, head variables taken from it, plain flavour) adds
   its heads in one C-level ``set.update(map(itemgetter, tuples))`` per chunk instead of a
   Python loop building and testing each head tuple (``shown_id(I, S) :- entry_display(I,
-  S).``: 10,000 iterations of a 10,000-entry project);
+  S).``: 10,000 iterations of a 10,000-entry project); membership tests after the atom
+  (``live_entry(I, M) :- entry(I, M, _, _, _), live_storage(M).``) filter the chunk with
+  ``compress`` over key sets, also in C;
 * a ``count`` over one atom whose columns are all bound or ignored is the length of the
   index bucket (or selection, or relation) it would have looped over;
 * a lookup that only tests whether a key occurs (a negation, an atom binding nothing)
@@ -23,7 +25,7 @@ from __future__ import annotations
 from typing import Optional
 
 from analyzer.engine import ast
-from analyzer.engine.plan import SCAN
+from analyzer.engine.plan import NEG, SCAN
 
 #: False: every rule gets the general code (index lookups, loops). Only tests turn it off,
 #: to evaluate the same programs both ways; compiled programs are made with it on.
@@ -42,10 +44,12 @@ def constant_key(atom: ast.Atom, cols) -> Optional[tuple]:
 
 def projection_rule(c) -> bool:
     """Generate a projection rule in bulk (``c``: the rule compiler, plain flavour); False
-    when the rule is not one: its body is one relation atom (no aggregate) whose variables
-    are distinct, not every column is bound, and each head argument is one of them."""
+    when the rule is not one: its body is one relation atom whose variables are distinct
+    and do not all come bound, each head argument is one of them, and every later literal is
+    a membership test of those variables (a fully bound atom, or a negation) that filters the
+    tuples in C (``compress``) instead of one test per tuple in Python."""
     rule, steps = c.rule, c.steps
-    if not TIGHT or len(steps) != 1 or steps[0].kind != SCAN or steps[0].aggs:
+    if not TIGHT or not steps or steps[0].kind != SCAN or any(s.aggs for s in steps):
         return False
     step = steps[0]
     atom = step.literal
@@ -59,8 +63,11 @@ def projection_rule(c) -> bool:
             return False
     if not position or not all(isinstance(t, ast.Var) and t.name in position for t in rule.head.args):
         return False
+    tests = [_membership(s, position) for s in steps[1:]]
+    if None in tests:
+        return False
     cols = tuple(i for i, t in enumerate(atom.args) if isinstance(t, ast.Const))
-    if step.delta and cols:
+    if step.delta and (cols or tests):
         return False  # a delta's constants are filters, tested tuple by tuple
     if step.delta:
         source = c.res.name(("D", atom.rel))
@@ -70,18 +77,64 @@ def projection_rule(c) -> bool:
         source = c.res.name(("F", atom.rel))
     picks = [position[t.name] for t in rule.head.args]
     new, full = c.res.name(("U", rule.head.rel)), c.res.name(("F", rule.head.rel))
-    chunk = c.fresh("chunk")
-    if picks == list(range(len(atom.args))):
-        heads = chunk  # the tuples themselves
-    else:
-        proj = c.fresh("proj")
-        c.prelude.append(f"    {proj} = _itemgetter({', '.join(map(str, picks))})")
-        # itemgetter of one column yields the value: zip makes it a 1-tuple
-        heads = f"zip(map({proj}, {chunk}))" if len(picks) == 1 else f"map({proj}, {chunk})"
-    c.emit(f"for {chunk} in _chunks({source}):")
+    rows = c.fresh("chunk")
+    c.emit(f"for {rows} in _chunks({source}):")
     c.emit("    _check()")
+    for resource, key, negated in tests:
+        test = f"map({c.res.name(resource)}.__contains__, {_keys(c, key, rows)})"
+        selector = f"map(_not, {test})" if negated else test
+        c.emit(f"    {rows} = list(_compress({rows}, {selector}))")
+    if picks == list(range(len(atom.args))):
+        heads = rows  # the tuples themselves
+    else:
+        # itemgetter of one column yields the value: zip makes it a 1-tuple
+        proj = _getter(c, picks)
+        heads = f"zip(map({proj}, {rows}))" if len(picks) == 1 else f"map({proj}, {rows})"
     c.emit(f"    {new}.update(_filterfalse({full}.__contains__, {heads}) if {full} else {heads})")
     return True
+
+
+def _membership(step, position):
+    """``(resource key, key parts, negated)`` of a literal that only tests whether the
+    variables of the first atom (``position``: name -> column) occur in a relation, else
+    None. Key parts: ``("col", i)`` for a variable, ``("const", value)`` for a constant."""
+    if step.kind == SCAN and not step.delta:
+        atom, negated = step.literal, False
+    elif step.kind == NEG:
+        atom, negated = step.literal.atom, True
+    else:
+        return None
+    parts, cols = [], []
+    for i, t in enumerate(atom.args):
+        if isinstance(t, ast.Var) and t.name in position:
+            parts.append(("col", position[t.name]))
+        elif isinstance(t, ast.Const):
+            parts.append(("const", t.value))
+        elif isinstance(t, ast.Wildcard) and negated:
+            continue
+        else:
+            return None
+        cols.append(i)
+    if not any(kind == "col" for kind, _ in parts):
+        return None  # does not depend on the tuple
+    cols = tuple(cols)
+    if len(cols) == len(atom.args) and len(cols) > 1:
+        return ("F", atom.rel), parts, negated  # the whole tuple
+    return ("K", atom.rel, cols), parts, negated
+
+
+def _keys(c, parts, rows: str) -> str:
+    """The iterator of the keys ``parts`` takes from each tuple of ``rows``."""
+    if all(kind == "col" for kind, _ in parts):
+        return f"map({_getter(c, [i for _, i in parts])}, {rows})"
+    columns = [f"map({_getter(c, [v])}, {rows})" if kind == "col" else f"_repeat({v!r})" for kind, v in parts]
+    return f"zip({', '.join(columns)})"
+
+
+def _getter(c, cols) -> str:
+    name = c.fresh("proj")
+    c.prelude.append(f"    {name} = _itemgetter({', '.join(map(str, cols))})")
+    return name
 
 
 def counted_by_length(c, agg) -> Optional[str]:

@@ -90,7 +90,8 @@ def test_tight_code_derives_what_general_code_derives(text, a, b, u):
     ("p(X, X, X) :- a(1, X, _).", "Q_a_0"),  # constant key: a selection
     ("p(X, Y, Z) :- a(X, Y, Z), !b(X, _, 1).", "K_b_0_2"),  # membership only: a key set
     ("n(X, C) :- a(X, _, _), C = count : { b(X, _, 0) }.", "len("),  # count by length
-    ("p(X, Y, Z) :- a(X, Y, Z), !u(X).", "v_X not in K_u_0"),  # one column: no 1-tuple
+    ("p(X, Y, Z) :- a(X, Y, Z), X < Y, !u(X).", "v_X not in K_u_0"),  # one column: no 1-tuple
+    ("p(X, Y, Y) :- a(X, Y, _), !b(X, _, 1), u(Y).", "_compress("),  # a filtered projection
 ])
 def test_shapes_are_generated(rule, expect):
     text = "".join(f".decl {r}(x: number, y: number, z: number)\n" for r in ("a", "b", "p"))
