@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Mapping, Optional, Set
 
-from analyzer.git import GitError, History, UNIT_FUNCNAME
+from analyzer.git import History, UNIT_FUNCNAME
 
 HEADING = re.compile(UNIT_FUNCNAME)
 _ID = re.compile(r"(?i)^ {0,3}##[ \t]+(MC-[A-Z]+-\d{8}-[0-9A-F]{8})(?![0-9A-Za-z])")
@@ -43,16 +43,8 @@ def units_at(history: History, wanted: Mapping[str, Set[str]]) -> Dict[str, Dict
     if not ids:
         return {}
     pattern = "^ {0,3}##[ \t]+(" + "|".join(re.escape(i) for i in ids) + ")"
-    repo = history.repo
-    try:
-        out = repo._run(repo.top, ["grep", "-l", "-z", "-i", "-E", "--no-color", "-e", pattern,
-                                   *sorted(wanted), "--", history.folder + "/"])
-    except GitError as exc:
-        if "exited with status 1" in str(exc):  # git grep: nothing matched
-            return {}
-        raise
-    hits = [name.decode("utf-8", "surrogateescape") for name in out.split(b"\0") if name]
-    blobs = repo.blobs(hits)
+    hits = history.files_matching(pattern, sorted(wanted))
+    blobs = history.repo.blobs(hits)
     found: Dict[str, Dict[str, List[str]]] = {}
     prefix = history.folder + "/"
     for hit in hits:

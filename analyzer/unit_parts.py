@@ -16,7 +16,8 @@ import marshal
 from typing import Dict, List, Set, Tuple
 
 from analyzer.cache import Area
-from analyzer.revisions import UNIT_SOURCES, Revision
+from analyzer.revisions import Revision
+from analyzer.unit_digests import placed_units
 
 PARTS = Area("parts", ".marshal", fanout=True)
 PARTS_VERSION = "1"  # bump when how a part is cut or digested changes
@@ -52,13 +53,8 @@ def part_facts(revision: Revision, wanted: Set[Tuple[str, str]], use_cache: bool
     project = revision.project
     rel = project.facts.relation_sets()
     schema = max((v for (v,) in rel.get("entry_schema", ())), default=2)
-    placed: Dict[str, List[Tuple[str, str, int]]] = {}
-    for kind, (where, _shown, fixed) in UNIT_SOURCES.items():
-        for fact in rel.get(where, ()):
-            ident, module, ordinal = (fact[0], fixed, fact[1]) if fixed else fact
-            placed.setdefault(module, []).append((kind, ident, ordinal))
     rows: List[tuple] = []
-    for module, units in sorted(placed.items()):
+    for module, units in sorted(placed_units(rel).items()):
         asked = [u for u in units if (u[0], u[1]) in wanted]
         if not asked:
             continue
