@@ -20,13 +20,11 @@ files and units, not with the project. Nothing is decided here.
 
 from __future__ import annotations
 
-import re
 from typing import Dict, Iterable, List, Sequence, Set, Tuple
 
-from analyzer.git import Repo
+from analyzer.git import UNIT_ID_HEADING, Repo
 from analyzer.revisions import Revision, decode_files, list_files
 
-_HEADINGS = re.compile(r"(?im)^ {0,3}##[ \t]+(MC-[A-Z]+-\d{8}-[0-9A-F]{8})")
 MANIFEST = "manifest.md"
 
 Key = Tuple[str, str]  # (kind, casefolded id)
@@ -86,11 +84,11 @@ def _load(repo: Repo, specs, texts: Dict[str, Dict[str, str]], left_out: Set[str
 
 def holding_modules(texts: Dict[str, str], ids: Set[str]) -> Set[str]:
     """The modules of ``texts`` with a unit heading naming one of ``ids`` (casefolded), found
-    by Git's own unit-heading pattern (:data:`analyzer.git.UNIT_FUNCNAME`): the extractors
+    by the unit-heading pattern (:data:`analyzer.git.UNIT_ID_HEADING`): the extractors
     then read those files whole."""
     found = set()
     for module, text in texts.items():
-        if any(m.group(1).casefold() in ids for m in _HEADINGS.finditer(text)):
+        if any(m.group(1).casefold() in ids for m in UNIT_ID_HEADING.finditer(text)):
             found.add(module)
     return found
 

@@ -13,6 +13,7 @@ merge review reports as "Merge review unavailable", never as CLEAR.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from dataclasses import dataclass
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
@@ -169,6 +170,9 @@ class Repo:
 # A unit heading as Git's funcname pattern (POSIX ERE): the hunk header of `git log -p` then
 # names the unit a change starts in, so no revision has to be parsed to attribute a commit
 UNIT_FUNCNAME = "^ {0,3}##[ \t]+[Mm][Cc]-[A-Za-z]+-[0-9]{8}-[0-9A-Fa-f]{8}"
+# The same heading in Python, capturing the ID (one per line with ``match``, every one of a
+# text with ``finditer``): the units a history comparison reads beyond Git's hunks.
+UNIT_ID_HEADING = re.compile(r"(?im)^ {0,3}##[ \t]+(MC-[A-Z]+-\d{8}-[0-9A-F]{8})(?![0-9A-Za-z])")
 _RECORD, _FIELD = "\x1e", "\x1f"
 LOG_FORMAT = _RECORD + _FIELD.join(("%H", "%P", "%ct", "%an <%ae>", "%s", "%(trailers:only,unfold)", "%b"))
 

@@ -19,10 +19,9 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Mapping, Optional, Set
 
-from analyzer.git import History, UNIT_FUNCNAME
+from analyzer.git import UNIT_FUNCNAME, UNIT_ID_HEADING, History
 
 HEADING = re.compile(UNIT_FUNCNAME)
-_ID = re.compile(r"(?i)^ {0,3}##[ \t]+(MC-[A-Z]+-\d{8}-[0-9A-F]{8})(?![0-9A-Za-z])")
 
 
 def named_outside(before, after) -> Set[str]:
@@ -62,7 +61,7 @@ def _cut(text: str, ids: Set[str]) -> List[str]:
     starts = [n for n, line in enumerate(lines) if HEADING.match(line)] + [len(lines)]
     units = []
     for start, end in zip(starts, starts[1:]):
-        m = _ID.match(lines[start])
+        m = UNIT_ID_HEADING.match(lines[start])
         if m and m.group(1).casefold() in ids:
             units.append("\n".join(lines[start:end]))
     return units
