@@ -199,6 +199,22 @@ def _trailers(text: str) -> Tuple[Tuple[str, str], ...]:
     return tuple(found)
 
 
+def patch_file(line: str, following: str) -> Optional[Tuple[str, bool, bool]]:
+    """For a line of a file's header in ``git diff`` output and the line after it: when they
+    are the ``---``/``+++`` pair (``--no-prefix``), the file's path and whether it is new
+    and whether it is gone; None otherwise. :class:`GitError` for a file Git shows as binary
+    or a path Git quotes."""
+    if line.startswith("Binary files "):
+        raise GitError(f"Git reads a memory file as binary: {line}")
+    if not (line.startswith("--- ") and following.startswith("+++ ")):
+        return None
+    old_path, new_path = line[4:], following[4:]
+    name = new_path if new_path != "/dev/null" else old_path
+    if name.startswith('"'):
+        raise GitError(f"a memory path Git quotes cannot be read: {name}")
+    return name, old_path == "/dev/null", new_path == "/dev/null"
+
+
 class History:
     """Read-only queries over a repository's history below one folder (the memory dir)."""
 
@@ -381,16 +397,10 @@ class History:
             elif line.startswith("diff --git "):
                 flush()
                 path, header = "", True
-            elif header and line.startswith("Binary files "):
-                raise GitError(f"Git reads a memory file as binary: {line}")
-            elif header and line.startswith("--- ") and i < len(lines) and lines[i].startswith("+++ "):
-                old_path, new_path = line[4:], lines[i][4:]
+            elif header and (names := patch_file(line, lines[i] if i < len(lines) else "")):
                 i += 1
-                name = new_path if new_path != "/dev/null" else old_path
-                if name.startswith('"'):
-                    raise GitError(f"a memory path Git quotes cannot be read: {name}")
-                path = name
-                sides[path], absent[path] = [[], []], [old_path == "/dev/null", new_path == "/dev/null"]
+                path, born, gone = names
+                sides[path], absent[path] = [[], []], [born, gone]
             elif line.startswith("@@") and path:
                 header = False
                 if sides[path][0] or sides[path][1]:  # hunks of one file: keep them apart
