@@ -63,51 +63,79 @@ class _Version:
 
 def unit_patches(history: History, revisions: Sequence[str],
                  stdin: Optional[bytes] = None) -> Dict[str, Dict[str, Tuple[Optional[str], Optional[str]]]]:
-    """What :meth:`analyzer.git.History.unit_patches` gives for the same arguments (commits
-    in the order Git lists them, oldest first for a window), from ``git log -p -U0``."""
+    """What :meth:`analyzer.git.History.unit_patches` gives for the same arguments, from
+    ``git log -p -U0``. Commits may come in any order; newest first costs Git least (its
+    packs keep the newest version of a file whole and older ones as deltas), and a file's
+    versions are then rebuilt backwards, each parent's version from its child's."""
     out = history.repo._run(history.repo.top, [
         "-c", "core.quotePath=false", "log", "-p", "-U0", "--full-index", "--no-renames", "--no-ext-diff",
         "--no-textconv", "--no-color", "--no-prefix", "--inter-hunk-context=0", f"--format={_RECORD}%H",
         *revisions, "--", history.folder + "/"], stdin)
     commits = _parse(out.decode("utf-8", "surrogateescape"))
     prefix = history.folder + "/"
-    made, wanted, uses = set(), set(), {}
-    for _sha, files in commits:
+    known, wanted, refs = set(), set(), {}
+    for _sha, files in commits:  # which versions must be read: those no other one gives
         for f in files:
-            if not f.born:
-                uses[f.old] = uses.get(f.old, 0) + 1
-                if f.old not in made:
-                    wanted.add(f.old)
-            if not f.gone:
-                made.add(f.new)
+            if not (f.born or f.gone or f.old in known or f.new in known):
+                wanted.add(f.old)
+            for oid in _sides(f):
+                known.add(oid)
+                refs[oid] = refs.get(oid, 0) + 1
     versions = {oid: _read(data) for oid, data in history.repo.blobs(wanted).items()}
-    sizes = _sizes(history, sorted(made))
+    sizes = _sizes(history, sorted(known - wanted))
+    sizes.update((oid, version.size()) for oid, version in versions.items())
     found: Dict[str, Dict[str, Tuple[Optional[str], Optional[str]]]] = {}
     for sha, files in commits:
         for f in files:
-            old = _Version([], True, 0) if f.born else versions[f.old]
+            for oid in _sides(f):
+                refs[oid] -= 1
+            old, new = _versions(f, versions, refs, sizes)
             if not f.old_eol and old.eol:
                 raise Mismatch(f"{f.path}: the parent's last line is not as Git shows it")
             before, after = _snippets(old.lines, f.changes)
             found.setdefault(sha, {})[f.path[len(prefix):]] = (None if f.born else before, None if f.gone else after)
-            if f.gone:
-                _release(versions, uses, f)
-                continue
-            last = not f.born and uses[f.old] == 1  # no later change starts from the old version
-            new = _apply(old if last else _Version(list(old.lines), old.eol, old.full), f)
-            _release(versions, uses, f)
-            if new.size() != sizes.get(f.new):
-                raise Mismatch(f"{f.path}: rebuilt {new.size()} bytes, Git holds {sizes.get(f.new)}")
-            if uses.get(f.new) and f.new not in versions:
-                versions[f.new] = new
+            if not f.gone and new is None and refs[f.new]:  # a later change starts from it
+                new = _checked(_apply(_own(old, f.old, refs), f), f.new, sizes, f.path)
+            for oid, version in ((f.old, old), (f.new, new)):
+                if refs.get(oid) and version is not None:
+                    versions[oid] = version
+                elif not refs.get(oid):
+                    versions.pop(oid, None)
     return found
 
 
-def _release(versions: Dict[str, _Version], uses: Dict[str, int], f: _File) -> None:
-    if not f.born:
-        uses[f.old] -= 1
-        if not uses[f.old]:
-            versions.pop(f.old, None)
+def _sides(f: _File) -> List[str]:
+    """The blob ids of the versions of a file change that exist."""
+    return [f.old] if f.gone else [f.new] if f.born else [f.old, f.new]
+
+
+def _versions(f: _File, versions: Dict[str, _Version], refs: Dict[str, int],
+              sizes: Dict[str, int]) -> Tuple[_Version, Optional[_Version]]:
+    """The file's old version, and its new version when it came without work: a new file's
+    is its added lines, and an old version rebuilt backwards comes from the new one."""
+    if f.born or f.gone:  # the one change holds the whole file
+        if len(f.changes) != 1 or f.changes[0][0] != 0 or f.changes[0][2] != 0:
+            raise Mismatch(f"{f.path}: a whole file is not one change")
+        lines = f.changes[0][5 if f.born else 4]
+        whole = _checked(_Version(list(lines), f.new_eol if f.born else f.old_eol, _bytes(lines)),
+                         f.new if f.born else f.old, sizes, f.path)
+        return (_Version([], True, 0), whole) if f.born else (versions.get(f.old) or whole, None)
+    if f.old in versions:
+        return versions[f.old], None
+    new = versions[f.new]
+    old = _checked(_apply(_own(new, f.new, refs), f, backwards=True), f.old, sizes, f.path)
+    return old, new if refs[f.new] else None
+
+
+def _own(version: _Version, oid: str, refs: Dict[str, int]) -> _Version:
+    """``version`` to change in place: a copy when a later change still needs it."""
+    return _Version(list(version.lines), version.eol, version.full) if refs.get(oid) else version
+
+
+def _checked(version: _Version, oid: str, sizes: Dict[str, int], path: str) -> _Version:
+    if version.size() != sizes.get(oid):
+        raise Mismatch(f"{path}: rebuilt {version.size()} bytes, Git holds {sizes.get(oid)}")
+    return version
 
 
 def _parse(text: str) -> List[Tuple[str, List[_File]]]:
@@ -180,21 +208,25 @@ def _sizes(history: History, oids: List[str]) -> Dict[str, int]:
     return sizes
 
 
-def _apply(version: _Version, f: _File) -> _Version:
-    """``version`` with the file's changes applied (in place: the caller passes a copy when
-    the old version is still needed); :class:`Mismatch` when a removed line is not the old
-    one at its place."""
+def _apply(version: _Version, f: _File, backwards: bool = False) -> _Version:
+    """``version`` with the file's changes applied in place (``backwards``: undone, from the
+    new version to the old); :class:`Mismatch` when a line a change replaces is not the
+    version's line at its place."""
     lines = version.lines
     full = version.full
     at = len(lines) + 1
-    for i1, chg1, _i2, chg2, removed, added in reversed(f.changes):
-        if i1 + chg1 > at or len(removed) != chg1 or len(added) != chg2 or lines[i1:i1 + chg1] != removed:
-            raise Mismatch(f"{f.path}: a removed line is not the parent's line at its place")
-        lines[i1:i1 + chg1] = added
-        at = i1
-        full += _bytes(added) - _bytes(removed)
-    # "\\ No newline at end of file" after a "+" line: the new version's last line has none;
-    # else it has one if the old one's had, or if the old last line (which had none) went
+    for i1, chg1, i2, chg2, removed, added in reversed(f.changes):
+        start, count, gone, put = (i2, chg2, added, removed) if backwards else (i1, chg1, removed, added)
+        if start + count > at or len(gone) != count or lines[start:start + count] != gone or len(put) != (
+                chg1 if backwards else chg2):
+            raise Mismatch(f"{f.path}: a changed line is not the version's line at its place")
+        lines[start:start + count] = put
+        at = start
+        full += _bytes(put) - _bytes(gone)
+    # "\\ No newline at end of file" after a line marks that side's last line; a side without
+    # a marked line ends in "\\n" if the other side did, or if the other's marked last line went
+    if backwards:
+        return _Version(lines, f.old_eol and (version.eol or not f.new_eol), full)
     return _Version(lines, f.new_eol and (version.eol or not f.old_eol), full)
 
 

@@ -22,8 +22,16 @@ from analyzer.unit_hunks import unit_patches
 
 
 def both(root, revisions, stdin=None):
+    """Ours and Git's widening of the same commits; ours also with the commits newest first
+    (its versions then rebuilt backwards), which must give the same."""
     history = History(Repo(str(root)), MEM)
-    return unit_patches(history, revisions, stdin), history.unit_patches(revisions, stdin)
+    ours = unit_patches(history, revisions, stdin)
+    if stdin is None:
+        assert unit_patches(history, [r for r in revisions if r != "--reverse"]) == ours
+    else:
+        newest_first = b"".join(reversed(stdin.splitlines(keepends=True)))
+        assert unit_patches(history, revisions, newest_first) == ours
+    return ours, history.unit_patches(revisions, stdin)
 
 
 def test_the_fixture_histories_give_gits_own_widening(tmp_path):
