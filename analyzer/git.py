@@ -354,7 +354,8 @@ class History:
     def unit_patches(self, revisions: Sequence[str],
                      stdin: Optional[bytes] = None) -> Dict[str, Dict[str, Tuple[Optional[str], Optional[str]]]]:
         """Commit -> folder-relative path -> (text before, text after) of the units each
-        commit changed against its first parent, from ``git log -p --function-context`` with
+        commit changed against its first parent (the fallback of analyzer/unit_hunks.py, which
+        builds the same from Git's changed lines), from ``git log -p --function-context`` with
         :data:`UNIT_FUNCNAME`: every hunk is widened to whole units (heading to the next
         heading), so a commit costs what it changed, never the size of its files; with no
         other context (``-U0``), so the next unit's heading line is not dragged in as a
