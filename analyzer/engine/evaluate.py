@@ -288,6 +288,11 @@ class _Run:
             raise EngineError(f"type error evaluating rule: {exc}", rule.span, code="DL907") from None
         except EngineError as exc:
             raise type(exc)(exc.message, exc.span or rule.span, exc.code) from None
+        known = self.full[rule.head.rel]
+        if known and delta is None and target:
+            # a base variant adds its heads untested (analyzer/engine/compile.py): those the
+            # relation already held (its facts, given tuples) are not new
+            target -= target & known
         if self.profile:
             stats = self.stats[variant.rule]
             stats.seconds += time.perf_counter() - start
@@ -359,7 +364,7 @@ class _Context:
 
 
 def _ground(atom: ast.Atom) -> tuple:
-    from analyzer.engine.compile import RUNTIME
+    from analyzer.engine.runtime import RUNTIME
 
     values = []
     for t in atom.args:
