@@ -269,6 +269,36 @@ class History:
             raise
         return [name.decode("utf-8", "surrogateescape") for name in out.split(b"\0") if name]
 
+    def heading_lines(self, commit: str) -> List[str]:
+        """Every line of every file below the folder at ``commit`` that starts like a
+        level-2 heading (the lines :data:`UNIT_ID_HEADING` can match): one ``git grep``
+        over the commit's tree, binary files read as text."""
+        try:
+            out = self.repo._run(self.repo.top, ["grep", "-h", "-a", "-E", "--no-color", "-e", "^ {0,3}##[ \t]",
+                                                 commit, "--", self.folder + "/"])
+        except GitError as exc:
+            if "exited with status 1" in str(exc):  # git grep: nothing matched
+                return []
+            raise
+        return out.decode("utf-8", "surrogateescape").split("\n")
+
+    def folder_trees(self, commits: Sequence[str]) -> Dict[str, str]:
+        """commit -> the id of the folder's tree at it ("" when the commit has no such
+        folder): one ``git cat-file --batch-check``."""
+        wanted = sorted(set(commits))
+        if not wanted:
+            return {}
+        names = "".join(f"{sha}:{self.folder}\n" for sha in wanted)
+        out = self.repo._run(self.repo.top, ["cat-file", "--batch-check=%(objectname) %(objecttype)"],
+                             stdin=names.encode("utf-8", "surrogateescape")).decode("utf-8", "replace").split("\n")
+        found = {}
+        for sha, line in zip(wanted, out):
+            oid, _, kind = line.partition(" ")
+            found[sha] = oid if kind == "tree" else ""
+        if len(found) != len(wanted):
+            raise GitError("git cat-file gave fewer answers than it was asked")
+        return found
+
     def paths_at(self, commit: str) -> List[str]:
         """The top-level-relative paths below the folder that ``commit`` changed against its
         first parent (all of them for a root commit)."""

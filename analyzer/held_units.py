@@ -48,13 +48,13 @@ def units_at(history: History, wanted: Mapping[str, Set[str]]) -> Dict[str, Dict
     prefix = history.folder + "/"
     for hit in hits:
         commit, _, path = hit.partition(":")
-        units = _cut(blobs[hit].decode("utf-8", "surrogateescape"), wanted.get(commit, set()))
+        units = cut_units(blobs[hit].decode("utf-8", "surrogateescape"), wanted.get(commit, set()))
         if units and path.startswith(prefix):
             found.setdefault(commit, {})[path[len(prefix):]] = units
     return found
 
 
-def _cut(text: str, ids: Set[str]) -> List[str]:
+def cut_units(text: str, ids: Set[str]) -> List[str]:
     """The units of ``text`` whose heading names one of ``ids``: each from its heading to the
     line before the next unit heading (or the end), as Git's function context cuts them."""
     lines = text.split("\n")

@@ -7,10 +7,11 @@ to whole units (:meth:`analyzer.git.History.unit_patches`), parsed by the work t
 extractors with the manifest of that commit (which selects the entry grammar). Work grows
 with what the commits changed, never with history length x project size, and no blob is
 read whole; what Git's diff says about a commit is kept between runs
-(analyzer/commit_cache.py), so Git diffs only commits no earlier run has seen. A
-predecessor that a changed unit names in ``Supersedes`` and the commit left as it is comes
-from the parent commit (analyzer/held_units.py), so a commit is classified as ``analyze
-diff`` classifies it. Nothing is decided here.
+(analyzer/commit_cache.py), so Git diffs only commits no earlier run has seen. The units
+the commit left as it is that rules ask about come from the parent commit: a predecessor a
+changed unit names in ``Supersedes`` (analyzer/held_units.py) and a second holder of a
+changed unit's ID (analyzer/held_twice.py), so a commit is classified, or reported as a
+blind spot, as ``analyze diff`` does. Nothing is decided here.
 """
 
 from __future__ import annotations
@@ -78,6 +79,7 @@ def compare_commits(repo: Repo, history: History, memory_dir: str, tip: str, com
     """The facts comparing each commit of ``compared`` (some of the window ``commits`` of
     ``tip``, in order) with its first parent."""
     from analyzer.commit_cache import commit_patches
+    from analyzer.held_twice import held_elsewhere, untouched
     from analyzer.held_units import named_outside, units_at, with_units
     from analyzer.query.compare import Comparison, commit_facts, comparison_facts
 
@@ -94,7 +96,7 @@ def compare_commits(repo: Repo, history: History, memory_dir: str, tip: str, com
         before: Dict[str, str] = {}
         after: Dict[str, str] = {}
         for path, (old, new) in patches.get(commit.sha, {}).items():
-            if not path.casefold().endswith(".md") or path == MANIFEST:
+            if not _snippet_path(path):
                 continue
             if old is not None:
                 before[path] = old
@@ -103,15 +105,18 @@ def compare_commits(repo: Repo, history: History, memory_dir: str, tip: str, com
         sides[commit.sha] = (parent, before, after)
     load = _loader(repo, memory_dir, manifests, use_cache)
     parsed = {sha: (load(parent, before), load(sha, after)) for sha, (parent, before, after) in sides.items()}
-    # a predecessor named in Supersedes that the commit did not change is not in its snippets:
-    # read it at the parent and give it to both sides, as a whole revision would hold it
-    wanted = {sha: named_outside(parsed[sha][0][0], parsed[sha][1][0]) for sha, (parent, _b, _a) in sides.items() if parent}
+    # units the commit did not change are not in its snippets, yet rules ask about two kinds:
+    # a predecessor named in Supersedes, and a second holder of a changed unit's ID (a blind
+    # spot). Read them at the parent and give them to both sides, as whole revisions hold them
+    twice = held_elsewhere(history, commits, patches)
+    wanted = {sha: named_outside(parsed[sha][0][0], parsed[sha][1][0]) | twice.get(sha, set())
+              for sha, (parent, _b, _a) in sides.items() if parent}
     wanted = {sha: ids for sha, ids in wanted.items() if ids}
     if wanted:
         held = units_at(history, {sides[sha][0]: ids for sha, ids in wanted.items()})
-        for sha in wanted:
+        for sha, ids in wanted.items():
             parent, before, after = sides[sha]
-            units = held.get(parent)
+            units = {m: u for m, u in untouched(held.get(parent, {}), before, ids).items() if _snippet_path(m)}
             if units:
                 parsed[sha] = (load(parent, with_units(before, units)), load(sha, with_units(after, units)))
     revisions, pairs = [], []
@@ -126,6 +131,11 @@ def compare_commits(repo: Repo, history: History, memory_dir: str, tip: str, com
         facts.setdefault(name, []).extend(rows)
     facts["git_pair_commit"] = [(c.sha, c.sha, 1) for c in commits]
     return Window(commits, facts)
+
+
+def _snippet_path(path: str) -> bool:
+    """Whether a folder-relative path's snippets are parsed (the manifest is given whole)."""
+    return path.casefold().endswith(".md") and path != MANIFEST
 
 
 def _loader(repo: Repo, memory_dir: str, manifests: Dict[str, str], use_cache: bool):

@@ -14,8 +14,11 @@ must print the same bytes on every run (exit status 1 otherwise), unless ``--b-a
 B other arguments (e.g. ``check`` measured against a ``read``, or one project against
 another). ``--b-remove AREA`` removes ``memory-analyzer/AREA`` from B's cache before each
 of its runs (``results``: a ``check`` that evaluates its rules instead of answering from
-its result cache). Wall = ``perf_counter`` around spawn-to-exit; user seconds and
-peak RSS = the child's ``os.wait4`` rusage. Used for docs/performance.md ("Issue 9").
+its result cache); ``--remove AREA`` does so before every run of both (``history``: a
+readiness or diff whose per-commit Git results and comparisons start empty, i.e. a first
+run over a history). Wall = ``perf_counter`` around spawn-to-exit; user seconds, CPU
+seconds (user + sys, Git's child processes included) and peak RSS = the child's
+``os.wait4`` rusage. Used for docs/performance.md ("Issue 9").
 """
 
 from __future__ import annotations
@@ -33,7 +36,7 @@ import time
 
 
 def run(argv: list, cache: str) -> tuple:
-    """One process: (wall s, user s, peak MiB, digest of stdout)."""
+    """One process: (wall s, user s, peak MiB, digest of stdout, user + sys s)."""
     env = dict(os.environ, XDG_CACHE_HOME=cache)
     with tempfile.TemporaryFile() as out:
         start = time.perf_counter()
@@ -42,7 +45,7 @@ def run(argv: list, cache: str) -> tuple:
         wall = time.perf_counter() - start
         out.seek(0)
         digest = hashlib.sha256(out.read()).hexdigest()[:12]
-    return wall, usage.ru_utime, usage.ru_maxrss / 1024, digest
+    return wall, usage.ru_utime, usage.ru_maxrss / 1024, digest, usage.ru_utime + usage.ru_stime
 
 
 def main(argv=None) -> int:
@@ -53,6 +56,7 @@ def main(argv=None) -> int:
     ap.add_argument("--cold-a", action="store_true", help="an empty cache for every run of A only")
     ap.add_argument("--b-args", help="B's arguments, one shell-quoted string (default: the same as A's)")
     ap.add_argument("--b-remove", metavar="AREA", help="remove this cache area before each run of B")
+    ap.add_argument("--remove", metavar="AREA", help="remove this cache area before each run of A and of B")
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("args", nargs=argparse.REMAINDER)
     opts = ap.parse_args(argv)
@@ -66,17 +70,19 @@ def main(argv=None) -> int:
             for name, argv in (("A", [opts.a, *args]), ("B", [opts.b, *b_args])):
                 cold = opts.cold or (opts.cold_a and name == "A")
                 cache = tempfile.mkdtemp(dir=work) if cold else warm[name]
-                if name == "B" and opts.b_remove:
-                    shutil.rmtree(os.path.join(cache, "memory-analyzer", opts.b_remove), ignore_errors=True)
-                wall, user, mib, digest = run(argv, cache)
+                for area in (opts.remove, opts.b_remove if name == "B" else None):
+                    if area:
+                        shutil.rmtree(os.path.join(cache, "memory-analyzer", area), ignore_errors=True)
+                wall, user, mib, digest, cpu = run(argv, cache)
                 digests[name].add(digest)
                 if k:  # the first round warms up (and fills the warm cache)
-                    results[name].append((wall, user, mib))
+                    results[name].append((wall, user, mib, cpu))
     for name in ("A", "B"):
         rows = results[name]
         print(f"{name}: wall {statistics.median(r[0] for r in rows):.3f} s, user "
-              f"{statistics.median(r[1] for r in rows):.3f} s, peak {max(r[2] for r in rows):.0f} MiB")
-    for i, what in ((0, "wall"), (1, "user")):
+              f"{statistics.median(r[1] for r in rows):.3f} s, cpu {statistics.median(r[3] for r in rows):.3f} s, "
+              f"peak {max(r[2] for r in rows):.0f} MiB")
+    for i, what in ((0, "wall"), (1, "user"), (3, "cpu")):
         ratios = [a[i] / b[i] for a, b in zip(results["A"], results["B"]) if b[i]]
         print(f"A/B {what}: median {statistics.median(ratios):.3f} "
               f"(min {min(ratios):.3f}, max {max(ratios):.3f}, {len(ratios)} pairs)")

@@ -106,3 +106,52 @@ def agreeing_history(root):
     repo.write("areas/catalogue.md", repo.read("areas/catalogue.md").rstrip("\n") + "\n\n" + other)
     shas["supersede-elsewhere"] = repo.commit("Supersede an entry of another file")
     return repo, shas
+
+
+TWICE_X = "MC-CON-20261010-dddd0001"  # held twice across files
+TWICE_Y = "MC-DEC-20261011-dddd0002"  # held twice in one file
+# step -> the IDs `analyze diff sha~1 sha` reports as blind spots (held by more than one unit)
+TWICE_BLIND = {
+    "across-commit-only": [TWICE_X], "across-both": [TWICE_X], "across-parent-only": [TWICE_X],
+    "same-commit-only": [TWICE_Y], "same-both": [TWICE_Y], "same-parent-only": [TWICE_Y],
+}
+
+
+def held_twice_history(root):
+    """The example, then IDs held by two units: across two files and twice in one file, in
+    the commit only (a second holder added), in both revisions (one holder changed) and in
+    the parent only (a holder removed), each with the other holder left as it is; and a
+    commit that changes another unit of a file holding an ID twice (no blind spot)."""
+    repo = Repo(root)
+    shas: Dict[str, str] = {"init": repo.git("rev-parse", "HEAD").strip()}
+
+    def con(body: str) -> str:
+        return entry(TWICE_X, "Stock counts are cached", body, field="Constraint",
+                     subject="MC-SUBJ-20260901-0a0a0a03")
+
+    def dec(body: str) -> str:
+        return entry(TWICE_Y, "Orders are numbered per day", body, facet="presentation")
+
+    def append(module: str, text: str) -> None:
+        repo.write(module, repo.read(module).rstrip("\n") + "\n\n" + text)
+
+    def second_holder(case: str, module: str, ident: str, unit, old: str, new: str) -> None:
+        """Add a second unit holding ``ident`` at the end of ``module``, change it, drop it."""
+        append(module, unit(f"Numbers and counts {old}."))
+        shas[f"{case}-commit-only"] = repo.commit("Hold an ID a second time")
+        if case == "same":
+            repo.edit(module, "- repo:api/orders.py\n- issue:#42\n", "- repo:api/orders.py\n- issue:#42\n- issue:#43\n")
+            shas["same-other-unit"] = repo.commit("Change another unit of that file")
+        repo.edit(module, old, new)
+        shas[f"{case}-both"] = repo.commit("Change the second holder")
+        text = repo.read(module)
+        repo.write(module, text[:text.rindex(f"\n\n## {ident}")] + "\n")
+        shas[f"{case}-parent-only"] = repo.commit("Drop the second holder")
+
+    append("constraints.md", con("Stock counts are cached for a minute."))
+    shas["across-setup"] = repo.commit("Add a constraint")
+    second_holder("across", "areas/catalogue.md", TWICE_X, con, "are cached for an hour", "are cached for a day")
+    repo.edit("decisions.md", "Entries are newest first.\n", "Entries are newest first.\n\n" + dec("Numbers restart daily."))
+    shas["same-setup"] = repo.commit("Add a decision")
+    second_holder("same", "decisions.md", TWICE_Y, dec, "restart at midnight UTC", "restart at midnight local time")
+    return repo, shas

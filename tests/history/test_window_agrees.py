@@ -8,7 +8,7 @@ import json
 import subprocess
 import sys
 
-from classes import GOLDEN, MORE, agreeing_history
+from classes import GOLDEN, MORE, TWICE_BLIND, agreeing_history, held_twice_history
 from histrepo import DAY, MEM
 
 from analyzer.git import Repo as GitRepo
@@ -68,3 +68,59 @@ def test_the_readiness_and_diff_commands_count_the_same_classes(tmp_path):
     assert totals["C"] >= 4 and totals["B"] >= 3  # the supersessions and the merge are counted
     counts = ", ".join(f"{c} {n}" for c, n in totals.items())
     assert r1["details"][0] == f"{sum(totals.values())} agent changes in 30 days: {counts}"
+
+
+def diff_blind(repo, sha):
+    """(side, path, id) of each blind spot `analyze diff sha~1 sha` reports."""
+    result = run_diff(repo.root, MEM, f"{sha}~1", sha, use_cache=False)
+    return sorted({("after" if b.revision == sha else "before", b.path, b.ident) for b in result.blindspots})
+
+
+def test_an_id_held_twice_is_a_blind_spot_in_the_window_as_in_diff(tmp_path):
+    """A changed unit whose ID a unit the commit left as it is also holds (in the same file
+    or another; at the parent, at the commit or at both) is a blind spot of that commit in
+    the window, as in `analyze diff sha~1 sha`: neither classifies it."""
+    repo, shas = held_twice_history(tmp_path / "p")
+    program = readiness_program(False)
+    window = window_facts(GitRepo(str(repo.root)), MEM, "HEAD", 0, 2**40, False, program)
+    db = window.facts.evaluate(program)
+    classes, blind = {}, {}
+    for pair, _kind, ident, cls, sub in db.relation("change"):
+        classes.setdefault(pair, []).append((f"{cls}/{sub}", ident))
+    for pair, rev, module, _line, ident, _message in db.relation("blindspot"):
+        blind.setdefault(pair, set()).add(("before" if rev.startswith("~") else "after", f"{MEM}/{module}", ident))
+    for step, sha in shas.items():
+        if step == "init":
+            continue
+        expected = diff_blind(repo, sha)
+        assert sorted({i for _s, _p, i in expected}) == [i.casefold() for i in TWICE_BLIND.get(step, [])], step
+        assert sorted(blind.get(sha, ())) == expected, step
+        assert sorted(classes.get(sha, [])) == diff_classes(repo, sha), step
+
+
+def test_held_twice_needs_no_tree_read_per_commit(tmp_path, monkeypatch):
+    """The window counts unit headings once (one `git grep` of the first compared commit's
+    parent) and follows each commit's snippets from there; where a commit left out of the
+    comparison changed the folder, it counts again, and the counts stay right."""
+    from analyzer.git import History
+    from analyzer.history import compare_commits, window_commits
+
+    repo, shas = held_twice_history(tmp_path / "p")
+    grepped = []
+    real = History.heading_lines
+    monkeypatch.setattr(History, "heading_lines", lambda self, commit: grepped.append(commit) or real(self, commit))
+    program = readiness_program(False)
+    git_repo = GitRepo(str(repo.root))
+    history = History(git_repo, MEM)
+    commits = window_commits(history, "HEAD", 0, 2**40)
+    assert commits[0].sha == shas["init"]
+    for compared, greps in ((commits, []), (commits[1:], [shas["init"]]),
+                            (commits[1::2], [c.parents[0] for c in commits[1::2]])):
+        grepped.clear()
+        window = compare_commits(git_repo, history, MEM, "HEAD", commits, compared, False, program)
+        assert grepped == greps
+        db = window.facts.evaluate(program)
+        for commit in compared:
+            step = next(s for s, sha in shas.items() if sha == commit.sha)
+            found = sorted({i for p, _r, _m, _l, i, _x in db.relation("blindspot") if p == commit.sha})
+            assert found == [i.casefold() for i in TWICE_BLIND.get(step, [])], step
