@@ -242,19 +242,29 @@ def _later_field_before_h2(lexed: Lexed) -> List[bool]:
 def split_units(lexed: Lexed) -> Document:
     """Cut a lexed document into its title and semantic units (§3.1)."""
     lines = lexed.lines
-    indented = lexed.indented
     n = len(lines)
     title = None
     first = 0
     if lines and lines[0].startswith("# "):
         title, first = lines[0], 1
+    starts = unit_starts(lexed, first, n)
+    return Document(lexed, title, assemble_units(lines, first, n, starts, False))
+
+
+def unit_starts(lexed: Lexed, lo: int, hi: int) -> List[Tuple[int, str, bool]]:
+    """The (line, kind, formal) of every unit starting in lines ``lo`` to ``hi`` - 1, read
+    from ``lo`` on with no unit open. An h2 line resets the state, so the starts after one
+    h2 line do not depend on anything before it (analyzer/extract/canonical.py relies on
+    that to read a file section by section)."""
+    lines = lexed.lines
+    indented = lexed.indented
     later_field = None
     starts: List[Tuple[int, str, bool]] = []  # (line, kind, formal)
     kind = None
     formal = False
     current_field: Optional[str] = None
     # only visible lines can start units; fenced and commented lines are skipped in C
-    for i in compress(range(first, n), islice(lexed.visible, first, None)):
+    for i in compress(range(lo, hi), islice(lexed.visible, lo, hi)):
         line = lines[i]
         first_char = line[:1]
         if not first_char or indented[i]:
@@ -289,17 +299,25 @@ def split_units(lexed: Lexed) -> Document:
         if (kind == "bullet" or kind == "ambiguous-bullet") and not first_char.isspace() and line.strip():
             kind = "body"
             starts.append((i, kind, False))
+    return starts
+
+
+def assemble_units(lines: List[str], first: int, stop: int, starts: List[Tuple[int, str, bool]],
+                   more: bool) -> List[Unit]:
+    """The units of lines ``first`` to ``stop`` - 1 from their :func:`unit_starts`; ``more``:
+    another unit starts at ``stop`` (then text before the first start is a preamble, never
+    the document's only body unit)."""
     units: List[Unit] = []
     if not starts:
-        if "\n".join(lines[first:]).strip():
-            units.append(Unit("body", first, n - 1, lines))
-        return Document(lexed, title, units)
+        if "\n".join(lines[first:stop]).strip():
+            units.append(Unit("preamble" if more else "body", first, stop - 1, lines))
+        return units
     if starts[0][0] > first:
         if "\n".join(lines[first:starts[0][0]]).strip():
             units.append(Unit("preamble", first, starts[0][0] - 1, lines))
-    ends = [start - 1 for start, _, _ in starts[1:]] + [n - 1]
+    ends = [start - 1 for start, _, _ in starts[1:]] + [stop - 1]
     units.extend(Unit(ukind, start, end, lines, uformal) for (start, ukind, uformal), end in zip(starts, ends))
-    return Document(lexed, title, units)
+    return units
 
 
 def parse_document(text: str) -> Document:

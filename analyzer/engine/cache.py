@@ -25,7 +25,8 @@ from typing import Optional
 
 from analyzer.cache import Area, cache_root
 from analyzer.engine import sourcefile
-from analyzer.engine.compile import PLAIN, RUNTIME
+from analyzer.engine.compile import PLAIN
+from analyzer.engine.runtime import RUNTIME
 from analyzer.engine.evaluate import Engine
 from analyzer.engine.variants import Variant
 

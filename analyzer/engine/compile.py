@@ -11,66 +11,16 @@ Every function's source is kept and can be printed (``Engine.source()``).
 from __future__ import annotations
 
 import re
-from itertools import compress, filterfalse, islice, repeat
-from operator import itemgetter, not_
 from typing import Dict, List, Tuple
 
 from analyzer.engine import ast, shapes
 from analyzer.engine.errors import EngineError
-from analyzer.engine.limits import CHECK_EVERY, MAX_NUMBER
 from analyzer.engine.plan import CALL, CMP, NEG, SCAN, Step, outer_vars
 from analyzer.engine.shapes import constant_key, counted_by_length, projection_rule
 
 PLAIN, PROV, WHY = "plain", "prov", "why"
 _CMP_OPS = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
-
-def _div(a: int, b: int) -> int:
-    # C (Soufflé) semantics: truncate toward zero
-    if b == 0:
-        raise EngineError("division by zero", code="DL905")
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b >= 0) else -q
-
-
-def _mod(a: int, b: int) -> int:
-    if b == 0:
-        raise EngineError("modulo by zero", code="DL905")
-    return a - b * _div(a, b)
-
-
-def _num(value: int) -> int:
-    # a computed number that is stored, bound or passed on stays in the documented range
-    if -MAX_NUMBER - 1 <= value <= MAX_NUMBER:
-        return value
-    raise EngineError(f"arithmetic result of {value.bit_length()} bits is outside the number range "
-                      f"(64-bit signed)", code="DL930")
-
-
-def _chunks(iterable, size=CHECK_EVERY):
-    # lets a long outer loop stop for a limit check every `size` tuples at no per-tuple
-    # cost; a collection that fits in one chunk is that chunk (no copy: the generated code
-    # never changes the collection it loops over)
-    if iterable.__class__ in _SIZED and len(iterable) <= size:
-        return (iterable,)
-    return _chunked(iterable, size)
-
-
-_SIZED = frozenset({set, frozenset, list, tuple, dict})
-
-
-def _chunked(iterable, size):
-    it = iter(iterable)
-    while True:
-        chunk = list(islice(it, size))
-        if not chunk:
-            return
-        yield chunk
-
-
-RUNTIME = {"_div": _div, "_mod": _mod, "_num": _num, "_chunks": _chunks, "_ONCE": (None,),
-           "_itemgetter": itemgetter, "_filterfalse": filterfalse, "_compress": compress, "_repeat": repeat,
-           "_not": not_}
 
 #: loops in one generated function before the rest of the body moves to a nested function:
 #: CPython allows 20 nested blocks per function and 100 indentation levels per file
@@ -114,8 +64,12 @@ class Resources:
 class RuleCompiler:
     """Generates the source of one variant of one rule."""
 
-    def __init__(self, rule: ast.Rule, index: int, steps: List[Step], flavour: str, builtins):
+    def __init__(self, rule: ast.Rule, index: int, steps: List[Step], flavour: str, builtins,
+                 base: bool = False):
         self.rule, self.index, self.steps, self.flavour = rule, index, steps, flavour
+        # a base variant (no delta atom) adds its heads untested: the evaluation drops those
+        # its relation held already (rare: facts of a derived relation) after the call
+        self.base = base
         # proof search (analyzer/engine/provenance.py) resolves only F, I, B and CTX resources;
         # an aggregate body is generated in the plain flavour, but still for proof search
         self.proving = flavour == WHY
@@ -208,8 +162,11 @@ class RuleCompiler:
             self.emit(f"if {h} == T:")
             self.emit(f"    yield {env}, ({''.join(k + ', ' for k in self.kept)})")
             return
-        self.emit(f"h = {h}")
         add = self.res.name(("N", head.rel))
+        if self.flavour == PLAIN and self.base and shapes.TIGHT:
+            self.emit(f"{add}({h})")
+            return
+        self.emit(f"h = {h}")
         if self.flavour == PLAIN:
             full = self.res.name(("F", head.rel))
             self.emit(f"if h not in {full}:")
@@ -493,6 +450,7 @@ def _is_bound(term, bound) -> bool:
     return True
 
 
-def compile_function(rule, index, steps, flavour, builtins, fname):
-    """Source and parameter keys of one rule variant's function."""
-    return RuleCompiler(rule, index, steps, flavour, builtins).generate(fname)
+def compile_function(rule, index, steps, flavour, builtins, fname, base=False):
+    """Source and parameter keys of one rule variant's function (``base``: a variant without
+    a delta atom, see :class:`RuleCompiler`)."""
+    return RuleCompiler(rule, index, steps, flavour, builtins, base).generate(fname)

@@ -135,9 +135,12 @@ class Engine:
         a stratum all of whose relations are given is not run. Not with ``provenance``:
         given tuples have no derivations to show.
 
-        ``checked`` names relations whose facts are sets of tuples that an earlier evaluation
-        of this program already checked against the declarations (the same facts, e.g. under
-        the same fact-base digest): they are taken without checking them again."""
+        ``checked`` names relations whose facts are sets of tuples known to conform to the
+        declarations: checked by an earlier evaluation of this program (the same facts, e.g.
+        under the same fact-base digest), or a project's fact base, which the extractors fill
+        as facts/schema.dl declares (see analyzer/query/program.py ``extracted``). They are
+        taken without checking them again, and a relation no rule derives is not even copied
+        (do not modify such a set while its result is in use)."""
         if given and provenance:
             raise ValueError("given relations carry no provenance")
         given = given or {}
@@ -205,14 +208,20 @@ class _Run:
 
     def load(self, facts: Mapping, spans: Mapping, trusted: frozenset = frozenset()) -> None:
         decls = self.engine.program.decls
-        for rel, items in self.engine.facts.items():
+        program_facts = self.engine.facts
+        for rel, items in program_facts.items():
             for tup, span in items:
                 self.full[rel].add(tup)
                 if span is not None:
                     self.spans.setdefault((rel, tup), span)
         for rel, tuples in facts.items():
             if rel in trusted and isinstance(tuples, (set, frozenset)) and rel in decls:
-                self.full[rel].update(tuples)  # checked by an earlier evaluation (evaluate's ``checked``)
+                # conforming already (evaluate's ``checked``); a relation that no rule derives
+                # and the program adds no fact to is never written: the caller's set serves
+                if rel in self.done and rel not in program_facts and not self.full[rel]:
+                    self.full[rel] = tuples
+                else:
+                    self.full[rel].update(tuples)
                 continue
             checked = check_facts(rel, tuples, decls)  # first: it names an undeclared relation
             self.full[rel].update(checked)  # a set comes back as itself: set-to-set reuses its hashes
@@ -279,6 +288,11 @@ class _Run:
             raise EngineError(f"type error evaluating rule: {exc}", rule.span, code="DL907") from None
         except EngineError as exc:
             raise type(exc)(exc.message, exc.span or rule.span, exc.code) from None
+        known = self.full[rule.head.rel]
+        if known and delta is None and target:
+            # a base variant adds its heads untested (analyzer/engine/compile.py): those the
+            # relation already held (its facts, given tuples) are not new
+            target -= target & known
         if self.profile:
             stats = self.stats[variant.rule]
             stats.seconds += time.perf_counter() - start
@@ -350,7 +364,7 @@ class _Context:
 
 
 def _ground(atom: ast.Atom) -> tuple:
-    from analyzer.engine.compile import RUNTIME
+    from analyzer.engine.runtime import RUNTIME
 
     values = []
     for t in atom.args:

@@ -72,7 +72,7 @@ def stored_relations(engine, inputs: Iterable[str], outputs: Iterable[str] = ())
 
 
 def evaluate_reusing(engine, facts: Mapping, inputs: Iterable[str], fact_digest: str, *,
-                     outputs: Iterable[str] = (), use_cache: bool = True):
+                     outputs: Iterable[str] = (), use_cache: bool = True, checked: Iterable[str] = ()):
     """``engine.evaluate(facts)``, reusing the relations that do not depend on ``inputs``.
 
     ``fact_digest`` must determine every fact of ``facts`` outside ``inputs`` (a caller
@@ -80,9 +80,11 @@ def evaluate_reusing(engine, facts: Mapping, inputs: Iterable[str], fact_digest:
     result holds every relation that depends on the inputs, the stored ones
     (:func:`stored_relations`, including ``outputs``) and the base facts these read; any
     other relation raises DL909 when read. Without ``use_cache``: a plain evaluation.
+    ``checked``: as for ``Engine.evaluate``.
     """
+    checked = list(checked)
     if not use_cache:
-        return engine.evaluate(facts)
+        return engine.evaluate(facts, checked=checked)
     inputs = sorted(set(inputs))
     stored = stored_relations(engine, inputs, outputs)
     key = strata_key(engine, inputs, fact_digest, stored)
@@ -93,9 +95,9 @@ def evaluate_reusing(engine, facts: Mapping, inputs: Iterable[str], fact_digest:
         # The stored strata were written after a full evaluation of these very facts (the key
         # holds their digest), which checked them against the declarations: the facts outside
         # the inputs need no second check (a tenth of a warm 10,000-entry read).
-        checked = [rel for rel in facts if rel not in inputs]
+        checked = sorted(set(checked) | {rel for rel in facts if rel not in inputs})
         return engine.evaluate(facts, given=given, only=wanted + stored, checked=checked)
-    db = engine.evaluate(facts)
+    db = engine.evaluate(facts, checked=checked)
     _write(key, {rel: list(db.tuples(rel)) for rel in stored})
     return db
 

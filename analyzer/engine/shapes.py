@@ -78,7 +78,8 @@ def projection_rule(c) -> bool:
     picks = [position[t.name] for t in rule.head.args]
     new, full = c.res.name(("U", rule.head.rel)), c.res.name(("F", rule.head.rel))
     rows = c.fresh("chunk")
-    c.emit(f"for {rows} in _chunks({source}):")
+    # a chunk that membership tests filter is read twice (compress over it and its keys)
+    c.emit(f"for {rows} in {'_lists' if tests else '_chunks'}({source}):")
     c.emit("    _check()")
     for resource, key, negated in tests:
         test = f"map({c.res.name(resource)}.__contains__, {_keys(c, key, rows)})"
@@ -89,7 +90,9 @@ def projection_rule(c) -> bool:
     else:
         # itemgetter of one column yields the value: zip makes it a 1-tuple
         proj = _getter(c, picks)
-        heads = f"zip(map({proj}, {rows}))" if len(picks) == 1 else f"map({proj}, {rows})"
+        # one column: its distinct values first (``scope_value(Sc) :- entry(_, _, _, _, Sc).``
+        # builds and hashes 21 1-tuples, not 10,000)
+        heads = f"zip(set(map({proj}, {rows})))" if len(picks) == 1 else f"map({proj}, {rows})"
     c.emit(f"    {new}.update(_filterfalse({full}.__contains__, {heads}) if {full} else {heads})")
     return True
 

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Dict, List, Mapping, Optional, Tuple
 
 from analyzer.engine import ast
-from analyzer.engine.compile import PLAIN, PROV, RUNTIME, WHY, compile_function
+from analyzer.engine.compile import PLAIN, PROV, WHY, compile_function
+from analyzer.engine.runtime import RUNTIME
 from analyzer.engine.plan import plan_body
 from analyzer.engine.stratify import Stratum
 
@@ -79,7 +80,7 @@ def _variant(rule: ast.Rule, ri: int, delta: Optional[int], builtins, flavour, l
     bound = _head_vars(rule) if flavour == WHY else set()
     steps = plan_body(rule.body, bound, builtins, delta=delta, defer_calls=flavour != WHY)
     fname = f"rule{ri}" + ("" if delta is None else f"_delta{delta}") + ("" if flavour == PLAIN else "_" + flavour)
-    source, params = compile_function(rule, ri, steps, flavour, builtins, fname)
+    source, params = compile_function(rule, ri, steps, flavour, builtins, fname, base=delta is None and flavour != WHY)
     delta_rel = None if delta is None else rule.body[delta].rel
     if link_later:
         return Variant(ri, delta, delta_rel, None, params, source, steps, fname)

@@ -7,25 +7,31 @@ the Markdown layer, so fenced and commented lookalikes are never read.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Dict, Iterator, List, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from analyzer.extract.grammars import terminal
 from analyzer.extract.sink import Sink
 from analyzer.markdown import lex, split_units
 
 
-@dataclass
 class Block:
-    """The fields of one unit: scalar occurrences, block items, problems (message, line)."""
+    """The fields of one unit: scalar occurrences, block items, problems (message, line).
 
-    heading: object  # regex match of the canonical heading
-    line: int  # 1-based line of the heading
-    ordinal: int  # 1-based among the file's h2 units
-    scalars: Dict[str, List[str]] = field(default_factory=dict)
-    items: Dict[str, List[Tuple[str, int]]] = field(default_factory=dict)
-    block_counts: Dict[str, int] = field(default_factory=dict)
-    problems: List[Tuple[str, int]] = field(default_factory=list)
+    A plain slotted class (one per Subject): the fast path of analyzer/extract/canonical.py
+    builds it with its dictionaries filled in."""
+
+    __slots__ = ("heading", "line", "ordinal", "scalars", "items", "block_counts", "problems")
+
+    def __init__(self, heading, line: int, ordinal: int, scalars: Optional[Dict[str, List[str]]] = None,
+                 items: Optional[Dict[str, List[Tuple[str, int]]]] = None,
+                 block_counts: Optional[Dict[str, int]] = None) -> None:
+        self.heading = heading  # regex match with the groups id and title of the canonical heading
+        self.line = line  # 1-based line of the heading
+        self.ordinal = ordinal  # 1-based among the file's h2 units
+        self.scalars: Dict[str, List[str]] = {} if scalars is None else scalars
+        self.items: Dict[str, List[Tuple[str, int]]] = {} if items is None else items
+        self.block_counts: Dict[str, int] = {} if block_counts is None else block_counts
+        self.problems: List[Tuple[str, int]] = []
 
     def one(self, name: str) -> str:
         """The single value of scalar ``name``; "" when absent or repeated."""
@@ -33,38 +39,41 @@ class Block:
         return values[0] if len(values) == 1 else ""
 
 
-def read_blocks(text: str, module: str, sink: Sink, grammar: str, heading_term: str, scalars, blocks,
-                issue_rel: str, heading_word: str) -> Iterator[Block]:
-    """Yield one :class:`Block` per canonical h2 unit; report lexical and heading problems."""
-    heading_re = terminal(grammar, heading_term)
-    field_re = terminal("entries", "FIELD_LINE")
-    item_re = terminal(grammar, "ITEM")
-    lexed = lex(text)
-    label = "Subject registry" if issue_rel == "registry_issue" else "Reconciliation"
-    for index, message in lexed.errors:
-        sink.fact("markdown_error", module, message, line=index + 1)
-        sink.fact(issue_rel, "", f"{label} parsing failed: {message}", line=index + 1)  # rules add the file name
-        sink.diag("MA-MARKDOWN", message, line=index + 1)
-    doc = split_units(lexed)
-    # the h2 units' line ranges, so that a Subject or record ordinal (1-based among the h2
-    # units) finds its text (``Project.unit_text``)
-    sink.units = [(u.start, u.end) for u in doc.units if u.kind == "h2"]
-    ordinal = 0
-    for unit in doc.units:
-        if unit.kind != "h2":
-            continue
-        ordinal += 1
-        first = lexed.lines[unit.start]
-        m = heading_re.fullmatch(first)
+class BlockReader:
+    """How one file kind reads its h2 units: heading, item and field patterns, field names."""
+
+    def __init__(self, grammar: str, heading_term: str, scalars, blocks, issue_rel: str, heading_word: str) -> None:
+        self.heading_re = terminal(grammar, heading_term)
+        self.field_re = terminal("entries", "FIELD_LINE")
+        self.item_re = terminal(grammar, "ITEM")
+        self.scalars, self.blocks = scalars, blocks
+        self.issue_rel, self.heading_word = issue_rel, heading_word
+
+    def errors(self, lexed, module: str, sink: Sink) -> None:
+        """Report the lexical errors of a file."""
+        label = "Subject registry" if self.issue_rel == "registry_issue" else "Reconciliation"
+        for index, message in lexed.errors:
+            sink.fact("markdown_error", module, message, line=index + 1)
+            sink.fact(self.issue_rel, "", f"{label} parsing failed: {message}", line=index + 1)  # rules add the file name
+            sink.diag("MA-MARKDOWN", message, line=index + 1)
+
+    def unit(self, lexed, start: int, end: int, ordinal: int, sink: Sink) -> Optional[Block]:
+        """The :class:`Block` of the h2 unit on lines ``start``..``end``; None (reported) when
+        its heading is malformed."""
+        lines = lexed.lines
+        first = lines[start]
+        m = self.heading_re.fullmatch(first)
         if not m:
-            msg = f"malformed {heading_word} heading {first.strip()!r}; expected `## <{heading_word.upper()}_ID> — <title>`"
-            sink.fact(issue_rel, "", msg, line=unit.start + 1)
-            sink.diag(_code(issue_rel), msg, line=unit.start + 1)
-            continue
-        block = Block(m, unit.start + 1, ordinal)
+            word = self.heading_word
+            msg = f"malformed {word} heading {first.strip()!r}; expected `## <{word.upper()}_ID> — <title>`"
+            sink.fact(self.issue_rel, "", msg, line=start + 1)
+            sink.diag(_code(self.issue_rel), msg, line=start + 1)
+            return None
+        blocks, scalars, field_re, item_re = self.blocks, self.scalars, self.field_re, self.item_re
+        block = Block(m, start + 1, ordinal)
         current = ""
-        for i in range(unit.start + 1, unit.end + 1):
-            line = lexed.lines[i]
+        for i in range(start + 1, end + 1):
+            line = lines[i]
             if not lexed.structural(i) or not line.strip():
                 continue
             fm = field_re.fullmatch(line)
@@ -86,7 +95,25 @@ def read_blocks(text: str, module: str, sink: Sink, grammar: str, heading_term: 
                 block.items[current].append((im.group("value").strip(), i + 1))
                 continue
             block.problems.append((f"has unexpected line {line.strip()!r}", i + 1))
-        yield block
+        return block
+
+
+def read_blocks(text: str, module: str, sink: Sink, reader: BlockReader) -> Iterator[Block]:
+    """Yield one :class:`Block` per canonical h2 unit; report lexical and heading problems."""
+    lexed = lex(text)
+    reader.errors(lexed, module, sink)
+    doc = split_units(lexed)
+    # the h2 units' line ranges, so that a Subject or record ordinal (1-based among the h2
+    # units) finds its text (``Project.unit_text``)
+    sink.units = [(u.start, u.end) for u in doc.units if u.kind == "h2"]
+    ordinal = 0
+    for unit in doc.units:
+        if unit.kind != "h2":
+            continue
+        ordinal += 1
+        block = reader.unit(lexed, unit.start, unit.end, ordinal, sink)
+        if block is not None:
+            yield block
 
 
 def _code(issue_rel: str) -> str:

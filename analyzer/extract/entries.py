@@ -20,19 +20,30 @@ def _tokens(text: str) -> int:
     return len(TOKEN_RE.findall(text))
 
 
+def unit_tokens(unit) -> int:
+    """A unit's token count (the protocol's estimate of its text)."""
+    return len(TOKEN_RE.findall(unit.text))
+
+
 def emit_units(doc, module: str, sink: Sink, unit_tokens) -> None:
-    """Record the unit ranges and the title/file token facts of a split document.
+    """Record the unit ranges and the title/file token facts of a split document."""
+    emit_units_of(sink, module, doc.title, [(u.start, u.end) for u in doc.units], unit_tokens)
+
+
+def emit_units_of(sink: Sink, module: str, title, ranges, unit_tokens) -> None:
+    """Record the unit ranges and the title/file token facts of a file with the ``title``
+    line (or None) and units at ``ranges`` of ``unit_tokens`` tokens each.
 
     The file's token count is the title's plus every unit's (``unit_tokens``, in unit
     order): no token contains whitespace, so none spans a line break, and the units cover
     every line after the title except blank ones. Counting the file again cost as much as
     counting every unit.
     """
-    sink.units = [(u.start, u.end) for u in doc.units]
-    sink.has_title = doc.title is not None
-    title = _tokens(doc.title) if doc.title else 0
-    sink.fact("title_tokens", module, title, line=1)
-    sink.fact("file_tokens", module, title + sum(unit_tokens), line=1)
+    sink.units = ranges
+    sink.has_title = title is not None
+    title_count = _tokens(title) if title else 0
+    sink.fact("title_tokens", module, title_count, line=1)
+    sink.fact("file_tokens", module, title_count + sum(unit_tokens), line=1)
 
 
 def markdown_errors(lexed, module: str, sink: Sink, issue_rel: str) -> None:
@@ -51,51 +62,77 @@ def issue_rel_label(rel: str) -> str:
     return {"registry_issue": "Subject registry", "rec_issue": "Reconciliation"}.get(rel, "Markdown")
 
 
-def extract_entries(text: str, module: str, schema: int, sink: Sink, prefix: str = "") -> None:
+def extract_entries(text: str, module: str, schema: int, sink: Sink, prefix: str = "", fast: bool = True) -> None:
     """Extract units and formal entries of one entry or prose file into ``sink``.
 
     ``prefix`` selects the relation family: "" for shared files, "overlay_" for local ones.
+    ``fast`` (the default) lets a well-formed shared file take the file-level fast path of
+    :mod:`analyzer.extract.fast_entries`, which gives the same sink as this general path.
     """
-    heading_re = terminal("entries", "ENTRY_HEADING")
-    id_re = terminal("entries", "ENTRY_ID")
+    if fast and not prefix:
+        from analyzer.extract import fast_entries
+
+        if fast_entries.entries(text, module, schema, sink):
+            return
     lexed = lex(text)
     doc = split_units(lexed)
-    unit_tokens = [_tokens(unit.text) for unit in doc.units]
+    tokens = [unit_tokens(unit) for unit in doc.units]
     if not prefix:
-        emit_units(doc, module, sink, unit_tokens)
+        emit_units(doc, module, sink, tokens)
         markdown_errors(lexed, module, sink, "entry_issue")
     else:
         sink.units = [(u.start, u.end) for u in doc.units]
         for index, message in lexed.errors:
             sink.fact("overlay_issue", f"{module}: Markdown entry parsing failed: {message}", line=index + 1)
-    lines = lexed.lines
-
-    def issue(msg: str, line_no: int, severity: str = "error") -> None:
-        if prefix:
-            sink.fact("overlay_issue", f"{module}: {msg}", line=line_no)
-        else:
-            sink.fact("entry_issue", module, "", msg, line=line_no)
-        sink.diag("MC-CONFLICT-007", msg, line=line_no, severity=severity)
-
-    list_n = 0
+    emitter = UnitEmitter(sink, module, schema, prefix)
     for ordinal, unit in enumerate(doc.units, 1):
-        first = lines[unit.start]
-        ref = ""
+        emitter.unit(lexed, ordinal, unit, tokens[ordinal - 1])
+
+
+class UnitEmitter:
+    """Emits the facts of one file's units in order (it counts the list items, §3.1)."""
+
+    def __init__(self, sink: Sink, module: str, schema: int, prefix: str) -> None:
+        self.sink, self.module, self.schema, self.prefix = sink, module, schema, prefix
+        self.heading_re = terminal("entries", "ENTRY_HEADING")
+        self.id_re = terminal("entries", "ENTRY_ID")
+        self.list_n = 0
+
+    def issue(self, msg: str, line_no: int, severity: str = "error") -> None:
+        """An entry issue of this file (an overlay issue for a local module)."""
+        if self.prefix:
+            self.sink.fact("overlay_issue", f"{self.module}: {msg}", line=line_no)
+        else:
+            self.sink.fact("entry_issue", self.module, "", msg, line=line_no)
+        self.sink.diag("MC-CONFLICT-007", msg, line=line_no, severity=severity)
+
+    def unit(self, lexed, ordinal: int, unit, tokens: int) -> None:
+        """The facts of one unit of ``lexed`` (``tokens``: its token count)."""
+        first = lexed.lines[unit.start]
         line_no = unit.start + 1
-        legacy = unit.kind in ("bullet", "ambiguous-bullet")
-        if unit.kind == "h2":
-            m = heading_re.fullmatch(first)
+        kind = unit.kind
+        if kind == "h2":
+            m = self.heading_re.fullmatch(first)
             if m:
-                ref = m.group("id")
-                entry_rules.emit_entry(sink, module, ordinal, m, parse_fields(lexed, unit, schema), line_no, prefix)
-            else:
-                legacy = True
-                if id_re.search(first):
-                    issue(f"malformed Entry heading {first.strip()!r}; expected `## <ENTRY_ID> — <title>`", line_no)
-        if unit.kind in ("h2", "bullet", "ambiguous-bullet"):
-            list_n += 1
-        if legacy and not prefix:
-            sink.fact("unit_legacy", module, ordinal, list_n, line=line_no)
-        if unit.kind == "ambiguous-bullet":
-            issue(f"ambiguous legacy bullet after a formal Entry: {first.strip()!r}", line_no, "warning")
-        sink.fact(prefix + "unit", module, ordinal, unit.kind, ref, unit_tokens[ordinal - 1], line=line_no)
+                self.entry(ordinal, m, parse_fields(lexed, unit, self.schema), line_no, tokens)
+                return
+            if self.id_re.search(first):
+                self.issue(f"malformed Entry heading {first.strip()!r}; expected `## <ENTRY_ID> — <title>`", line_no)
+        legacy = kind != "preamble" and kind != "body"
+        if legacy:
+            self.list_n += 1
+            if not self.prefix:
+                self.sink.fact("unit_legacy", self.module, ordinal, self.list_n, line=line_no)
+        if kind == "ambiguous-bullet":
+            self.issue(f"ambiguous legacy bullet after a formal Entry: {first.strip()!r}", line_no, "warning")
+        self.sink.fact(self.prefix + "unit", self.module, ordinal, kind, "", tokens, line=line_no)
+
+    def entry(self, ordinal: int, heading, parsed, line_no: int, tokens: int) -> None:
+        """The facts of a formal entry unit: its canonical ``heading`` match and fields."""
+        entry_rules.emit_entry(self.sink, self.module, ordinal, heading, parsed, line_no, self.prefix)
+        self.formal_unit(ordinal, heading.group("id"), line_no, tokens)
+
+    def formal_unit(self, ordinal: int, shown_id: str, line_no: int, tokens: int) -> None:
+        """The unit fact of a formal entry, after its entry facts."""
+        self.list_n += 1
+        self.sink.fact(self.prefix + "unit", self.module, ordinal, "h2", shown_id, tokens, line=line_no)

@@ -110,11 +110,19 @@ def schema_issues(e: str, entry: ParsedEntry, one: Optional[dict] = None) -> Lis
     if status and status not in STATUSES:
         out.append(f"{e} has invalid Status {status!r}")
     scope = one.get("Scope")
-    if scope and scope not in _SCOPES_OK and not terminal("entries", "SCOPE").fullmatch(scope):
+    if scope and not scope_ok(scope):
         out.append(f"{e} has invalid Scope {scope!r}")
-    elif scope:
-        _SCOPES_OK.add(scope)
     return out
+
+
+def scope_ok(scope: str) -> bool:
+    """Whether ``scope`` follows the Scope grammar (§5.7)."""
+    if scope in _SCOPES_OK:
+        return True
+    if terminal("entries", "SCOPE").fullmatch(scope):
+        _SCOPES_OK.add(scope)
+        return True
+    return False
 
 
 def body_issues(e: str, code: str, module: str, entry: ParsedEntry) -> List[str]:

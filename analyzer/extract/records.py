@@ -5,7 +5,9 @@ Consistency with entries and Subjects (§7.2) needs the whole project and is lef
 
 from __future__ import annotations
 
-from analyzer.extract.blocks import common_problems, read_blocks, report
+from functools import lru_cache
+
+from analyzer.extract.blocks import BlockReader, common_problems, read_blocks, report
 from analyzer.extract.entry_rules import classify_evidence
 from analyzer.extract.grammars import terminal
 from analyzer.extract.sink import Sink
@@ -13,11 +15,16 @@ from analyzer.extract.sink import Sink
 RESOLUTIONS = ("distinct", "superseded", "exception", "subject-merged")
 
 
+@lru_cache(maxsize=None)
+def _reader() -> BlockReader:
+    return BlockReader("reconciliations", "REC_HEADING", ("Status", "Resolution"), ("Entries", "Evidence"),
+                       "rec_issue", "reconciliation")
+
+
 def extract_records(text: str, module: str, sink: Sink) -> None:
     """Extract every reconciliation record of ``reconciliations.md`` into ``sink``."""
     id_re = terminal("entries", "ENTRY_ID")
-    for block in read_blocks(text, module, sink, "reconciliations", "REC_HEADING", ("Status", "Resolution"),
-                             ("Entries", "Evidence"), "rec_issue", "reconciliation"):
+    for block in read_blocks(text, module, sink, _reader()):
         shown = block.heading.group("id")
         rid = shown.casefold()
         status, resolution = block.one("Status"), block.one("Resolution")

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Optional
+from functools import lru_cache
+from typing import List, Optional, Tuple
 
-from analyzer.extract.blocks import common_problems, read_blocks, report
+from analyzer.extract.blocks import Block, BlockReader, common_problems, read_blocks, report
 from analyzer.extract.entry_rules import classify_evidence
 from analyzer.extract.paths import safe_project_path
 from analyzer.extract.sink import Sink
@@ -19,12 +20,13 @@ SCALARS = ("Status", "Kind", "Canonical-Ref", "Merged-Into")
 BLOCKS = ("Aliases", "Evidence", "Merged-From")
 KINDS = ("dependency", "repo-path", "area", "api", "service", "feature", "concept")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
-_WS = re.compile(r"\s+")
 
 
 def normalize_alias(text: str) -> str:
     """NFKC, casefold, whitespace runs collapsed, trimmed (§6.2)."""
-    return _WS.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip()
+    # str.split() splits at the characters \s matches (Py_UNICODE_ISSPACE): the same as
+    # collapsing \s+ runs to one space and trimming
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
 def normalize_ref(ref: str) -> Optional[str]:
@@ -53,53 +55,83 @@ def normalize_ref(ref: str) -> Optional[str]:
     return None
 
 
-def extract_subjects(text: str, module: str, sink: Sink) -> None:
-    """Extract every Subject of ``subjects.md`` into ``sink``."""
-    for block in read_blocks(text, module, sink, "subjects", "SUBJECT_HEADING", SCALARS, BLOCKS,
-                             "registry_issue", "Subject"):
-        shown = block.heading.group("id")
-        sid = shown.casefold()
-        title = block.heading.group("title")
-        status, kind = block.one("Status"), block.one("Kind").strip().casefold()
-        line = block.line
-        sink.fact("subject", sid, status, kind, title, line=line)
-        sink.fact("subject_unit", sid, block.ordinal, line=line)
-        sink.fact("subject_display", sid, shown, line=line)
-        problems = common_problems(block, ("Status", "Kind"), ("Evidence", "Aliases"))
-        if status and status not in ("active", "merged"):
+@lru_cache(maxsize=None)
+def reader() -> BlockReader:
+    """How subjects.md's h2 units are read (built once)."""
+    return BlockReader("subjects", "SUBJECT_HEADING", SCALARS, BLOCKS, "registry_issue", "Subject")
+
+
+def extract_subjects(text: str, module: str, sink: Sink, fast: bool = True) -> None:
+    """Extract every Subject of ``subjects.md`` into ``sink`` (``fast``: as in
+    :func:`analyzer.extract.entries.extract_entries`)."""
+    from analyzer.extract import fast_subjects
+
+    if fast and fast_subjects.subjects(text, module, sink):
+        return
+    for block in read_blocks(text, module, sink, reader()):
+        emit_subject(sink, block, common_problems(block, ("Status", "Kind"), ("Evidence", "Aliases")))
+
+
+# Evidence kinds a Subject may not cite (§6.1)
+BAD_EVIDENCE = frozenset({"invalid", "legacy-unverified", "agent-observed", "conversation-unconfirmed"})
+
+
+def emit_subject(sink: Sink, block: Block, problems: List[Tuple[str, int]]) -> None:
+    """Emit the facts and issues of one Subject; ``problems`` are those of
+    :func:`~analyzer.extract.blocks.common_problems` (the checks below add theirs)."""
+    shown, title = block.heading.group("id", "title")
+    sid = shown.casefold()
+    # each scalar's single value (Block.one: "" when absent or repeated)
+    one = {name: values[0] for name, values in block.scalars.items() if len(values) == 1}
+    status, kind = one.get("Status", ""), one.get("Kind", "").strip().casefold()
+    line = block.line
+    add = sink.facts.append  # rows as Sink.fact makes them, without a call per fact
+    add(("subject", (sid, status, kind, title), line, 1))
+    add(("subject_unit", (sid, block.ordinal), line, 1))
+    add(("subject_display", (sid, shown), line, 1))
+    merged_into = one.get("Merged-Into", "")
+    if status != "active":
+        if status and status != "merged":
             problems.append((f"has invalid Status {status!r}", line))
-        merged_into = block.one("Merged-Into")
         if status == "merged" and not merged_into:
             problems.append(("merged Subject requires Merged-Into", line))
-        if status == "active" and "Merged-Into" in block.scalars:
-            problems.append(("active Subject may not have Merged-Into", line))
-        if status == "merged" and block.block_counts.get("Merged-From"):
-            problems.append(("merged Subject may not have Merged-From", line))
-        if kind and kind not in KINDS:
-            problems.append((f"has invalid Kind {kind!r}", line))
-        for alias in [title] + [v for v, _ in block.items.get("Aliases", []) if v]:
-            sink.fact("subject_alias", sid, normalize_alias(alias), line=line)
-        ref = block.one("Canonical-Ref")
-        if ref:
-            sink.fact("subject_ref_written", sid, ref, line=line)
-            normalized = normalize_ref(ref)
-            if normalized is None:
-                problems.append((f"has unsupported or invalid Canonical-Ref {ref!r}", line))
-            else:
-                sink.fact("subject_canonical_ref", sid, normalized, line=line)
-        if merged_into:
-            sink.fact("subject_merged_into", sid, merged_into.casefold(), line=line)
-        sources = [v.casefold() for v, _ in block.items.get("Merged-From", []) if v]
+    elif "Merged-Into" in block.scalars:
+        problems.append(("active Subject may not have Merged-Into", line))
+    if status == "merged" and block.block_counts.get("Merged-From"):
+        problems.append(("merged Subject may not have Merged-From", line))
+    if kind and kind not in KINDS:
+        problems.append((f"has invalid Kind {kind!r}", line))
+    items = block.items
+    add(("subject_alias", (sid, normalize_alias(title)), line, 1))
+    for alias, _ in items.get("Aliases", ()):
+        if alias:
+            add(("subject_alias", (sid, normalize_alias(alias)), line, 1))
+    ref = one.get("Canonical-Ref", "")
+    if ref:
+        add(("subject_ref_written", (sid, ref), line, 1))
+        normalized = normalize_ref(ref)
+        if normalized is None:
+            problems.append((f"has unsupported or invalid Canonical-Ref {ref!r}", line))
+        else:
+            add(("subject_canonical_ref", (sid, normalized), line, 1))
+    if merged_into:
+        add(("subject_merged_into", (sid, merged_into.casefold()), line, 1))
+    if "Merged-From" in items:
+        sources = [v.casefold() for v, _ in items["Merged-From"] if v]
         if len(set(sources)) != len(sources):
             problems.append(("has duplicate Merged-From values", line))
         for source in sources:
-            sink.fact("subject_merged_from", sid, source, line=line)
-        evidence = [(v, ln) for v, ln in block.items.get("Evidence", []) if v]
-        for k, (item, ln) in enumerate(evidence, 1):
-            sink.fact("subject_evidence", sid, item, k, line=ln, col=3)
+            add(("subject_merged_from", (sid, source), line, 1))
+    bad = False
+    k = 0
+    for item, ln in items.get("Evidence", ()):
+        if item:
+            k += 1
+            add(("subject_evidence", (sid, item, k), ln, 3))
             kind, path, rev = classify_evidence(item)
-            sink.fact("subject_evidence_source", sid, k, kind, path, rev, line=ln, col=3)
-        kinds = [classify_evidence(item)[0] for item, _ in evidence]
-        if any(k in ("invalid", "legacy-unverified", "agent-observed", "conversation-unconfirmed") for k in kinds):
-            problems.append(("has invalid Evidence schema or unsafe source path", line))
+            add(("subject_evidence_source", (sid, k, kind, path, rev), ln, 3))
+            bad = bad or kind in BAD_EVIDENCE
+    if bad:
+        problems.append(("has invalid Evidence schema or unsafe source path", line))
+    if problems:
         report(sink, "registry_issue", sid, shown, problems)

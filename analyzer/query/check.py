@@ -19,6 +19,7 @@ from typing import Dict, List, Optional, Sequence
 from analyzer import lifetime
 from analyzer.query.check_families import FAMILIES, Locator
 from analyzer.query.check_model import CheckResult, FamilyResult
+from analyzer.query.program import extracted
 
 # The rank of a family status when several families run in one check (`--all`): the
 # overall status is the worst one (equal ranks: the first family's word), per §9's order
@@ -107,8 +108,8 @@ def _refused(project, use_cache: bool):
         return None  # nothing is unusable: no file the rules could name
     engine = check_program(use_cache)
     inputs = engine.needed(["needed_file"])
-    db = engine.evaluate({rel: rows for rel, rows in project.facts.relation_sets().items() if rel in inputs},
-                         only=["needed_file"])
+    facts = {rel: rows for rel, rows in project.facts.relation_sets().items() if rel in inputs}
+    db = engine.evaluate(facts, only=["needed_file"], checked=extracted(engine, facts, project))
     problems = unusable(project, (m for (m,) in db.relation("needed_file")))
     if not problems:
         return None
@@ -134,8 +135,9 @@ def _evaluate(request: CheckRequest, project) -> CheckResult:
     # facts of relations the chosen families never read are left out (not even type-checked)
     needed = engine.needed(only)
     spans = project.facts.spans() if request.with_proofs else None
-    db = engine.evaluate({rel: rows for rel, rows in facts.items() if rel in needed}, only=only,
-                         provenance=request.with_proofs, spans=spans)
+    supplied = {rel: rows for rel, rows in facts.items() if rel in needed}
+    db = engine.evaluate(supplied, only=only, provenance=request.with_proofs, spans=spans,
+                         checked=extracted(engine, supplied, project))
     lifetime.keep(db, facts)
     locate = Locator(project)
     results: List[FamilyResult] = [family.select(db, locate) for family in families]

@@ -14,7 +14,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from analyzer.needed import require_usable
 from analyzer.query.paths import probe_path
-from analyzer.query.program import read_program
+from analyzer.query.program import extracted, read_program
 from analyzer.query.read_model import (
     DISPOSITION_ORDER,
     ConflictFinding,
@@ -133,7 +133,7 @@ def _evaluate(request: ReadRequest, project, provenance: bool):
 
         # what does not depend on the request is evaluated once per fact base and reused
         db = evaluate_reusing(engine, facts, request_relations(engine), project.facts.digest(),
-                              use_cache=request.use_cache)
+                              use_cache=request.use_cache, checked=extracted(engine, facts, project))
     return build_result(db, request, project), db, project
 
 
@@ -155,7 +155,8 @@ def request_facts(engine, request: Optional[ReadRequest], project) -> Dict[str, 
     # read here (UnusableInput), before anything is routed or packed (fail closed).
     phase1 = ["path_norm", "unknown_task", "needed_file", "task_alias"]
     inputs = engine.needed(phase1)
-    first = engine.evaluate({rel: rows for rel, rows in facts.items() if rel in inputs}, only=phase1)
+    first = engine.evaluate({rel: rows for rel, rows in facts.items() if rel in inputs}, only=phase1,
+                            checked=extracted(engine, facts, project))
     unknown = first.relation("unknown_task")
     if unknown:
         raise UnknownTask(unknown[0][0], first.relation("task_alias"))

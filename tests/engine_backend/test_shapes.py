@@ -1,13 +1,16 @@
 """The tight code of analyzer/engine/shapes.py (bulk projections, counts by length, key
-sets, constant-key selections) derives exactly what the general code derives: random
-programs with constants, wildcards, counts, negations and recursion are evaluated both
-ways (``shapes.TIGHT`` off gives the general code), and with provenance."""
+sets, constant-key selections, base variants adding heads untested) derives exactly what the
+general code derives: random programs with constants, wildcards, counts, negations and
+recursion, over facts that may include tuples of derived relations, are evaluated both ways
+(``shapes.TIGHT`` off gives the general code), with provenance, and with outer loops cut into
+chunks of one or two tuples (analyzer/engine/runtime.py); the per-rule profile counts the
+same new tuples."""
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyzer.engine import shapes
+from analyzer.engine import runtime, shapes
 from analyzer.engine.evaluate import Engine
 from analyzer.engine.syntax import parse_program
 
@@ -62,27 +65,37 @@ triples = st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(0
 singles = st.lists(st.tuples(st.integers(0, 2)), max_size=3)
 
 
-def _evaluate(text, facts, tight, provenance=False):
-    old = shapes.TIGHT
+def _evaluate(text, facts, tight, provenance=False, chunk=None, derived=None):
+    old, sizes = shapes.TIGHT, (runtime._chunks.__defaults__, runtime._lists.__defaults__)
     shapes.TIGHT = tight
+    if chunk:
+        runtime._chunks.__defaults__ = runtime._lists.__defaults__ = (chunk,)
     try:
-        db = Engine(parse_program(text, "shapes.dl"), builtins={}).evaluate(facts, provenance=provenance)
+        db = Engine(parse_program(text, "shapes.dl"), builtins={}).evaluate(
+            facts, provenance=provenance, profile=derived is not None)
         if provenance:  # proof search compiles its own variants, aggregates included
             for rel in DERIVED + ("n",):
                 for tup in db.relation(rel)[:2]:
                     assert db.why(rel, tup) is not None
+        if derived is not None:
+            derived.append([s.derived for s in db.stats])
     finally:
         shapes.TIGHT = old
+        runtime._chunks.__defaults__, runtime._lists.__defaults__ = sizes
     return {rel: db.relation(rel) for rel in DERIVED + ("n",)}
 
 
 @settings(max_examples=150, deadline=None)
-@given(programs(), triples, triples, singles)
-def test_tight_code_derives_what_general_code_derives(text, a, b, u):
-    facts = {"a": a, "b": b, "u": u}
-    general = _evaluate(text, facts, tight=False)
-    assert _evaluate(text, facts, tight=True) == general
+@given(programs(), triples, triples, singles, triples, st.sampled_from((1, 2)))
+def test_tight_code_derives_what_general_code_derives(text, a, b, u, p, chunk):
+    facts = {"a": a, "b": b, "u": u, "p": a[:3] + p[:2]}  # p: also facts, which its rules may derive again
+    derived = []
+    general = _evaluate(text, facts, tight=False, derived=derived)
+    assert _evaluate(text, facts, tight=True, derived=derived) == general
+    assert derived[0] == derived[1]
     assert _evaluate(text, facts, tight=True, provenance=True) == general
+    assert _evaluate(text, facts, tight=True, chunk=chunk) == general
+    assert _evaluate(text, facts, tight=False, chunk=chunk) == general
 
 
 @pytest.mark.parametrize("rule, expect", [
@@ -92,6 +105,8 @@ def test_tight_code_derives_what_general_code_derives(text, a, b, u):
     ("n(X, C) :- a(X, _, _), C = count : { b(X, _, 0) }.", "len("),  # count by length
     ("p(X, Y, Z) :- a(X, Y, Z), X < Y, !u(X).", "v_X not in K_u_0"),  # one column: no 1-tuple
     ("p(X, Y, Y) :- a(X, Y, _), !b(X, _, 1), u(Y).", "_compress("),  # a filtered projection
+    ("u(X) :- a(_, X, _).", "zip(set(map("),  # one column: distinct values, then 1-tuples
+    ("p(X, Y, Z) :- a(X, Y, Z), X < Y, !u(X).", "add_p((v_X, v_Y, v_Z))"),  # a base variant: no test
 ])
 def test_shapes_are_generated(rule, expect):
     text = "".join(f".decl {r}(x: number, y: number, z: number)\n" for r in ("a", "b", "p"))
