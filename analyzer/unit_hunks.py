@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from analyzer.git import _RECORD, UNIT_FUNCNAME, History, patch_file
+from analyzer.git import _RECORD, UNIT_FUNCNAME, GitError, History, patch_file
 
 HEADING = re.compile(UNIT_FUNCNAME)
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
@@ -81,8 +81,11 @@ def unit_patches(history: History, revisions: Sequence[str],
             for oid in _sides(f):
                 known.add(oid)
                 refs[oid] = refs.get(oid, 0) + 1
-    versions = {oid: _read(data) for oid, data in history.repo.blobs(wanted).items()}
-    sizes = _sizes(history, sorted(known - wanted))
+    try:
+        versions = {oid: _read(data) for oid, data in history.repo.blobs(wanted).items()}
+        sizes = _sizes(history, sorted(known - wanted))
+    except GitError as exc:  # e.g. a submodule's commit id where a blob was expected
+        raise Mismatch(str(exc)) from None
     sizes.update((oid, version.size()) for oid, version in versions.items())
     found: Dict[str, Dict[str, Tuple[Optional[str], Optional[str]]]] = {}
     for sha, files in commits:
