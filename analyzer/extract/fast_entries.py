@@ -88,16 +88,22 @@ class _Entry:
         return entry
 
 
-@lru_cache(maxsize=1024)
-def _storage_clean(module: str, code: str, status: str, scope: str) -> bool:
-    """Whether the storage rules (§5.9) accept an entry of this code, Status and Scope here."""
-    return not rules.storage_issues("", code, module, None, {"Status": status, "Scope": scope})
-
-
-@lru_cache(maxsize=1024)
-def _needs_identity(module: str, code: str) -> bool:
-    """Whether an active entry of this code here must declare Subject and Facet (§5.6)."""
-    return code in ("DEC", "CON", "DNU", "AREA") and module.split("/", 1)[0] not in ("rules", "profiles")
+@lru_cache(maxsize=4096)
+def _accepted(module: str, code: str, status: str, scope: str, facet, bname: str, has_subject: bool) -> bool:
+    """Whether the per-entry rules that read only these values accept an entry here (facet
+    None: no Facet field): Status active (else a lifecycle, storage or Status issue), a
+    valid Scope, the storage rules (§5.9), a known Facet, Subject and Facet where identity
+    requires them (§5.6), and the typed body the ID and file require (§5.3)."""
+    if status != "active" or not rules.scope_ok(scope):
+        return False
+    if rules.storage_issues("", code, module, None, {"Status": status, "Scope": scope}):
+        return False
+    if facet is not None and facet not in rules.FACETS:
+        return False
+    needs_identity = code in ("DEC", "CON", "DNU", "AREA") and module.split("/", 1)[0] not in ("rules", "profiles")
+    if needs_identity and (facet is None or not has_subject):
+        return False
+    return bname in rules.expected_bodies(code, module)
 
 
 def _clean(sink: Sink, module: str, ordinal: int, e: _Entry, line_no: int) -> bool:
@@ -110,21 +116,15 @@ def _clean(sink: Sink, module: str, ordinal: int, e: _Entry, line_no: int) -> bo
         g["id"], g["code"].upper(), g["title"], g["status"], g["scope"], g["subject"], g["facet"], g["bname"],
         g["bv"], g["bl"])
     status, scope = status.strip(), scope.strip()
-    if status != "active" or not rules.scope_ok(scope) or not _storage_clean(module, code, status, scope):
+    if facet is not None:
+        facet = facet.strip()
+    if not _accepted(module, code, status, scope, facet, bname, subject is not None):
         return False
     if subject is not None:
         subject = subject.strip()
         if not subject:
             return False
-    if facet is not None:
-        facet = facet.strip()
-        if facet not in rules.FACETS:
-            return False
-    elif _needs_identity(module, code):
-        return False
-    if subject is None and _needs_identity(module, code):
-        return False
-    if bname not in rules.expected_bodies(code, module) or not (bv.strip() or bl.strip()):
+    if not (bv.strip() or bl.strip()):
         return False
     items = e.items
     sources = [rules.classify_evidence(item) for item in items]
