@@ -343,7 +343,10 @@ class _Run:
         for rel, tuples in self.new.items():
             if not tuples:
                 continue
-            self.full[rel].update(tuples)
+            if self.full[rel]:
+                self.full[rel].update(tuples)
+            else:  # the first tuples (every relation of a non-recursive stratum): no copy
+                self.full[rel] = tuples
             self.derived += len(tuples)
             self.indexes.extend(rel, tuples)
         self.new = {}  # merged: counted in self.derived from now on
