@@ -199,6 +199,22 @@ def _trailers(text: str) -> Tuple[Tuple[str, str], ...]:
     return tuple(found)
 
 
+def patch_file(line: str, following: str) -> Optional[Tuple[str, bool, bool]]:
+    """For a line of a file's header in ``git diff`` output and the line after it: when they
+    are the ``---``/``+++`` pair (``--no-prefix``), the file's path and whether it is new
+    and whether it is gone; None otherwise. :class:`GitError` for a file Git shows as binary
+    or a path Git quotes."""
+    if line.startswith("Binary files "):
+        raise GitError(f"Git reads a memory file as binary: {line}")
+    if not (line.startswith("--- ") and following.startswith("+++ ")):
+        return None
+    old_path, new_path = line[4:], following[4:]
+    name = new_path if new_path != "/dev/null" else old_path
+    if name.startswith('"'):
+        raise GitError(f"a memory path Git quotes cannot be read: {name}")
+    return name, old_path == "/dev/null", new_path == "/dev/null"
+
+
 class History:
     """Read-only queries over a repository's history below one folder (the memory dir)."""
 
@@ -338,7 +354,8 @@ class History:
     def unit_patches(self, revisions: Sequence[str],
                      stdin: Optional[bytes] = None) -> Dict[str, Dict[str, Tuple[Optional[str], Optional[str]]]]:
         """Commit -> folder-relative path -> (text before, text after) of the units each
-        commit changed against its first parent, from ``git log -p --function-context`` with
+        commit changed against its first parent (the fallback of analyzer/unit_hunks.py, which
+        builds the same from Git's changed lines), from ``git log -p --function-context`` with
         :data:`UNIT_FUNCNAME`: every hunk is widened to whole units (heading to the next
         heading), so a commit costs what it changed, never the size of its files; with no
         other context (``-U0``), so the next unit's heading line is not dragged in as a
@@ -381,16 +398,10 @@ class History:
             elif line.startswith("diff --git "):
                 flush()
                 path, header = "", True
-            elif header and line.startswith("Binary files "):
-                raise GitError(f"Git reads a memory file as binary: {line}")
-            elif header and line.startswith("--- ") and i < len(lines) and lines[i].startswith("+++ "):
-                old_path, new_path = line[4:], lines[i][4:]
+            elif header and (names := patch_file(line, lines[i] if i < len(lines) else "")):
                 i += 1
-                name = new_path if new_path != "/dev/null" else old_path
-                if name.startswith('"'):
-                    raise GitError(f"a memory path Git quotes cannot be read: {name}")
-                path = name
-                sides[path], absent[path] = [[], []], [old_path == "/dev/null", new_path == "/dev/null"]
+                path, born, gone = names
+                sides[path], absent[path] = [[], []], [born, gone]
             elif line.startswith("@@") and path:
                 header = False
                 if sides[path][0] or sides[path][1]:  # hunks of one file: keep them apart

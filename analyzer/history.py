@@ -2,11 +2,12 @@
 
 Each commit of the window (first-parent history of the tip, committer time in the window)
 is compared with its first parent as one ``git_pair`` of rules/diff/. The pair's two
-revisions hold only the units the commit changed, as Git shows them with the hunks widened
-to whole units (:meth:`analyzer.git.History.unit_patches`), parsed by the work tree's
-extractors with the manifest of that commit (which selects the entry grammar). Work grows
-with what the commits changed, never with history length x project size, and no blob is
-read whole; what Git's diff says about a commit is kept between runs
+revisions hold only the units the commit changed: Git's changed lines widened to whole
+units (analyzer/unit_hunks.py, as :meth:`analyzer.git.History.unit_patches` has Git widen
+them), parsed by the work tree's extractors with the manifest of that commit (which selects
+the entry grammar). Work grows with what the commits changed, never with history length x
+project size: a changed file is read whole at most once per run, and its other versions
+are rebuilt from the hunks; what Git's diff says about a commit is kept between runs
 (analyzer/commit_cache.py), so Git diffs only commits no earlier run has seen. The units
 the commit left as it is that rules ask about come from the parent commit: a predecessor a
 changed unit names in ``Supersedes`` (analyzer/held_units.py) and a second holder of a

@@ -124,6 +124,8 @@ def items(grammar: str, group: str) -> str:
 
 def item_values(block: str) -> List[str]:
     """The trimmed values of the item lines of a matched :func:`items` group."""
+    if block.count("\n") == 1:  # one item (most blocks)
+        return [block[2:].strip()]
     return [line[2:].strip() for line in block.split("\n")[:-1]]
 
 

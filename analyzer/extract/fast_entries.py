@@ -51,55 +51,59 @@ def _body(value: str, line: int, lines: str) -> Occurrence:
 
 
 class _Entry:
-    """What a matched entry section holds, with the 0-based line of each field."""
+    """What a matched entry section holds (its groups), with the 0-based line of each field."""
 
-    __slots__ = ("m", "lines", "items")
+    __slots__ = ("g", "lines", "items")
 
     def __init__(self, m, line: int) -> None:
-        self.m = m
-        g = m.group
+        self.g = g = m.groupdict()
         at = {}
-        i = line + 1 + len(g("g0"))
+        i = line + 1 + len(g["g0"])
         for name, value, gap in (("Status", "status", "g1"), ("Scope", "scope", "g2"),
                                  ("Subject", "subject", "g3"), ("Facet", "facet", "g4")):
-            if g(value) is not None:
+            if g[value] is not None:
                 at[name] = i
-                i += 1 + len(g(gap))
+                i += 1 + len(g[gap])
         at["Evidence"] = i
-        self.items = c.item_values(g("ev"))
-        i += 1 + len(self.items) + len(g("g5"))
+        self.items = c.item_values(g["ev"])
+        i += 1 + len(self.items) + len(g["g5"])
         at["body"] = i
-        at["Reason"] = i + 1 + g("bl").count("\n")
         self.lines = at
 
     def parsed(self) -> ParsedEntry:
         """The :class:`ParsedEntry` the general path reads from these lines."""
-        g, at = self.m.group, self.lines
+        g, at = self.g, self.lines
         entry = ParsedEntry()
         fields = entry.fields
         for name, value, gap in (("Status", "status", "g1"), ("Scope", "scope", "g2"),
                                  ("Subject", "subject", "g3"), ("Facet", "facet", "g4")):
-            found = g(value)
+            found = g[value]
             if found is not None:
-                fields[name] = [_occurrence(found, at[name], g(gap))]
-        fields["Evidence"] = [_occurrence(g("evv"), at["Evidence"], g("g5"))]
+                fields[name] = [_occurrence(found, at[name], g[gap])]
+        fields["Evidence"] = [_occurrence(g["evv"], at["Evidence"], g["g5"])]
         entry.evidence = [(v, k) for k, v in enumerate(self.items, at["Evidence"] + 1)]
-        fields[g("bname")] = [_body(g("bv"), at["body"], g("bl"))]
-        if g("rv") is not None:
-            fields["Reason"] = [_body(g("rv"), at["Reason"], g("rl"))]
+        fields[g["bname"]] = [_body(g["bv"], at["body"], g["bl"])]
+        if g["rv"] is not None:
+            fields["Reason"] = [_body(g["rv"], at["body"] + 1 + g["bl"].count("\n"), g["rl"])]
         return entry
 
 
-@lru_cache(maxsize=1024)
-def _storage_clean(module: str, code: str, status: str, scope: str) -> bool:
-    """Whether the storage rules (§5.9) accept an entry of this code, Status and Scope here."""
-    return not rules.storage_issues("", code, module, None, {"Status": status, "Scope": scope})
-
-
-@lru_cache(maxsize=1024)
-def _needs_identity(module: str, code: str) -> bool:
-    """Whether an active entry of this code here must declare Subject and Facet (§5.6)."""
-    return code in ("DEC", "CON", "DNU", "AREA") and module.split("/", 1)[0] not in ("rules", "profiles")
+@lru_cache(maxsize=4096)
+def _accepted(module: str, code: str, status: str, scope: str, facet, bname: str, has_subject: bool) -> bool:
+    """Whether the per-entry rules that read only these values accept an entry here (facet
+    None: no Facet field): Status active (else a lifecycle, storage or Status issue), a
+    valid Scope, the storage rules (§5.9), a known Facet, Subject and Facet where identity
+    requires them (§5.6), and the typed body the ID and file require (§5.3)."""
+    if status != "active" or not rules.scope_ok(scope):
+        return False
+    if rules.storage_issues("", code, module, None, {"Status": status, "Scope": scope}):
+        return False
+    if facet is not None and facet not in rules.FACETS:
+        return False
+    needs_identity = code in ("DEC", "CON", "DNU", "AREA") and module.split("/", 1)[0] not in ("rules", "profiles")
+    if needs_identity and (facet is None or not has_subject):
+        return False
+    return bname in rules.expected_bodies(code, module)
 
 
 def _clean(sink: Sink, module: str, ordinal: int, e: _Entry, line_no: int) -> bool:
@@ -107,26 +111,20 @@ def _clean(sink: Sink, module: str, ordinal: int, e: _Entry, line_no: int) -> bo
     :func:`~analyzer.extract.entry_rules.emit_entry` would; False (nothing written) when a
     rule might object. Only what the entry section pattern leaves open is checked: its
     fields are known and single, Status, Scope and Evidence present, scalar bodies blank."""
-    m = e.m
-    shown, code, title, status, scope, subject, facet, bname, bv, bl = m.group(
-        "id", "code", "title", "status", "scope", "subject", "facet", "bname", "bv", "bl")
-    code = code.upper()
+    g = e.g
+    shown, code, title, status, scope, subject, facet, bname, bv, bl = (
+        g["id"], g["code"].upper(), g["title"], g["status"], g["scope"], g["subject"], g["facet"], g["bname"],
+        g["bv"], g["bl"])
     status, scope = status.strip(), scope.strip()
-    if status != "active" or not rules.scope_ok(scope) or not _storage_clean(module, code, status, scope):
+    if facet is not None:
+        facet = facet.strip()
+    if not _accepted(module, code, status, scope, facet, bname, subject is not None):
         return False
     if subject is not None:
         subject = subject.strip()
         if not subject:
             return False
-    if facet is not None:
-        facet = facet.strip()
-        if facet not in rules.FACETS:
-            return False
-    elif _needs_identity(module, code):
-        return False
-    if subject is None and _needs_identity(module, code):
-        return False
-    if bname not in rules.expected_bodies(code, module) or not (bv.strip() or bl.strip()):
+    if not (bv.strip() or bl.strip()):
         return False
     items = e.items
     sources = [rules.classify_evidence(item) for item in items]

@@ -72,7 +72,8 @@ def extract_subjects(text: str, module: str, sink: Sink, fast: bool = True) -> N
         emit_subject(sink, block, common_problems(block, ("Status", "Kind"), ("Evidence", "Aliases")))
 
 
-_BAD_EVIDENCE = frozenset({"invalid", "legacy-unverified", "agent-observed", "conversation-unconfirmed"})
+# Evidence kinds a Subject may not cite (§6.1)
+BAD_EVIDENCE = frozenset({"invalid", "legacy-unverified", "agent-observed", "conversation-unconfirmed"})
 
 
 def emit_subject(sink: Sink, block: Block, problems: List[Tuple[str, int]]) -> None:
@@ -129,7 +130,7 @@ def emit_subject(sink: Sink, block: Block, problems: List[Tuple[str, int]]) -> N
             add(("subject_evidence", (sid, item, k), ln, 3))
             kind, path, rev = classify_evidence(item)
             add(("subject_evidence_source", (sid, k, kind, path, rev), ln, 3))
-            bad = bad or kind in _BAD_EVIDENCE
+            bad = bad or kind in BAD_EVIDENCE
     if bad:
         problems.append(("has invalid Evidence schema or unsafe source path", line))
     if problems:

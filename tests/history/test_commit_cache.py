@@ -23,16 +23,22 @@ def history(tmp_path, monkeypatch):
 
 
 def _counting(monkeypatch):
+    """Count the Git diffs: readiness's unit patches (built from `git log -U0` by
+    analyzer/unit_hunks.py; Git's own widening, History.unit_patches, is only its fallback
+    and must not run) and diff's touched IDs."""
+    import analyzer.unit_hunks as unit_hunks
+
     calls = {"unit_patches": 0, "touched_ids": 0}
-    for name in calls:
-        real = getattr(History, name)
+    for owner, name, counted in ((unit_hunks, "unit_patches", "unit_patches"), (History, "touched_ids", "touched_ids"),
+                                 (History, "unit_patches", "fallback")):
+        real = getattr(owner, name)
 
-        def wrapped(self, *args, _real=real, _name=name, **kwargs):
-            if args and args[0] != "diff":  # the work tree's own diff is never cached
-                calls[_name] += 1
-            return _real(self, *args, **kwargs)
+        def wrapped(*args, _real=real, _name=counted, **kwargs):
+            if args[1:] and args[1][0] != "diff":  # the work tree's own diff is never cached
+                calls[_name] = calls.get(_name, 0) + 1
+            return _real(*args, **kwargs)
 
-        monkeypatch.setattr(History, name, wrapped)
+        monkeypatch.setattr(owner, name, wrapped)
     return calls
 
 
@@ -148,20 +154,38 @@ def test_git_without_diff_merges_falls_back_to_its_older_spelling(history, monke
     """Git before 2.31 refuses --diff-merges; `-m --first-parent` says the same there."""
     from analyzer.git import GitError
 
+    import analyzer.unit_hunks as unit_hunks
+
     repo, _ = history
     expected = _readings(repo, use_cache=False)
-    real = History.unit_patches
     seen = []
+    for owner in (unit_hunks, History):  # Git's -U0 log, and Git's own widening (the fallback)
+        real = owner.unit_patches
 
-    def old_git(self, revisions, stdin=None):
-        seen.append(list(revisions))
-        if any(r.startswith("--diff-merges") for r in revisions):
-            raise GitError("unrecognized argument: --diff-merges=first-parent")
-        return real(self, revisions, stdin)
+        def old_git(self, revisions, stdin=None, _real=real):
+            seen.append(list(revisions))
+            if any(r.startswith("--diff-merges") for r in revisions):
+                raise GitError("unrecognized argument: --diff-merges=first-parent")
+            return _real(self, revisions, stdin)
 
-    monkeypatch.setattr(History, "unit_patches", old_git)
+        monkeypatch.setattr(owner, "unit_patches", old_git)
     assert _readings(repo) == expected
     assert [r for r in seen[-1] if r in ("-m", "--first-parent")] == ["-m", "--first-parent"]
+    assert len(seen) == 2, seen
+
+
+def test_a_rebuilt_version_git_does_not_hold_lets_git_widen(history, monkeypatch):
+    """analyzer/unit_hunks.py checks each file version it rebuilds against the blob's size
+    in Git; on any difference Git widens the hunks itself (History.unit_patches), and the
+    reading is the same."""
+    import analyzer.unit_hunks as unit_hunks
+
+    repo, _ = history
+    expected = _readings(repo, use_cache=False)
+    monkeypatch.setattr(unit_hunks, "_sizes", lambda history, oids: {oid: 1 for oid in oids})
+    calls = _counting(monkeypatch)
+    assert _readings(repo) == expected
+    assert calls == {"unit_patches": 1, "fallback": 1, "touched_ids": 0}
 
 
 def test_a_warm_reading_compares_no_commit_and_reads_as_one_joint_evaluation(history, monkeypatch):

@@ -1,0 +1,105 @@
+"""analyzer/unit_hunks.py widens `git log -p -U0` hunks to whole units as Git's own
+function context does (History.unit_patches): both give the same snippets, line for line,
+on the fixture histories, on a history of large entry files and on random small histories
+of heading-like, blank and repeated lines (where Git's diff has many equally short
+answers), with and without a last newline.
+
+Not asserted for large files of repeated lines: there Git's diff without context (which
+first trims the versions' common tail, the point of using it) may place a change elsewhere
+than its diff with function context does; both widen a valid diff of the same versions,
+and the rebuilt versions are still checked against Git's blob sizes."""
+
+import subprocess
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from classes import agreeing_history, held_twice_history
+from histrepo import MEM, Repo as FixtureRepo, entry, env
+
+from analyzer.git import History, Repo
+from analyzer.unit_hunks import unit_patches
+
+
+def both(root, revisions, stdin=None):
+    """Ours and Git's widening of the same commits; ours also with the commits newest first
+    (its versions then rebuilt backwards), which must give the same."""
+    history = History(Repo(str(root)), MEM)
+    ours = unit_patches(history, revisions, stdin)
+    if stdin is None:
+        assert unit_patches(history, [r for r in revisions if r != "--reverse"]) == ours
+    else:
+        newest_first = b"".join(reversed(stdin.splitlines(keepends=True)))
+        assert unit_patches(history, revisions, newest_first) == ours
+    return ours, history.unit_patches(revisions, stdin)
+
+
+def test_the_fixture_histories_give_gits_own_widening(tmp_path):
+    for n, build in enumerate((agreeing_history, held_twice_history)):
+        repo, shas = build(tmp_path / f"p{n}")
+        ours, gits = both(repo.root, ["--reverse", "--first-parent", "HEAD"])
+        assert ours == gits and len(ours) == len(shas)
+        # commits given one by one, every second one: their parents' versions are read from Git
+        picked = list(shas.values())[1::2]
+        ours, gits = both(repo.root, ["--no-walk=unsorted", "--diff-merges=first-parent", "--stdin"],
+                          ("\n".join(picked) + "\n").encode())
+        assert ours == gits and sorted(ours) == sorted(picked)
+
+
+def test_large_entry_files_give_gits_own_widening(tmp_path):
+    """Files of 60 entries (over Git's 1 KiB tail blocks): entries rewritten, added,
+    moved and removed, one file without a last newline."""
+    repo = FixtureRepo(tmp_path / "p")
+    ids = [f"MC-DEC-20260101-{n:08x}" for n in range(60)]
+    texts = {i: entry(i, f"Decision {n}", f"Body {n}.") for n, i in enumerate(ids)}
+    repo.write("decisions.md", "# Decisions\n\n" + "\n".join(texts[i] for i in ids))
+    repo.commit("many")
+    steps = [lambda o: o[:10] + o[11:], lambda o: o[:30] + [ids[10]] + o[30:], lambda o: o[::-1][:45],
+             lambda o: o + [ids[0].replace("0000", "ffff")], lambda o: o[5:] + o[:5]]
+    order = list(ids)
+    for n, step in enumerate(steps):
+        order = step(order)
+        texts[order[len(order) // 2]] = texts[order[len(order) // 2]].replace("Body", f"Body rewritten {n}")
+        for i in order:
+            texts.setdefault(i, entry(i, "Added", "Added body."))
+        text = "# Decisions\n\n" + "\n".join(texts[i] for i in order)
+        repo.write("decisions.md", text.rstrip("\n") if n == 2 else text)
+        repo.commit(f"step {n}")
+    ours, gits = both(repo.root, ["--reverse", "--first-parent", "HEAD"])
+    assert ours == gits
+
+
+LINES = ["", " ", "## MC-DEC-20260101-0000000a — A", "## MC-DEC-20260101-0000000b — B", "   ## MC-DEC-20260101-0000000c",
+         "    ## MC-DEC-20260101-0000000d — code, not a heading", "##\tMC-CON-20260101-0000000e — tab", "# Title",
+         "Status: active", "Decision:", "text", "more text", "- user-confirmed", "crlf\r", "\t"]
+FILES = st.lists(st.sampled_from(range(len(LINES))), max_size=24).map(lambda ix: [LINES[i] for i in ix])
+VERSION = st.tuples(FILES, st.booleans())  # lines, ends with a newline
+HISTORY = st.lists(st.tuples(st.one_of(st.none(), VERSION), st.one_of(st.none(), VERSION)), min_size=1, max_size=5)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(history=HISTORY)
+def test_random_histories_give_gits_own_widening(tmp_path_factory, history):
+    root = tmp_path_factory.mktemp("h")
+    mem = root / MEM
+    mem.mkdir(parents=True)
+
+    def git(*args):
+        return subprocess.run(["git", *args], cwd=root, env=env(), check=True, capture_output=True).stdout
+
+    git("init", "-q", "-b", "main")
+    (mem / "keep.md").write_text("# kept\n")
+    git("add", "-A")
+    git("commit", "-qm", "init")
+    for versions in history:
+        for name, version in zip(("a.md", "b.md"), versions):
+            path = mem / name
+            if version is None:
+                path.unlink(missing_ok=True)
+            else:
+                lines, newline = version
+                path.write_bytes(("\n".join(lines) + ("\n" if newline and lines else "")).encode())
+        git("add", "-A")
+        git("commit", "-q", "--allow-empty", "-m", "step")
+    ours, gits = both(root, ["--reverse", "--first-parent", "HEAD"])
+    assert ours == gits
