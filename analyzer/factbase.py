@@ -53,8 +53,13 @@ class FactBase:
         ``key``, when given, is a digest that determines the rows (the facts cache key of
         the file's extraction); otherwise :meth:`digest` hashes the rows themselves."""
         facts = self._facts
+        adders: Dict[str, object] = {}  # relation -> its set's bound add (one lookup per relation, not per row)
         for relation, values, _line, _col in rows:
-            facts[relation].add(values)
+            try:
+                adders[relation](values)
+            except KeyError:
+                adders[relation] = facts[relation].add
+                adders[relation](values)
         self._located.append((path, rows))
         if key is None:
             key = "rows:" + hashlib.sha256(marshal.dumps(rows)).hexdigest()
