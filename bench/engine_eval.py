@@ -5,15 +5,17 @@ usage: python bench/engine_eval.py [--repeat N] -- ARGS...
 
 The first form runs ``analyze ARGS`` in this process with an empty ``XDG_CACHE_HOME`` (a cold
 run: no facts, strata or program cache; the compiled rules come from the installation) and
-prints the process CPU seconds of every ``Engine.evaluate`` call it made. With ``--repeat N``
+prints the process CPU seconds of every ``Engine.evaluate`` call it made (``cold``: the
+largest; ``total``: all of them plus storing the request-independent strata,
+analyzer/engine/materialize.py, which a cold ``read`` does after evaluating). With ``--repeat N``
 the largest call is then evaluated N more times over the same facts (garbage collector off,
 as the commands run it) and the minimum and median CPU seconds are printed, with a digest of
 every relation of the result (equal digests: equal results).
 
 The second form alternates the first form under two interpreters (each with its own
 installation of the analyzer, e.g. venvs made with ``pip install .`` of two commits), P
-pairs, and prints the median of the per-pair ratios A/B of the cold call and of the
-repeated minimum. Run it from outside the source tree, so that each interpreter imports its
+pairs, and prints the median of the per-pair ratios A/B of the cold call, the total and
+the repeated minimum. Run it from outside the source tree, so that each interpreter imports its
 own installation. Used for docs/performance.md ("Engine evaluation, cold runs").
 """
 
@@ -47,7 +49,18 @@ def measure(args: list, repeat: int) -> dict:
         calls.append((time.process_time() - start, self, facts, options))
         return db
 
+    from analyzer.engine import materialize
+
+    stores = []
+    write = materialize._write
+
+    def timed_write(*a):
+        start = time.process_time()
+        write(*a)
+        stores.append(time.process_time() - start)
+
     Engine.evaluate = timed
+    materialize._write = timed_write
     os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="engine-eval-")
     with contextlib.redirect_stdout(io.StringIO()):
         try:
@@ -55,10 +68,12 @@ def measure(args: list, repeat: int) -> dict:
         except SystemExit:
             pass
     Engine.evaluate = evaluate
+    materialize._write = write
     if not calls:
         raise SystemExit("the command evaluated nothing")
     first, engine, facts, options = max(calls, key=lambda c: c[0])
-    result = {"calls": [round(c[0], 4) for c in calls], "cold": first}
+    result = {"calls": [round(c[0], 4) for c in calls], "cold": first, "store": sum(stores),
+              "total": sum(c[0] for c in calls) + sum(stores)}
     if repeat:
         gc.disable()
         times, db = [], None
@@ -100,7 +115,7 @@ def main(argv=None) -> int:
             out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
             pair.append(json.loads(out.strip().splitlines()[-1]))
         rows.append(pair)
-    for field in ("cold",) + (("min",) if opts.repeat else ()):
+    for field in ("cold", "total") + (("min",) if opts.repeat else ()):
         a = [r[0][field] for r in rows]
         b = [r[1][field] for r in rows]
         ratios = sorted(x / y for x, y in zip(a, b))

@@ -125,8 +125,9 @@ def engine_from_state(state: dict) -> Optional[Engine]:
 
 
 def _variant(meta: tuple, namespace: dict) -> Variant:
-    rule, delta, delta_rel, fname, params, source, steps = meta
-    return Variant(rule, delta, delta_rel, namespace[fname], params, source, steps)
+    rule, delta, delta_rel, fname, params, source, steps, uname, usource = meta
+    return Variant(rule, delta, delta_rel, namespace[fname], params, source, steps, fname,
+                   namespace[uname] if uname else None, uname, usource)
 
 
 def _digest(path: Path) -> Optional[str]:
@@ -155,8 +156,9 @@ def engine_state(engine: Engine) -> dict:
         for part in (base, delta):
             rows = []
             for v in part:
-                sources.append(v.source)
-                rows.append((v.rule, v.delta, v.delta_rel, v.fn.__name__, v.params, v.source, v.steps))
+                sources.extend(text for text in (v.source, v.unique_source) if text)
+                rows.append((v.rule, v.delta, v.delta_rel, v.fn.__name__, v.params, v.source, v.steps,
+                             v.unique_name, v.unique_source))
             group.append(rows)
         metas.append(tuple(group))
     state = engine.state()

@@ -65,8 +65,11 @@ class RuleCompiler:
     """Generates the source of one variant of one rule."""
 
     def __init__(self, rule: ast.Rule, index: int, steps: List[Step], flavour: str, builtins,
-                 base: bool = False):
+                 base: bool = False, unique: bool = False):
         self.rule, self.index, self.steps, self.flavour = rule, index, steps, flavour
+        # unique: every hash index this code reads is in unique form (analyzer/engine/indexes.py),
+        # key -> the one tuple: a lookup is a get and a test, not a loop over a bucket
+        self.unique = unique
         # a base variant (no delta atom) adds its heads untested: the evaluation drops those
         # its relation held already (rare: facts of a derived relation) after the call
         self.base = base
@@ -287,6 +290,13 @@ class RuleCompiler:
         wildcards = not keep and not self.in_aggregate and any(isinstance(t, ast.Wildcard) for t in atom.args)
         if wildcards and self.distinct_scan(atom, step.bound, cols, key):
             return
+        if cols and self.unique and constant_key(atom, cols) is None:
+            found = self.fresh("t")
+            self.emit(f"{found} = {self.res.name(('I', atom.rel, cols))}_get({key})")
+            self.filter(f"{found} is not None")
+            self.emit(f"{target} = {found}")
+            self.emit_checks(checks)
+            return
         source = self.lookup(atom, cols, key) if cols else self.res.name(("F", atom.rel))
         # the outermost loop only: there duplicates multiply everything after them, while an
         # inner lookup's bucket is mostly one tuple, where deduplicating costs more (67,000
@@ -309,6 +319,12 @@ class RuleCompiler:
         if selection is not None:
             return self.res.name(selection)
         return f"{self.res.name(('I', atom.rel, cols))}_get({key}, ())"
+
+    def count_lookup(self, atom: ast.Atom, cols, key: str) -> str:
+        """How many tuples :meth:`lookup` gives (a unique index holds one or none)."""
+        if self.unique and constant_key(atom, cols) is None:
+            return f"(1 if {key} in {self.res.name(('I', atom.rel, cols))} else 0)"
+        return f"len({self.lookup(atom, cols, key)})"
 
     def member_of(self, atom: ast.Atom, cols) -> str:
         """What a fully bound atom is tested against: its relation, or for a one-column
@@ -450,7 +466,7 @@ def _is_bound(term, bound) -> bool:
     return True
 
 
-def compile_function(rule, index, steps, flavour, builtins, fname, base=False):
+def compile_function(rule, index, steps, flavour, builtins, fname, base=False, unique=False):
     """Source and parameter keys of one rule variant's function (``base``: a variant without
-    a delta atom, see :class:`RuleCompiler`)."""
-    return RuleCompiler(rule, index, steps, flavour, builtins, base).generate(fname)
+    a delta atom; ``unique``: for unique indexes; see :class:`RuleCompiler`)."""
+    return RuleCompiler(rule, index, steps, flavour, builtins, base, unique).generate(fname)

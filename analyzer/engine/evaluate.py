@@ -274,16 +274,18 @@ class _Run:
                 self.stats[variant.rule].iterations += 1  # it ran, and found nothing
             return
         # indexes are built for the variants that run (a variant that returns at once needs
-        # none), then kept and extended by every later merge
-        self.indexes.prepare(variant.params)
-        args = [self.resource(key, delta) for key in variant.params] + [self.check]
+        # none), then kept and extended by every later merge; a variant whose indexes all
+        # turn out unique runs its code for them (analyzer/engine/indexes.py)
+        unique = self.indexes.prepare(variant.params, self.done, variant.unique_fn is not None)
+        fn = variant.unique_fn if unique else variant.fn
+        args = [self.resource(key, delta, unique) for key in variant.params] + [self.check]
         if self.prov is not None:
             args.append(self.height)
         target = self.new[rule.head.rel]
         before = len(target)
         start = time.perf_counter() if self.profile else 0.0
         try:
-            variant.fn(*args)
+            fn(*args)
         except TypeError as exc:  # e.g. a comparison between a number and a symbol
             raise EngineError(f"type error evaluating rule: {exc}", rule.span, code="DL907") from None
         except EngineError as exc:
@@ -300,19 +302,26 @@ class _Run:
             stats.derived += len(target) - before
 
     def idle(self, variant) -> bool:
-        """Whether a variant over full relations would return without doing anything: its
-        first step, before which nothing runs, reads an empty relation or selection."""
-        first = variant.steps[0] if variant.steps else None
-        if first is None or first.kind != SCAN or first.aggs:
-            return False
-        atom = first.literal
-        if not self.full[atom.rel]:
-            return True
-        cols = tuple(i for i, t in enumerate(atom.args) if not isinstance(t, (ast.Var, ast.Wildcard)))
-        selection = constant_key(atom, cols)
-        return selection is not None and not self.indexes.get(selection, atom.rel in self.done)
+        """Whether a variant over full relations derives nothing for sure: a positive atom of
+        its body (outside aggregates) reads a complete relation, or selection of one, that is
+        empty. It is then not run, and builds no index (``relation_problem(E, D) :-
+        relation_entry(E, _), entry_relation(E, _, T), ...`` with no relation written looped
+        over 10,000 entries for nothing)."""
+        for step in variant.steps:
+            if step.kind != SCAN or step.delta:
+                continue
+            atom = step.literal
+            if atom.rel not in self.done:
+                continue  # still being derived: it may grow
+            if not self.full[atom.rel]:
+                return True
+            cols = tuple(i for i, t in enumerate(atom.args) if not isinstance(t, (ast.Var, ast.Wildcard)))
+            selection = constant_key(atom, cols)
+            if selection is not None and not self.indexes.get(selection, True):
+                return True
+        return False
 
-    def resource(self, key, delta):
+    def resource(self, key, delta, unique=False):
         kind = key[0]
         if kind == "F":
             return self.full[key[1]]
@@ -323,7 +332,7 @@ class _Run:
         if kind == "U":
             return self.new[key[1]]
         if kind in ("I", "K", "Q"):
-            return self.indexes.get(key, key[1] in self.done)
+            return self.indexes.get(key, key[1] in self.done, unique)
         if kind == "P":
             return self.prov[key[1]]
         if kind == "B":
@@ -334,7 +343,10 @@ class _Run:
         for rel, tuples in self.new.items():
             if not tuples:
                 continue
-            self.full[rel].update(tuples)
+            if self.full[rel]:
+                self.full[rel].update(tuples)
+            else:  # the first tuples (every relation of a non-recursive stratum): no copy
+                self.full[rel] = tuples
             self.derived += len(tuples)
             self.indexes.extend(rel, tuples)
         self.new = {}  # merged: counted in self.derived from now on

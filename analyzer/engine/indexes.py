@@ -14,6 +14,11 @@ A rule variant names what it looks up by resource key (analyzer/engine/compile.p
 Indexes and key sets are built once, when a stratum whose variants use them starts, and
 extended as tuples are merged; a key set is only built when no index on the same columns
 exists at that point.
+
+An index of a complete relation whose key identifies its tuples (an entry ID: most lookups
+of the shipped rules) is built in *unique form*, key -> the tuple itself, for the variants
+compiled to look such indexes up without a loop (analyzer/engine/compile.py, ``unique``);
+a variant any of whose indexes is not unique runs its general code over bucket forms.
 """
 
 from __future__ import annotations
@@ -35,29 +40,57 @@ class Indexes:
         self.built: Dict[tuple, object] = {}  # I and K keys -> dict or set
         self.by_rel: Dict[str, List[Tuple[tuple, object]]] = {}
         self.selections: Dict[tuple, list] = {}
+        self.unique: Dict[tuple, dict] = {}  # I keys -> unique form (complete relations only)
+        self.repeated: set = set()  # I keys of complete relations whose key repeats
 
-    def prepare(self, keys) -> None:
+    def prepare(self, keys, complete=frozenset(), unique: bool = False) -> bool:
         """Build the indexes and key sets ``keys`` name that do not exist yet (indexes
-        first: a key set is the index when there is one)."""
+        first: a key set is the index when there is one). With ``unique`` (the variant has
+        code for unique indexes), indexes of ``complete`` relations are built in unique form
+        when their keys allow; returns whether every index of ``keys`` is in that form (else
+        all are built as buckets)."""
         keys = list(keys)
+        ikeys = [key for key in keys if key[0] == "I"]
+        if unique:
+            unique = all(key[1] in complete and key not in self.repeated for key in ikeys)
+            for key in ikeys if unique else ():
+                if key not in self.unique:
+                    index = unique_index(self.full[key[1]], key[2])
+                    if index is None:
+                        self.repeated.add(key)
+                        unique = False
+                        break
+                    self.unique[key] = index
+        if not unique:
+            for key in ikeys:
+                if key not in self.built:
+                    index = self.unique.get(key)
+                    index = build_index(self.full[key[1]], key[2]) if index is None else dict(
+                        zip(index.keys(), zip(index.values())))
+                    self._add(key, index)
         for key in keys:
-            if key[0] == "I" and key not in self.built:
-                self._add(key, build_index(self.full[key[1]], key[2]))
-        for key in keys:
-            if key[0] == "K" and key not in self.built and ("I",) + key[1:] not in self.built:
+            if key[0] == "K" and key not in self.built and self.index(key) is None:
                 self._add(key, set(map(_getter(key[2]), self.full[key[1]])))
+        return unique
+
+    def index(self, key: tuple):
+        """The index (either form) on the relation and columns of resource ``key``, or None."""
+        ikey = ("I",) + key[1:3]
+        index = self.built.get(ikey)
+        return self.unique.get(ikey) if index is None else index
 
     def _add(self, key: tuple, structure) -> None:
         self.built[key] = structure
         self.by_rel.setdefault(key[1], []).append((key, structure))
 
-    def get(self, key: tuple, complete: bool):
-        """The structure for resource ``key`` (``complete``: whether its relation is done)."""
+    def get(self, key: tuple, complete: bool, unique: bool = False):
+        """The structure for resource ``key`` (``complete``: whether its relation is done;
+        ``unique``: an index in unique form, as :meth:`prepare` found them all)."""
         kind = key[0]
         if kind == "I":
-            return self.built[key]
+            return self.unique[key] if unique else self.built[key]
         if kind == "K":
-            index = self.built.get(("I",) + key[1:])
+            index = self.index(key)
             return self.built[key] if index is None else index
         _, rel, cols, value = key
         index = self.built.get(("I", rel, cols))
@@ -66,6 +99,10 @@ class Indexes:
             index = self.built[("I", rel, cols)]
         if index is not None:
             return index.get(value, ())
+        index = self.unique.get(("I", rel, cols))
+        if index is not None:
+            found = index.get(value)
+            return () if found is None else (found,)
         selection = self.selections.get(key)
         if selection is None:
             selection = self.selections[key] = select(self.full[rel], cols, value)
@@ -102,6 +139,17 @@ def build_index(tuples, cols) -> dict:
     idx: dict = {}
     extend_index(idx, tuples, cols)
     return idx
+
+
+def unique_index(tuples, cols):
+    """The unique form of an index of ``tuples`` on ``cols`` (key -> the one tuple with that
+    key), or None when a key repeats (decided on a 64-tuple sample first, as in
+    :func:`build_index`)."""
+    key = _getter(cols)
+    if len(tuples) > _SAMPLE and len(set(map(key, islice(tuples, _SAMPLE)))) < _SAMPLE:
+        return None
+    idx = dict(zip(map(key, tuples), tuples))
+    return idx if len(idx) == len(tuples) else None
 
 
 def extend_index(idx: dict, tuples, cols) -> None:

@@ -156,4 +156,4 @@ def counted_by_length(c, agg) -> Optional[str]:
     cols, key = c.key_of(atom, step.bound)
     if len(cols) == len(atom.args):
         return None  # a membership test
-    return f"len({c.lookup(atom, cols, key)})" if cols else f"len({c.res.name(('F', atom.rel))})"
+    return c.count_lookup(atom, cols, key) if cols else f"len({c.res.name(('F', atom.rel))})"

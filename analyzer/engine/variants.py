@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, List, Mapping, Optional, Tuple
 
-from analyzer.engine import ast
+from analyzer.engine import ast, shapes
 from analyzer.engine.compile import PLAIN, PROV, WHY, compile_function
 from analyzer.engine.runtime import RUNTIME
 from analyzer.engine.plan import plan_body
@@ -29,6 +29,11 @@ class Variant:
     source: str
     steps: list            # the plan the source was generated from
     name: str = ""         # the generated function's name in :attr:`source`
+    # the same variant for unique indexes (analyzer/engine/indexes.py), same parameters;
+    # plain variants that look an index up only
+    unique_fn: object = None
+    unique_name: str = ""
+    unique_source: str = ""
 
 
 def _head_vars(rule: ast.Rule):
@@ -68,11 +73,13 @@ def link(groups) -> object:
     cache stores it). One ``compile`` call for the whole program instead of one per
     function halves the code-generation time of a cold compile."""
     variants = [v for base, delta in groups for v in (*base, *delta)]
-    code = compile("\n\n".join(v.source for v in variants), "<datalog program>", "exec")
+    sources = [text for v in variants for text in (v.source, v.unique_source) if text]
+    code = compile("\n\n".join(sources), "<datalog program>", "exec")
     namespace: Dict[str, object] = dict(RUNTIME)
     exec(code, namespace)  # noqa: S102 - our own generated code
     for v in variants:
         v.fn = namespace[v.name]
+        v.unique_fn = namespace[v.unique_name] if v.unique_name else None
     return code
 
 
@@ -80,13 +87,21 @@ def _variant(rule: ast.Rule, ri: int, delta: Optional[int], builtins, flavour, l
     bound = _head_vars(rule) if flavour == WHY else set()
     steps = plan_body(rule.body, bound, builtins, delta=delta, defer_calls=flavour != WHY)
     fname = f"rule{ri}" + ("" if delta is None else f"_delta{delta}") + ("" if flavour == PLAIN else "_" + flavour)
-    source, params = compile_function(rule, ri, steps, flavour, builtins, fname, base=delta is None and flavour != WHY)
+    base = delta is None and flavour != WHY
+    source, params = compile_function(rule, ri, steps, flavour, builtins, fname, base=base)
     delta_rel = None if delta is None else rule.body[delta].rel
+    variant = Variant(ri, delta, delta_rel, None, params, source, steps, fname)
+    if flavour == PLAIN and shapes.TIGHT and any(key[0] == "I" for key in params):
+        usource, uparams = compile_function(rule, ri, steps, flavour, builtins, fname + "_u", base=base, unique=True)
+        if uparams == params:  # always (the same resources in the same order); else no unique form
+            variant.unique_name, variant.unique_source = fname + "_u", usource
     if link_later:
-        return Variant(ri, delta, delta_rel, None, params, source, steps, fname)
+        return variant
     namespace: Dict[str, object] = dict(RUNTIME)
-    exec(compile(source, f"<datalog {fname}>", "exec"), namespace)  # noqa: S102 - our own generated code
-    return Variant(ri, delta, delta_rel, namespace[fname], params, source, steps, fname)
+    exec(compile(source + "\n\n" + variant.unique_source, f"<datalog {fname}>", "exec"), namespace)  # noqa: S102
+    variant.fn = namespace[fname]
+    variant.unique_fn = namespace.get(variant.unique_name) if variant.unique_name else None
+    return variant
 
 
 __all__ = ["Variant", "build_variants", "link", "why_variant", "PLAIN", "PROV", "WHY"]

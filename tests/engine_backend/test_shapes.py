@@ -1,17 +1,18 @@
 """The tight code of analyzer/engine/shapes.py (bulk projections, counts by length, key
-sets, constant-key selections, base variants adding heads untested) derives exactly what the
-general code derives: random programs with constants, wildcards, counts, negations and
-recursion, over facts that may include tuples of derived relations, are evaluated both ways
-(``shapes.TIGHT`` off gives the general code), with provenance, and with outer loops cut into
-chunks of one or two tuples (analyzer/engine/runtime.py); the per-rule profile counts the
-same new tuples."""
+sets, constant-key selections, base variants adding heads untested) and the skipping of
+variants with an empty atom (analyzer/engine/evaluate.py) derive exactly what the general
+code running every variant derives: random programs with constants, wildcards, counts,
+negations and recursion, over facts that may include tuples of derived relations, are
+evaluated both ways (``shapes.TIGHT`` off gives the general code), with provenance, and with
+outer loops cut into chunks of one or two tuples (analyzer/engine/runtime.py); the per-rule
+profile counts the same new tuples."""
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyzer.engine import runtime, shapes
-from analyzer.engine.evaluate import Engine
+from analyzer.engine.evaluate import Engine, _Run
 from analyzer.engine.syntax import parse_program
 
 BASE = ("a", "b", "u")
@@ -61,15 +62,21 @@ def programs(draw):
     return "\n".join(lines) + "\n"
 
 
+IDLE = _Run.idle
 triples = st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(0, 2)), max_size=15)
 singles = st.lists(st.tuples(st.integers(0, 2)), max_size=3)
+# a first column that identifies the tuple: indexes on it are unique (analyzer/engine/indexes.py)
+keyed = st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(0, 2)), max_size=3,
+                 unique_by=lambda t: t[0])
 
 
-def _evaluate(text, facts, tight, provenance=False, chunk=None, derived=None):
+def _evaluate(text, facts, tight, provenance=False, chunk=None, derived=None, skip=True):
     old, sizes = shapes.TIGHT, (runtime._chunks.__defaults__, runtime._lists.__defaults__)
     shapes.TIGHT = tight
     if chunk:
         runtime._chunks.__defaults__ = runtime._lists.__defaults__ = (chunk,)
+    if not skip:  # every variant runs, even one with an empty atom (evaluate.py _Run.idle)
+        _Run.idle = lambda self, variant: False
     try:
         db = Engine(parse_program(text, "shapes.dl"), builtins={}).evaluate(
             facts, provenance=provenance, profile=derived is not None)
@@ -82,15 +89,16 @@ def _evaluate(text, facts, tight, provenance=False, chunk=None, derived=None):
     finally:
         shapes.TIGHT = old
         runtime._chunks.__defaults__, runtime._lists.__defaults__ = sizes
+        _Run.idle = IDLE
     return {rel: db.relation(rel) for rel in DERIVED + ("n",)}
 
 
 @settings(max_examples=150, deadline=None)
-@given(programs(), triples, triples, singles, triples, st.sampled_from((1, 2)))
+@given(programs(), st.one_of(triples, keyed), st.one_of(triples, keyed), singles, triples, st.sampled_from((1, 2)))
 def test_tight_code_derives_what_general_code_derives(text, a, b, u, p, chunk):
     facts = {"a": a, "b": b, "u": u, "p": a[:3] + p[:2]}  # p: also facts, which its rules may derive again
     derived = []
-    general = _evaluate(text, facts, tight=False, derived=derived)
+    general = _evaluate(text, facts, tight=False, derived=derived, skip=False)
     assert _evaluate(text, facts, tight=True, derived=derived) == general
     assert derived[0] == derived[1]
     assert _evaluate(text, facts, tight=True, provenance=True) == general
@@ -113,3 +121,26 @@ def test_shapes_are_generated(rule, expect):
     text += ".decl n(x: number, c: number)\n.decl u(x: number)\n" + rule + "\n"
     source = Engine(parse_program(text, "s.dl"), builtins={}).source()
     assert expect in source
+
+
+UNIQUE = """.decl a(x: number, y: number, z: number)
+.decl b(x: number, y: number, z: number)
+.decl n(x: number, c: number)
+.decl p(x: number, y: number, z: number)
+n(X, C) :- a(X, _, _), C = count : { b(X, _, 1) }.
+p(X, Y, Z) :- a(X, Y, _), b(Y, Z, _), X != Z.
+"""
+
+
+@pytest.mark.parametrize("b", [
+    [(0, 1, 1), (2, 0, 0)],  # key (column 0) unique: the code for unique indexes runs
+    [(0, 1, 1), (0, 2, 1), (2, 0, 0)],  # 0 repeats: the general code runs
+])
+def test_unique_index_code_against_the_general_code(b):
+    facts = {"a": [(0, 0, 0), (1, 2, 1), (2, 1, 2)], "b": b}
+    engine = Engine(parse_program(UNIQUE, "u.dl"), builtins={})
+    assert all(v.unique_fn is not None for base, _ in engine.compiled("plain") for v in base)
+    found = engine.evaluate(facts)
+    expected = {"n": sorted((x, sum(1 for t in b if t[0] == x and t[2] == 1)) for x, _, _ in facts["a"]),
+                "p": sorted((x, y, z) for x, y, _ in facts["a"] for y2, z, _ in b if y2 == y and x != z)}
+    assert {rel: found.relation(rel) for rel in expected} == expected
