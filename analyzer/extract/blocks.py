@@ -49,14 +49,6 @@ class BlockReader:
         self.scalars, self.blocks = scalars, blocks
         self.issue_rel, self.heading_word = issue_rel, heading_word
 
-    def errors(self, lexed, module: str, sink: Sink) -> None:
-        """Report the lexical errors of a file."""
-        label = "Subject registry" if self.issue_rel == "registry_issue" else "Reconciliation"
-        for index, message in lexed.errors:
-            sink.fact("markdown_error", module, message, line=index + 1)
-            sink.fact(self.issue_rel, "", f"{label} parsing failed: {message}", line=index + 1)  # rules add the file name
-            sink.diag("MA-MARKDOWN", message, line=index + 1)
-
     def unit(self, lexed, start: int, end: int, ordinal: int, sink: Sink) -> Optional[Block]:
         """The :class:`Block` of the h2 unit on lines ``start``..``end``; None (reported) when
         its heading is malformed."""
@@ -98,10 +90,23 @@ class BlockReader:
         return block
 
 
+def markdown_errors(lexed, module: str, sink: Sink, issue_rel: str) -> None:
+    """Report lexical errors as ``markdown_error`` plus the file kind's issue relation
+    (``entry_issue``, ``registry_issue`` or ``rec_issue``)."""
+    for index, message in lexed.errors:
+        sink.fact("markdown_error", module, message, line=index + 1)
+        if issue_rel == "entry_issue":
+            sink.fact(issue_rel, module, "", f"Markdown entry parsing failed: {message}", line=index + 1)
+        else:  # the rules add the file name
+            label = "Subject registry" if issue_rel == "registry_issue" else "Reconciliation"
+            sink.fact(issue_rel, "", f"{label} parsing failed: {message}", line=index + 1)
+        sink.diag("MA-MARKDOWN", message, line=index + 1)
+
+
 def read_blocks(text: str, module: str, sink: Sink, reader: BlockReader) -> Iterator[Block]:
     """Yield one :class:`Block` per canonical h2 unit; report lexical and heading problems."""
     lexed = lex(text)
-    reader.errors(lexed, module, sink)
+    markdown_errors(lexed, module, sink, reader.issue_rel)
     doc = split_units(lexed)
     # the h2 units' line ranges, so that a Subject or record ordinal (1-based among the h2
     # units) finds its text (``Project.unit_text``)

@@ -10,6 +10,7 @@ and validated per entry (:mod:`analyzer.extract.entry_rules`). Cross-entry quest
 from __future__ import annotations
 
 from analyzer.extract import entry_rules
+from analyzer.extract.blocks import markdown_errors
 from analyzer.extract.fields import parse_fields
 from analyzer.extract.grammars import terminal
 from analyzer.extract.sink import Sink
@@ -44,22 +45,6 @@ def emit_units_of(sink: Sink, module: str, title, ranges, unit_tokens) -> None:
     title_count = _tokens(title) if title else 0
     sink.fact("title_tokens", module, title_count, line=1)
     sink.fact("file_tokens", module, title_count + sum(unit_tokens), line=1)
-
-
-def markdown_errors(lexed, module: str, sink: Sink, issue_rel: str) -> None:
-    """Report lexical errors as ``markdown_error`` plus the file kind's issue relation."""
-    for index, message in lexed.errors:
-        sink.fact("markdown_error", module, message, line=index + 1)
-        if issue_rel == "entry_issue":
-            sink.fact(issue_rel, module, "", f"Markdown entry parsing failed: {message}", line=index + 1)
-        else:
-            sink.fact(issue_rel, "", f"{issue_rel_label(issue_rel)} parsing failed: {message}", line=index + 1)
-        sink.diag("MA-MARKDOWN", message, line=index + 1)
-
-
-def issue_rel_label(rel: str) -> str:
-    """The word the reference uses for a file kind's parse failure."""
-    return {"registry_issue": "Subject registry", "rec_issue": "Reconciliation"}.get(rel, "Markdown")
 
 
 def extract_entries(text: str, module: str, schema: int, sink: Sink, prefix: str = "", fast: bool = True) -> None:

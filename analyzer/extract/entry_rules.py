@@ -293,15 +293,19 @@ def _emit_fields(add, eid: str, entry: ParsedEntry) -> None:
         add(("evidence_source", (eid, k, kind, path, rev), line + 1, 3))
 
 
+def needs_identity(code: str, module: str) -> bool:
+    """Whether an active entry of this ID code in this module must declare Subject and Facet
+    (§5.6: structural entries, outside rules/ and profiles/)."""
+    return code in ("DEC", "CON", "DNU", "AREA") and module.split("/", 1)[0] not in ("rules", "profiles")
+
+
 def _identity(sink, module: str, e: str, code: str, one: dict, line: int) -> None:
     """Structural identity (§5.6): reported separately, since only some analyses require it."""
     eid = e.casefold()
     facet = one.get("Facet", "")
     if facet and facet not in FACETS:
         sink.fact("entry_identity_issue", module, eid, f"{e} has invalid Facet {facet!r}", line=line)
-    if one.get("Status") != "active" or code not in ("DEC", "CON", "DNU", "AREA"):
-        return
-    if module.split("/", 1)[0] in ("rules", "profiles"):
+    if one.get("Status") != "active" or not needs_identity(code, module):
         return
     for name in ("Subject", "Facet"):
         if not one.get(name):

@@ -100,8 +100,7 @@ def _accepted(module: str, code: str, status: str, scope: str, facet, bname: str
         return False
     if facet is not None and facet not in rules.FACETS:
         return False
-    needs_identity = code in ("DEC", "CON", "DNU", "AREA") and module.split("/", 1)[0] not in ("rules", "profiles")
-    if needs_identity and (facet is None or not has_subject):
+    if rules.needs_identity(code, module) and (facet is None or not has_subject):
         return False
     return bname in rules.expected_bodies(code, module)
 
@@ -129,7 +128,7 @@ def _clean(sink: Sink, module: str, ordinal: int, e: _Entry, line_no: int) -> bo
     items = e.items
     sources = [rules.classify_evidence(item) for item in items]
     kinds = [source[0] for source in sources]
-    if not all(items) or "invalid" in kinds or all(k in rules.CANDIDATE_ONLY for k in kinds):
+    if not all(items) or rules.evidence_issues("", None, kinds, {"Status": status}):
         return False
     eid = shown.casefold()
     at = e.lines

@@ -12,11 +12,11 @@ from __future__ import annotations
 from functools import lru_cache
 
 from analyzer.extract import canonical as c
-from analyzer.extract.blocks import Block, common_problems
+from analyzer.extract.blocks import Block
 from analyzer.extract.grammars import terminal
 from analyzer.extract.sink import Sink
 from analyzer.extract.entry_rules import classify_evidence
-from analyzer.extract.subjects import BAD_EVIDENCE, KINDS, emit_subject, normalize_alias, normalize_ref, reader
+from analyzer.extract.subjects import BAD_EVIDENCE, KINDS, emit_block, emit_subject, normalize_alias, normalize_ref, reader
 
 
 @lru_cache(maxsize=None)
@@ -111,6 +111,6 @@ def subjects(text: str, module: str, sink: Sink) -> bool:
         units.append((unit.start, unit.end))
         block = reader().unit(general.lexed, unit.start, unit.end, ordinal, sink)
         if block is not None:
-            emit_subject(sink, block, common_problems(block, ("Status", "Kind"), ("Evidence", "Aliases")))
+            emit_block(sink, block)
     sink.units = units
     return True

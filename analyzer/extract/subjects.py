@@ -69,7 +69,12 @@ def extract_subjects(text: str, module: str, sink: Sink, fast: bool = True) -> N
     if fast and fast_subjects.subjects(text, module, sink):
         return
     for block in read_blocks(text, module, sink, reader()):
-        emit_subject(sink, block, common_problems(block, ("Status", "Kind"), ("Evidence", "Aliases")))
+        emit_block(sink, block)
+
+
+def emit_block(sink: Sink, block: Block) -> None:
+    """Emit one Subject read by the general reader, with every problem its fields have."""
+    emit_subject(sink, block, common_problems(block, ("Status", "Kind"), ("Evidence", "Aliases")))
 
 
 # Evidence kinds a Subject may not cite (§6.1)
