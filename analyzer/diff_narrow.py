@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Dict, Iterable, List, Sequence, Set, Tuple
 
-from analyzer.git import UNIT_ID_HEADING, Repo
+from analyzer.git import Repo, unit_heading_ids
 from analyzer.revisions import Revision, decode_files, list_files
 
 MANIFEST = "manifest.md"
@@ -57,7 +57,8 @@ def changed_revisions(repo: Repo, specs: Sequence[Tuple[str, str, str]], memory_
 
     listings = {rev: list_files(repo, sha, memory_dir, label) for rev, sha, label in specs}
     blobs = repo.blobs(oid for listing in listings.values() for oid in listing.values())
-    texts = {rev: decode_files(listings[rev], blobs, memory_dir, label) for rev, _sha, label in specs}
+    by_blob: Dict[Tuple[str, str], str] = {}  # a file both revisions hold as one blob is decoded once
+    texts = {rev: decode_files(listings[rev], blobs, memory_dir, label, by_blob) for rev, _sha, label in specs}
     (base, _sha, _), (head, _sha2, _) = specs
     same = {m for m, oid in listings[base].items() if listings[head].get(m) == oid and m != MANIFEST}
     revisions = _load(repo, specs, texts, same, memory_dir, use_cache)
@@ -88,7 +89,7 @@ def holding_modules(texts: Dict[str, str], ids: Set[str]) -> Set[str]:
     then read those files whole."""
     found = set()
     for module, text in texts.items():
-        if any(m.group(1).casefold() in ids for m in UNIT_ID_HEADING.finditer(text)):
+        if any(i in ids for i in unit_heading_ids(text)):
             found.add(module)
     return found
 

@@ -173,6 +173,14 @@ UNIT_FUNCNAME = "^ {0,3}##[ \t]+[Mm][Cc]-[A-Za-z]+-[0-9]{8}-[0-9A-Fa-f]{8}"
 # The same heading in Python, capturing the ID (one per line with ``match``, every one of a
 # text with ``finditer``): the units a history comparison reads beyond Git's hunks.
 UNIT_ID_HEADING = re.compile(r"(?im)^ {0,3}##[ \t]+(MC-[A-Z]+-\d{8}-[0-9A-F]{8})(?![0-9A-Za-z])")
+UNIT_HEADING = re.compile(UNIT_FUNCNAME)  # the line Git's funcname pattern takes as a unit start
+
+
+def unit_heading_ids(text: str):
+    """The (casefolded) IDs the unit headings of ``text`` name (:data:`UNIT_ID_HEADING`)."""
+    return (m.group(1).casefold() for m in UNIT_ID_HEADING.finditer(text))
+
+
 _RECORD, _FIELD = "\x1e", "\x1f"
 LOG_FORMAT = _RECORD + _FIELD.join(("%H", "%P", "%ct", "%an <%ae>", "%s", "%(trailers:only,unfold)", "%b"))
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Dict, Iterable, List, Mapping, Optional, Set, Tuple
 
-from analyzer.git import UNIT_ID_HEADING, Commit, History
+from analyzer.git import Commit, History, unit_heading_ids
 
 Patch = Mapping[str, Tuple[Optional[str], Optional[str]]]  # path -> (text before, text after)
 
@@ -31,7 +31,7 @@ def heading_ids(texts: Iterable[Optional[str]]) -> Counter:
     found: Counter = Counter()
     for text in texts:
         if text:
-            found.update(m.group(1).casefold() for m in UNIT_ID_HEADING.finditer(text))
+            found.update(unit_heading_ids(text))
     return found
 
 

@@ -19,9 +19,8 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Mapping, Optional, Set
 
-from analyzer.git import UNIT_FUNCNAME, UNIT_ID_HEADING, History
+from analyzer.git import UNIT_HEADING as HEADING, UNIT_ID_HEADING, History
 
-HEADING = re.compile(UNIT_FUNCNAME)
 
 
 def named_outside(before, after) -> Set[str]:

@@ -23,9 +23,8 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from analyzer.git import _RECORD, UNIT_FUNCNAME, GitError, History, patch_file
+from analyzer.git import _RECORD, UNIT_HEADING as HEADING, GitError, History, patch_file
 
-HEADING = re.compile(UNIT_FUNCNAME)
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 Change = Tuple[int, int, int, int, List[str], List[str]]  # i1, chg1, i2, chg2, removed, added lines
