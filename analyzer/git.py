@@ -142,7 +142,10 @@ class Repo:
         wanted = sorted(set(oids))
         if not wanted:
             return {}
-        out = self._run(self.top, ["cat-file", "--batch"], stdin=("\n".join(wanted) + "\n").encode("ascii"))
+        # names may be ``commit:path`` with a path Git printed as bytes (decoded with
+        # surrogateescape): they go back as the same bytes
+        names = ("\n".join(wanted) + "\n").encode("utf-8", "surrogateescape")
+        out = self._run(self.top, ["cat-file", "--batch"], stdin=names)
         found: Dict[str, bytes] = {}
         pos = 0
         for oid in wanted:
