@@ -1,4 +1,6 @@
-"""Declared JSON shapes of the history commands (``diff``; analyzer/registry.py lists them).
+"""Declared JSON shapes of the history commands (diff, autonomy, readiness, restore).
+
+analyzer/registry.py names them in its command list.
 
 Kept apart from the registry so that the history commands can grow without touching the
 other commands' declarations.
@@ -6,10 +8,9 @@ other commands' declarations.
 
 from __future__ import annotations
 
+from analyzer.command_shapes import DIAGNOSTIC, ERROR_BODY
 from analyzer.contract import Either, Enum, Obj, Shape, as_type, list_of
 
-DIAGNOSTIC = Obj({"code": "str", "severity": "str", "message": "str", "path": "str", "line": "int", "col": "int"})
-ERROR_BODY = Obj({"diagnostics": list_of(DIAGNOSTIC)})
 PLACE = Either((Obj({"path": "str", "line": "int"}), as_type("null")))
 CLASS = Enum("A", "B", "C", "D", "E")
 
