@@ -112,3 +112,40 @@ def test_the_work_tree_as_head(tmp_path):
     full = whole(repo.root, base, "")
     assert render_diff_text(narrow) == render_diff_text(full)
     assert narrow.status == "BLINDSPOT" and narrow.changes
+
+
+def test_an_id_held_by_the_same_text_in_two_files_that_both_change_elsewhere(tmp_path):
+    """Two identical units of one ID in two files, neither touched by a commit that changes
+    other units of both files: nothing about that ID changed. Whole revisions (autonomy,
+    restore) once read it as "moved" from each file to the other and reported a blind spot
+    the narrowed diff and the window never saw; all four now give the same two E changes."""
+    from histrepo import Repo
+
+    from analyzer.git import Repo as GitRepo
+    from analyzer.history import window_facts
+    from analyzer.query.autonomy import run_autonomy
+    from analyzer.query.program import readiness_program
+
+    repo = Repo(tmp_path / "p")
+    twin = entry("MC-DEC-20261005-cccc0005", "Prices are rounded half to even", "Rounding is half to even.")
+    for module in ("decisions.md", "constraints.md"):
+        repo.write(module, repo.read(module).rstrip("\n") + "\n\n" + twin)
+    base = repo.commit("hold an ID twice with the same text")
+    repo.edit("decisions.md", "- issue:#42\n", "- issue:#42\n- issue:#44\n")
+    repo.edit("constraints.md", "time out after ten seconds", "time out after nine seconds")
+    head = repo.commit("change other units of both files")
+    expected = [("E", "evidence", "MC-DEC-20260910-1b2c3d4e"), ("E", "text", "MC-CON-20260903-4e5f6071")]
+    result = same_answer(repo.root, base, head)  # the narrowed diff and whole revisions
+    assert (result.status, result.blindspots) == ("CHANGES", [])
+    assert sorted((c.cls, c.subkind, c.ident) for c in result.changes) == expected
+    worktree = run_diff(repo.root, MEM, base, None, use_cache=False)
+    assert (worktree.status, worktree.changes) == (result.status, result.changes)
+    program = readiness_program(False)
+    window = window_facts(GitRepo(str(repo.root)), MEM, "HEAD", 0, 2**40, False, program)
+    db = window.facts.evaluate(program)
+    assert sorted((c, s, i) for p, _k, i, c, s in db.relation("change") if p == head) == \
+        sorted((c, s, i.casefold()) for c, s, i in expected)
+    assert [b for b in db.relation("blindspot") if b[0] == head] == []
+    checked = run_autonomy(repo.root, MEM, "confirm", base, head, [], [], use_cache=False)
+    assert checked.diff.status == "CHANGES" and checked.diff.blindspots == []
+    assert sorted((c.cls, c.subkind, c.ident) for c in checked.diff.changes) == expected
