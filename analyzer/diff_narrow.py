@@ -7,15 +7,17 @@ changed unit's ID (a blind spot). So ``analyze diff`` between two commits
 
 - extracts only the managed files whose blob differs (plus manifest.md, which selects the
   entry grammar), and the unchanged files that hold, in a unit heading, one of the IDs the
-  rules can ask about (found by the unit-heading pattern in the decoded text, which every
-  file is read into anyway: an unchanged file is the same in both revisions);
+  rules can ask about (found by the unit-heading pattern in the decoded text of the files
+  whose units are of that ID's kind: an unchanged file is the same in both revisions);
 - gives the rules, of those files, the units that differ and every unit holding one of their
   IDs or a ``Supersedes`` target of theirs (:func:`asked_ids`), in both revisions.
 
 Every unit left out is the same in both revisions and holds no ID a rule asks about, so the
 rules derive what they derive over the whole revisions (tests/history/test_diff_narrow.py
-compares both on every class, blind spot and supersession). Work grows with the changed
-files and units, not with the project. Nothing is decided here.
+compares both on every class, blind spot and supersession). Once a changed file's units are
+stored, only the units asked about are extracted from it, not the whole file
+(analyzer/narrow_files.py, tests/history/test_narrow_files.py). Work grows with the changed
+units, not with the project. Nothing is decided here.
 """
 
 from __future__ import annotations
@@ -23,9 +25,11 @@ from __future__ import annotations
 from typing import Dict, Iterable, List, Sequence, Set, Tuple
 
 from analyzer.git import Repo, unit_heading_ids
+from analyzer.project import file_kind
 from analyzer.revisions import Revision, decode_files, list_files
 
 MANIFEST = "manifest.md"
+FILE_KIND = {"entry": "entries", "subject": "subjects", "record": "reconciliations"}  # unit kind -> file kind
 
 Key = Tuple[str, str]  # (kind, casefolded id)
 
@@ -50,48 +54,68 @@ def asked_ids(before: Iterable[tuple], after: Iterable[tuple], after_revision: R
 def changed_revisions(repo: Repo, specs: Sequence[Tuple[str, str, str]], memory_dir: str,
                       use_cache: bool) -> List[Revision]:
     """The two commits of ``specs`` (``[(rev, sha, label)]``, base first) with only the files
-    that differ, the manifest, and the unchanged files holding an ID the rules can ask about.
-    Every managed file is still read and decoded (fail closed: a file that cannot be read
-    makes the comparison unavailable, as for whole revisions); only extraction is spared."""
+    that differ, the manifest, and the unchanged files holding an ID the rules can ask about;
+    of a changed entry file only the units asked about when its units are stored
+    (:func:`within_files`). Every managed file is still read and decoded (fail closed: a
+    file that cannot be read makes the comparison unavailable, as for whole revisions);
+    only extraction is spared."""
     from analyzer.revisions import unit_facts
 
     listings = {rev: list_files(repo, sha, memory_dir, label) for rev, sha, label in specs}
     blobs = repo.blobs(oid for listing in listings.values() for oid in listing.values())
-    by_blob: Dict[Tuple[str, str], str] = {}  # a file both revisions hold as one blob is decoded once
-    texts = {rev: decode_files(listings[rev], blobs, memory_dir, label, by_blob) for rev, _sha, label in specs}
     (base, _sha, _), (head, _sha2, _) = specs
     same = {m for m, oid in listings[base].items() if listings[head].get(m) == oid and m != MANIFEST}
-    revisions = _load(repo, specs, texts, same, memory_dir, use_cache)
+    if use_cache:
+        from analyzer.narrow_files import within_files
+
+        narrowed = within_files(repo, specs, listings, blobs, same, memory_dir)
+        if narrowed is not None:
+            return narrowed
+    texts = decoded_files(specs, listings, blobs, memory_dir)
+    revisions = _load(repo, specs, texts, same, memory_dir, use_cache, listings)
     if not same:
         return revisions
-    rows = [unit_facts(r)["git_unit"] for r in revisions]
-    asked = {ident for _kind, ident in asked_ids(rows[0], rows[1], revisions[1])}
+    rows = [unit_facts(r, use_cache)["git_unit"] for r in revisions]  # stored for within_files
+    asked = asked_ids(rows[0], rows[1], revisions[1])
     holding = holding_modules({m: texts[base][m] for m in same}, asked)
     if not holding:
         return revisions
-    return _load(repo, specs, texts, same - holding, memory_dir, use_cache)
+    return _load(repo, specs, texts, same - holding, memory_dir, use_cache, listings)
+
+
+def decoded_files(specs, listings: Dict[str, Dict[str, str]], blobs: Dict[str, bytes], memory_dir: str,
+                  unread: Dict[str, Set[str]] = None) -> Dict[str, Dict[str, str]]:
+    """rev -> module -> text of every managed file of the revisions (a file both hold as one
+    blob is decoded once), but for the modules ``unread`` names per revision (their size
+    alone is checked); the first file that cannot be read, base first, raises."""
+    by_blob: Dict[Tuple[str, str], str] = {}
+    return {rev: decode_files(listings[rev], blobs, memory_dir, label, by_blob, (unread or {}).get(rev, ()))
+            for rev, _sha, label in specs}
 
 
 def _load(repo: Repo, specs, texts: Dict[str, Dict[str, str]], left_out: Set[str], memory_dir: str,
-          use_cache: bool) -> List[Revision]:
+          use_cache: bool, listings: Dict[str, Dict[str, str]]) -> List[Revision]:
     from analyzer.project import load_texts
 
     out = []
     for rev, sha, label in specs:
         kept = {m: t for m, t in texts[rev].items() if m not in left_out}
-        out.append(Revision(rev, sha, label, load_texts(repo.root, memory_dir, kept, use_cache=use_cache), ()))
+        blob_ids = tuple(sorted((m, listings[rev][m]) for m in kept))
+        out.append(Revision(rev, sha, label, load_texts(repo.root, memory_dir, kept, use_cache=use_cache), blob_ids))
     return out
 
 
-def holding_modules(texts: Dict[str, str], ids: Set[str]) -> Set[str]:
-    """The modules of ``texts`` with a unit heading naming one of ``ids`` (casefolded), found
-    by the unit-heading pattern (:data:`analyzer.git.UNIT_ID_HEADING`): the extractors
-    then read those files whole."""
-    found = set()
-    for module, text in texts.items():
-        if any(i in ids for i in unit_heading_ids(text)):
-            found.add(module)
-    return found
+def holding_modules(texts: Dict[str, str], asked: Set[Key]) -> Set[str]:
+    """The modules of ``texts`` with a unit heading naming the ID of one of the ``(kind,
+    id)`` ``asked`` (casefolded), found by the unit-heading pattern
+    (:data:`analyzer.git.UNIT_ID_HEADING`) in the files whose units are of that kind (a
+    unit's kind is its file's: an entry heading in subjects.md is a Subject unit): the
+    extractors then read those files whole."""
+    ids: Dict[str, Set[str]] = {}
+    for kind, ident in asked:
+        ids.setdefault(FILE_KIND[kind], set()).add(ident)
+    return {module for module, text in texts.items()
+            if file_kind(module) in ids and not ids[file_kind(module)].isdisjoint(unit_heading_ids(text))}
 
 
 def narrow_units(units: Dict[str, Dict[str, List[tuple]]], pairs: Sequence[Tuple[str, str, str]],

@@ -181,7 +181,7 @@ UNIT_HEADING = re.compile(UNIT_FUNCNAME)  # the line Git's funcname pattern take
 
 def unit_heading_ids(text: str):
     """The (casefolded) IDs the unit headings of ``text`` name (:data:`UNIT_ID_HEADING`)."""
-    return (m.group(1).casefold() for m in UNIT_ID_HEADING.finditer(text))
+    return map(str.casefold, UNIT_ID_HEADING.findall(text))  # in C: one heading per unit
 
 
 _RECORD, _FIELD = "\x1e", "\x1f"

@@ -15,6 +15,7 @@ A missing file is simply absent (the rules then see what the extractors say abou
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 from typing import Callable, Collection, Dict, Iterable, List, Optional, Tuple
 
@@ -46,12 +47,28 @@ class Revision:
     ``rev``: "base", "left", "right" (merge review), "head" (diff) or a commit id (history);
     ``sha``: "" for the work tree; ``label``: "merge base", "HEAD", "worktree" or the ref as
     given; ``blob_ids``: (module, blob id) of its managed files, sorted (equal iff the same
-    files). ``project`` is parsed on first use when ``load`` is given instead of it."""
+    files). ``project`` is parsed on first use when ``load`` is given instead of it.
+    ``digests``: module -> blob id of each file, when ``project`` was parsed from parts of
+    them (analyzer/narrow_files.py): :func:`file_digests` then gives those; ``line_maps``:
+    module -> the ``(line in the part, line in the file)`` at which each part of a file
+    starts, in order (:meth:`file_line`)."""
 
     def __init__(self, rev: str, sha: str, label: str, project: Optional[Project],
-                 blob_ids: Tuple[Tuple[str, str], ...], load: Optional[Callable[[], Project]] = None) -> None:
+                 blob_ids: Tuple[Tuple[str, str], ...], load: Optional[Callable[[], Project]] = None,
+                 digests: Optional[Dict[str, str]] = None,
+                 line_maps: Optional[Dict[str, List[Tuple[int, int]]]] = None) -> None:
         self.rev, self.sha, self.label, self.blob_ids = rev, sha, label, blob_ids
-        self._project, self._load = project, load
+        self._project, self._load, self.digests = project, load, digests
+        self.line_maps = line_maps or {}
+
+    def file_line(self, module: str, line: int) -> int:
+        """The line of the whole file that ``line`` of the parsed ``module`` is."""
+        parts = self.line_maps.get(module)
+        if not parts:
+            return line
+        at = bisect.bisect_right(parts, (line, float("inf"))) - 1
+        first, whole = parts[max(at, 0)]
+        return whole + line - first
 
     @property
     def project(self) -> Project:
@@ -101,9 +118,11 @@ def _ancestors(folder: str) -> List[str]:
 
 
 def decode_files(listing: Dict[str, str], blobs: Dict[str, bytes], memory_dir: str, label: str,
-                 decoded: Optional[Dict[Tuple[str, str], str]] = None) -> Dict[str, str]:
+                 decoded: Optional[Dict[Tuple[str, str], str]] = None, unread: Collection[str] = ()) -> Dict[str, str]:
     """module -> decoded text; any file that cannot be read makes the review unavailable.
-    ``decoded``: texts of (module, blob id) decoded for another revision, reused (and added to)."""
+    ``decoded``: texts of (module, blob id) decoded for another revision, reused (and added to).
+    ``unread``: modules known to decode (analyzer/narrow_files.py), whose size alone is
+    checked and which are left out."""
     texts = {}
     decoded = {} if decoded is None else decoded
     for module, oid in sorted(listing.items()):
@@ -114,6 +133,8 @@ def decode_files(listing: Dict[str, str], blobs: Dict[str, bytes], memory_dir: s
         where = f"{label}: {memory_dir}/{module}"
         if len(data) > files.SIZE_CAP:
             raise GitError(f"{where}: file is {len(data)} bytes, over the {files.SIZE_CAP} byte limit")
+        if module in unread:
+            continue
         text, problems = files.decode(module, data)
         if text is None:
             raise GitError(f"{where}: {problems[-1].message}")
@@ -165,7 +186,10 @@ def worktree_revision(rev: str, project: Project) -> Revision:
 
 
 def file_digests(revision: Revision) -> List[tuple]:
-    """``git_file_digest`` rows: a digest of each managed file's text at the revision."""
+    """``git_file_digest`` rows: a digest of each managed file's text at the revision (its
+    blob id when the revision gives them: both revisions of a comparison then do)."""
+    if revision.digests is not None:
+        return [(revision.rev, module, digest) for module, digest in sorted(revision.digests.items())]
     return [(revision.rev, module, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest())
             for module, text in sorted(revision.project.texts.items())]
 
@@ -181,6 +205,8 @@ def unit_facts(revision: Revision, use_cache: bool = False, display: bool = True
     out = {"git_revision": [(rev, revision.sha, revision.label)],
            "git_file": [(rev, module) for module in revision.modules()],
            "git_unit": unit_rows(revision, use_cache, (lambda m: m not in common) if common else None)}
+    if revision.line_maps:
+        out["git_unit"] = [(*row[:5], revision.file_line(row[3], row[5])) for row in out["git_unit"]]
     if display:
         out["git_unit_display"] = display_facts(revision)
     return out

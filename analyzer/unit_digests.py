@@ -10,7 +10,10 @@ verified store, as four columns) and a later run reads them back instead of dige
 again; a revision whose files all hit needs no extraction at all for its units
 (analyzer/revisions.py then parses it only if a finding names one of its units). The work tree (no blob ids), modules
 outside the revision's tree (the local overlay of a reused work tree) and ``--no-cache``
-runs are digested as before. Nothing is decided here.
+runs are digested as before. Each stored file also keeps its units' last lines and
+whether it is plain (no problem that names no unit ID, :data:`ISSUES`, and only ``\n``
+line breaks): ``analyze diff`` reads a changed file's units from there and extracts only
+the units it asks about (analyzer/narrow_files.py). Nothing is decided here.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import Callable, Dict, List, Optional, Tuple
 from analyzer.cache import Area
 
 AREA = Area("units", ".marshal", fanout=True)
-VERSION = "1"  # bump when what a row holds or how a unit is digested changes
+VERSION = "2"  # bump when what a row holds or how a unit is digested changes
 # unit kinds: (relation placing an ID at an ordinal, its ID-as-written relation, fixed module)
 UNIT_SOURCES = {
     "entry": ("entry_unit", "entry_display", None),
@@ -30,8 +33,20 @@ UNIT_SOURCES = {
     "record": ("rec_unit", "rec_display", "reconciliations.md"),
 }
 UNIT_KINDS = ("entries", "subjects", "reconciliations")  # the file kinds that hold units
+# relation of a revision's fact base -> (column of the ID, or None; column of the module, or
+# the fixed module) for the problems that keep a unit from being read (analyzer/unit_parts.py)
+ISSUES = {
+    "entry_issue": (1, 0),
+    "markdown_error": (None, 0),
+    "registry_issue": (0, "subjects.md"),
+    "rec_issue": (0, "reconciliations.md"),
+}
+
+# line breaks other than "\n" that str.splitlines honours (unit ranges count lines with it)
+OTHER_BREAKS = ("\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
 
 Row = Tuple[str, str, str, int]  # (kind, id, digest, line)
+Stored = Tuple[tuple, bool]  # seven columns and whether the file is plain (:func:`_record`)
 
 
 def placed_units(rel) -> Dict[str, List[Tuple[str, str, int]]]:
@@ -44,9 +59,9 @@ def placed_units(rel) -> Dict[str, List[Tuple[str, str, int]]]:
     return out
 
 
-def digest_module(project, module: str, placed: List[Tuple[str, str, int]]) -> List[Row]:
-    """The ``(kind, id, digest, line)`` of the units ``placed`` in ``module`` of ``project``
-    (a unit whose ordinal has no line range is left out)."""
+def digest_module(project, module: str, placed: List[Tuple[str, str, int]]) -> List[tuple]:
+    """The ``(kind, id, digest, line, last line)`` of the units ``placed`` in ``module`` of
+    ``project`` (a unit whose ordinal has no line range is left out)."""
     ranges = project.unit_ranges.get(module, [])
     lines: Optional[List[str]] = None
     rows = []
@@ -57,7 +72,8 @@ def digest_module(project, module: str, placed: List[Tuple[str, str, int]]) -> L
             lines = project.texts[module].splitlines()
         start, end = ranges[ordinal - 1]
         body = "\n".join(lines[start:end + 1]).strip("\n")
-        rows.append((kind, ident, hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest(), start + 1))
+        rows.append((kind, ident, hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest(), start + 1,
+                     end + 1))
     return rows
 
 
@@ -78,23 +94,69 @@ def unit_rows(revision, use_cache: bool = False, keep: Optional[Callable[[str], 
     rows: List[tuple] = []
     missing = []
     for module, key in sorted(keys.items()):
-        stored = AREA.get_marshal(key, _is_columns)
+        stored = AREA.get_marshal(key, _is_stored)
         if stored is None:
             missing.append(module)
         else:
-            kinds, idents, digests, lines = stored
+            kinds, idents, digests, lines = stored[0][:4]
             rows += zip((rev,) * len(kinds), kinds, idents, (module,) * len(kinds), digests, lines)
     # a parsed revision may place units in files outside its tree (a reused work tree's overlay)
     extra = {module for module in _unit_modules(revision.project.facts.relation_sets()) - set(keys)
              if keep(module)} if revision.loaded else set()
     if missing or extra or not use_cache:
-        placed = placed_units(revision.project.facts.relation_sets())
+        rel = revision.project.facts.relation_sets()
+        placed = placed_units(rel)
+        unclear = idless_modules(rel) if missing else set()
         for module in sorted({module for module in set(placed) - set(keys) if keep(module)} | set(missing)):
             found = digest_module(revision.project, module, placed.get(module, []))
             if module in keys:
-                AREA.put(keys[module], marshal.dumps(tuple(map(tuple, zip(*found))) if found else ((),) * 4))
-            rows += [(rev, kind, ident, module, digest, line) for kind, ident, digest, line in found]
+                AREA.put(keys[module], marshal.dumps(_record(revision.project.texts[module], found,
+                                                             module not in unclear)))
+            rows += [(rev, kind, ident, module, digest, line) for kind, ident, digest, line, _end in found]
     return rows
+
+
+def _record(text: str, found: List[tuple], readable: bool) -> Stored:
+    """What the store keeps of a file with the units ``found`` (:func:`digest_module`):
+    seven columns in file order (kinds, ids, digests, first and last lines, and the byte
+    offsets in the file's UTF-8 text where each unit's first line starts and where its last
+    line's line break ends) and whether the file is plain."""
+    found = sorted(found, key=lambda row: row[3])
+    offsets = [0]
+    for line in text.split("\n"):
+        offsets.append(offsets[-1] + len(line.encode("utf-8", "surrogatepass")) + 1)
+    rows = [(*row, offsets[row[3] - 1], min(offsets[row[4]], offsets[-1] - 1)) for row in found]
+    plain = readable and not any(mark in text for mark in OTHER_BREAKS)
+    return (tuple(map(tuple, zip(*rows))) if rows else ((),) * 7), plain
+
+
+def stored_units(listing: Dict[str, str], modules) -> Optional[Dict[str, Stored]]:
+    """module -> (its units as seven columns, :func:`_record`; whether the file is plain: no
+    problem without a unit ID, :func:`idless_modules`, and no line break but ``\n``) for
+    each of ``modules`` of a Git revision (``listing``: module -> blob id, manifest.md
+    included), as :func:`unit_rows` stored them; None when one is not stored. A file is
+    stored only after it was decoded and extracted, so a stored blob is readable text."""
+    from analyzer.cache import extractor_version
+
+    manifest = listing.get("manifest.md", "")
+    out: Dict[str, Stored] = {}
+    for module in modules:
+        stored = AREA.get_marshal(_key(extractor_version(), module, listing[module], manifest), _is_stored)
+        if stored is None:
+            return None
+        out[module] = stored
+    return out
+
+
+def idless_modules(rel) -> set:
+    """The modules with a problem (:data:`ISSUES`) that names no unit ID: a Markdown or
+    heading problem, which may hide units."""
+    found = set()
+    for relation, (id_col, module_col) in ISSUES.items():
+        for fact in rel.get(relation, ()):
+            if id_col is None or fact[id_col] == "":
+                found.add(fact[module_col] if isinstance(module_col, int) else module_col)
+    return found
 
 
 def _unit_modules(rel) -> set:
@@ -108,9 +170,13 @@ def _key(version: str, module: str, oid: str, manifest: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _is_columns(value) -> bool:
-    """A stored file: its rows as four columns (kinds, ids, digests, lines) of one length,
-    checked column by column in C (a check per row cost more than the digests it spares)."""
-    return (isinstance(value, tuple) and len(value) == 4 and all(isinstance(col, tuple) for col in value)
-            and len(set(map(len, value))) == 1 and all(set(map(type, col)) <= {py} for col, py in
-                                                       zip(value, (str, str, str, int))))
+def _is_stored(value) -> bool:
+    """A stored file: its rows as seven columns (:func:`_record`) of one length, checked
+    column by column in C (a check per row cost more than the digests it spares), and a
+    flag."""
+    if not (isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], bool)):
+        return False
+    columns = value[0]
+    return (isinstance(columns, tuple) and len(columns) == 7 and all(isinstance(col, tuple) for col in columns)
+            and len(set(map(len, columns))) == 1 and all(set(map(type, col)) <= {py} for col, py in
+                                                         zip(columns, (str, str, str, int, int, int, int))))

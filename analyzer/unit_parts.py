@@ -17,19 +17,10 @@ from typing import Dict, List, Set, Tuple
 
 from analyzer.cache import Area
 from analyzer.revisions import Revision
-from analyzer.unit_digests import placed_units
+from analyzer.unit_digests import ISSUES, placed_units
 
 PARTS = Area("parts", ".marshal", fanout=True)
 PARTS_VERSION = "1"  # bump when how a part is cut or digested changes
-
-# relation of a revision's fact base -> (column of the ID, or None; column of the module, or
-# the fixed module) for the problems that keep a unit from being read
-ISSUES = {
-    "entry_issue": (1, 0),
-    "markdown_error": (None, 0),
-    "registry_issue": (0, "subjects.md"),
-    "rec_issue": (0, "reconciliations.md"),
-}
 
 
 class _Span:
@@ -125,5 +116,5 @@ def issue_facts(revision: Revision) -> List[tuple]:
             module = fact[module_col] if isinstance(module_col, int) else module_col
             ident = fact[id_col] if id_col is not None else ""
             span = spans.get(fact)
-            rows.append((revision.rev, module, span.line if span else 1, ident, fact[-1]))
+            rows.append((revision.rev, module, revision.file_line(module, span.line) if span else 1, ident, fact[-1]))
     return rows
