@@ -51,6 +51,7 @@ class Engine:
         self.strata = stratify(program, self.builtins)
         self._compiled: Dict[str, list] = {}
         self._code: Dict[str, object] = {}  # flavour -> code object of its variant functions
+        self._selected: Dict[str, dict] = {}  # flavour -> selections its variants read (selected)
         self._why_variants: Dict[int, object] = {}  # rule index -> proof search function
 
     def state(self) -> dict:
@@ -84,6 +85,7 @@ class Engine:
         engine.strata = state["strata"]
         engine._compiled = dict(compiled or {})
         engine._code = {}
+        engine._selected = {}
         engine._why_variants = {}
         # computing the maps walks every rule body (about 10 ms for the read rules): a
         # stored program brings them along
@@ -99,6 +101,21 @@ class Engine:
             self._code[flavour] = link(groups)
             self._compiled[flavour] = groups
         return self._compiled[flavour]
+
+    def selected(self, flavour: str) -> dict:
+        """``(relation, columns) -> constant keys``: every selection the variants of
+        ``flavour`` may read (analyzer/engine/indexes.py computes those of one relation and
+        columns in one pass)."""
+        selected = self._selected.get(flavour)
+        if selected is None:
+            found: dict = {}
+            for base, delta in self.compiled(flavour):
+                for v in (*base, *delta):
+                    for key in (*v.params, *(s for _, s in v.empty_if if s is not None)):
+                        if key[0] == "Q":
+                            found.setdefault(key[1:3], set()).add(key[3])
+            selected = self._selected[flavour] = {k: frozenset(v) for k, v in found.items()}
+        return selected
 
     def code(self, flavour: str):
         """The code object holding every compiled variant function of ``flavour`` (None for
@@ -177,6 +194,7 @@ class Engine:
         if given:
             run.done &= wanted
         compiled = self.compiled(PROV if provenance else PLAIN)
+        run.indexes.selected = self.selected(PROV if provenance else PLAIN)
         with dog.watching():
             try:
                 for si, (base, delta) in enumerate(compiled):

@@ -180,3 +180,26 @@ def test_loops_over_one_column_read_the_shared_key_set():
     assert found[0] == found[1] == {
         "u": [(0,), (1,), (3,), (4,)], "w": [(1,), (3,)],
         "p": [(1, 1, 0), (1, 1, 1), (3, 3, 0), (3, 3, 3), (4, 4, 0), (4, 4, 4)]}
+
+
+def test_selections_on_one_column_are_made_in_one_pass(monkeypatch):
+    """Every constant key the program selects on the same columns of a complete relation is
+    selected in one pass over it (analyzer/engine/indexes.py ``select_all``); each selection
+    holds what its own pass would."""
+    from analyzer.engine import indexes
+
+    text = """.decl a(x: number, y: number, z: number)
+.decl p(x: number, y: number, z: number)
+.decl q(x: number, y: number, z: number)
+p(X, X, X) :- a(1, X, _).
+q(X, Y, X) :- a(2, X, Y), !p(Y, Y, Y).
+q(X, X, X) :- a(_, X, 0), a(3, _, X).
+"""
+    passes = []
+    select_all = indexes.select_all
+    monkeypatch.setattr(indexes, "select_all", lambda *a: passes.append(a[2]) or select_all(*a))
+    facts = {"a": [(1, 5, 0), (2, 6, 5), (3, 4, 9), (2, 7, 6), (1, 9, 1), (3, 0, 5)]}
+    db = Engine(parse_program(text, "q.dl"), builtins={}).evaluate(facts)
+    assert [sorted(values) for values in passes] == [[1, 2, 3]]
+    assert db.relation("p") == [(5, 5, 5), (9, 9, 9)]
+    assert db.relation("q") == [(5, 5, 5), (7, 6, 7)]
