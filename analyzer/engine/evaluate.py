@@ -9,6 +9,7 @@ until nothing is new.
 from __future__ import annotations
 
 import time
+from operator import itemgetter
 from typing import Dict, Iterable, List, Mapping, Optional
 
 from analyzer.engine import ast
@@ -337,13 +338,24 @@ class _Run:
         its body (outside aggregates) reads a complete relation, or selection of one, that is
         empty. It is then not run, and builds no index (``relation_problem(E, D) :-
         relation_entry(E, _), entry_relation(E, _, T), ...`` with no relation written looped
-        over 10,000 entries for nothing)."""
+        over 10,000 entries for nothing); or no tuple of its first atom passes a one-column
+        membership test of it (``schema_issue``: every entry's file is canonical storage, so
+        ``!canonical_storage(M)`` rejects all 10,000 entries, and no entry index is built)."""
         for rel, selection in variant.empty_if:
             if rel not in self.done:
                 continue  # still being derived: it may grow
             if not self.full[rel]:
                 return True
             if selection is not None and not self.indexes.get(selection, True):
+                return True
+        # a membership test that no tuple of the first atom passes (one pass in C, which stops
+        # at the first tuple that passes: a variant that derives something pays one test)
+        for rel, selection, col, tested, negated in variant.filtered_if:
+            if rel not in self.done or tested not in self.done:
+                continue
+            first = self.full[rel] if selection is None else self.indexes.get(selection, True)
+            keys = zip(map(itemgetter(col), first))  # the tested relation holds 1-tuples
+            if self.full[tested].issuperset(keys) if negated else self.full[tested].isdisjoint(keys):
                 return True
         return False
 

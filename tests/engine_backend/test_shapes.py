@@ -203,3 +203,39 @@ q(X, X, X) :- a(_, X, 0), a(3, _, X).
     assert [sorted(values) for values in passes] == [[1, 2, 3]]
     assert db.relation("p") == [(5, 5, 5), (9, 9, 9)]
     assert db.relation("q") == [(5, 5, 5), (7, 6, 7)]
+
+
+FILTERED = """.decl e(i: number, m: number)
+.decl d(i: number, s: number)
+.decl good(m: number)
+.decl bad(m: number)
+.decl some(m: number)
+.decl x(i: number)
+.decl y(i: number)
+.decl z(i: number, s: number)
+x(I) :- e(I, M), good(M).
+y(I) :- e(I, M), !some(M).
+.decl w(i: number)
+z(I, S) :- e(I, M), !bad(M), d(I, S).
+w(I) :- e(I, M), some(M).
+"""
+
+
+@pytest.mark.parametrize("tight", [True, False])
+def test_variants_whose_first_atom_no_test_passes_are_skipped(tight, monkeypatch):
+    """A variant none of whose first atom's tuples passes a one-column membership test of it
+    (evaluate.py ``idle``, ``filtered_if``) is not run and builds no index: the same tuples
+    as running it."""
+    from analyzer.engine import indexes
+
+    built = []
+    for name in ("build_index", "unique_index"):
+        real = getattr(indexes, name)
+        monkeypatch.setattr(indexes, name, lambda t, cols, real=real: built.append(len(t)) or real(t, cols))
+    monkeypatch.setattr(shapes, "TIGHT", tight)
+    facts = {"e": [(1, 10), (2, 20), (3, 10)], "d": [(1, 5), (2, 6), (4, 7), (3, 0)],
+             "good": [(20,), (30,)], "bad": [(10,), (20,)], "some": [(40,), (10,)]}
+    db = Engine(parse_program(FILTERED, "f.dl"), builtins={}).evaluate(facts)
+    assert db.relation("x") == [(2,)] and db.relation("y") == [(2,)] and db.relation("w") == [(1,), (3,)]
+    assert db.relation("z") == []
+    assert built == []  # the z rule never ran: d is not indexed
