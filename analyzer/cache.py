@@ -25,9 +25,10 @@ guarantees three things:
   (analyzer/cache_prune.py, ``MEMORY_ANALYZER_CACHE_MAX_MB``).
 
 **The facts cache** (:func:`key`, :func:`has`, :func:`load`, :func:`store`) keeps one
-``marshal``-ed :meth:`Sink.to_plain` per extracted memory file, keyed by a hash of
-everything extraction depends on: file kind, module path, entry schema, the extractor's
-code and grammars (with the Python version: ``marshal``'s format may change) and the text.
+``marshal``-ed :meth:`Sink.to_plain` per extracted memory file (facts grouped by relation,
+positions as machine-integer arrays), keyed by a hash of everything extraction depends on:
+the entry format and byte order, file kind, module path, entry schema, the extractor's code
+and grammars (with the Python version: ``marshal``'s format may change) and the text.
 Loading marshal is several times faster than decoding JSON (docs/performance.md).
 """
 
@@ -46,6 +47,7 @@ from typing import Dict, Optional
 
 from analyzer import cache_prune
 from analyzer.resources import data_dir
+from analyzer.extract import sink
 from analyzer.extract.sink import Sink
 
 MAGIC = b"MA-CACHE\x01\n"
@@ -319,7 +321,8 @@ def extractor_version() -> str:
 def key(kind: str, module: str, schema: int, text: str) -> str:
     """The cache key of one file's extraction."""
     h = hashlib.sha256()
-    h.update(f"{extractor_version()}\0{kind}\0{module}\0{schema}\0".encode("utf-8"))
+    # the entry format is named too: an entry of another format never meets this key
+    h.update(f"{sink.FORMAT}\0{sink.BYTE_ORDER}\0{extractor_version()}\0{kind}\0{module}\0{schema}\0".encode("utf-8"))
     h.update(text.encode("utf-8", "surrogatepass"))
     return h.hexdigest()
 
@@ -336,18 +339,18 @@ def load(digest: str) -> Optional[Sink]:
         return None
     try:
         # loads() on the bytes: load() on a file object reads piecemeal and is 4x slower
-        sink = Sink.from_plain(marshal.loads(data))
+        found = Sink.from_plain(marshal.loads(data))
     except (EOFError, ValueError, TypeError):
-        sink = None
-    if sink is None:
+        found = None
+    if found is None:
         FACTS.discard(digest, "holds data of the wrong shape")
-    return sink
+    return found
 
 
-def store(digest: str, sink: Sink) -> None:
+def store(digest: str, extracted: Sink) -> None:
     """Write one extraction to the cache (atomically; a cache that cannot be written is skipped)."""
     try:
-        payload = marshal.dumps(sink.to_plain())
+        payload = marshal.dumps(extracted.to_plain())
     except ValueError:  # a value marshal cannot write (never expected)
         return
     FACTS.put(digest, payload)

@@ -5,7 +5,7 @@ Extractors add facts with :meth:`FactBase.add`; the engine receives
 :meth:`FactBase.spans` for proof trees; :meth:`FactBase.relations` gives sorted lists for
 dumps and tests. Relations must be declared in ``facts/schema.dl``; the extractor tests check it.
 
-Spans of bulk-added rows (:meth:`FactBase.add_located`) are folded in lazily, on the first
+Spans of bulk-added files (:meth:`FactBase.add_columns`) are folded in lazily, on the first
 span query: a plain ``read`` never asks for them, and building one ``Span`` per fact was a
 large part of loading a 10,000-entry project.
 """
@@ -29,7 +29,7 @@ class FactBase:
     def __init__(self) -> None:
         self._facts: Dict[str, set] = defaultdict(set)
         self._spans: Dict[Tuple[str, Fact], Span] = {}
-        self._located: List[Tuple[str, list]] = []  # (path, rows) whose spans are not folded in yet
+        self._located: List[Tuple[str, dict]] = []  # (path, columns) whose spans are not folded in yet
         # what digest() hashes: each bulk-added file as (path, content key), each single fact
         self._chunks: List[Tuple[str, str]] = []
         self._singles: set = set()
@@ -46,23 +46,20 @@ class FactBase:
             if old is None or span < old:
                 self._spans[key] = span
 
-    def add_located(self, path: str, rows: Iterable[Tuple[str, tuple, int, int]],
-                    key: Optional[str] = None) -> None:
-        """Add many ``(relation, values, line, col)`` rows from one file (a fast path for
-        extractors; ``values`` must be tuples). Their spans are recorded on first use.
-        ``key``, when given, is a digest that determines the rows (the facts cache key of
-        the file's extraction); otherwise :meth:`digest` hashes the rows themselves."""
+    def add_columns(self, path: str, columns: Dict[str, tuple], key: Optional[str] = None) -> None:
+        """Add the facts of one file, given by relation as ``(values, lines, cols)`` (a
+        :attr:`~analyzer.extract.sink.Sink.columns`; ``values`` are tuples): one set update per
+        relation. Their spans are recorded on first use. ``key``, when given, is a digest that
+        determines the facts (the facts cache key of the file's extraction); otherwise
+        :meth:`digest` hashes the facts themselves."""
         facts = self._facts
-        adders: Dict[str, object] = {}  # relation -> its set's bound add (one lookup per relation, not per row)
-        for relation, values, _line, _col in rows:
-            try:
-                adders[relation](values)
-            except KeyError:
-                adders[relation] = facts[relation].add
-                adders[relation](values)
-        self._located.append((path, rows))
+        for relation, found in columns.items():
+            facts[relation].update(found[0])
+        self._located.append((path, columns))
         if key is None:
-            key = "rows:" + hashlib.sha256(marshal.dumps(rows)).hexdigest()
+            plain = [(relation, values, list(lines), list(cols))
+                     for relation, (values, lines, cols) in sorted(columns.items()) if values]
+            key = "rows:" + hashlib.sha256(marshal.dumps(plain)).hexdigest()
         self._chunks.append((path, key))
 
     def digest(self) -> str:
@@ -78,13 +75,14 @@ class FactBase:
     def _fold_spans(self) -> Dict[Tuple[str, Fact], Span]:
         """Record the spans of every bulk-added row (smallest span wins, as in :meth:`add`)."""
         spans = self._spans
-        for path, rows in self._located:
-            for relation, values, line, col in rows:
-                key = (relation, values)
-                span = Span(path, line, col)
-                old = spans.get(key)
-                if old is None or span < old:
-                    spans[key] = span
+        for path, columns in self._located:
+            for relation, (values, lines, cols) in columns.items():
+                for fact, line, col in zip(values, lines, cols):
+                    key = (relation, fact)
+                    span = Span(path, line, col)
+                    old = spans.get(key)
+                    if old is None or span < old:
+                        spans[key] = span
         self._located = []
         return spans
 
@@ -124,13 +122,13 @@ class FactBase:
         for (rel, fact), span in self._spans.items():
             if rel == relation:
                 found[fact] = span
-        for path, rows in self._located:
-            for rel, values, line, col in rows:
-                if rel == relation:
-                    span = Span(path, line, col)
-                    old = found.get(values)
-                    if old is None or span < old:
-                        found[values] = span
+        for path, columns in self._located:
+            values, lines, cols = columns.get(relation, ((), (), ()))
+            for fact, line, col in zip(values, lines, cols):
+                span = Span(path, line, col)
+                old = found.get(fact)
+                if old is None or span < old:
+                    found[fact] = span
         return found
 
     def spans(self) -> Dict[Tuple[str, Fact], Span]:

@@ -105,7 +105,7 @@ class _Loader:
         self.project.unusable.setdefault(module, diag)
 
     def merge(self, sink: Sink, text: Optional[str]) -> None:
-        self.base.add_located(sink.path, sink.facts, sink.key)
+        self.base.add_columns(sink.path, sink.columns, sink.key)
         if sink.diagnostics:
             # split once per file, not once per diagnostic (5,000 diagnostics in one file
             # took 20 s when every one split the whole text: issue 14)

@@ -238,16 +238,16 @@ def emit_entry(sink, module: str, ordinal: int, heading, entry: ParsedEntry, lin
     code = code.upper()
     one = _singles(entry.fields)
     status, scope = one.get("Status", ""), one.get("Scope", "")
-    add = sink.facts.append  # rows as Sink.fact makes them, without a call per fact
-    add((prefix + "entry", (eid, module, code, status, scope), line, 1))
+    add = sink.row  # positional: no keyword or *values packing per fact
+    add(prefix + "entry", (eid, module, code, status, scope), line, 1)
     for fence in entry.fences:
-        add((prefix + "body_fence", (module, fence + 1), fence + 1, 1))
+        add(prefix + "body_fence", (module, fence + 1), fence + 1, 1)
     kinds = [classify_evidence(item)[0] for item, _ in entry.evidence]
     issues = schema_issues(e, entry, one) + body_issues(e, code, module, entry) + lifecycle_issues(e, entry, one)
     if not prefix:
-        add(("entry_unit", (eid, module, ordinal), line, 1))
-        add(("entry_title", (eid, title), line, 1))
-        add(("entry_display", (eid, e), line, 1))
+        add("entry_unit", (eid, module, ordinal), line, 1)
+        add("entry_title", (eid, title), line, 1)
+        add("entry_display", (eid, e), line, 1)
         _emit_fields(add, eid, entry)
         issues += storage_issues(e, code, module, entry, one)
     else:
@@ -270,27 +270,27 @@ def _emit_fields(add, eid: str, entry: ParsedEntry) -> None:
         for name in RELATIONS:
             for occ in fields.get(name, ()):
                 if occ.value:
-                    add(("entry_relation", (eid, name, occ.value.casefold()), occ.line + 1, 1))
+                    add("entry_relation", (eid, name, occ.value.casefold()), occ.line + 1, 1)
     if _EXTRA_SET.intersection(fields):
         for name in EXTRA:
             for occ in fields.get(name, ()):
-                add(("entry_field", (eid, name, occ.value), occ.line + 1, 1))
+                add("entry_field", (eid, name, occ.value), occ.line + 1, 1)
     for occ in fields.get("Subject", ()):
         if occ.value:
-            add(("entry_subject", (eid, occ.value.casefold()), occ.line + 1, 1))
+            add("entry_subject", (eid, occ.value.casefold()), occ.line + 1, 1)
     for occ in fields.get("Facet", ()):
         if occ.value:
-            add(("entry_facet", (eid, occ.value), occ.line + 1, 1))
+            add("entry_facet", (eid, occ.value), occ.line + 1, 1)
     present = [name for name in fields if name in _TYPED_SET]
     if len(present) > 1:
         present.sort(key=TYPED.index)
     for name in present:
         if entry.body_text(name).strip():
-            add(("entry_body", (eid, name), fields[name][0].line + 1, 1))
+            add("entry_body", (eid, name), fields[name][0].line + 1, 1)
     for k, (item, line) in enumerate(entry.evidence, 1):
-        add(("entry_evidence", (eid, item, k), line + 1, 3))
+        add("entry_evidence", (eid, item, k), line + 1, 3)
         kind, path, rev = classify_evidence(item)
-        add(("evidence_source", (eid, k, kind, path, rev), line + 1, 3))
+        add("evidence_source", (eid, k, kind, path, rev), line + 1, 3)
 
 
 def needs_identity(code: str, module: str) -> bool:

@@ -132,20 +132,20 @@ def _clean(sink: Sink, module: str, ordinal: int, e: _Entry, line_no: int) -> bo
         return False
     eid = shown.casefold()
     at = e.lines
-    add = sink.facts.append
-    add(("entry", (eid, module, code, status, scope), line_no, 1))
-    add(("entry_unit", (eid, module, ordinal), line_no, 1))
-    add(("entry_title", (eid, title), line_no, 1))
-    add(("entry_display", (eid, shown), line_no, 1))
+    add = sink.row
+    add("entry", (eid, module, code, status, scope), line_no, 1)
+    add("entry_unit", (eid, module, ordinal), line_no, 1)
+    add("entry_title", (eid, title), line_no, 1)
+    add("entry_display", (eid, shown), line_no, 1)
     if subject is not None:
-        add(("entry_subject", (eid, subject.casefold()), at["Subject"] + 1, 1))
+        add("entry_subject", (eid, subject.casefold()), at["Subject"] + 1, 1)
     if facet is not None:
-        add(("entry_facet", (eid, facet), at["Facet"] + 1, 1))
-    add(("entry_body", (eid, bname), at["body"] + 1, 1))
+        add("entry_facet", (eid, facet), at["Facet"] + 1, 1)
+    add("entry_body", (eid, bname), at["body"] + 1, 1)
     for k, (item, source) in enumerate(zip(items, sources), 1):
         ln = at["Evidence"] + 1 + k
-        add(("entry_evidence", (eid, item, k), ln, 3))
-        add(("evidence_source", (eid, k) + source, ln, 3))
+        add("entry_evidence", (eid, item, k), ln, 3)
+        add("evidence_source", (eid, k) + source, ln, 3)
     return True
 
 

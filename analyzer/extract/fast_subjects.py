@@ -53,19 +53,19 @@ def _clean(sink: Sink, m, line: int, ordinal: int, first_item: int) -> bool:
         return False
     sid = shown.casefold()
     at = line + 1
-    add = sink.facts.append
-    add(("subject", (sid, status, kind, title), at, 1))
-    add(("subject_unit", (sid, ordinal), at, 1))
-    add(("subject_display", (sid, shown), at, 1))
-    add(("subject_alias", (sid, normalize_alias(title)), at, 1))
+    add = sink.row
+    add("subject", (sid, status, kind, title), at, 1)
+    add("subject_unit", (sid, ordinal), at, 1)
+    add("subject_display", (sid, shown), at, 1)
+    add("subject_alias", (sid, normalize_alias(title)), at, 1)
     for alias in aliases:
-        add(("subject_alias", (sid, normalize_alias(alias)), at, 1))
+        add("subject_alias", (sid, normalize_alias(alias)), at, 1)
     if ref is not None:
-        add(("subject_ref_written", (sid, ref), at, 1))
-        add(("subject_canonical_ref", (sid, normalized), at, 1))
+        add("subject_ref_written", (sid, ref), at, 1)
+        add("subject_canonical_ref", (sid, normalized), at, 1)
     for k, (item, source) in enumerate(zip(evidence, sources), 1):
-        add(("subject_evidence", (sid, item, k), first_item + k - 1, 3))
-        add(("subject_evidence_source", (sid, k) + source, first_item + k - 1, 3))
+        add("subject_evidence", (sid, item, k), first_item + k - 1, 3)
+        add("subject_evidence_source", (sid, k) + source, first_item + k - 1, 3)
     return True
 
 

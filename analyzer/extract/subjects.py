@@ -90,10 +90,10 @@ def emit_subject(sink: Sink, block: Block, problems: List[Tuple[str, int]]) -> N
     one = {name: values[0] for name, values in block.scalars.items() if len(values) == 1}
     status, kind = one.get("Status", ""), one.get("Kind", "").strip().casefold()
     line = block.line
-    add = sink.facts.append  # rows as Sink.fact makes them, without a call per fact
-    add(("subject", (sid, status, kind, title), line, 1))
-    add(("subject_unit", (sid, block.ordinal), line, 1))
-    add(("subject_display", (sid, shown), line, 1))
+    add = sink.row  # positional: no keyword or *values packing per fact
+    add("subject", (sid, status, kind, title), line, 1)
+    add("subject_unit", (sid, block.ordinal), line, 1)
+    add("subject_display", (sid, shown), line, 1)
     merged_into = one.get("Merged-Into", "")
     if status != "active":
         if status and status != "merged":
@@ -107,34 +107,34 @@ def emit_subject(sink: Sink, block: Block, problems: List[Tuple[str, int]]) -> N
     if kind and kind not in KINDS:
         problems.append((f"has invalid Kind {kind!r}", line))
     items = block.items
-    add(("subject_alias", (sid, normalize_alias(title)), line, 1))
+    add("subject_alias", (sid, normalize_alias(title)), line, 1)
     for alias, _ in items.get("Aliases", ()):
         if alias:
-            add(("subject_alias", (sid, normalize_alias(alias)), line, 1))
+            add("subject_alias", (sid, normalize_alias(alias)), line, 1)
     ref = one.get("Canonical-Ref", "")
     if ref:
-        add(("subject_ref_written", (sid, ref), line, 1))
+        add("subject_ref_written", (sid, ref), line, 1)
         normalized = normalize_ref(ref)
         if normalized is None:
             problems.append((f"has unsupported or invalid Canonical-Ref {ref!r}", line))
         else:
-            add(("subject_canonical_ref", (sid, normalized), line, 1))
+            add("subject_canonical_ref", (sid, normalized), line, 1)
     if merged_into:
-        add(("subject_merged_into", (sid, merged_into.casefold()), line, 1))
+        add("subject_merged_into", (sid, merged_into.casefold()), line, 1)
     if "Merged-From" in items:
         sources = [v.casefold() for v, _ in items["Merged-From"] if v]
         if len(set(sources)) != len(sources):
             problems.append(("has duplicate Merged-From values", line))
         for source in sources:
-            add(("subject_merged_from", (sid, source), line, 1))
+            add("subject_merged_from", (sid, source), line, 1)
     bad = False
     k = 0
     for item, ln in items.get("Evidence", ()):
         if item:
             k += 1
-            add(("subject_evidence", (sid, item, k), ln, 3))
+            add("subject_evidence", (sid, item, k), ln, 3)
             kind, path, rev = classify_evidence(item)
-            add(("subject_evidence_source", (sid, k, kind, path, rev), ln, 3))
+            add("subject_evidence_source", (sid, k, kind, path, rev), ln, 3)
             bad = bad or kind in BAD_EVIDENCE
     if bad:
         problems.append(("has invalid Evidence schema or unsafe source path", line))

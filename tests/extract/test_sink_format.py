@@ -1,0 +1,155 @@
+"""The sink's column-per-relation form (analyzer/extract/sink.py) and its facts-cache entries:
+a round trip through the cache keeps every fact, position, diagnostic and unit range; merging
+by relation gives the fact base that adding each fact gives; an entry of the old row format,
+or a malformed one, is never read as facts (the file is extracted again)."""
+
+from __future__ import annotations
+
+import marshal
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from analyzer import cache
+from analyzer.extract.sink import FORMAT, Sink
+from analyzer.factbase import FactBase
+from analyzer.project import load_project
+from analyzer.span import Span
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "acme-shop"
+
+_values = st.tuples(st.one_of(st.text(max_size=8), st.integers(-5, 10**12)),
+                    st.one_of(st.text(max_size=8), st.integers(0, 99)))
+_rows = st.lists(st.tuples(st.sampled_from(["a", "b", "entry", "unit"]), _values,
+                           st.integers(1, 2**40), st.integers(1, 2**33)), max_size=40)
+
+
+def _sink(rows) -> Sink:
+    sink = Sink("docs/memory/x.md")
+    for i, (relation, values, line, col) in enumerate(rows):
+        if i % 2:
+            sink.fact(relation, *values, line=line, col=col)
+        else:
+            sink.row(relation, values, line, col)
+    return sink
+
+
+def _by_relation(rows):
+    return sorted(rows, key=repr)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_rows)
+def test_round_trip_keeps_every_row(rows):
+    sink = _sink(rows)
+    sink.diag("MA-X", "m", 3, 4)
+    sink.units, sink.has_title, sink.info = [(0, 2), (3, 9)], True, ("0.7", 2)
+    back = Sink.from_plain(marshal.loads(marshal.dumps(sink.to_plain())))
+    assert back is not None
+    assert _by_relation(back.facts) == _by_relation(sink.facts) == _by_relation(rows)
+    # each relation keeps its rows in the order written
+    for relation in {r for r, *_ in rows}:
+        assert [row for row in back.facts if row[0] == relation] == [row for row in rows if row[0] == relation]
+    assert (back.diagnostics, back.units, back.has_title, back.info) == (
+        sink.diagnostics, sink.units, sink.has_title, sink.info)
+    assert back.to_plain() == sink.to_plain()
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_rows, max_size=4))
+def test_merging_by_relation_equals_adding_each_fact(files):
+    merged, single = FactBase(), FactBase()
+    for n, rows in enumerate(files):
+        path = f"docs/memory/f{n % 2}.md"  # two files share a path: the smallest span wins
+        sink = _sink(rows)
+        if n % 2:  # one fresh, one through the cache's form
+            sink = Sink.from_plain(marshal.loads(marshal.dumps(sink.to_plain())))
+        merged.add_columns(path, sink.columns, f"key{n}")
+        for relation, values, line, col in rows:
+            single.add(relation, *values, span=Span(path, line, col))
+    assert merged.relations() == single.relations()
+    for relation in ("a", "b", "entry", "unit"):
+        assert merged.spans_of(relation) == single.spans_of(relation)
+    assert merged.spans() == single.spans()
+
+
+def test_digest_without_a_key_depends_on_the_facts_only():
+    one, two = FactBase(), FactBase()
+    one.add_columns("p", _sink([("a", (1, "x"), 2, 1), ("b", ("y", 2), 3, 1)]).columns)
+    two.add_columns("p", _sink([("b", ("y", 2), 3, 1), ("a", (1, "x"), 2, 1)]).columns)
+    assert one.digest() == two.digest()
+    three = FactBase()
+    three.add_columns("p", _sink([("a", (1, "x"), 2, 1), ("b", ("y", 3), 3, 1)]).columns)
+    assert three.digest() != one.digest()
+
+
+def test_facts_are_read_only_rows():
+    sink = _sink([("a", (1,), 1, 1)])
+    with pytest.raises(AttributeError):
+        sink.facts.append(("a", (2,), 1, 1))  # a writer must use fact() or row()
+
+
+def _good_plain():
+    return _sink([("a", (1, "x"), 2, 1), ("a", (2, "y"), 3, 1), ("b", ("z",), 4, 3)]).to_plain()
+
+
+def _replace(plain, index, value):
+    return plain[:index] + (value,) + plain[index + 1:]
+
+
+MALFORMED = {
+    "old row format": lambda p: (p[1], [("a", (1, "x"), 2, 1)], [], [], False, ()),
+    "other format": lambda p: _replace(p, 0, "rows-0"),
+    "short positions": lambda p: _replace(p, 2, {"a": ([(1, "x")], b"\0" * 8, b"\0" * 7)}),
+    "more positions than values": lambda p: _replace(p, 2, {"a": ([(1, "x")], b"\0" * 16, b"\0" * 16)}),
+    "positions as lists": lambda p: _replace(p, 2, {"a": ([(1, "x")], [2], [1])}),
+    "empty relation": lambda p: _replace(p, 2, {"a": ([], b"", b"")}),
+    "values not tuples": lambda p: _replace(p, 2, {"a": ([[1, "x"]], b"\0" * 8, b"\0" * 8)}),
+    "facts not a dict": lambda p: _replace(p, 2, [("a", (1,), 1, 1)]),
+    "too few parts": lambda p: p[:-1],
+    "not a tuple": lambda p: 7,
+}
+
+
+def test_the_good_plain_form_loads():
+    assert Sink.from_plain(_good_plain()) is not None
+    assert _good_plain()[0] == FORMAT
+
+
+@pytest.mark.parametrize("damage", sorted(MALFORMED))
+def test_malformed_plain_forms_are_refused(damage):
+    assert Sink.from_plain(MALFORMED[damage](_good_plain())) is None
+
+
+def _facts_entries():
+    return sorted((cache.cache_root() / "facts").rglob("*.marshal"))
+
+
+def test_an_old_format_entry_under_the_current_key_is_extracted_again(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    fresh = load_project(EXAMPLE, use_cache=False)
+    load_project(EXAMPLE)  # fills the cache
+    entries = _facts_entries()
+    assert entries
+    for path in entries:  # each rewritten in the previous (row) format, with a valid digest
+        key = path.name.split(".")[0]
+        stored = Sink.from_plain(marshal.loads(cache.FACTS.get(key)))
+        old = (stored.path, list(stored.facts), stored.diagnostics, stored.units, stored.has_title, stored.info)
+        assert cache.FACTS.put(key, marshal.dumps(old))
+    monkeypatch.setattr(cache, "_WARNED", {})
+    capsys.readouterr()
+    again = load_project(EXAMPLE)
+    assert again.facts.relations() == fresh.facts.relations()
+    assert again.facts.spans() == fresh.facts.spans()
+    assert again.diagnostics == fresh.diagnostics
+    assert "holds data of the wrong shape" in capsys.readouterr().err
+    # healed: every entry is in the current format again
+    for path in _facts_entries():
+        assert Sink.from_plain(marshal.loads(cache.FACTS.get(path.name.split(".")[0]))) is not None
+
+
+def test_the_key_names_the_format(monkeypatch):
+    before = cache.key("entries", "decisions.md", 1, "x")
+    monkeypatch.setattr("analyzer.extract.sink.FORMAT", "columns-0")
+    assert cache.key("entries", "decisions.md", 1, "x") != before
