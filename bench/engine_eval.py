@@ -7,7 +7,9 @@ The first form runs ``analyze ARGS`` in this process with an empty ``XDG_CACHE_H
 run: no facts, strata or program cache; the compiled rules come from the installation) and
 prints the process CPU seconds of every ``Engine.evaluate`` call it made (``cold``: the
 largest; ``total``: all of them plus storing the request-independent strata,
-analyzer/engine/materialize.py, which a cold ``read`` does after evaluating). With ``--repeat N``
+analyzer/engine/materialize.py, which a cold ``read`` does after evaluating; ``read``: for a
+``read``, all of analyzer/query/read.py's ``_evaluate``: loading the compiled program, the
+request's facts, every evaluation, the strata store and building the result). With ``--repeat N``
 the largest call is then evaluated N more times over the same facts (garbage collector off,
 as the commands run it) and the minimum and median CPU seconds are printed, with a digest of
 every relation of the result (equal digests: equal results).
@@ -59,8 +61,21 @@ def measure(args: list, repeat: int) -> dict:
         write(*a)
         stores.append(time.process_time() - start)
 
+    from analyzer.query import read
+
+    evaluations = []
+    read_evaluate = read._evaluate
+
+    def timed_read(*a):
+        start = time.process_time()
+        try:
+            return read_evaluate(*a)
+        finally:
+            evaluations.append(time.process_time() - start)
+
     Engine.evaluate = timed
     materialize._write = timed_write
+    read._evaluate = timed_read
     os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="engine-eval-")
     with contextlib.redirect_stdout(io.StringIO()):
         try:
@@ -69,11 +84,12 @@ def measure(args: list, repeat: int) -> dict:
             pass
     Engine.evaluate = evaluate
     materialize._write = write
+    read._evaluate = read_evaluate
     if not calls:
         raise SystemExit("the command evaluated nothing")
     first, engine, facts, options = max(calls, key=lambda c: c[0])
     result = {"calls": [round(c[0], 4) for c in calls], "cold": first, "store": sum(stores),
-              "total": sum(c[0] for c in calls) + sum(stores)}
+              "total": sum(c[0] for c in calls) + sum(stores), "read": sum(evaluations)}
     if repeat:
         gc.disable()
         times, db = [], None
@@ -115,7 +131,7 @@ def main(argv=None) -> int:
             out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
             pair.append(json.loads(out.strip().splitlines()[-1]))
         rows.append(pair)
-    for field in ("cold", "total") + (("min",) if opts.repeat else ()):
+    for field in ("cold", "total") + (("read",) if rows[0][0]["read"] else ()) + (("min",) if opts.repeat else ()):
         a = [r[0][field] for r in rows]
         b = [r[1][field] for r in rows]
         ratios = sorted(x / y for x, y in zip(a, b))

@@ -16,9 +16,8 @@ from analyzer.engine.database import Database, check_facts
 from analyzer.engine.errors import EngineError
 from analyzer.engine.indexes import Indexes
 from analyzer.engine.limits import Limits
-from analyzer.engine.plan import SCAN, annotate_aggregates
+from analyzer.engine.plan import annotate_aggregates
 from analyzer.engine.profile import RuleStats
-from analyzer.engine.shapes import constant_key
 from analyzer.engine.stratify import dependency_maps, dependent_relations, needed_relations, stratify
 from analyzer.engine.variants import PLAIN, PROV, build_variants, link
 from analyzer.engine.watchdog import Watchdog
@@ -41,7 +40,8 @@ class Engine:
         self.program = program
         self.limits = limits or Limits()
         self.builtins = default_builtins() if builtins is None else builtins
-        self.rules: List[ast.Rule] = list(program.rules)
+        self._rules: Optional[List[ast.Rule]] = list(program.rules)
+        self._rest = None
         self.facts: Dict[str, list] = {}  # program facts: rel -> [(tuple, span)]
         for rule in self.rules:
             _check_relations(rule, program.decls, self.builtins)
@@ -60,14 +60,26 @@ class Engine:
         return {"program": self.program, "rules": self.rules, "facts": self.facts, "strata": self.strata,
                 "maps": self.maps()}
 
+    @property
+    def rules(self) -> List[ast.Rule]:
+        """The program's rules in source order (a stored engine reads them on first use:
+        evaluating needs only its compiled variants, analyzer/engine/cache.py)."""
+        if self._rules is None:
+            self._rules = self._rest()["rules"]
+        return self._rules
+
     @classmethod
-    def from_state(cls, state: dict, compiled: Optional[Dict[str, list]] = None) -> "Engine":
-        """Rebuild an engine from :meth:`state` (and already compiled variants, by flavour)."""
+    def from_state(cls, state: dict, compiled: Optional[Dict[str, list]] = None, rest=None) -> "Engine":
+        """Rebuild an engine from :meth:`state` (and already compiled variants, by flavour).
+
+        With ``rest`` (a function returning ``{"rules": [...]}``) the state holds no
+        ``rules``: they are read on first use."""
         engine = cls.__new__(cls)
         engine.program = state["program"]
         engine.limits = Limits()
         engine.builtins = default_builtins()
-        engine.rules = state["rules"]
+        engine._rules = state["rules"] if rest is None else None
+        engine._rest = rest
         engine.facts = state["facts"]
         engine.strata = state["strata"]
         engine._compiled = dict(compiled or {})
@@ -203,7 +215,7 @@ class _Run:
         self.watchdog = watchdog
         watchdog.run = self
         self.new: Dict[str, set] = {}
-        self.current: Optional[ast.Rule] = None  # the rule being evaluated
+        self.current: Optional[int] = None  # the index of the rule being evaluated
         self.ctx = _Context(self.full)
 
     def load(self, facts: Mapping, spans: Mapping, trusted: frozenset = frozenset()) -> None:
@@ -246,7 +258,8 @@ class _Run:
         for rel, t in self.new.items():
             if t:
                 sizes[rel] = sizes.get(rel, 0) + len(t)
-        return count, self.current, sorted(sizes.items(), key=lambda kv: (-kv[1], kv[0]))
+        rule = None if self.current is None else self.engine.rules[self.current]
+        return count, rule, sorted(sizes.items(), key=lambda kv: (-kv[1], kv[0]))
 
     def stratum(self, stratum, base, delta_variants) -> None:
         self.height += 1
@@ -267,8 +280,7 @@ class _Run:
             self.merge()
 
     def call(self, variant, delta) -> None:
-        rule = self.engine.rules[variant.rule]
-        self.current = rule
+        self.current = variant.rule
         if delta is None and self.idle(variant):
             if self.profile:
                 self.stats[variant.rule].iterations += 1  # it ran, and found nothing
@@ -281,16 +293,17 @@ class _Run:
         args = [self.resource(key, delta, unique) for key in variant.params] + [self.check]
         if self.prov is not None:
             args.append(self.height)
-        target = self.new[rule.head.rel]
+        target = self.new[variant.head]
         before = len(target)
         start = time.perf_counter() if self.profile else 0.0
         try:
             fn(*args)
         except TypeError as exc:  # e.g. a comparison between a number and a symbol
-            raise EngineError(f"type error evaluating rule: {exc}", rule.span, code="DL907") from None
+            span = self.engine.rules[variant.rule].span
+            raise EngineError(f"type error evaluating rule: {exc}", span, code="DL907") from None
         except EngineError as exc:
-            raise type(exc)(exc.message, exc.span or rule.span, exc.code) from None
-        known = self.full[rule.head.rel]
+            raise type(exc)(exc.message, exc.span or self.engine.rules[variant.rule].span, exc.code) from None
+        known = self.full[variant.head]
         if known and delta is None and target:
             # a base variant adds its heads untested (analyzer/engine/compile.py): those the
             # relation already held (its facts, given tuples) are not new
@@ -307,16 +320,11 @@ class _Run:
         empty. It is then not run, and builds no index (``relation_problem(E, D) :-
         relation_entry(E, _), entry_relation(E, _, T), ...`` with no relation written looped
         over 10,000 entries for nothing)."""
-        for step in variant.steps:
-            if step.kind != SCAN or step.delta:
-                continue
-            atom = step.literal
-            if atom.rel not in self.done:
+        for rel, selection in variant.empty_if:
+            if rel not in self.done:
                 continue  # still being derived: it may grow
-            if not self.full[atom.rel]:
+            if not self.full[rel]:
                 return True
-            cols = tuple(i for i, t in enumerate(atom.args) if not isinstance(t, (ast.Var, ast.Wildcard)))
-            selection = constant_key(atom, cols)
             if selection is not None and not self.indexes.get(selection, True):
                 return True
         return False

@@ -11,6 +11,10 @@ random programs both ways); only the work per tuple changes:
   S).``: 10,000 iterations of a 10,000-entry project); membership tests after the atom
   (``live_entry(I, M) :- entry(I, M, _, _, _), live_storage(M).``) filter the chunk with
   ``compress`` over key sets, also in C;
+* a loop over the distinct values of one column of a whole relation (an outer scan whose
+  other columns are ignored, or a one-column projection) reads the relation's *key set* on
+  that column (resource ``K``), built once per evaluation and shared by every such reader
+  (four rules read the scopes of 10,000 entries);
 * a ``count`` over one atom whose columns are all bound or ignored is the length of the
   index bucket (or selection, or relation) it would have looped over;
 * a lookup that only tests whether a key occurs (a negation, an atom binding nothing)
@@ -76,6 +80,17 @@ def projection_rule(c) -> bool:
     else:
         source = c.res.name(("F", atom.rel))
     picks = [position[t.name] for t in rule.head.args]
+    if len(picks) == 1 and len(atom.args) > 1 and not (step.delta or cols or tests):
+        # one column of a whole relation: its distinct values are the relation's key set on
+        # that column, built once per evaluation and shared with every other reader
+        # (``scope_value(Sc) :- entry(_, _, _, _, Sc).``)
+        keys, new, full = c.res.name(("K", atom.rel, (picks[0],))), c.res.name(("U", rule.head.rel)), \
+            c.res.name(("F", rule.head.rel))
+        rows = c.fresh("chunk")
+        c.emit(f"for {rows} in _chunks({keys}):")
+        c.emit("    _check()")
+        c.emit(f"    {new}.update(_filterfalse({full}.__contains__, zip({rows})) if {full} else zip({rows}))")
+        return True
     new, full = c.res.name(("U", rule.head.rel)), c.res.name(("F", rule.head.rel))
     rows = c.fresh("chunk")
     # a chunk that membership tests filter is read twice (compress over it and its keys)

@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 from typing import Optional
 
-FORMAT = b"memory-analyzer-shipped-program-1\n"
+FORMAT = b"memory-analyzer-shipped-program-2\n"
 PROGRAMS = ("rules/read/read.dl", "rules/check/check.dl", "rules/index/index.dl", "rules/query.dl", "facts/schema.dl")
 
 
@@ -101,11 +101,23 @@ def load_shipped(entry: Path):
         return None  # built by another Python, engine or rule set
     from analyzer.engine.cache import engine_from_state
 
+    root = str(_data_root())
     try:
-        state = _Unpickler(io.BytesIO(data[len(header):]), str(_data_root())).load()
+        state = _Unpickler(io.BytesIO(data[len(header):]), root).load()
     except (EOFError, ValueError, TypeError, pickle.UnpicklingError, AttributeError, ImportError):
         return None
-    return engine_from_state(state)
+    # the rules and variant texts, read on first use, name the installed files too
+    return engine_from_state(state, loads=lambda payload: _Unpickler(io.BytesIO(payload), root).load())
+
+
+def dump(state_of, root: str) -> bytes:
+    """The shipped encoding of an engine: ``state_of(dumps)`` (:func:`engine_state` with its
+    ``dumps``) pickled with every path under ``root`` made relative, its deferred part too."""
+    def dumps(value) -> bytes:
+        buffer = io.BytesIO()
+        _Pickler(buffer, root).dump(value)
+        return buffer.getvalue()
+    return dumps(state_of(dumps))
 
 
 def build(package_dir: Path) -> list:
@@ -123,10 +135,8 @@ def build(package_dir: Path) -> list:
     written = []
     for rel in PROGRAMS:
         engine = Engine(load_program(str(root / rel)))
-        buffer = io.BytesIO()
-        _Pickler(buffer, str(root)).dump(engine_state(engine))
         target = out_dir / _name(rel)
-        target.write_bytes(_header() + buffer.getvalue())
+        target.write_bytes(_header() + dump(lambda dumps: engine_state(engine, dumps), str(root)))
         written.append(target)
     return written
 

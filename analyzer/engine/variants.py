@@ -13,7 +13,7 @@ from typing import Dict, List, Mapping, Optional, Tuple
 from analyzer.engine import ast, shapes
 from analyzer.engine.compile import PLAIN, PROV, WHY, compile_function
 from analyzer.engine.runtime import RUNTIME
-from analyzer.engine.plan import plan_body
+from analyzer.engine.plan import SCAN, plan_body
 from analyzer.engine.stratify import Stratum
 
 
@@ -34,6 +34,24 @@ class Variant:
     unique_fn: object = None
     unique_name: str = ""
     unique_source: str = ""
+    head: str = ""         # the relation the rule derives
+    # what makes the variant derive nothing for sure, tested before it runs (evaluate.py
+    # ``idle``): per positive body atom over full relations, ``(relation, selection key or
+    # None)``; kept apart from ``steps`` so that a stored program need not load its plans
+    empty_if: Tuple = ()
+
+
+def empty_checks(steps) -> Tuple:
+    """``empty_if`` of a variant planned as ``steps``: every positive atom it scans over a
+    full relation (outside aggregates), with the selection key of its constant columns."""
+    checks = []
+    for step in steps:
+        if step.kind != SCAN or step.delta:
+            continue
+        atom = step.literal
+        cols = tuple(i for i, t in enumerate(atom.args) if not isinstance(t, (ast.Var, ast.Wildcard)))
+        checks.append((atom.rel, shapes.constant_key(atom, cols)))
+    return tuple(checks)
 
 
 def _head_vars(rule: ast.Rule):
@@ -90,7 +108,8 @@ def _variant(rule: ast.Rule, ri: int, delta: Optional[int], builtins, flavour, l
     base = delta is None and flavour != WHY
     source, params = compile_function(rule, ri, steps, flavour, builtins, fname, base=base)
     delta_rel = None if delta is None else rule.body[delta].rel
-    variant = Variant(ri, delta, delta_rel, None, params, source, steps, fname)
+    variant = Variant(ri, delta, delta_rel, None, params, source, steps, fname,
+                      head=rule.head.rel, empty_if=empty_checks(steps))
     if flavour == PLAIN and shapes.TIGHT and any(key[0] == "I" for key in params):
         usource, uparams = compile_function(rule, ri, steps, flavour, builtins, fname + "_u", base=base, unique=True)
         if uparams == params:  # always (the same resources in the same order); else no unique form
@@ -104,4 +123,4 @@ def _variant(rule: ast.Rule, ri: int, delta: Optional[int], builtins, flavour, l
     return variant
 
 
-__all__ = ["Variant", "build_variants", "link", "why_variant", "PLAIN", "PROV", "WHY"]
+__all__ = ["Variant", "build_variants", "empty_checks", "link", "why_variant", "PLAIN", "PROV", "WHY"]

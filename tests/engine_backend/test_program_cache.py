@@ -75,3 +75,20 @@ def test_query_command_uses_and_bypasses_the_cache(tmp_path):
                               *extra], capture_output=True, text=True, env=env, timeout=120)
         assert run.stdout.splitlines() == ["X", "1", "2", "3"], run.stderr
     assert list((tmp_path / "cache" / "memory-analyzer" / "programs").glob("*.pickle"))
+
+
+def test_cached_program_defers_its_rules_and_pickles_whole(tmp_path, monkeypatch):
+    import pickle
+
+    from analyzer.engine.ast import Program
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    entry = _program(tmp_path)
+    fresh = load_engine(entry, use_cache=False)
+    load_engine(entry)  # miss: compiles and writes the cache
+    cached = load_engine(entry)
+    assert cached.evaluate(FACTS).relation("isolated") == []
+    assert cached._rules is None  # evaluating read no rule
+    copy = pickle.loads(pickle.dumps(cached.program))
+    assert type(copy) is Program and copy.rules == fresh.program.rules and copy.decls == fresh.program.decls
+    assert cached.rules == fresh.rules and cached.source() == fresh.source()

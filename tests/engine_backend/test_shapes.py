@@ -59,6 +59,10 @@ def programs(draw):
     also = ", u(Y)" if key == "Y" else ""  # a one-column membership test inside the aggregate
     lines.append(f"n(X, C) :- {rel}(X, _, _), C = count : {{ {draw(st.sampled_from(wide))}"
                  f"({', '.join(['X', key, args[2] if args[2] not in VARS else '_'])}){also} }}.")
+    # one column of a whole relation into a one-column relation (the relation's key set)
+    rel = draw(st.sampled_from(("a", "b", "p", "q")))  # read before w: no cycle through it
+    column = draw(st.integers(0, 2))
+    lines.append(f"w(X) :- {rel}({', '.join('X' if i == column else '_' for i in range(3))}).")
     return "\n".join(lines) + "\n"
 
 
@@ -113,7 +117,9 @@ def test_tight_code_derives_what_general_code_derives(text, a, b, u, p, chunk):
     ("n(X, C) :- a(X, _, _), C = count : { b(X, _, 0) }.", "len("),  # count by length
     ("p(X, Y, Z) :- a(X, Y, Z), X < Y, !u(X).", "v_X not in K_u_0"),  # one column: no 1-tuple
     ("p(X, Y, Y) :- a(X, Y, _), !b(X, _, 1), u(Y).", "_compress("),  # a filtered projection
-    ("u(X) :- a(_, X, _).", "zip(set(map("),  # one column: distinct values, then 1-tuples
+    ("u(X) :- a(_, X, _).", "_chunks(K_a_1)"),  # one column: its key set, then 1-tuples
+    ("p(X, X, X) :- a(_, X, _), X > 0.", "_chunks(K_a_1)"),  # an outer loop over one column
+    ("p(X, Y, Y) :- a(_, X, Y), X > Y.", "dict.fromkeys(map("),  # two columns: distinct pairs
     ("p(X, Y, Z) :- a(X, Y, Z), X < Y, !u(X).", "add_p((v_X, v_Y, v_Z))"),  # a base variant: no test
 ])
 def test_shapes_are_generated(rule, expect):
@@ -144,3 +150,33 @@ def test_unique_index_code_against_the_general_code(b):
     expected = {"n": sorted((x, sum(1 for t in b if t[0] == x and t[2] == 1)) for x, _, _ in facts["a"]),
                 "p": sorted((x, y, z) for x, y, _ in facts["a"] for y2, z, _ in b if y2 == y and x != z)}
     assert {rel: found.relation(rel) for rel in expected} == expected
+
+
+KEY_SETS = """.decl a(x: number, y: number, z: number)
+.decl p(x: number, y: number, z: number)
+.decl u(x: number)
+.decl w(x: number)
+u(Y) :- a(_, Y, _).
+w(Z) :- a(X, _, Z), !u(X).
+p(Y, Y, Y) :- a(_, Y, _), Y > 0.
+p(Z, Z, 0) :- a(_, _, Z), u(Z).
+"""
+
+
+def test_loops_over_one_column_read_the_shared_key_set():
+    """Rules that loop over the distinct values of one column of a whole relation read its key
+    set (one per relation and column, shared): the same tuples as the general code's loops."""
+    facts = {"a": [(0, 1, 5), (1, 1, 6), (2, 3, 1), (7, 0, 3), (3, 4, 4)]}
+    source = Engine(parse_program(KEY_SETS, "k.dl"), builtins={}).source()
+    assert source.count("_chunks(K_a_1)") == 2 and "_chunks(K_a_2)" in source
+    found = []
+    for tight in (True, False):
+        old, shapes.TIGHT = shapes.TIGHT, tight
+        try:
+            db = Engine(parse_program(KEY_SETS, "k.dl"), builtins={}).evaluate(facts)
+        finally:
+            shapes.TIGHT = old
+        found.append({rel: db.relation(rel) for rel in ("u", "w", "p")})
+    assert found[0] == found[1] == {
+        "u": [(0,), (1,), (3,), (4,)], "w": [(1,), (3,)],
+        "p": [(1, 1, 0), (1, 1, 1), (3, 3, 0), (3, 3, 3), (4, 4, 0), (4, 4, 4)]}

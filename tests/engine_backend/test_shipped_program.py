@@ -2,8 +2,6 @@
 engine the rules give, names the installed rule files, and is ignored when it was made by
 another Python, engine or rule set."""
 
-import io
-
 from analyzer.engine import shipped
 from analyzer.engine.cache import engine_state
 from analyzer.engine.check import load_program
@@ -11,15 +9,13 @@ from analyzer.engine.evaluate import Engine
 from analyzer.resources import data_file
 
 
-def _ship(tmp_path, monkeypatch, header: bytes):
-    entry = data_file("facts", "schema.dl")
-    buffer = io.BytesIO()
-    shipped._Pickler(buffer, str(shipped._data_root())).dump(engine_state(Engine(load_program(str(entry)))))
-    target = tmp_path / "facts__schema.program"
-    target.write_bytes(header + buffer.getvalue())
+def _ship(tmp_path, monkeypatch, header: bytes, entry=None):
+    entry = entry or data_file("facts", "schema.dl")
+    engine = Engine(load_program(str(entry)))
+    target = tmp_path / "shipped.program"
+    target.write_bytes(header + shipped.dump(lambda dumps: engine_state(engine, dumps), str(shipped._data_root())))
     monkeypatch.setattr(shipped, "shipped_path", lambda e: target if e == entry else None)
     return entry
-
 
 def test_shipped_program_loads_with_installed_paths(tmp_path, monkeypatch):
     entry = _ship(tmp_path, monkeypatch, shipped._header())
@@ -29,13 +25,31 @@ def test_shipped_program_loads_with_installed_paths(tmp_path, monkeypatch):
     assert set(engine.program.decls) == set(load_program(str(entry)).decls)
     assert all(d.span.path == str(entry) for d in engine.program.decls.values())
 
-
 def test_shipped_program_of_another_build_is_ignored(tmp_path, monkeypatch):
-    header = shipped._header().replace(shipped.FORMAT, shipped.FORMAT.replace(b"-1", b"-0"))
+    header = shipped._header().replace(shipped.FORMAT, shipped.FORMAT.replace(b"program", b"programme"))
     entry = _ship(tmp_path, monkeypatch, header)
     assert shipped.load_shipped(entry) is None
-
 
 def test_only_built_in_programs_ship(tmp_path):
     assert shipped.shipped_path(tmp_path / "mine.dl") is None
     assert shipped.shipped_path(data_file("rules", "read/read.dl")).name == "rules__read__read.program"
+
+
+def test_evaluating_a_shipped_program_reads_no_rules(tmp_path, monkeypatch):
+    """Evaluation needs the declarations and the compiled variants only: the rules, plans and
+    sources stay encoded until something asks for them, and then are what compiling gives."""
+    entry = _ship(tmp_path, monkeypatch, shipped._header(), data_file("rules", "check/check.dl"))
+    engine = shipped.load_shipped(entry)
+    fresh = Engine(load_program(str(entry)))
+    assert engine.evaluate({}).relation("entry") == fresh.evaluate({}).relation("entry") == []
+    assert engine._rules is None and "rules" not in vars(engine.program)
+    stored = [v for base, delta in engine.compiled("plain") for v in (*base, *delta)]
+    assert all("source" not in vars(v) for v in stored)
+    made = [v for base, delta in fresh.compiled("plain") for v in (*base, *delta)]
+    assert [(v.head, v.empty_if, v.params, v.steps, v.source, v.unique_source) for v in stored] == \
+        [(v.head, v.empty_if, v.params, v.steps, v.source, v.unique_source) for v in made]
+    assert engine.source() == fresh.source()
+    assert engine.rules == fresh.rules
+    assert engine.program.rules == fresh.program.rules and engine.program.sources == fresh.program.sources
+    assert engine.program.all_decls == fresh.program.all_decls
+    assert len(engine.rules) > 100 and all(r.span.path.startswith(str(shipped._data_root())) for r in engine.rules)
