@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
-from analyzer import cache, files
+from analyzer import extraction, files
 from analyzer.diagnostics import Diagnostic, sort_diagnostics
 from analyzer.extract.sink import Sink
 from analyzer.factbase import FactBase
@@ -217,8 +217,13 @@ def _load_modules(loader: _Loader, modules: List[str], not_files: List[str], sid
     for module in modules:
         _inventory_facts(base, module, loader.rel(module))
     info = ManifestInfo("0.5", 1, "", False)
+    text = loader.read_text("manifest.md") if "manifest.md" in modules else None
+    jobs = extraction.jobs_of(loader, [m for m in modules if m != "manifest.md" and file_kind(m) != "readme"],
+                              file_kind)
+    # on a cold cache a helper starts extracting before the manifest is read (its first
+    # extraction runs Lark): nothing the helper does first depends on the manifest
+    helper = extraction.start_early(loader, jobs, text, side_task)
     if "manifest.md" in modules:
-        text = loader.read_text("manifest.md")
         if text is None:
             base.add("manifest_state", "ok", span=Span(loader.rel("manifest.md")))
             base.add("manifest_error", 1, "manifest.md could not be read", span=Span(loader.rel("manifest.md")))
@@ -231,8 +236,7 @@ def _load_modules(loader: _Loader, modules: List[str], not_files: List[str], sid
         loader.diag(loader.rel("manifest.md"), "MA-MANIFEST-MISSING", "manifest.md is missing")
     if "subjects.md" not in modules:
         base.add("registry_missing", "subjects.md", span=Span(loader.rel("subjects.md")))
-    _extract_files(loader, [m for m in modules if m != "manifest.md" and file_kind(m) != "readme"],
-                   info.entry_schema, side_task)
+    extraction.extract_files(loader, jobs, info.entry_schema, side_task, helper)
     return info
 
 
@@ -254,101 +258,10 @@ def _manifest(loader: _Loader, text: str):
         sink.fact("manifest_state", "ok")
         sink.info = (info.version, info.entry_schema, info.project_id, info.exact_07_valid)
 
-    sink = _cached_sink(loader, "manifest.md", "manifest", 0, text, extract)
+    sink = extraction.cached_sink(loader, "manifest.md", "manifest", 0, text, extract)
     loader.merge(sink, text)
     loader.project.texts["manifest.md"] = text
     return ManifestInfo(*sink.info)
-
-
-def _extract_files(loader: _Loader, modules: List[str], schema: int, side_task) -> None:
-    """Extract (or load from the cache) every entry, subject and record file, in order.
-
-    On a large cold cache a forked helper extracts a share of the files into the cache
-    meanwhile (analyzer/extract/prefetch.py); the merge below is the same either way.
-    """
-    from analyzer.extract import prefetch
-
-    jobs = []
-    for module in modules:
-        text = loader.read_text(module)
-        if text is not None:
-            jobs.append(prefetch.Job(module, text, cache.key(file_kind(module), module, schema, text)))
-    helper = None
-    # below prefetch's size floor no helper would start: asking the cache about every file
-    # first would only double the lookups (2,002 snippet revisions of a readiness window)
-    if loader.use_cache and sum(len(job.text) for job in jobs) >= prefetch.MIN_BYTES:
-        missing = [job for job in jobs if not cache.has(job.key)]
-        if missing:
-            _prepare({file_kind(job.module) for job in missing})
-            helper = prefetch.start(missing, lambda job: _store(loader, job, schema), side_task)
-    if helper is None:
-        sinks = {job.module: _sink(loader, job, schema) for job in jobs}
-    else:  # the parent's share now; the helper's comes back through the cache below
-        sinks = {job.module: _sink(loader, job, schema) for job in helper.claim()}
-        helper.wait()
-    for job in jobs:
-        sink = sinks.pop(job.module, None) or _sink(loader, job, schema)
-        loader.merge(sink, job.text)
-        loader.project.texts[job.module] = job.text
-        loader.project.unit_ranges[job.module] = sink.units
-        loader.project.titled[job.module] = sink.has_title
-
-
-def _prepare(kinds) -> None:
-    """Import the extractors of these file kinds and compile their unit patterns before a
-    prefetch helper forks: both processes need them, and the helper then inherits them
-    instead of building them again (Lark grammars and large regexes: ~0.03 s)."""
-    from analyzer.extract import fast_entries, fast_subjects
-
-    if "subjects" in kinds:
-        fast_subjects.subject_unit()
-    if "entries" in kinds:
-        fast_entries.entry_unit()
-
-
-def _extractor(module: str, schema: int, text: str):
-    kind = file_kind(module)
-
-    def extract(sink: Sink) -> None:
-        # imported on a cache miss only: a warm run never loads the extractors
-        from analyzer.extract import entries, records, subjects
-
-        if kind == "subjects":
-            subjects.extract_subjects(text, module, sink)
-        elif kind == "reconciliations":
-            records.extract_records(text, module, sink)
-        else:
-            entries.extract_entries(text, module, schema, sink)
-
-    return extract
-
-
-def _sink(loader: _Loader, job, schema: int) -> Sink:
-    return _cached_sink(loader, job.module, file_kind(job.module), schema, job.text,
-                        _extractor(job.module, schema, job.text), job.key)
-
-
-def _store(loader: _Loader, job, schema: int) -> None:
-    """Extract one file into the facts cache only (the prefetch helper's work)."""
-    sink = Sink(loader.rel(job.module))
-    _extractor(job.module, schema, job.text)(sink)
-    cache.store(job.key, sink)
-
-
-def _cached_sink(loader: _Loader, module: str, kind: str, schema: int, text: str, extract,
-                 key: Optional[str] = None) -> Sink:
-    """The extraction of one file: from the facts cache, or by ``extract(sink)`` (then stored)."""
-    key = key or cache.key(kind, module, schema, text)
-    sink = cache.load(key) if loader.use_cache else None
-    if sink is None or sink.path != loader.rel(module):
-        sink = Sink(loader.rel(module))
-        extract(sink)
-        if loader.use_cache:
-            cache.store(key, sink)
-    # the key determines the facts (text, module, schema, extractor): the fact base's digest
-    # uses it instead of hashing the rows again
-    sink.key = f"{sink.path}\0{key}"
-    return sink
 
 
 def _source_paths(loader: _Loader) -> None:

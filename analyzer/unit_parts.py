@@ -111,8 +111,11 @@ def issue_facts(revision: Revision) -> List[tuple]:
     facts = revision.project.facts
     rows = []
     for relation, (id_col, module_col) in ISSUES.items():
+        found = facts.relation_sets().get(relation)
+        if not found:  # spans_of reads every located fact: a first reading has 2,002 revisions
+            continue
         spans = facts.spans_of(relation)
-        for fact in facts.relation_sets().get(relation, ()):
+        for fact in found:
             module = fact[module_col] if isinstance(module_col, int) else module_col
             ident = fact[id_col] if id_col is not None else ""
             span = spans.get(fact)

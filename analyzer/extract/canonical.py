@@ -136,9 +136,43 @@ def body_lines() -> str:
     return f"(?:(?!{not_field})(?!{bullets})[^\n]+\n|\n)*"
 
 
-def count_tokens(text: str, start: int, end: int) -> int:
-    """The token estimate (markdown.estimate_tokens) of ``text[start:end]``."""
-    return len(TOKEN_RE.findall(text, start, end))
+# Each ASCII character as its token class: b"a" a word character ([A-Za-z0-9_] of TOKEN_RE),
+# b" " a character ``\s`` matches (str.isspace: the same Py_UNICODE_ISSPACE), b"." any other
+# character (a token of its own).
+_CLASSES = bytes(ord("a") if chr(i).isascii() and (chr(i).isalnum() or chr(i) == "_")
+                 else ord(" ") if chr(i).isspace() else ord(".") for i in range(256))
+_WORD = ord("a")
+# the characters beyond ASCII that ``\s`` matches (tests/extract/test_tokens.py checks the
+# list against str.isspace over all of Unicode); any other one is a token of its own
+UNICODE_SPACES = ("\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+                  "\u2028\u2029\u202f\u205f\u3000")
+
+
+class Tokens:
+    """The token estimate (markdown.estimate_tokens) of ranges of one text, without a match
+    object per token. TOKEN_RE's matches are the runs of word characters and every other
+    character that is not a space, so a range's count is the number of word runs starting
+    in it plus its other characters: a few ``bytes.count`` calls over the text's classes.
+    Each character beyond ASCII becomes ``?`` (one byte, so offsets stay the same), a token
+    of its own like every such character, unless the text holds a Unicode space: that text
+    is counted by TOKEN_RE itself."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.classes = None
+        if text.isascii() or not any(space in text for space in UNICODE_SPACES):
+            self.classes = text.encode("ascii", "replace").translate(_CLASSES)
+
+    def count(self, start: int, end: int) -> int:
+        """The token estimate of ``text[start:end]`` (as ``TOKEN_RE.findall(text, start, end)``)."""
+        classes = self.classes
+        if classes is None:
+            return len(TOKEN_RE.findall(self.text, start, end))
+        if start >= end:
+            return 0
+        # a word run starts after a space or another character, or at ``start`` itself
+        return (classes.count(b" a", start, end) + classes.count(b".a", start, end)
+                + classes.count(b".", start, end) + (classes[start] == _WORD))
 
 
 class General:

@@ -157,13 +157,14 @@ def entries(text: str, module: str, schema: int, sink: Sink) -> bool:
         return False
     pattern = entry_unit()
     general = c.General(text)
+    tokens_of = c.Tokens(text).count
     title, head, head_lexed = c.head_units(text, found[0])
     # (unit or line range, match or None, tokens, lexed view of a unit of the general path)
     plan: List[tuple] = [(unit, None, unit_tokens(unit), head_lexed) for unit in head]
     for k, (start, end, line) in enumerate(found):
         m = pattern.fullmatch(text, start, end)
         if m is not None:
-            plan.append(((line, line + text.count("\n", start, end) - 1), m, c.count_tokens(text, start, end), None))
+            plan.append(((line, line + text.count("\n", start, end) - 1), m, tokens_of(start, end), None))
             continue
         stop = found[k + 1][2] if k + 1 < len(found) else None
         plan.extend((unit, None, unit_tokens(unit), general.lexed) for unit in general.section_units(line, stop))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import project as project_module
+from analyzer import extraction
 from analyzer.extract import prefetch
 from analyzer.project import load_project
 
@@ -53,5 +53,5 @@ def test_failing_helper_is_harmless(forced_helper, monkeypatch):
     def broken(loader, job, schema):
         raise RuntimeError("helper crashed")
 
-    monkeypatch.setattr(project_module, "_store", broken)
+    monkeypatch.setattr(extraction, "_store", broken)
     assert _snapshot(load_project(EXAMPLE)) == baseline

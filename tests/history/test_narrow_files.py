@@ -131,3 +131,18 @@ def test_units_of_keeps_the_lines_of_the_units_asked_about():
     for first, whole_line in parts:  # each kept part's lines are the file's lines
         assert kept_lines[first - 1] == lines[whole_line - 1]
     assert narrow_files.units_of(data, columns, set())[0] == "# T\n\n\nnot a unit\n"
+
+
+def test_a_file_without_a_final_line_break_and_with_non_ascii_text(tmp_path, narrowed):
+    """Stored byte ranges count UTF-8 bytes (every heading has an em dash), and the last
+    unit of a file may end without a line break."""
+    repo = Repo(tmp_path / "p")
+    last = entry("MC-DEC-20261022-eeee0003", "Prix arrondis à l’euro près", "Les prix sont arrondis — «toujours».")
+    repo.write("decisions.md", repo.read("decisions.md").rstrip("\n") + "\n\n" + last.rstrip("\n"))
+    base = repo.commit("a last unit without a final line break")
+    repo.edit("decisions.md", "- issue:#42\n", "- issue:#42\n- issue:#49\n")
+    repo.write("decisions.md", repo.read("decisions.md").replace("«toujours»", "«toujours», même ici"))
+    repo.commit("change the first and the last unit")
+    result = cached_answer(repo.root, base)
+    assert sorted(c.ident for c in result.changes) == ["MC-DEC-20260910-1b2c3d4e", "MC-DEC-20261022-eeee0003"]
+    assert narrowed["narrowed"] == 1
