@@ -132,11 +132,13 @@ def decode(module: str, data: bytes) -> Tuple[Optional[str], List[FileProblem]]:
         problems.append(FileProblem(module, "MA-FILE-ENCODING",
                                     f"file is not valid UTF-8 (byte 0x{data[exc.start]:02x}); not read", line, col))
         return None, problems
-    crlf = text.find("\r\n")
+    # searched in the bytes first (a byte search; the text may take two bytes a character)
+    # and in the text only when found: in UTF-8 these bytes stand for these characters only
+    crlf = text.find("\r\n") if b"\r\n" in data else -1
     if crlf >= 0:
         problems.append(FileProblem(module, "MA-FILE-CRLF", "CRLF line endings read as LF",
                                     text.count("\n", 0, crlf) + 1, severity="warning"))
-    nul = text.find("\x00")
+    nul = text.find("\x00") if b"\x00" in data else -1
     if nul >= 0:
         line = text.count("\n", 0, nul) + 1
         col = nul - (text.rfind("\n", 0, nul) + 1) + 1
