@@ -179,11 +179,12 @@ class StoredVariant(Variant):
 
 
 def _variant(meta: tuple, namespace: dict, rest, position: int) -> Variant:
-    rule, delta, delta_rel, fname, params, uname, head, empty_if = meta
+    rule, delta, delta_rel, fname, params, uname, head, empty_if, filtered_if = meta
     variant = StoredVariant.__new__(StoredVariant)  # not __init__: the texts come later
     variant.__dict__.update(rule=rule, delta=delta, delta_rel=delta_rel, fn=namespace[fname], params=params,
                             name=fname, unique_fn=namespace[uname] if uname else None, unique_name=uname,
-                            head=head, empty_if=empty_if, _rest=rest, _position=position)
+                            head=head, empty_if=empty_if, filtered_if=filtered_if, _rest=rest,
+                            _position=position)
     return variant
 
 
@@ -223,7 +224,7 @@ def engine_state(engine: Engine, dumps=None) -> dict:
             for v in part:
                 sources.extend(t for t in (v.source, v.unique_source) if t)
                 rows.append((v.rule, v.delta, v.delta_rel, v.fn.__name__, v.params, v.unique_name, v.head,
-                             v.empty_if))
+                             v.empty_if, v.filtered_if))
                 text.append((v.source, v.steps, v.unique_source))
             group.append(rows)
         metas.append(tuple(group))

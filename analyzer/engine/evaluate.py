@@ -9,6 +9,7 @@ until nothing is new.
 from __future__ import annotations
 
 import time
+from operator import itemgetter
 from typing import Dict, Iterable, List, Mapping, Optional
 
 from analyzer.engine import ast
@@ -51,6 +52,7 @@ class Engine:
         self.strata = stratify(program, self.builtins)
         self._compiled: Dict[str, list] = {}
         self._code: Dict[str, object] = {}  # flavour -> code object of its variant functions
+        self._selected: Dict[str, dict] = {}  # flavour -> selections its variants read (selected)
         self._why_variants: Dict[int, object] = {}  # rule index -> proof search function
 
     def state(self) -> dict:
@@ -84,6 +86,7 @@ class Engine:
         engine.strata = state["strata"]
         engine._compiled = dict(compiled or {})
         engine._code = {}
+        engine._selected = {}
         engine._why_variants = {}
         # computing the maps walks every rule body (about 10 ms for the read rules): a
         # stored program brings them along
@@ -99,6 +102,21 @@ class Engine:
             self._code[flavour] = link(groups)
             self._compiled[flavour] = groups
         return self._compiled[flavour]
+
+    def selected(self, flavour: str) -> dict:
+        """``(relation, columns) -> constant keys``: every selection the variants of
+        ``flavour`` may read (analyzer/engine/indexes.py computes those of one relation and
+        columns in one pass)."""
+        selected = self._selected.get(flavour)
+        if selected is None:
+            found: dict = {}
+            for base, delta in self.compiled(flavour):
+                for v in (*base, *delta):
+                    for key in (*v.params, *(s for _, s in v.empty_if if s is not None)):
+                        if key[0] == "Q":
+                            found.setdefault(key[1:3], set()).add(key[3])
+            selected = self._selected[flavour] = {k: frozenset(v) for k, v in found.items()}
+        return selected
 
     def code(self, flavour: str):
         """The code object holding every compiled variant function of ``flavour`` (None for
@@ -177,6 +195,7 @@ class Engine:
         if given:
             run.done &= wanted
         compiled = self.compiled(PROV if provenance else PLAIN)
+        run.indexes.selected = self.selected(PROV if provenance else PLAIN)
         with dog.watching():
             try:
                 for si, (base, delta) in enumerate(compiled):
@@ -319,13 +338,24 @@ class _Run:
         its body (outside aggregates) reads a complete relation, or selection of one, that is
         empty. It is then not run, and builds no index (``relation_problem(E, D) :-
         relation_entry(E, _), entry_relation(E, _, T), ...`` with no relation written looped
-        over 10,000 entries for nothing)."""
+        over 10,000 entries for nothing); or no tuple of its first atom passes a one-column
+        membership test of it (``schema_issue``: every entry's file is canonical storage, so
+        ``!canonical_storage(M)`` rejects all 10,000 entries, and no entry index is built)."""
         for rel, selection in variant.empty_if:
             if rel not in self.done:
                 continue  # still being derived: it may grow
             if not self.full[rel]:
                 return True
             if selection is not None and not self.indexes.get(selection, True):
+                return True
+        # a membership test that no tuple of the first atom passes (one pass in C, which stops
+        # at the first tuple that passes: a variant that derives something pays one test)
+        for rel, selection, col, tested, negated in variant.filtered_if:
+            if rel not in self.done or tested not in self.done:
+                continue
+            first = self.full[rel] if selection is None else self.indexes.get(selection, True)
+            keys = zip(map(itemgetter(col), first))  # the tested relation holds 1-tuples
+            if self.full[tested].issuperset(keys) if negated else self.full[tested].isdisjoint(keys):
                 return True
         return False
 

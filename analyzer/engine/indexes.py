@@ -7,7 +7,8 @@ A rule variant names what it looks up by resource key (analyzer/engine/compile.p
   quarter of an index's cost), or the index itself when one exists anyway;
 * ``("Q", rel, cols, key)``: the tuples whose ``cols`` hold the constant ``key``: the
   index's bucket when that index exists anyway, else a filtered copy of the relation,
-  computed once per evaluation for a complete relation. A relation still being
+  computed once per evaluation for a complete relation (every constant key the program
+  selects on the same columns at once). A relation still being
   derived (the running stratum's own) gets a real index, extended at each merge, so a
   recursive rule never rescans it per iteration.
 
@@ -42,6 +43,9 @@ class Indexes:
         self.selections: Dict[tuple, list] = {}
         self.unique: Dict[tuple, dict] = {}  # I keys -> unique form (complete relations only)
         self.repeated: set = set()  # I keys of complete relations whose key repeats
+        # (relation, columns) -> every constant key the program selects on those columns:
+        # the first selection computes them all in one pass (see :func:`select_all`)
+        self.selected: Dict[tuple, frozenset] = {}
 
     def prepare(self, keys, complete=frozenset(), unique: bool = False) -> bool:
         """Build the indexes and key sets ``keys`` name that do not exist yet (indexes
@@ -105,6 +109,11 @@ class Indexes:
             return () if found is None else (found,)
         selection = self.selections.get(key)
         if selection is None:
+            todo = [v for v in self.selected.get((rel, cols), ()) if ("Q", rel, cols, v) not in self.selections]
+            if len(todo) > 1 and value in todo:
+                for v, found in select_all(self.full[rel], cols, todo).items():
+                    self.selections[("Q", rel, cols, v)] = found
+                return self.selections[key]
             selection = self.selections[key] = select(self.full[rel], cols, value)
         return selection
 
@@ -175,6 +184,22 @@ def select(tuples, cols, value) -> list:
         return [t for t in tuples if t[col] == value]
     key = itemgetter(*cols)
     return [t for t in tuples if key(t) == value]
+
+
+def select_all(tuples, cols, values) -> dict:
+    """:func:`select` for each of ``values`` (distinct), in one pass over ``tuples``: value ->
+    the tuples whose ``cols`` equal it, each list in the relation's iteration order. The cost
+    of a selection over extracted facts is mostly reading each tuple's key from memory, not
+    comparing it: two selections on one column (entries by status "active" and
+    "superseded") cost little more than one."""
+    found: dict = {v: [] for v in values}
+    bucket_of = found.get
+    key = _getter(cols)
+    for t in tuples:
+        bucket = bucket_of(key(t))
+        if bucket is not None:
+            bucket.append(t)
+    return found
 
 
 def _no_columns(_t) -> tuple:

@@ -13,7 +13,7 @@ from typing import Dict, List, Mapping, Optional, Tuple
 from analyzer.engine import ast, shapes
 from analyzer.engine.compile import PLAIN, PROV, WHY, compile_function
 from analyzer.engine.runtime import RUNTIME
-from analyzer.engine.plan import SCAN, plan_body
+from analyzer.engine.plan import NEG, SCAN, plan_body
 from analyzer.engine.stratify import Stratum
 
 
@@ -39,6 +39,38 @@ class Variant:
     # ``idle``): per positive body atom over full relations, ``(relation, selection key or
     # None)``; kept apart from ``steps`` so that a stored program need not load its plans
     empty_if: Tuple = ()
+    # and per membership test of one column of the first atom's tuples (a one-column atom,
+    # positive or negated, of a variable the first atom binds): ``(first relation, its
+    # selection key or None, column, tested relation, negated)``: no tuple of the first atom
+    # passes the test (``schema_issue``: every entry's file is canonical storage)
+    filtered_if: Tuple = ()
+
+
+def filter_checks(steps, builtins: Mapping) -> Tuple:
+    """``filtered_if`` of a variant planned as ``steps`` (see :class:`Variant`)."""
+    if not steps or steps[0].kind != SCAN or steps[0].delta:
+        return ()
+    first = steps[0].literal
+    if not all(isinstance(t, (ast.Var, ast.Wildcard, ast.Const)) for t in first.args):
+        return ()
+    column = {}
+    for i, t in enumerate(first.args):
+        if isinstance(t, ast.Var):
+            column.setdefault(t.name, i)
+    cols = tuple(i for i, t in enumerate(first.args) if isinstance(t, ast.Const))
+    selection = shapes.constant_key(first, cols) if cols else None
+    if cols and selection is None:
+        return ()
+    checks = []
+    for step in steps[1:]:
+        negated = step.kind == NEG
+        if not (negated or (step.kind == SCAN and not step.delta)):
+            continue
+        atom = step.literal.atom if negated else step.literal
+        if atom.rel not in builtins and len(atom.args) == 1 and isinstance(atom.args[0], ast.Var) \
+                and atom.args[0].name in column:
+            checks.append((first.rel, selection, column[atom.args[0].name], atom.rel, negated))
+    return tuple(checks)
 
 
 def empty_checks(steps) -> Tuple:
@@ -109,7 +141,8 @@ def _variant(rule: ast.Rule, ri: int, delta: Optional[int], builtins, flavour, l
     source, params = compile_function(rule, ri, steps, flavour, builtins, fname, base=base)
     delta_rel = None if delta is None else rule.body[delta].rel
     variant = Variant(ri, delta, delta_rel, None, params, source, steps, fname,
-                      head=rule.head.rel, empty_if=empty_checks(steps))
+                      head=rule.head.rel, empty_if=empty_checks(steps),
+                      filtered_if=filter_checks(steps, builtins) if delta is None else ())
     if flavour == PLAIN and shapes.TIGHT and any(key[0] == "I" for key in params):
         usource, uparams = compile_function(rule, ri, steps, flavour, builtins, fname + "_u", base=base, unique=True)
         if uparams == params:  # always (the same resources in the same order); else no unique form
@@ -123,4 +156,4 @@ def _variant(rule: ast.Rule, ri: int, delta: Optional[int], builtins, flavour, l
     return variant
 
 
-__all__ = ["Variant", "build_variants", "empty_checks", "link", "why_variant", "PLAIN", "PROV", "WHY"]
+__all__ = ["Variant", "build_variants", "empty_checks", "filter_checks", "link", "why_variant", "PLAIN", "PROV", "WHY"]

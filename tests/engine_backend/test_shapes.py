@@ -180,3 +180,62 @@ def test_loops_over_one_column_read_the_shared_key_set():
     assert found[0] == found[1] == {
         "u": [(0,), (1,), (3,), (4,)], "w": [(1,), (3,)],
         "p": [(1, 1, 0), (1, 1, 1), (3, 3, 0), (3, 3, 3), (4, 4, 0), (4, 4, 4)]}
+
+
+def test_selections_on_one_column_are_made_in_one_pass(monkeypatch):
+    """Every constant key the program selects on the same columns of a complete relation is
+    selected in one pass over it (analyzer/engine/indexes.py ``select_all``); each selection
+    holds what its own pass would."""
+    from analyzer.engine import indexes
+
+    text = """.decl a(x: number, y: number, z: number)
+.decl p(x: number, y: number, z: number)
+.decl q(x: number, y: number, z: number)
+p(X, X, X) :- a(1, X, _).
+q(X, Y, X) :- a(2, X, Y), !p(Y, Y, Y).
+q(X, X, X) :- a(_, X, 0), a(3, _, X).
+"""
+    passes = []
+    select_all = indexes.select_all
+    monkeypatch.setattr(indexes, "select_all", lambda *a: passes.append(a[2]) or select_all(*a))
+    facts = {"a": [(1, 5, 0), (2, 6, 5), (3, 4, 9), (2, 7, 6), (1, 9, 1), (3, 0, 5)]}
+    db = Engine(parse_program(text, "q.dl"), builtins={}).evaluate(facts)
+    assert [sorted(values) for values in passes] == [[1, 2, 3]]
+    assert db.relation("p") == [(5, 5, 5), (9, 9, 9)]
+    assert db.relation("q") == [(5, 5, 5), (7, 6, 7)]
+
+
+FILTERED = """.decl e(i: number, m: number)
+.decl d(i: number, s: number)
+.decl good(m: number)
+.decl bad(m: number)
+.decl some(m: number)
+.decl x(i: number)
+.decl y(i: number)
+.decl z(i: number, s: number)
+x(I) :- e(I, M), good(M).
+y(I) :- e(I, M), !some(M).
+.decl w(i: number)
+z(I, S) :- e(I, M), !bad(M), d(I, S).
+w(I) :- e(I, M), some(M).
+"""
+
+
+@pytest.mark.parametrize("tight", [True, False])
+def test_variants_whose_first_atom_no_test_passes_are_skipped(tight, monkeypatch):
+    """A variant none of whose first atom's tuples passes a one-column membership test of it
+    (evaluate.py ``idle``, ``filtered_if``) is not run and builds no index: the same tuples
+    as running it."""
+    from analyzer.engine import indexes
+
+    built = []
+    for name in ("build_index", "unique_index"):
+        real = getattr(indexes, name)
+        monkeypatch.setattr(indexes, name, lambda t, cols, real=real: built.append(len(t)) or real(t, cols))
+    monkeypatch.setattr(shapes, "TIGHT", tight)
+    facts = {"e": [(1, 10), (2, 20), (3, 10)], "d": [(1, 5), (2, 6), (4, 7), (3, 0)],
+             "good": [(20,), (30,)], "bad": [(10,), (20,)], "some": [(40,), (10,)]}
+    db = Engine(parse_program(FILTERED, "f.dl"), builtins={}).evaluate(facts)
+    assert db.relation("x") == [(2,)] and db.relation("y") == [(2,)] and db.relation("w") == [(1,), (3,)]
+    assert db.relation("z") == []
+    assert built == []  # the z rule never ran: d is not indexed
