@@ -66,10 +66,7 @@ class Sink:
 
     def fact(self, relation: str, *values, line: int = 1, col: int = 1) -> None:
         """Record ``relation(values...)`` at ``line``/``col`` (1-based) of this file."""
-        found = self.columns.get(relation) or self.rel(relation)
-        found[0].append(values)
-        found[1].append(line)
-        found[2].append(col)
+        self.row(relation, values, line, col)
 
     def diag(self, code: str, message: str, line: int = 1, col: int = 1, severity: str = "error") -> None:
         """Record a diagnostic at ``line``/``col`` (1-based) of this file."""
