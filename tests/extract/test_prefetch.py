@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from analyzer import extraction
-from analyzer.extract import prefetch
 from analyzer.project import load_project
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "acme-shop"
@@ -20,22 +19,10 @@ def _snapshot(project):
 
 
 @pytest.fixture
-def forced_helper(monkeypatch, tmp_path):
+def forced_helper(force_helpers):
     """Fork the helper even for the small example, and record that it did."""
-    if not hasattr(os, "fork"):
-        pytest.skip("no fork on this platform")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setattr(prefetch, "MIN_BYTES", 0)
-    monkeypatch.setattr(prefetch, "_threaded", lambda: False)
     started = []
-    real_start = prefetch.start
-
-    def start(*args, **kwargs):
-        helper = real_start(*args, **kwargs)
-        started.append(helper is not None)
-        return helper
-
-    monkeypatch.setattr(prefetch, "start", start)
+    force_helpers(lambda jobs, schema, helper: started.append(helper is not None))
     return started
 
 

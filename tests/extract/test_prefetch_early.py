@@ -53,23 +53,14 @@ def _snapshot(project):
 
 
 @pytest.fixture
-def starts(monkeypatch, tmp_path):
+def starts(force_helpers):
     """Fork helpers even for the small example; records the schema each start was given
     (None: forked before the manifest was read)."""
-    if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
+    if (os.cpu_count() or 1) < 2:
         pytest.skip("the helper needs fork and a second core")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    monkeypatch.setattr(prefetch, "MIN_BYTES", 0)
-    monkeypatch.setattr(prefetch, "_threaded", lambda: False)
     seen = []
-    real_start = prefetch.start
-
-    def start(jobs, work, side_task=None, schema=None):
-        helper = real_start(jobs, work, side_task, schema)
-        seen.append((schema, helper is not None, sorted(job.module for job in jobs)))
-        return helper
-
-    monkeypatch.setattr(prefetch, "start", start)
+    force_helpers(lambda jobs, schema, helper: seen.append(
+        (schema, helper is not None, sorted(job.module for job in jobs))))
     return seen
 
 
