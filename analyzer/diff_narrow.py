@@ -22,7 +22,7 @@ units, not with the project. Nothing is decided here.
 
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, Sequence, Set, Tuple
+from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from analyzer.git import Repo, unit_heading_ids
 from analyzer.project import file_kind
@@ -52,17 +52,27 @@ def asked_ids(before: Iterable[tuple], after: Iterable[tuple], after_revision: R
 
 
 def changed_revisions(repo: Repo, specs: Sequence[Tuple[str, str, str]], memory_dir: str,
-                      use_cache: bool) -> List[Revision]:
-    """The two commits of ``specs`` (``[(rev, sha, label)]``, base first) with only the files
-    that differ, the manifest, and the unchanged files holding an ID the rules can ask about;
-    of a changed entry file only the units asked about when its units are stored
+                      use_cache: bool, worktree: Optional[Tuple[Dict[str, str], Dict[str, bytes]]] = None
+                      ) -> List[Revision]:
+    """The two revisions of ``specs`` (``[(rev, sha, label)]``, base first) with only the
+    files that differ, the manifest, and the unchanged files holding an ID the rules can ask
+    about; of a changed entry file only the units asked about when its units are stored
     (:func:`within_files`). Every managed file is still read and decoded (fail closed: a
     file that cannot be read makes the comparison unavailable, as for whole revisions);
-    only extraction is spared."""
+    only extraction is spared. ``worktree``: the later revision is the work tree, whose
+    files and their bytes are these (analyzer/worktree_blobs.py): a commit's file with the
+    same blob id is not read from Git."""
     from analyzer.revisions import unit_facts
 
-    listings = {rev: list_files(repo, sha, memory_dir, label) for rev, sha, label in specs}
-    blobs = repo.blobs(oid for listing in listings.values() for oid in listing.values())
+    listings: Dict[str, Dict[str, str]] = {}
+    blobs: Dict[str, bytes] = {}
+    if worktree is not None:
+        listings[specs[-1][0]], blobs = worktree
+    for rev, sha, label in specs:
+        if rev not in listings:
+            listings[rev] = list_files(repo, sha, memory_dir, label)
+    blobs = {**blobs, **repo.blobs(oid for listing in listings.values() for oid in listing.values()
+                                   if oid not in blobs)}
     (base, _sha, _), (head, _sha2, _) = specs
     same = {m for m, oid in listings[base].items() if listings[head].get(m) == oid and m != MANIFEST}
     if use_cache:

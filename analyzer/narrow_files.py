@@ -14,11 +14,14 @@ so the units kept read as in the whole file.
 That holds where a file's structure cannot hide or invent units, so a file is narrowed
 only when its stored record says the whole file is plain: no problem without a unit ID (no
 Markdown or heading problem, no ambiguous bullet), no line break but ``\\n`` and no byte
-order mark. Two checks follow the extraction, and any miss answers None (the caller then
-extracts whole files, as before): no such problem appears in a narrowed file, and every
+order mark, in both revisions (a file read whole in one is read whole in the other). Two
+checks follow the extraction, and any miss answers None (the caller then extracts whole
+files, as before): no such problem appears in a narrowed file, and every
 unit kept has the digest and line its stored record gives. A stored file is one that was
 decoded and extracted, so a narrowed file is not decoded again (its size is checked); the
-revisions' file digests are the blob ids. Nothing is decided here.
+revisions' file digests are the blob ids (of the bytes after a byte order mark, which
+decoding drops: a file whose only change is a BOM is the same text, as whole revisions
+say). Nothing is decided here.
 """
 
 from __future__ import annotations
@@ -51,6 +54,10 @@ def within_files(repo, specs: Sequence[Tuple[str, str, str]], listings: Dict[str
         # a BOM is not in the text the stored byte offsets count
         records[rev] = {m: columns for m, (columns, plain) in found.items()
                         if plain and file_kind(m) == "entries" and not blobs[listings[rev][m]].startswith(BOM)}
+    # a file read whole in one revision is read whole in the other: its units left as they
+    # are would else be in one revision only (added or removed)
+    whole = {m for rev in revs for m in stored[rev] if m not in records[rev]}
+    records = {rev: {m: columns for m, columns in records[rev].items() if m not in whole} for rev in revs}
     texts = decoded_files(specs, listings, blobs, memory_dir, {rev: set(records[rev]) for rev in revs})
     differing = _differing(stored[revs[0]], stored[revs[1]])
     asked = set(differing)
@@ -84,6 +91,7 @@ def _load(repo, specs, listings, blobs, records, texts, same: Set[str], memory_d
           asked: Set[Key]) -> List[Revision]:
     from analyzer.diff_narrow import holding_modules
     from analyzer.project import load_texts
+    from analyzer.worktree_blobs import text_id
 
     holding = holding_modules({m: texts[specs[0][0]][m] for m in same}, asked)
     revisions = []
@@ -93,7 +101,8 @@ def _load(repo, specs, listings, blobs, records, texts, same: Set[str], memory_d
         for module, columns in records[rev].items():
             kept[module], line_maps[module] = units_of(blobs[listings[rev][module]], columns, asked)
         project = load_texts(repo.root, memory_dir, kept, use_cache=True)
-        revisions.append(Revision(rev, sha, label, project, (), digests={m: listings[rev][m] for m in kept},
+        digests = {m: text_id(listings[rev][m], blobs[listings[rev][m]]) for m in kept}
+        revisions.append(Revision(rev, sha, label, project, (), digests=digests,
                                   line_maps=line_maps))
     return revisions
 

@@ -119,6 +119,8 @@ def diff_facts(root, memory_dir: str, result: DiffResult, program, use_cache: bo
     differs is extracted and compared (analyzer/diff_narrow.py): the revisions then hold
     only part of the memory dir, so callers that read other units of them (the autonomy
     check's records and plan, restore's units) do not ask for it."""
+    import os
+
     from analyzer.diff_narrow import changed_revisions
     from analyzer.project import gc_paused
     from analyzer.query.compare import commit_facts, comparison_facts, range_commits
@@ -128,9 +130,15 @@ def diff_facts(root, memory_dir: str, result: DiffResult, program, use_cache: bo
     result.base = repo.commit(base)
     result.head = repo.commit(head) if head else ""
     specs = [("base", result.base, base)] + ([("head", result.head, head)] if head else [])
-    if narrow and head:
+    worktree = None
+    if narrow and not head:  # the work tree's files named by blob id, when it is plain
+        from analyzer.worktree_blobs import worktree_files
+
+        worktree = worktree_files(os.path.abspath(str(root)), memory_dir, "sha256" if len(result.base) == 64 else "sha1")
+    if narrow and (head or worktree is not None):
         with gc_paused():
-            revisions = changed_revisions(repo, specs, memory_dir, use_cache)
+            revisions = changed_revisions(repo, specs + ([] if head else [("head", "", "worktree")]), memory_dir,
+                                          use_cache, worktree)
     else:
         revisions = load_revisions(repo, root, memory_dir, specs, None if head else "head", use_cache)
     commits, touched = range_commits(History(repo, memory_dir), result.base, result.head, use_cache)
