@@ -86,6 +86,7 @@ class _Loader:
         self.use_cache = use_cache
         self.max_file_bytes = max_file_bytes
         self.texts = texts  # decoded files given in memory (a Git revision), instead of the disk
+        self.manifests: Optional[dict] = None  # (path, text) -> manifest sink, kept by the caller
         self.base = FactBase()
         self.diags: List[Diagnostic] = []
         self.project = Project(root, memory_dir, self.base, [])
@@ -197,12 +198,17 @@ def _load(root, memory_dir: str, use_cache: bool, order: Optional[Iterable[str]]
     return _finish(loader)
 
 
-def load_texts(root, memory_dir: str, texts: Dict[str, str], use_cache: bool = True) -> Project:
+def load_texts(root, memory_dir: str, texts: Dict[str, str], use_cache: bool = True,
+               manifests: Optional[dict] = None) -> Project:
     """The fact base of a memory dir given as decoded texts (module -> text), e.g. the files of
     a Git revision: the same inventory facts and extractors as :func:`load_project`, without
-    the disk (no evidence path probes, no local overlay, which belong to the work tree)."""
+    the disk (no evidence path probes, no local overlay, which belong to the work tree).
+    ``manifests``: a dict the caller keeps across calls (with ``use_cache``), so that the
+    manifest's extraction is looked up once per manifest text, not once per call (a history
+    reading loads 2,000 snippet revisions that mostly share one manifest)."""
     root = os.path.abspath(str(root))
     loader = _Loader(root, memory_dir, use_cache, texts=texts)
+    loader.manifests = manifests
     loader.base.add("memory_dir", memory_dir, span=Span(memory_dir))
     with gc_paused():
         _load_modules(loader, sorted(texts), [], None)
@@ -258,7 +264,11 @@ def _manifest(loader: _Loader, text: str):
         sink.fact("manifest_state", "ok")
         sink.info = (info.version, info.entry_schema, info.project_id, info.exact_07_valid)
 
-    sink = extraction.cached_sink(loader, "manifest.md", "manifest", 0, text, extract)
+    known = loader.manifests if loader.manifests is not None and loader.use_cache else {}
+    sink = known.get((loader.rel("manifest.md"), text))
+    if sink is None:
+        sink = known[loader.rel("manifest.md"), text] = extraction.cached_sink(
+            loader, "manifest.md", "manifest", 0, text, extract)
     loader.merge(sink, text)
     loader.project.texts["manifest.md"] = text
     return ManifestInfo(*sink.info)

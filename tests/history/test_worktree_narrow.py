@@ -244,3 +244,4 @@ def test_work_tree_files_are_named_as_git_names_them(tmp_path):
     assert {blobs[oid] for oid in listing.values()} == {repo.path(m).read_bytes() for m in listing}
     assert worktree_blobs.text_id(listing["bom.md"], blobs[listing["bom.md"]]) == \
         worktree_blobs.blob_id(b"# Odd\r\n\x00")
+
