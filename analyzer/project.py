@@ -17,6 +17,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from analyzer import extraction, files
 from analyzer.diagnostics import Diagnostic, sort_diagnostics
+from analyzer.extract.prefetch import reaped as prefetch_reaped
 from analyzer.extract.sink import Sink
 from analyzer.factbase import FactBase
 from analyzer.span import Span
@@ -229,20 +230,21 @@ def _load_modules(loader: _Loader, modules: List[str], not_files: List[str], sid
     # on a cold cache a helper starts extracting before the manifest is read (its first
     # extraction runs Lark): nothing the helper does first depends on the manifest
     helper = extraction.start_early(loader, jobs, text, side_task)
-    if "manifest.md" in modules:
-        if text is None:
-            base.add("manifest_state", "ok", span=Span(loader.rel("manifest.md")))
-            base.add("manifest_error", 1, "manifest.md could not be read", span=Span(loader.rel("manifest.md")))
+    with prefetch_reaped(helper):  # an internal error before extraction ends leaves no helper
+        if "manifest.md" in modules:
+            if text is None:
+                base.add("manifest_state", "ok", span=Span(loader.rel("manifest.md")))
+                base.add("manifest_error", 1, "manifest.md could not be read", span=Span(loader.rel("manifest.md")))
+            else:
+                info = _manifest(loader, text)
+        elif "manifest.md" in not_files:
+            base.add("manifest_state", "not-a-file", span=Span(loader.rel("manifest.md")))
         else:
-            info = _manifest(loader, text)
-    elif "manifest.md" in not_files:
-        base.add("manifest_state", "not-a-file", span=Span(loader.rel("manifest.md")))
-    else:
-        base.add("manifest_state", "missing", span=Span(loader.rel("manifest.md")))
-        loader.diag(loader.rel("manifest.md"), "MA-MANIFEST-MISSING", "manifest.md is missing")
-    if "subjects.md" not in modules:
-        base.add("registry_missing", "subjects.md", span=Span(loader.rel("subjects.md")))
-    extraction.extract_files(loader, jobs, info.entry_schema, side_task, helper)
+            base.add("manifest_state", "missing", span=Span(loader.rel("manifest.md")))
+            loader.diag(loader.rel("manifest.md"), "MA-MANIFEST-MISSING", "manifest.md is missing")
+        if "subjects.md" not in modules:
+            base.add("registry_missing", "subjects.md", span=Span(loader.rel("subjects.md")))
+        extraction.extract_files(loader, jobs, info.entry_schema, side_task, helper)
     return info
 
 
