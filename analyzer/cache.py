@@ -379,6 +379,43 @@ def load(digest: str) -> Optional[Sink]:
     return found
 
 
+def bundle_key(path_keys) -> str:
+    """The key of one entry holding the extractions of several files: their ``(path, facts
+    key)`` pairs, in any order."""
+    h = hashlib.sha256(b"bundle-1\0")
+    for path, digest in sorted(path_keys):
+        h.update(f"{path}\0{digest}\0".encode("utf-8", "surrogatepass"))
+    return h.hexdigest()
+
+
+def load_bundle(digest: str) -> Optional[Dict[str, Sink]]:
+    """facts key -> extraction of every file of a bundle (:func:`store_bundle`), or None
+    (missing, or a bad entry, which is discarded)."""
+    data = FACTS.get(digest)
+    if data is None:
+        return None
+    try:
+        plain = marshal.loads(data)
+        found = {key: Sink.from_plain(value) for key, value in plain.items()} if isinstance(plain, dict) else None
+    except (EOFError, ValueError, TypeError, AttributeError):
+        found = None
+    if found is None or not all(isinstance(key, str) and sink is not None for key, sink in found.items()):
+        FACTS.discard(digest, "holds data of the wrong shape")
+        return None
+    return found
+
+
+def store_bundle(digest: str, extracted: Dict[str, Sink]) -> None:
+    """Write the extractions of several files (facts key -> sink) as one entry: a history
+    reading extracts 20,000 small snippet files, and one entry file each cost more to
+    create than to extract (a bundle per snippet revision)."""
+    try:
+        payload = marshal.dumps({key: sink.to_plain() for key, sink in extracted.items()})
+    except ValueError:  # a value marshal cannot write (never expected)
+        return
+    FACTS.put(digest, payload)
+
+
 def store(digest: str, extracted: Sink) -> None:
     """Write one extraction to the cache (atomically; a cache that cannot be written is skipped)."""
     try:

@@ -65,9 +65,21 @@ def extract_files(loader, jobs: List[Job], schema: int, side_task, helper: Optio
             _prepare({job.kind for job in missing})
             helper = prefetch.start(missing, lambda job, known: _store(loader, job, known), side_task, schema)
     done: Dict[str, Sink] = {}
+    bundle = None  # one facts-cache entry for all files (load_texts(bundled=True), no helper)
+    if helper is None and loader.use_cache and loader.bundled and jobs:
+        bundle = cache.bundle_key((loader.rel(job.module), job.key) for job in jobs)
+        bundled = cache.load_bundle(bundle) or {}
 
     def merge(job: Job) -> None:
-        sink = done[job.module] = _sink(loader, job, schema)
+        if bundle is None:
+            sink = _sink(loader, job, schema)
+        else:
+            sink = bundled.get(job.key)
+            if sink is None or sink.path != loader.rel(job.module):
+                sink = Sink(loader.rel(job.module))
+                extractor(job.kind, job.module, schema, job.text)(sink)
+            sink.key = f"{sink.path}\0{job.key}"  # as cached_sink sets it
+        done[job.module] = sink
         loader.merge(sink, job.text)
 
     if helper is not None:
@@ -83,6 +95,9 @@ def extract_files(loader, jobs: List[Job], schema: int, side_task, helper: Optio
     for job in jobs:
         if job.module not in done:
             merge(job)
+    if bundle is not None and len(bundled) != len(jobs):
+        cache.store_bundle(bundle, {job.key: done[job.module] for job in jobs})
+    for job in jobs:
         sink = done[job.module]
         loader.project.texts[job.module] = job.text
         loader.project.unit_ranges[job.module] = sink.units

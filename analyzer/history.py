@@ -150,6 +150,7 @@ def _loader(repo: Repo, memory_dir: str, manifests: Dict[str, str], use_cache: b
         texts = dict(texts)
         if manifests.get(sha):
             texts[MANIFEST] = manifests[sha]
-        return load_texts(repo.root, memory_dir, texts, use_cache=use_cache, manifests=extracted), tuple(sorted(texts))
+        project = load_texts(repo.root, memory_dir, texts, use_cache=use_cache, manifests=extracted, bundled=True)
+        return project, tuple(sorted(texts))
 
     return load

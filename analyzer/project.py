@@ -88,6 +88,7 @@ class _Loader:
         self.max_file_bytes = max_file_bytes
         self.texts = texts  # decoded files given in memory (a Git revision), instead of the disk
         self.manifests: Optional[dict] = None  # (path, text) -> manifest sink, kept by the caller
+        self.bundled = False  # one facts-cache entry for all files (load_texts)
         self.base = FactBase()
         self.diags: List[Diagnostic] = []
         self.project = Project(root, memory_dir, self.base, [])
@@ -200,16 +201,18 @@ def _load(root, memory_dir: str, use_cache: bool, order: Optional[Iterable[str]]
 
 
 def load_texts(root, memory_dir: str, texts: Dict[str, str], use_cache: bool = True,
-               manifests: Optional[dict] = None) -> Project:
+               manifests: Optional[dict] = None, bundled: bool = False) -> Project:
     """The fact base of a memory dir given as decoded texts (module -> text), e.g. the files of
     a Git revision: the same inventory facts and extractors as :func:`load_project`, without
     the disk (no evidence path probes, no local overlay, which belong to the work tree).
     ``manifests``: a dict the caller keeps across calls (with ``use_cache``), so that the
     manifest's extraction is looked up once per manifest text, not once per call (a history
-    reading loads 2,000 snippet revisions that mostly share one manifest)."""
+    reading loads 2,000 snippet revisions that mostly share one manifest). ``bundled``: the
+    files' extractions (the manifest's aside) are kept in the facts cache as one entry, not
+    one per file (for many small texts, such as a history reading's snippets)."""
     root = os.path.abspath(str(root))
     loader = _Loader(root, memory_dir, use_cache, texts=texts)
-    loader.manifests = manifests
+    loader.manifests, loader.bundled = manifests, bundled
     loader.base.add("memory_dir", memory_dir, span=Span(memory_dir))
     with gc_paused():
         _load_modules(loader, sorted(texts), [], None)
