@@ -5,8 +5,9 @@ a :class:`~analyzer.extract.sink.Sink` (cached by content, analyzer/cache.py) an
 On a large cold cache a forked helper extracts a share of the files into the cache
 (analyzer/extract/prefetch.py). When the manifest's own extraction is not cached yet, the
 helper starts *before* it is read (:func:`start_early`): the manifest's first extraction
-imports and runs Lark, and meanwhile the helper is already extracting subjects.md, whose
-facts do not depend on the entry schema the manifest names.
+takes a while (lexing, its contract, the optional index), and meanwhile the helper is
+already extracting subjects.md, whose facts do not depend on the entry schema the
+manifest names.
 
 Output never depends on who extracted a file, nor on the order of merging: the fact base
 holds sets (the smallest span of a fact wins), diagnostics are sorted, and the per-module
@@ -38,7 +39,7 @@ def jobs_of(loader, modules: List[str], file_kind) -> List[Job]:
 
 def start_early(loader, jobs: List[Job], manifest_text: Optional[str], side_task) -> Optional[prefetch.Helper]:
     """A helper forked before the manifest is read, when the manifest's extraction is not
-    cached (so reading it runs Lark: a first run, most likely with every file uncached)
+    cached (so it is extracted: a first run, most likely with every file uncached)
     and the files are large enough for a helper; else None (:func:`extract_files` may still
     fork one once the schema and the uncached files are known)."""
     if (manifest_text is None or not loader.use_cache or loader.texts is not None
@@ -118,7 +119,7 @@ def _key(job: Job, schema: int) -> str:
 def _prepare(kinds) -> None:
     """Import the extractors of these file kinds and compile their unit patterns before a
     prefetch helper forks: both processes need them, and the helper then inherits them
-    instead of building them again (Lark grammars and large regexes: ~0.03 s)."""
+    instead of building them again (the grammar terminals and large regexes: ~0.03 s)."""
     from analyzer.extract import fast_entries, fast_subjects
 
     if "subjects" in kinds:

@@ -231,7 +231,7 @@ def _load_modules(loader: _Loader, modules: List[str], not_files: List[str], sid
     jobs = extraction.jobs_of(loader, [m for m in modules if m != "manifest.md" and file_kind(m) != "readme"],
                               file_kind)
     # on a cold cache a helper starts extracting before the manifest is read (its first
-    # extraction runs Lark): nothing the helper does first depends on the manifest
+    # extraction takes a while): nothing the helper does first depends on the manifest
     helper = extraction.start_early(loader, jobs, text, side_task)
     with prefetch_reaped(helper):  # an internal error before extraction ends leaves no helper
         if "manifest.md" in modules:
@@ -261,7 +261,7 @@ def _inventory_facts(base: FactBase, module: str, rel: str) -> None:
 def _manifest(loader: _Loader, text: str):
     """Extract (or load from the cache) manifest.md; returns its ManifestInfo. The manifest is
     cached like every other file: its facts depend on its text and the extractor only, and a
-    hit spares importing and running Lark on every read."""
+    hit spares lexing it and checking its contract on every read."""
     from analyzer.extract.manifest import ManifestInfo, extract_manifest
 
     def extract(sink: Sink) -> None:

@@ -7,6 +7,7 @@ start with the Entry ID as written, in the reference's words where the spec quot
 from __future__ import annotations
 
 from functools import lru_cache
+from sys import intern
 from typing import List, Optional
 
 from analyzer.extract.grammars import terminal
@@ -239,7 +240,7 @@ def emit_entry(sink, module: str, ordinal: int, heading, entry: ParsedEntry, lin
     one = _singles(entry.fields)
     status, scope = one.get("Status", ""), one.get("Scope", "")
     add = sink.row  # positional: no keyword or *values packing per fact
-    add(prefix + "entry", (eid, module, code, status, scope), line, 1)
+    add(prefix + "entry", (eid, module, intern(code), intern(status), intern(scope)), line, 1)
     for fence in entry.fences:
         add(prefix + "body_fence", (module, fence + 1), fence + 1, 1)
     kinds = [classify_evidence(item)[0] for item, _ in entry.evidence]
@@ -277,16 +278,16 @@ def _emit_fields(add, eid: str, entry: ParsedEntry) -> None:
                 add("entry_field", (eid, name, occ.value), occ.line + 1, 1)
     for occ in fields.get("Subject", ()):
         if occ.value:
-            add("entry_subject", (eid, occ.value.casefold()), occ.line + 1, 1)
+            add("entry_subject", (eid, intern(occ.value.casefold())), occ.line + 1, 1)
     for occ in fields.get("Facet", ()):
         if occ.value:
-            add("entry_facet", (eid, occ.value), occ.line + 1, 1)
+            add("entry_facet", (eid, intern(occ.value)), occ.line + 1, 1)
     present = [name for name in fields if name in _TYPED_SET]
     if len(present) > 1:
         present.sort(key=TYPED.index)
     for name in present:
         if entry.body_text(name).strip():
-            add("entry_body", (eid, name), fields[name][0].line + 1, 1)
+            add("entry_body", (eid, intern(name)), fields[name][0].line + 1, 1)
     for k, (item, line) in enumerate(entry.evidence, 1):
         add("entry_evidence", (eid, item, k), line + 1, 3)
         kind, path, rev = classify_evidence(item)

@@ -12,6 +12,7 @@ section the pattern does not match is read by the general path.
 from __future__ import annotations
 
 from functools import lru_cache
+from sys import intern
 from typing import List
 
 from analyzer.extract import canonical as c
@@ -133,15 +134,15 @@ def _clean(sink: Sink, module: str, ordinal: int, e: _Entry, line_no: int) -> bo
     eid = shown.casefold()
     at = e.lines
     add = sink.row
-    add("entry", (eid, module, code, status, scope), line_no, 1)
+    add("entry", (eid, module, intern(code), intern(status), intern(scope)), line_no, 1)
     add("entry_unit", (eid, module, ordinal), line_no, 1)
     add("entry_title", (eid, title), line_no, 1)
     add("entry_display", (eid, shown), line_no, 1)
     if subject is not None:
-        add("entry_subject", (eid, subject.casefold()), at["Subject"] + 1, 1)
+        add("entry_subject", (eid, intern(subject.casefold())), at["Subject"] + 1, 1)
     if facet is not None:
-        add("entry_facet", (eid, facet), at["Facet"] + 1, 1)
-    add("entry_body", (eid, bname), at["body"] + 1, 1)
+        add("entry_facet", (eid, intern(facet)), at["Facet"] + 1, 1)
+    add("entry_body", (eid, intern(bname)), at["body"] + 1, 1)
     for k, (item, source) in enumerate(zip(items, sources), 1):
         ln = at["Evidence"] + 1 + k
         add("entry_evidence", (eid, item, k), ln, 3)
@@ -177,7 +178,7 @@ def entries(text: str, module: str, schema: int, sink: Sink) -> bool:
         else:
             entry = _Entry(m, unit[0])
             if _clean(sink, module, ordinal, entry, unit[0] + 1):
-                emitter.formal_unit(ordinal, m.group("id"), unit[0] + 1, tokens)
+                emitter.formal_unit(ordinal, entry.g["id"], unit[0] + 1, tokens)
             else:
                 emitter.entry(ordinal, m, entry.parsed(), unit[0] + 1, tokens)
     return True

@@ -10,6 +10,7 @@ the general path report a field problem, is read by the general path.
 from __future__ import annotations
 
 from functools import lru_cache
+from sys import intern
 
 from analyzer.extract import canonical as c
 from analyzer.extract.blocks import Block
@@ -51,10 +52,10 @@ def _clean(sink: Sink, m, line: int, ordinal: int, first_item: int) -> bool:
     sources = [classify_evidence(item) for item in evidence]
     if any(source[0] in BAD_EVIDENCE for source in sources):
         return False
-    sid = shown.casefold()
+    sid = intern(shown.casefold())
     at = line + 1
     add = sink.row
-    add("subject", (sid, status, kind, title), at, 1)
+    add("subject", (sid, intern(status), intern(kind), title), at, 1)
     add("subject_unit", (sid, ordinal), at, 1)
     add("subject_display", (sid, shown), at, 1)
     add("subject_alias", (sid, normalize_alias(title)), at, 1)

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Dict, List, Tuple
 
-from analyzer.extract.grammars import parser
+from analyzer.extract.grammars import line_lexer, parser
 from analyzer.extract.sink import Sink
 
 if TYPE_CHECKING:  # the extraction's modules load with extract_manifest (a warm run needs ManifestInfo only)
@@ -71,6 +71,25 @@ class Errors:
 
 def line_kinds(lexed: Lexed) -> Dict[int, str]:
     """Classify every structural line with grammar/manifest.lark: 0-based index -> kind."""
+    lexer = line_lexer()
+    if lexer is not None:
+        # the grammar's line tokens, tried in its lexer's order: each non-empty structural
+        # line is one token (its rule is `line: A | B...`, lines are separated by newlines)
+        match, kinds = lexer[0].match, lexer[1]
+        found: Dict[int, str] = {}
+        for i, line in enumerate(lexed.lines):
+            if line and lexed.structural(i):
+                m = match(line)
+                if m is None or m.end() != len(line):
+                    break  # not one token: the parser decides
+                found[i] = kinds[m.lastgroup]
+        else:
+            return found
+    return parsed_line_kinds(lexed)
+
+
+def parsed_line_kinds(lexed: Lexed) -> Dict[int, str]:
+    """:func:`line_kinds` by the Lark parser of grammar/manifest.lark (imports Lark)."""
     text = "\n".join(line if lexed.structural(i) else "" for i, line in enumerate(lexed.lines))
     tree = parser("manifest", ("start", "paths_value")).parse(text, start="start")
     return {node.meta.line - 1: node.data for node in tree.children}

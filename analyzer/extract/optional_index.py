@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
-from analyzer.extract.grammars import parser
+from analyzer.extract.grammars import parser, terminal
 from analyzer.extract.paths import safe_memory_path, valid_glob
 from analyzer.extract.sink import Sink
 from analyzer.markdown import Lexed
@@ -178,15 +178,33 @@ def _compatibility(decl: Declaration, activation: str, errors) -> None:
             errors.add(f"optional module {path} may not declare {key}", decl.keys[key][1])
 
 
+def _code_spans(value: str) -> Optional[List[str]]:
+    """The tokens of ``paths_value`` (grammar/manifest.lark) when ``value`` lexes as code spans
+    and separators, else None: the lexer of that rule, on the grammar's own terminals."""
+    span, sep = terminal("manifest", "CODE_SPAN").match, terminal("manifest", "_PATH_SEP").match
+    found = []
+    m = span(value)
+    while m is not None:
+        found.append(m.group())
+        if m.end() == len(value):
+            return found
+        m = sep(value, m.end())
+        m = m and span(value, m.end())
+    return None
+
+
 def _parse_paths(value: str) -> Optional[List[str]]:
     """Parse a ``paths:`` value with grammar/manifest.lark; None when it is not code spans."""
-    from lark.exceptions import LarkError
+    spans = _code_spans(value.strip())
+    if spans is None:  # the parser decides what does not lex
+        from lark.exceptions import LarkError
 
-    try:
-        tree = parser("manifest", ("start", "paths_value")).parse(value.strip(), start="paths_value")
-    except LarkError:
-        return None
-    return [str(tok)[1:-1].strip() for tok in tree.children]
+        try:
+            tree = parser("manifest", ("start", "paths_value")).parse(value.strip(), start="paths_value")
+        except LarkError:
+            return None
+        spans = [str(tok) for tok in tree.children]
+    return [span[1:-1].strip() for span in spans]
 
 
 def extract_index(lexed: Lexed, kinds: Dict[int, str], sink: Sink, errors, legacy: bool) -> None:

@@ -12,7 +12,7 @@ sees it, so that at the end only the helper's last file is left to load. The que
 balances the two processes without any cost estimate.
 
 The helper may start before the parent knows the entry schema (it needs the manifest,
-whose first extraction imports and runs Lark): the queue then puts the files whose
+whose first extraction is not instantaneous): the queue then puts the files whose
 extraction does not depend on the schema first (``Job.needs_schema`` False: subjects.md,
 the reconciliations, largest first), and the parent sends the schema on a pipe
 (:meth:`Helper.send_schema`) once the manifest is read; the helper waits for it before its

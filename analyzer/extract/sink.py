@@ -9,6 +9,14 @@ Facts are kept *by relation*: each relation's value tuples in one list, with the
 column of each in two lists alongside (:attr:`Sink.columns`). Storing, loading and merging a
 file's facts are then a few large operations per relation (``set.update``, one ``array`` of
 positions) instead of one per fact: a 10,000-entry project has ~170,000 facts.
+
+The values of the columns in :data:`INTERNED` are interned (``sys.intern``) by the extractors
+as they write them: an entry's status, scope and code, a Subject reference and its ID. Each
+such value is then one string object per distinct value across every file and relation, so
+the evaluation's lookups and joins on them compare by identity and read one hot object
+instead of 10,000 scattered copies (docs/performance.md, issue 9). ``marshal`` keeps the
+flag, so values loaded from the facts cache (the prefetch helper's files, a warm run) come
+back interned too.
 """
 
 from __future__ import annotations
@@ -26,6 +34,14 @@ FORMAT = "columns-1"
 _POSITION = "q"  # positions are stored as signed 64-bit machine integers (native byte order)
 _WIDTH = array(_POSITION).itemsize
 BYTE_ORDER = sys.byteorder  # part of the cache key too: the arrays are in native byte order
+
+#: relation -> the columns whose string values every extractor interns as it writes them
+#: (tests/extract/test_interned.py holds the extractors to it)
+INTERNED: Dict[str, Tuple[int, ...]] = {
+    "entry": (2, 3, 4), "overlay_entry": (2, 3, 4),  # code, status, scope
+    "entry_subject": (1,), "entry_facet": (1,), "entry_body": (1,),  # the Subject ID joins subject's
+    "subject": (0, 1, 2),  # ID, status, kind
+}
 
 
 class Sink:

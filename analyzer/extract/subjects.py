@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+from sys import intern
 from typing import List, Optional, Tuple
 
 from analyzer.extract.blocks import Block, BlockReader, common_problems, read_blocks, report
@@ -85,13 +86,13 @@ def emit_subject(sink: Sink, block: Block, problems: List[Tuple[str, int]]) -> N
     """Emit the facts and issues of one Subject; ``problems`` are those of
     :func:`~analyzer.extract.blocks.common_problems` (the checks below add theirs)."""
     shown, title = block.heading.group("id", "title")
-    sid = shown.casefold()
+    sid = intern(shown.casefold())
     # each scalar's single value (Block.one: "" when absent or repeated)
     one = {name: values[0] for name, values in block.scalars.items() if len(values) == 1}
     status, kind = one.get("Status", ""), one.get("Kind", "").strip().casefold()
     line = block.line
     add = sink.row  # positional: no keyword or *values packing per fact
-    add("subject", (sid, status, kind, title), line, 1)
+    add("subject", (sid, intern(status), intern(kind), title), line, 1)
     add("subject_unit", (sid, block.ordinal), line, 1)
     add("subject_display", (sid, shown), line, 1)
     merged_into = one.get("Merged-Into", "")

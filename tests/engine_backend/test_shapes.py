@@ -239,3 +239,26 @@ def test_variants_whose_first_atom_no_test_passes_are_skipped(tight, monkeypatch
     assert db.relation("x") == [(2,)] and db.relation("y") == [(2,)] and db.relation("w") == [(1,), (3,)]
     assert db.relation("z") == []
     assert built == []  # the z rule never ran: d is not indexed
+
+
+mixed = st.one_of(st.integers(-2, 2), st.sampled_from(("a", "b", "")))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sets(st.tuples(mixed, mixed, mixed)), st.lists(st.integers(0, 2), min_size=1, max_size=3, unique=True),
+       st.tuples(mixed, mixed, mixed))
+def test_a_selection_holds_the_tuples_whose_columns_equal_the_key(tuples, cols, key):
+    """``select`` on one or several columns (compared one column at a time) keeps exactly the
+    tuples whose ``cols`` equal the constant key, in the relation's iteration order."""
+    from operator import itemgetter
+
+    from analyzer.engine.indexes import select
+
+    value = key[0] if len(cols) == 1 else key[:len(cols)]
+    getter = itemgetter(*cols)
+    expected = [t for t in tuples if getter(t) == value]
+    assert select(tuples, tuple(cols), value) == expected
+    # a key taken from the relation itself selects at least that tuple
+    for t in list(tuples)[:3]:
+        found = select(tuples, tuple(cols), getter(t))
+        assert t in found and found == [u for u in tuples if getter(u) == getter(t)]
