@@ -98,7 +98,7 @@ def _private_dir(path: str) -> Optional[str]:
 
 _CHECKED: Dict[str, Optional[str]] = {}  # directory -> problem (None: usable), per process
 _AREAS: Dict[tuple, Optional[Path]] = {}  # (cache root, area) -> its directory or None, per process
-_FILES: Dict[tuple, Optional[str]] = {}  # ($XDG_CACHE_HOME or ~, area) -> its directory or None, per process
+_FILES: Dict[tuple, Optional[str]] = {}  # ($XDG_CACHE_HOME or ~/.cache, area) -> its directory or None, per process
 
 
 def _checked(path: str) -> Optional[str]:
@@ -151,7 +151,8 @@ class Area:
     def _file(self, key: str) -> Optional[str]:
         """:meth:`path` as a string: a first history reading asks for 46,000 entries, and
         building each path with pathlib cost more than reading the entry."""
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~")  # cache_root's input
+        # cache_root()'s base, as a string
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
         memo = (base, self.name)
         area = _FILES.get(memo, False)
         if area is False:
