@@ -143,8 +143,9 @@ def request_facts(engine, request: Optional[ReadRequest], project) -> Dict[str, 
 
     With ``request`` None only the project's facts are returned: no request relation holds.
     """
-    # the engine keeps sets and needs no order: no sorting, no copies here
-    facts = project.facts.relation_sets()
+    # the engine keeps sets and needs no order: no sorting, no copies here; only the
+    # relations some rule reads (the fact base builds no set for the others)
+    facts = project.facts.relation_sets(engine.needed(rel for s in engine.strata if s.rules for rel in s.relations))
     if request is None:
         return facts
     for name, rows in request.facts().items():
