@@ -224,9 +224,6 @@ def index_error_shape(what: str) -> Shape:
                  "file). FAILED (exit 1) only for a missing memory dir, else INVALID (exit 2).")
 
 
-# exit 1 of the index and Subject commands, as `check` (§9)
-MEMORY_DIR_MISSING = (1, "the memory dir is missing (`Memory directory missing: <path>` on stderr)")
-
 INDEX_ENTRY = Obj({"id": "str", "status": "str", "scope": "str", "source": "str",
                    "kind": Enum("entry", "legacy", "record", "local"), "locations": list_of(LOCATION)})
 LIST_SHAPES = (

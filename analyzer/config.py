@@ -21,7 +21,6 @@ Usage from a command::
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from dataclasses import dataclass, field
@@ -150,6 +149,8 @@ def _read(path: str, shown: str, table: Tuple[str, ...]) -> Config:
 def _check(key: str, value: Any, path: str, line: int) -> None:
     spec = KEYS.get(key)
     if spec is None:
+        import difflib  # only for an unknown key's suggestion
+
         near = difflib.get_close_matches(key, list(KEYS), n=1)
         hint = f" (did you mean {near[0]!r}?)" if near else f"; known keys: {', '.join(sorted(KEYS))}"
         raise ConfigError("MA-CONFIG-UNKNOWN-KEY", f"unknown key {key!r}{hint}", path, line)

@@ -15,15 +15,16 @@ language), print JSON only through ``analyzer.output.emit_json``, then run
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import TYPE_CHECKING, Optional, Sequence, Tuple
 
-from analyzer.command_shapes import (
-    CHECK_SHAPES, CONFORMANCE_SHAPES, FACTS_SHAPES, LIST_SHAPES, MEMORY_DIR_MISSING, QUERY_SHAPES, READ_SHAPES,
-    REPORT_SHAPES, SCHEMA_SHAPES, SHOW_SHAPES, SUBJECT_SHAPES, TEST_SHAPES, WHY_SHAPES)
-from analyzer.contract import Shape
-from analyzer.history_shapes import AUTONOMY_SHAPES, DIFF_SHAPES, READINESS_SHAPES, RESTORE_SHAPES
+from analyzer.shape_refs import Shapes
+
+if TYPE_CHECKING:
+    from analyzer.contract import Shape
 
 LIVE, RESERVED = "live", "reserved"
+# exit 1 of the index and Subject commands, as `check` (§9)
+MEMORY_DIR_MISSING = (1, "the memory dir is missing (`Memory directory missing: <path>` on stderr)")
 
 
 @dataclass(frozen=True)
@@ -36,12 +37,12 @@ class CommandSpec:
     summary: str
     description: str = ""
     instead: Optional[str] = None
-    shapes: Tuple[Shape, ...] = ()
+    shapes: Sequence["Shape"] = ()  # a tuple or :class:`Shapes`
     # what an exit status means: for text-only exits, and wherever a shape's "when" does not say
     # which of its exit codes applies (docs/cli.md prints these next to the shapes)
     exits: Tuple[Tuple[int, str], ...] = ()
 
-    def shape(self, name: str) -> Shape:
+    def shape(self, name: str) -> "Shape":
         """The declared shape ``name`` of this command; ``KeyError`` when undeclared."""
         for shape in self.shapes:
             if shape.name == name:
@@ -59,7 +60,7 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "--rule/--profile/--area), why every other module does not, whether the pack is complete, "
         "and print the pack. Exit 0, 1 (strict gate) or 2 (invalid routing, a blocking conflict, or a memory "
         "file it needs but cannot use: no pack then).",
-        shapes=READ_SHAPES,
+        shapes=Shapes("analyzer.command_shapes:READ_SHAPES"),
         exits=((0, "the pack may be used: routing is not INVALID or AMBIGUOUS, the conflict status is CLEAR or "
                    "REVIEW, and --strict-routing (if given) approved it"),
                (1, "--strict-routing rejected an INCOMPLETE pack whose conflict status is not blocking, or "
@@ -78,7 +79,7 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "each under a one-line summary of its decisive evidence; --verbose adds the internal bookkeeping. "
         "A --pattern without tuples is explained: per rule that could derive it, the first body literal that "
         "fails, with the closest facts.",
-        shapes=WHY_SHAPES,
+        shapes=Shapes("analyzer.command_shapes:WHY_SHAPES"),
         exits=((0, "the proofs were printed"),
                (2, "both or neither of MODULE and --pattern, an unknown --task, a bad --pattern, a MODULE "
                    "the project does not have, or a memory file the read needs that cannot be used: "
@@ -89,7 +90,7 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "read a memory project and dump its fact base",
         "Parse every memory file of the project into the base relations of facts/schema.dl and print "
         "them (table, json) or write Soufflé .facts files (souffle --out DIR).",
-        shapes=FACTS_SHAPES,
+        shapes=Shapes("analyzer.command_shapes:FACTS_SHAPES"),
         exits=((0, "the fact base was built and printed (table), dumped (json) or written (souffle); problems "
                    "inside memory files are `diagnostic` facts and messages on stderr (the first 50, then a "
                    "count per code and file; JSON keeps all), not a failure"),
@@ -104,7 +105,7 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "schema` lists them), with the read request options for request-dependent relations; or "
         "against PROGRAM.dl and a Soufflé-style facts directory. Columns are named after the goal's "
         "variables. -e and --rules add rules; --why prints a proof per answer, --stats per-rule statistics.",
-        shapes=QUERY_SHAPES,
+        shapes=Shapes("analyzer.command_shapes:QUERY_SHAPES"),
         exits=((0, "the goal was answered (with or without answers), or a program's outputs were printed"),
                (2, "invalid goal, program, facts or added rules (DL… diagnostics), a relation that needs the read "
                    "request asked without one, a goal that can never match, an unknown --task, or a limit")),
@@ -115,7 +116,7 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "List every relation `analyze query` can name: base relations extracted from the project, the "
         "request relations and the relations the shipped rules derive, with column names and types, doc "
         "comments and the defining file:line; REL describes one relation, with the rules that derive it.",
-        shapes=SCHEMA_SHAPES,
+        shapes=Shapes("analyzer.command_shapes:SCHEMA_SHAPES"),
         exits=((0, "the relations were listed"), (2, "REL is not a known relation")),
     ),
     CommandSpec(
@@ -142,7 +143,7 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "A developer check: inspect the argparse parser the CLI is built from and, in a source checkout, "
         "the golden cases and the generated docs, and report each check by its stable id (CONF-…). From "
         "an installed package it runs the checks that need no source tree and says so in one line.",
-        shapes=CONFORMANCE_SHAPES,
+        shapes=Shapes("analyzer.command_shapes:CONFORMANCE_SHAPES"),
         exits=((0, "every check passed or was skipped"), (1, "at least one check failed")),
     ),
     CommandSpec(
@@ -160,7 +161,7 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "(repeatable) adds the findings of a rule pack as one more family, `packs`. "
         "--base REV (with --autonomy plan|confirm|full) judges the memory changes since REV instead "
         "(the `autonomy` shape).",
-        shapes=CHECK_SHAPES + AUTONOMY_SHAPES,
+        shapes=Shapes("analyzer.command_shapes:CHECK_SHAPES", "analyzer.history_shapes:AUTONOMY_SHAPES"),
         exits=((0, "no family failed: quality checks without ERROR findings, conflict status CLEAR or REVIEW"),
                (1, "a quality check found an ERROR, the conflict status is CONFLICT or INVALID (a broken manifest "
                    "contract included), or the memory dir is missing (`Memory directory missing: <path>`)"),
@@ -177,7 +178,7 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "subdirectory of DIR holding expected.txt is a case, a fixture project whose pack findings must be "
         "exactly the lines of expected.txt (`CODE SEVERITY: message`, as check prints them). Prints PASS or "
         "FAIL per case, with a diff for each failure.",
-        shapes=TEST_SHAPES,
+        shapes=Shapes("analyzer.command_shapes:TEST_SHAPES"),
         exits=((0, "every case passed"), (1, "at least one case failed"),
                (2, "bad input: no pack or no case, a wrong pack (`path:line:col: CODE …`), an unreadable expected "
                    "file or a fixture that cannot be checked")),
@@ -193,7 +194,7 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "links, and every entry in a table. Markdown stays under 1 MiB (GitHub's step summary) with a visible "
         "truncation note; --format json has the same content as the report.result shape. --fail-on, --select, "
         "--ignore and --baseline gate its findings and exit status as check's do.",
-        shapes=REPORT_SHAPES,
+        shapes=Shapes("analyzer.command_shapes:REPORT_SHAPES"),
         exits=((0, "no family failed (as check --all), or with gating options no finding shown fails --fail-on"),
                (1, "a family failed (as check --all) or a shown finding fails --fail-on, or the memory dir is "
                    "missing"),
@@ -206,7 +207,7 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "List the formal entries of live canonical files, legacy units by stable reference "
         "(<file>#unit-<n>), reconciliation records, archive entries with --include-archive and bound local "
         "entries with --local, sorted by ID; --status and --scope narrow the list (exact values).",
-        shapes=LIST_SHAPES,
+        shapes=Shapes("analyzer.command_shapes:LIST_SHAPES"),
         exits=((0, "the index was printed (possibly `- none`)"),
                MEMORY_DIR_MISSING,
                (2, "`Error: …` on stderr: an unusable managed file (one `Error: <path>:<line>:<col>: <CODE> <cause>` "
@@ -219,7 +220,7 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "Print the unit the ID index holds for ID (an Entry or record ID, case-insensitive, or a legacy unit "
         "reference): `Source:`, for an entry with a Subject its historical and current canonical Subject ID "
         "(Merged-Into followed), then the unit text with schema-2 body wrapper fence lines hidden.",
-        shapes=SHOW_SHAPES,
+        shapes=Shapes("analyzer.command_shapes:SHOW_SHAPES"),
         exits=((0, "the unit was printed"),
                MEMORY_DIR_MISSING,
                (2, "`Error: …` on stderr: ID is not in the index, or any refusal of `list`")),
@@ -230,7 +231,7 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "`subject list` prints the active Subjects; `subject merge SOURCE --into TARGET` previews a merge "
         "(current and historical references, review notes, blockers, Plan ID) and never writes. Both need an "
         "exact, valid Protocol 0.7 manifest contract and a Subject registry without issues.",
-        shapes=SUBJECT_SHAPES,
+        shapes=Shapes("analyzer.command_shapes:SUBJECT_SHAPES"),
         exits=((0, "the list or the preview was printed (a preview with blockers still exits 0)"),
                MEMORY_DIR_MISSING,
                (2, "`Error: …` on stderr: an unusable managed file or memory dir (as `list`), an invalid or non-0.7 manifest "
@@ -243,7 +244,7 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "and reconciliation record that differs one class with its sub-kind, its file:line on both sides and "
         "the commits that touched it. A unit that cannot be read is a BLINDSPOT, never an add or a delete. "
         "Read-only: Git is only queried.",
-        shapes=DIFF_SHAPES,
+        shapes=Shapes("analyzer.history_shapes:DIFF_SHAPES"),
         exits=((0, "every changed unit was classified (possibly none)"),
                (2, "a BLINDSPOT (a changed unit or a file that could not be read), or Git could not answer: a "
                    "revision it cannot resolve, not a repository, a shallow clone, an unreadable file "
@@ -256,7 +257,7 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "wall clock) and take the readings: R1 the agent's changes are not degenerate, R2 it says no, R3 a real "
         "restore happened, R4 its revert/reject rate converges. Agent commits carry a `Memory-Agent:` trailer or "
         "match --agent-author (the configuration's `agent-authors`).",
-        shapes=READINESS_SHAPES,
+        shapes=Shapes("analyzer.history_shapes:READINESS_SHAPES"),
         exits=((0, "all four readings pass"), (1, "a reading fails or is null (not enough history)"),
                (2, "the history cannot be read, --as-of is not a time, a bad pattern or configuration")),
     ),
@@ -266,7 +267,7 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "Show the Entry, Subject or record --preview ID as it was at --base and a unit-level patch that "
         "`git apply --check` accepts against --head (default: the work tree). MA-ROLLBACK-002 warns when the unit "
         "changed again after the change, because a restore would discard those edits. Nothing is applied.",
-        shapes=RESTORE_SHAPES,
+        shapes=Shapes("analyzer.history_shapes:RESTORE_SHAPES"),
         exits=((0, "READY (a patch is shown) or UNCHANGED (nothing to restore)"),
                (1, "WARNING: MA-ROLLBACK-002, the restore would discard later edits (the patch is still shown)"),
                (2, "the ID is in neither revision, its change cannot be read (BLINDSPOT), or Git cannot answer")),
@@ -282,7 +283,7 @@ def command(name: str) -> CommandSpec:
     raise KeyError(f"undeclared command {name!r}")
 
 
-def shape(command_name: str, shape_name: str) -> Shape:
+def shape(command_name: str, shape_name: str) -> "Shape":
     """Look up a declared output shape; ``KeyError`` for an undeclared command or shape."""
     return command(command_name).shape(shape_name)
 

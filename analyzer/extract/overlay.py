@@ -7,7 +7,6 @@ by rules from ``overlay_dir``, ``overlay_binding``, ``overlay_current_root`` and
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 
@@ -66,6 +65,8 @@ def _bindings(path: str, project_id: str, sink: Sink) -> None:
         return dict(pairs)
 
     text = _read(path) if _safe_file(path) else None  # an unsafe binding file counts as corrupt
+    import json  # only here: a read without a local overlay binding need not import it
+
     try:
         data = json.loads(text, object_pairs_hook=no_duplicates) if text is not None else None
     except ValueError:
