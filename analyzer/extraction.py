@@ -44,7 +44,7 @@ def start_early(loader, jobs: List[Job], manifest_text: Optional[str], side_task
     fork one once the schema and the uncached files are known)."""
     if (manifest_text is None or not loader.use_cache or loader.texts is not None
             or sum(len(job.text) for job in jobs) < prefetch.MIN_BYTES
-            or cache.has(cache.key("manifest", "manifest.md", 0, manifest_text))):
+            or cache.has(cache.key("manifest", "manifest.md", 0, manifest_text)) or not _cache_usable()):
         return None
     return prefetch.start(jobs, lambda job, schema: _store(loader, job, schema), side_task)
 
@@ -59,33 +59,56 @@ def extract_files(loader, jobs: List[Job], schema: int, side_task, helper: Optio
         job.key = _key(job, schema)
     # below prefetch's size floor no helper would start: asking the cache about every file
     # first would only double the lookups (2,002 snippet revisions of a readiness window)
-    if helper is None and loader.use_cache and sum(len(job.text) for job in jobs) >= prefetch.MIN_BYTES:
+    if (helper is None and loader.use_cache and sum(len(job.text) for job in jobs) >= prefetch.MIN_BYTES
+            and _cache_usable()):
         missing = [job for job in jobs if not cache.has(job.key)]
         if missing:
             _prepare({job.kind for job in missing})
             helper = prefetch.start(missing, lambda job, known: _store(loader, job, known), side_task, schema)
     done: Dict[str, Sink] = {}
+    bundle = None  # one facts-cache entry for all files (load_texts(bundled=True), no helper)
+    if helper is None and loader.use_cache and loader.bundled and jobs:
+        bundle = cache.bundle_key((loader.rel(job.module), job.key) for job in jobs)
+        bundled = cache.load_bundle(bundle) or {}
 
     def merge(job: Job) -> None:
-        sink = done[job.module] = _sink(loader, job, schema)
+        if bundle is None:
+            sink = _sink(loader, job, schema)
+        else:
+            sink = bundled.get(job.key)
+            if sink is None or sink.path != loader.rel(job.module):
+                sink = Sink(loader.rel(job.module))
+                extractor(job.kind, job.module, schema, job.text)(sink)
+            sink.key = f"{sink.path}\0{job.key}"  # as cached_sink sets it
+        done[job.module] = sink
         loader.merge(sink, job.text)
 
     if helper is not None:
-        helper.send_schema(schema)
-        for job in helper.claim():  # the parent's share, with the helper's files as they come
-            merge(job)
-            for finished in helper.finished(block=False):
+        with prefetch.reaped(helper):  # a failing merge leaves no helper behind
+            helper.send_schema(schema)
+            for job in helper.claim():  # the parent's share, with the helper's files as they come
+                merge(job)
+                for finished in helper.finished(block=False):
+                    merge(finished)
+            for finished in helper.finished(block=True):
                 merge(finished)
-        for finished in helper.finished(block=True):
-            merge(finished)
         helper.wait()
     for job in jobs:
         if job.module not in done:
             merge(job)
+    if bundle is not None and len(bundled) != len(jobs):
+        cache.store_bundle(bundle, {job.key: done[job.module] for job in jobs})
+    for job in jobs:
         sink = done[job.module]
         loader.project.texts[job.module] = job.text
         loader.project.unit_ranges[job.module] = sink.units
         loader.project.titled[job.module] = sink.has_title
+
+
+def _cache_usable() -> bool:
+    """Whether the facts cache can be written: a helper only stores extractions there, so
+    without it the parent would extract every file the helper did once more."""
+    return cache.FACTS.directory() is not None
 
 
 def _key(job: Job, schema: int) -> str:

@@ -144,10 +144,13 @@ def _loader(repo: Repo, memory_dir: str, manifests: Dict[str, str], use_cache: b
     selects the entry grammar); (project, sorted module names)."""
     from analyzer.project import load_texts
 
+    extracted: dict = {}  # the manifest's extraction, per text (most revisions share one)
+
     def load(sha: str, texts: Dict[str, str]):
         texts = dict(texts)
         if manifests.get(sha):
             texts[MANIFEST] = manifests[sha]
-        return load_texts(repo.root, memory_dir, texts, use_cache=use_cache), tuple(sorted(texts))
+        project = load_texts(repo.root, memory_dir, texts, use_cache=use_cache, manifests=extracted, bundled=True)
+        return project, tuple(sorted(texts))
 
     return load

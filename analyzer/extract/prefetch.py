@@ -22,13 +22,16 @@ Output never depends on the helper: the parent merges every file, whoever extrac
 a file's cached extraction is the same data as a fresh one (the warm path relies on that
 already); a file the helper did not store (crash, unwritable cache) is simply extracted by
 the parent. Small projects never fork (below :data:`MIN_BYTES` of text): the helper's
-start-up would cost more than it saves.
+start-up would cost more than it saves; nor does a load whose facts cache cannot be written
+(the helper only stores there). A load that fails while a helper runs (a library caller's
+internal error) stops it after its current file and reaps it (:func:`reaped`).
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
@@ -60,6 +63,7 @@ class Helper:
         self._done = done  # the helper writes the index of every file it finished
         self._schema = schema  # the write end the schema goes to, None once sent
         self._jobs = jobs
+        self._reaped = False
 
     def send_schema(self, schema: Optional[int]) -> None:
         """Tell the helper the entry schema (once; a no-op when it was known at the fork).
@@ -95,7 +99,10 @@ class Helper:
             found.append(self._jobs[int.from_bytes(token, "little")])
 
     def wait(self) -> None:
-        """Wait for the helper to exit (its results are in the cache, or missing)."""
+        """Wait for the helper to exit (its results are in the cache, or missing); once."""
+        if self._reaped:
+            return
+        self._reaped = True
         self.send_schema(None)  # a helper still waiting for the schema would never exit
         os.close(self._queue)
         os.close(self._done)
@@ -103,6 +110,27 @@ class Helper:
             os.waitpid(self.pid, 0)
         except ChildProcessError:
             pass
+
+    def abandon(self) -> None:
+        """Stop the helper after the file it is on and reap it (the parent is failing and
+        will merge nothing more): the files still queued are claimed and left undone."""
+        if not self._reaped:
+            for _job in self.claim():
+                pass
+        self.wait()
+
+
+@contextmanager
+def reaped(helper: Optional[Helper]) -> Iterator[None]:
+    """A block after which ``helper`` (None: none) is reaped if the block raises; on success
+    the block itself waits for it (:meth:`Helper.wait`). A library caller whose load fails
+    then leaves no helper behind."""
+    try:
+        yield
+    except BaseException:
+        if helper is not None:
+            helper.abandon()
+        raise
 
 
 def _claims(queue: int, jobs: Sequence[Job]) -> Iterator[Tuple[int, Job]]:

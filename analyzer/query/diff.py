@@ -134,7 +134,8 @@ def diff_facts(root, memory_dir: str, result: DiffResult, program, use_cache: bo
     if narrow and not head:  # the work tree's files named by blob id, when it is plain
         from analyzer.worktree_blobs import worktree_files
 
-        worktree = worktree_files(os.path.abspath(str(root)), memory_dir, "sha256" if len(result.base) == 64 else "sha1")
+        algorithm = "sha256" if len(result.base) == 64 else "sha1"  # the repository's object format
+        worktree = worktree_files(os.path.abspath(str(root)), memory_dir, algorithm)
     if narrow and (head or worktree is not None):
         with gc_paused():
             revisions = changed_revisions(repo, specs + ([] if head else [("head", "", "worktree")]), memory_dir,

@@ -71,7 +71,7 @@ def extracted(engine, facts, project) -> list:
     the fact base's own set object and whose declaration in ``engine`` is facts/schema.dl's
     counts: facts a caller added or replaced, and relations a program declares itself (a
     rule pack, ``analyze query``), are checked as before."""
-    own = project.facts.relation_sets()
+    own = project.facts.relation_sets(facts)
     schema = str(data_file("facts", "schema.dl"))
     decls = engine.program.decls
     out = []

@@ -125,7 +125,7 @@ def _program_warmer(request: ReadRequest):
 
 def _evaluate(request: ReadRequest, project, provenance: bool):
     engine = read_program(request.use_cache)
-    facts = request_facts(engine, request, project)
+    facts = request_facts(engine, request, project, needed_only=True)
     if provenance:  # spans only feed proofs: a plain read never looks at them
         db = engine.evaluate(facts, spans=project.facts.spans(), provenance=True)
     else:
@@ -137,14 +137,18 @@ def _evaluate(request: ReadRequest, project, provenance: bool):
     return build_result(db, request, project), db, project
 
 
-def request_facts(engine, request: Optional[ReadRequest], project) -> Dict[str, object]:
+def request_facts(engine, request: Optional[ReadRequest], project, needed_only: bool = False) -> Dict[str, object]:
     """The project's facts plus the request's (``path_probe`` included), ready for ``engine``
     (the read program or any program that includes it); raises :class:`UnknownTask`.
 
     With ``request`` None only the project's facts are returned: no request relation holds.
+    With ``needed_only``, only the project relations some rule of ``engine`` reads (for an
+    evaluation of ``engine`` alone: the fact base then builds no set for the others; an
+    ``analyze query`` session, which evaluates other programs over the facts too, gets all).
     """
     # the engine keeps sets and needs no order: no sorting, no copies here
-    facts = project.facts.relation_sets()
+    wanted = engine.needed(rel for s in engine.strata if s.rules for rel in s.relations) if needed_only else None
+    facts = project.facts.relation_sets(wanted)
     if request is None:
         return facts
     for name, rows in request.facts().items():

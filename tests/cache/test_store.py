@@ -146,3 +146,36 @@ def test_removed_directory_is_recreated():
 
     shutil.rmtree(cache.cache_root())
     assert AREA.put(KEY, PAYLOAD) and AREA.get(KEY) == PAYLOAD
+
+
+def test_entry_paths_follow_the_cache_home(tmp_path, monkeypatch):
+    """The entry path kept per process (a string, not pathlib) is the one ``path`` gives,
+    and follows a change of ``$XDG_CACHE_HOME`` within the process."""
+    for area in (Area("flat", ".bin"), Area("fanned", ".bin", fanout=True)):
+        key = "ab" + "0" * 62
+        assert area._file(key) == str(area.path(key))
+        assert area.put(key, b"one")
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "elsewhere"))
+        assert area._file(key).startswith(str(tmp_path / "elsewhere"))
+        assert area.get(key) is None
+        monkeypatch.undo()
+
+
+def test_a_taken_temporary_name_falls_back(monkeypatch):
+    """A temporary name already taken (left by a process that had this id) is not reused:
+    the entry is written through another name, and the stray file is left alone."""
+    import itertools
+
+    area = Area("tmpnames", ".bin", fanout=True)
+    key = "cd" + "1" * 62
+    path = area._file(key)
+    folder, name = os.path.split(path)
+    stray = os.path.join(folder, f".{name}.{os.getpid()}-7.tmp")
+    with open(stray, "wb") as handle:
+        handle.write(b"left behind")
+    monkeypatch.setattr(cache, "_WRITES", itertools.count(7))
+    assert area.put(key, b"payload")
+    assert area.get(key) == b"payload"
+    with open(stray, "rb") as handle:
+        assert handle.read() == b"left behind"
+    assert [n for n in os.listdir(folder) if n.endswith(".tmp")] == [os.path.basename(stray)]

@@ -74,6 +74,33 @@ def test_merging_by_relation_equals_adding_each_fact(files):
     assert merged.spans() == single.spans()
 
 
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_rows, max_size=4), st.lists(st.sampled_from(("a", "b", "entry", "unit", "zzz")), max_size=3),
+       st.integers(0, 3))
+def test_relations_asked_for_are_merged_alone_and_equal_adding_each_fact(files, asked, late):
+    """A bulk-added file's rows reach a relation's set when that relation is asked for
+    (FactBase merges lazily): asking for some relations builds no set of the others, and
+    every answer, before or after more files and single facts arrive, is the set that adding
+    each fact gives."""
+    merged, single = FactBase(), FactBase()
+    for n, rows in enumerate(files):
+        if n == late:  # a relation asked for, then more files and a single fact
+            assert merged.relation_sets(asked) == {r: s for r, s in single.relation_sets().items() if r in asked}
+            merged.add("a", "single", 1)
+            single.add("a", "single", 1)
+        merged.add_columns("p", _sink(rows).columns, f"key{n}")
+        for relation, values, _line, _col in rows:
+            single.add(relation, *values)
+    expected = single.relation_sets()
+    assert merged.relation_sets(asked) == {r: s for r, s in expected.items() if r in asked}
+    assert not set(merged._facts) - set(asked) - {"a"}  # nothing else was built
+    for col in (0, 1):
+        assert merged.column_values(["a", "b"], col) == {t[col] for r in ("a", "b") for t in expected.get(r, ())
+                                                          if len(t) > col}
+    assert merged.relation_sets() == expected and len(merged) == len(single)
+    assert merged.relations() == single.relations()
+
+
 def test_digest_without_a_key_depends_on_the_facts_only():
     one, two = FactBase(), FactBase()
     one.add_columns("p", _sink([("a", (1, "x"), 2, 1), ("b", ("y", 2), 3, 1)]).columns)

@@ -22,6 +22,18 @@ from analyzer.render.diff_text import render_diff_text
 NEW = "MC-DEC-20261101-ffff0001"
 
 
+@pytest.fixture(autouse=True)
+def own_cache(tmp_path_factory, monkeypatch):
+    """A cache of this module's own: the units it stores for the example's files would make
+    other modules' diffs narrow where they count on reading whole files first."""
+    from analyzer import cache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
+    cache._forget()
+    yield
+    cache._forget()
+
+
 @pytest.fixture
 def named(monkeypatch):
     """Counts the work trees named by blob id and the comparisons narrowed within files."""
@@ -244,3 +256,4 @@ def test_work_tree_files_are_named_as_git_names_them(tmp_path):
     assert {blobs[oid] for oid in listing.values()} == {repo.path(m).read_bytes() for m in listing}
     assert worktree_blobs.text_id(listing["bom.md"], blobs[listing["bom.md"]]) == \
         worktree_blobs.blob_id(b"# Odd\r\n\x00")
+
