@@ -80,12 +80,15 @@ def test_wheel_installs_into_fresh_venv_and_runs_outside_the_tree(tmp_path):
              f"rc = main(['read', '--project-root', {str(project)!r}, '--task', 'implementation', "
              "'--path', 'web/src/cart.ts', '--names-only'])\n"
              "print('parsed' if {'analyzer.engine.syntax', 'analyzer.engine.check'} & set(sys.modules) "
-             "else 'compiled nothing', rc, 'lark' if 'lark' in sys.modules else 'no lark', file=sys.stderr)\n")
+             "else 'compiled nothing', rc, 'lark' if 'lark' in sys.modules else 'no lark', "
+             "'nodes' if 'analyzer.engine.ast_nodes' in sys.modules else 'no nodes', file=sys.stderr)\n")
     first = _run([str(py), "-c", probe], cwd=outside,
                  env={"PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": str(first_cache)})
     assert first.stdout == read.stdout, first.stderr
-    # and no Lark: the grammar terminals extraction matches are generated (analyzer/extract/grammar_terms.py)
-    assert first.stderr.strip().splitlines()[-1] == f"compiled nothing {read.returncode} no lark", first.stderr
+    # and no Lark: the grammar terminals extraction matches are generated (analyzer/extract/grammar_terms.py);
+    # nor the syntax-tree nodes a compiled program does not decode (analyzer/engine/ast_nodes.py)
+    assert first.stderr.strip().splitlines()[-1] == f"compiled nothing {read.returncode} no lark no nodes", \
+        first.stderr
     assert not (first_cache / "memory-analyzer" / "programs").exists()
     # nor are grammar tables built: they ship too (analyzer/lark_shipped.py)
     assert not (first_cache / "memory-analyzer" / "lark").exists()
