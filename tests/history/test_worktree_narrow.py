@@ -257,3 +257,30 @@ def test_work_tree_files_are_named_as_git_names_them(tmp_path):
     assert worktree_blobs.text_id(listing["bom.md"], blobs[listing["bom.md"]]) == \
         worktree_blobs.blob_id(b"# Odd\r\n\x00")
 
+
+
+def test_a_sha256_repository(tmp_path, named):
+    """In a SHA-256 repository the work tree's files are named by SHA-256 blob ids, as Git
+    names them there (a SHA-1 name would match no commit's file)."""
+    import shutil
+    import subprocess
+
+    from histrepo import EXAMPLE, env
+
+    root = tmp_path / "p"
+    shutil.copytree(EXAMPLE, root)
+    made = subprocess.run(["git", "init", "-q", "--object-format=sha256", "-b", "main"], cwd=root, env=env(),
+                          capture_output=True)
+    if made.returncode:
+        pytest.skip("this Git has no SHA-256 repositories")
+    for args in (["add", "-A"], ["commit", "-q", "-m", "init"]):
+        subprocess.run(["git", *args], cwd=root, env=env(), check=True, capture_output=True)
+    path = root / MEM / "constraints.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("ten seconds", "nine seconds"), encoding="utf-8")
+    result = cached_answer(root, "HEAD", "")
+    assert [(c.cls, c.ident) for c in result.changes] == [("E", "MC-CON-20260903-4e5f6071")]
+    listing, _blobs = worktree_blobs.worktree_files(str(root), MEM, "sha256")
+    tree = subprocess.run(["git", "ls-tree", "HEAD", f"{MEM}/manifest.md"], cwd=root, env=env(), check=True,
+                          capture_output=True, text=True).stdout.split()
+    assert listing["manifest.md"] == tree[2] and len(tree[2]) == 64
+    assert named["within"] == 1  # the second run narrowed: SHA-256 ids matched the stored units
