@@ -137,8 +137,10 @@ def decode(module: str, data: bytes) -> Tuple[Optional[str], List[FileProblem]]:
                                     f"file is not valid UTF-8 (byte 0x{data[exc.start]:02x}); not read", line, col))
         return None, problems
     # searched in the bytes first (a byte search; the text may take two bytes a character)
-    # and in the text only when found: in UTF-8 these bytes stand for these characters only
-    crlf = text.find("\r\n") if b"\r\n" in data else -1
+    # and in the text only when found: in UTF-8 these bytes stand for these characters only.
+    # A lone CR first: a one-byte search is a memchr, the two-byte one scanned a file without
+    # CR 100x slower (4 ms of a 2.6 MB subjects.md, which analyze diff decodes on every run)
+    crlf = text.find("\r\n") if b"\r" in data and b"\r\n" in data else -1
     if crlf >= 0:
         problems.append(FileProblem(module, "MA-FILE-CRLF", "CRLF line endings read as LF",
                                     text.count("\n", 0, crlf) + 1, severity="warning"))

@@ -146,3 +146,14 @@ def test_a_file_without_a_final_line_break_and_with_non_ascii_text(tmp_path, nar
     result = cached_answer(repo.root, base)
     assert sorted(c.ident for c in result.changes) == ["MC-DEC-20260910-1b2c3d4e", "MC-DEC-20261022-eeee0003"]
     assert narrowed["narrowed"] == 1
+
+
+def test_left_out_ranges_break_at_asked_units_and_between_units():
+    # units at bytes 0-10, 10-20, 20-25, then lines that are no unit, then 30-40, 40-50
+    columns = (("entry",) * 5, ("a", "b", "c", "d", "e"), ("",) * 5, (1, 3, 5, 8, 10), (2, 4, 6, 9, 11),
+               (0, 10, 20, 30, 40), (10, 20, 25, 40, 50))
+    assert narrow_files.left_out(columns, set()) == [(0, 25), (30, 50)]
+    assert narrow_files.left_out(columns, {("entry", "b")}) == [(0, 10), (20, 25), (30, 50)]
+    assert narrow_files.left_out(columns, {("entry", "a"), ("entry", "e"), ("x", "c")}) == [(10, 25), (30, 40)]
+    assert narrow_files.left_out(columns, {("entry", i) for i in "abcde"}) == []
+    assert narrow_files.left_out(((),) * 7, set()) == []
