@@ -127,7 +127,10 @@ def run(args: argparse.Namespace) -> int:
         status = emit_json("read", "result", read_payload(result, explain=args.explain, names_only=args.names_only,
                                                           root=root))
         return status if status else result.exit_code
-    from analyzer.render.read_text import render_read_text
+    from analyzer.render.read_text import read_text_lines
 
-    sys.stdout.write(render_read_text(result, explain=args.explain, names_only=args.names_only))
+    write = sys.stdout.write
+    for line in read_text_lines(result, explain=args.explain, names_only=args.names_only):
+        write(line)
+        write("\n")
     return result.exit_code

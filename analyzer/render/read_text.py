@@ -18,6 +18,13 @@ LOCAL_PRECEDENCE = "  Precedence: below shared constraints, tombstones, decision
 
 def render_read_text(result: ReadResult, *, explain: bool, names_only: bool) -> str:
     """Render the context pack report; module contents follow unless ``names_only``."""
+    return "\n".join(read_text_lines(result, explain=explain, names_only=names_only)) + "\n"
+
+
+def read_text_lines(result: ReadResult, *, explain: bool, names_only: bool) -> List[str]:
+    """The lines of :func:`render_read_text`, without their newlines. The console writes
+    them one by one: a report whose findings list every ID of a large file is tens of
+    megabytes, and joining it whole cost three more copies of it in memory."""
     out: List[str] = ["# Memory Context Pack", f"Task: {result.task}"]
     out.append(f"Canonical task: {result.canonical_task or '<invalid>'}")
     out.append("Paths:")
@@ -77,7 +84,7 @@ def render_read_text(result: ReadResult, *, explain: bool, names_only: bool) -> 
     if not names_only:
         for section in result.sections + result.local_sections:
             out += ["", f"## {section.title}", "", section.text]
-    return "\n".join(out) + "\n"
+    return out
 
 
 def _module_lines(mod: ModuleView, explain: bool) -> List[str]:
