@@ -72,15 +72,7 @@ def extract_files(loader, jobs: List[Job], schema: int, side_task, helper: Optio
         bundled = cache.load_bundle(bundle) or {}
 
     def merge(job: Job) -> None:
-        if bundle is None:
-            sink = _sink(loader, job, schema)
-        else:
-            sink = bundled.get(job.key)
-            if sink is None or sink.path != loader.rel(job.module):
-                sink = Sink(loader.rel(job.module))
-                extractor(job.kind, job.module, schema, job.text)(sink)
-            sink.key = f"{sink.path}\0{job.key}"  # as cached_sink sets it
-        done[job.module] = sink
+        sink = done[job.module] = _sink(loader, job, schema, None if bundle is None else bundled)
         loader.merge(sink, job.text)
 
     if helper is not None:
@@ -145,9 +137,10 @@ def extractor(kind: str, module: str, schema: int, text: str):
     return extract
 
 
-def _sink(loader, job: Job, schema: int) -> Sink:
-    return cached_sink(loader, job.module, job.kind, schema, job.text, extractor(job.kind, job.module, schema, job.text),
-                       job.key)
+def _sink(loader, job: Job, schema: int, bundled: Optional[Dict[str, Sink]] = None) -> Sink:
+    # the extractor is looked up only on a miss: a cached file needs none
+    return cached_sink(loader, job.module, job.kind, schema, job.text,
+                       lambda sink: extractor(job.kind, job.module, schema, job.text)(sink), job.key, bundled)
 
 
 def _store(loader, job: Job, schema: int) -> None:
@@ -161,14 +154,20 @@ def _store(loader, job: Job, schema: int) -> None:
     cache.store(key, sink)
 
 
-def cached_sink(loader, module: str, kind: str, schema: int, text: str, extract, key: Optional[str] = None) -> Sink:
-    """The extraction of one file: from the facts cache, or by ``extract(sink)`` (then stored)."""
+def cached_sink(loader, module: str, kind: str, schema: int, text: str, extract, key: Optional[str] = None,
+                bundled: Optional[Dict[str, Sink]] = None) -> Sink:
+    """The extraction of one file: from the facts cache, or by ``extract(sink)`` (then stored).
+    ``bundled``: the extractions of a bundle (facts key -> sink) to take it from instead; a
+    file missing there is extracted and left to the caller, which stores the bundle whole."""
     key = key or cache.key(kind, module, schema, text)
-    sink = cache.load(key) if loader.use_cache else None
+    if bundled is not None:
+        sink = bundled.get(key)
+    else:
+        sink = cache.load(key) if loader.use_cache else None
     if sink is None or sink.path != loader.rel(module):
         sink = Sink(loader.rel(module))
         extract(sink)
-        if loader.use_cache:
+        if loader.use_cache and bundled is None:
             cache.store(key, sink)
     # the key determines the facts (text, module, schema, extractor): the fact base's digest
     # uses it instead of hashing the rows again
