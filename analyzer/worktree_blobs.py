@@ -36,13 +36,18 @@ def blob_id(data: bytes, algorithm: str = "sha1") -> str:
     return digest.hexdigest()
 
 
+def object_format(oid: str) -> str:
+    """The object format (hash algorithm) of the repository that named an object ``oid``."""
+    return "sha256" if len(oid) == 64 else "sha1"
+
+
 def text_id(oid: str, data: bytes) -> str:
     """A digest of the text of the blob ``oid`` with bytes ``data``: its blob id, or that of
     its bytes without a byte order mark (decoding drops it), so that two files have the same
     digest exactly when they decode to the same text."""
     if not data.startswith(files.BOM):
         return oid
-    return blob_id(data[len(files.BOM):], "sha256" if len(oid) == 64 else "sha1")
+    return blob_id(data[len(files.BOM):], object_format(oid))
 
 
 def worktree_files(root: str, memory_dir: str, algorithm: str = "sha1"

@@ -132,10 +132,9 @@ def diff_facts(root, memory_dir: str, result: DiffResult, program, use_cache: bo
     specs = [("base", result.base, base)] + ([("head", result.head, head)] if head else [])
     worktree = None
     if narrow and not head:  # the work tree's files named by blob id, when it is plain
-        from analyzer.worktree_blobs import worktree_files
+        from analyzer.worktree_blobs import object_format, worktree_files
 
-        algorithm = "sha256" if len(result.base) == 64 else "sha1"  # the repository's object format
-        worktree = worktree_files(os.path.abspath(str(root)), memory_dir, algorithm)
+        worktree = worktree_files(os.path.abspath(str(root)), memory_dir, object_format(result.base))
     if narrow and (head or worktree is not None):
         with gc_paused():
             revisions = changed_revisions(repo, specs + ([] if head else [("head", "", "worktree")]), memory_dir,
