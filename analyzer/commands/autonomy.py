@@ -40,7 +40,17 @@ def wanted(args: argparse.Namespace) -> bool:
     applied; the gating options given on the command line are noted then too, since the
     configuration may set them for the plain check)."""
     args._gate_flags = [flag for flag, dest in GATE_OPTIONS if getattr(args, dest, None)]
-    return args.base is not None or args.autonomy is not None
+    args._agent_authors_given = args.agent_authors is not None
+    # --head, --reviewer and --agent-author mean nothing to the plain check: given without
+    # --base they are refused (run), never silently dropped
+    args._autonomy_flags = autonomy_flags(args)  # before the configuration fills any of them
+    return args.base is not None or bool(args._autonomy_flags)
+
+
+def autonomy_flags(args: argparse.Namespace):
+    """The options of this group besides --base that the command line gave."""
+    return [flag for flag, dest in (("--autonomy", "autonomy"), ("--head", "head"), ("--reviewer", "reviewers"),
+                                    ("--agent-author", "agent_authors")) if getattr(args, dest, None) is not None]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -52,7 +62,9 @@ def run(args: argparse.Namespace) -> int:
 
     args.format = args.format or "text"
     if args.base is None:
-        return error(args, "MA-USAGE", "--autonomy needs --base REV (the revision the changes are judged from)")
+        given = ", ".join(getattr(args, "_autonomy_flags", None) or ["--autonomy"])
+        return error(args, "MA-USAGE", f"{given} given without --base: judging memory changes needs --base REV "
+                                       "(the revision the changes are judged from)")
     others = [flag for flag, on in (("--routing", args.routing), ("--reachability", args.reachability),
                                     ("--freshness", args.freshness), ("--conflicts", args.conflicts),
                                     ("--all", args.all), ("--merge-base", args.merge_base is not None),
@@ -107,7 +119,7 @@ def render(fmt: str, result, project_root: str):
 def error(args: argparse.Namespace, code: str, message: str, path: str = "<command line>", line: int = 1) -> int:
     """Report a check that cannot run: ``path:line:col: message`` on stderr, the ``check.error``
     document with --format json; exit 2."""
-    where = "" if path == "<command line>" else f"{path}:{line}:1: "
+    where = "" if path == "<command line>" else f"{path}:{line}:1: {code}: "  # a file is at fault: its code too
     print(f"analyze check: error: {where}{message}", file=sys.stderr)
     if getattr(args, "format", None) == "json":
         from analyzer.output import emit_json

@@ -41,8 +41,11 @@ def history_options(args: argparse.Namespace, command: str):
 
     from analyzer import config
 
+    # check applies the configuration before it gets here: it notes first what the command line gave
+    given = getattr(args, "_agent_authors_given", args.agent_authors is not None)
     try:
-        config.apply(args, command, config.load(args.project_root))
+        loaded = config.load(args.project_root)
+        config.apply(args, command, loaded)
     except config.ConfigError as exc:
         return exc.code, exc.message, exc.path, exc.line
     args.agent_authors = args.agent_authors or []
@@ -50,7 +53,11 @@ def history_options(args: argparse.Namespace, command: str):
         try:
             re.compile(pattern)
         except re.error as exc:
-            return "MA-USAGE", f"agent author pattern {pattern!r} is not a regular expression: {exc}", "<command line>", 1
+            message = f"agent author pattern {pattern!r} is not a regular expression: {exc}"
+            if given:
+                return "MA-USAGE", message, "<command line>", 1
+            # the configuration's agent-authors: point at the file and line that set it
+            return "MA-CONFIG-VALUE", message, loaded.path, loaded.lines.get("agent-authors", 1)
     return None
 
 
@@ -68,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     failed = history_options(args, "readiness")
     if failed is not None:
         code, message, path, line = failed
-        where = "" if path == "<command line>" else f"{path}:{line}:1: "
+        where = "" if path == "<command line>" else f"{path}:{line}:1: {code}: "
         return usage_error("readiness", args, where + message, code=code)
     result = run_readiness(Path(args.project_root), args.memory_dir, args.head, args.as_of, args.agent_authors,
                            not args.no_cache)

@@ -1,0 +1,53 @@
+"""Bad input to the history commands names its place and code: a plan.md line
+(`path:line:col: MA-PLAN: ...`), a configured agent-author pattern (the configuration's
+file and line, MA-CONFIG-VALUE); and autonomy options given without --base are refused,
+never dropped by the plain check."""
+
+import subprocess
+import sys
+
+import pytest
+
+from histrepo import Repo
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory):
+    repo = Repo(tmp_path_factory.mktemp("usage") / "p")
+    repo.edit("decisions.md", "- issue:#42\n", "- issue:#42\n- issue:#44\n")
+    repo.commit("evidence")
+    return repo
+
+
+def analyze(repo, *args):
+    return subprocess.run([sys.executable, "-m", "analyzer", *args, "--no-cache", "--project-root", str(repo.root)],
+                          capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("extra", [["--reviewer", "alice"], ["--head", "HEAD"], ["--agent-author", "bot"]])
+def test_autonomy_options_without_base_are_refused(repo, extra):
+    run = analyze(repo, "check", *extra)
+    assert run.returncode == 2 and run.stdout == ""
+    assert f"{extra[0]} given without --base" in run.stderr
+
+
+def test_plan_error_names_line_and_code(repo):
+    repo.write("plan.md", "# Plan\n\n## Step 1 \u2014 Go\nAllow: A, F\n")
+    try:
+        run = analyze(repo, "check", "--autonomy", "plan", "--base", "HEAD~1")
+    finally:
+        repo.write("plan.md", None)
+    assert run.returncode == 2
+    assert "error: docs/memory/plan.md:4:1: MA-PLAN: malformed Allow line" in run.stderr
+
+
+@pytest.mark.parametrize("argv", [["readiness"], ["check", "--autonomy", "full", "--base", "HEAD~1"]])
+def test_configured_agent_pattern_names_the_file(repo, argv):
+    config = repo.root / ".memory-analyzer.toml"
+    config.write_text('# agents\nagent-authors = ["bot", "("]\n', encoding="utf-8")
+    try:
+        run = analyze(repo, *argv)
+    finally:
+        config.unlink()
+    assert run.returncode == 2
+    assert ".memory-analyzer.toml:2:1: MA-CONFIG-VALUE: agent author pattern '(' is not a regular" in run.stderr
