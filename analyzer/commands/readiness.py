@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     result = run_readiness(Path(args.project_root), args.memory_dir, args.head, args.as_of, args.agent_authors,
                            not args.no_cache)
     if result.error:
-        return usage_error("readiness", args, result.error, code="MA-GIT")
+        return usage_error("readiness", args, result.error, code=result.error_code)
     if args.format == "json":
         from analyzer.output import emit_json
         from analyzer.render.readiness_out import readiness_payload

@@ -56,6 +56,7 @@ class ReadinessResult:
     status: str = ""  # READY or NOT_READY; "" when history could not be read
     exit_code: int = 2
     error: str = ""
+    error_code: str = "MA-GIT"
     readings: List[Reading] = field(default_factory=list)
     commits: int = 0
 
@@ -96,6 +97,24 @@ def select_readings(db) -> List[Reading]:
     return [Reading(r, state.get(r, "null"), details[r]) for r in READINGS]
 
 
+def _blindspot_error(root, memory_dir: str, commits, spots, use_cache: bool) -> str:
+    """The error line of an unreadable window: its first blind spot. A window commit's
+    revisions hold only the units it changed, so their line numbers are the snippets'; the
+    file's own line comes from `analyze diff` of that one commit (only on this error path)."""
+    from analyzer.query.diff import run_diff
+
+    sha, module, line, message = spots[0]
+    path, line = f"{memory_dir}/{module}", 1
+    parents = next(c.parents for c in commits if c.sha == sha)
+    if parents:
+        seen = run_diff(root, memory_dir, parents[0], sha, use_cache)
+        line = next((s.line for s in seen.blindspots if (s.path, s.message) == (path, message)),
+                    next((s.line for s in seen.blindspots if s.path == path), 1))
+    more = f" (and {len(spots) - 1} more)" if len(spots) > 1 else ""
+    return (f"{path}:{line}:1: MA-HISTORY-BLINDSPOT: commit {sha[:12]} cannot be read: {message}; "
+            f"no reading is taken over history it cannot see{more}")
+
+
 def run_readiness(root, memory_dir: str, tip: str = "HEAD", as_of: Optional[str] = None,
                   patterns: Sequence[str] = (), use_cache: bool = True) -> ReadinessResult:
     """Take the readings at ``as_of`` (default: ``tip``'s commit time) over ``tip``'s history."""
@@ -131,6 +150,12 @@ def _run_readiness(root, memory_dir: str, tip: str, as_of: Optional[str], patter
     db = program.evaluate(facts, only=READINGS, given=given)
     lifetime.keep(db, facts, given, stored)  # the console script frees them by exiting (analyzer/lifetime.py)
     result.commits = len(commits)
+    [(status, exit_code)] = db.relation("readiness")
+    spots = sorted(db.relation("history_blindspot"), key=lambda s: ([c.sha for c in commits].index(s[0]), s[1:]))
+    if spots:  # UNREADABLE: the first blind spot, oldest commit first, as the error
+        result.error = _blindspot_error(root, memory_dir, commits, spots, use_cache)
+        result.error_code, result.exit_code = "MA-HISTORY-BLINDSPOT", exit_code
+        return result
     result.readings = select_readings(db)
-    [(result.status, result.exit_code)] = db.relation("readiness")
+    result.status, result.exit_code = status, exit_code
     return result
