@@ -17,6 +17,7 @@ blind spot, as ``analyze diff`` does. Nothing is decided here.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Dict, List, Tuple
 
@@ -103,6 +104,9 @@ def compare_commits(repo: Repo, history: History, memory_dir: str, tip: str, com
                 before[path] = old
             if new is not None:
                 after[path] = new
+            for sha, text in ((parent, old), (commit.sha, new)):
+                if text is not None and _UNDECODED.search(text):
+                    raise _undecodable(repo, history, memory_dir, commit.sha, sha, path)
         sides[commit.sha] = (parent, before, after)
     load = _loader(repo, memory_dir, manifests, use_cache)
     parsed = {sha: (load(parent, before), load(sha, after)) for sha, (parent, before, after) in sides.items()}
@@ -132,6 +136,24 @@ def compare_commits(repo: Repo, history: History, memory_dir: str, tip: str, com
         facts.setdefault(name, []).extend(rows)
     facts["git_pair_commit"] = [(c.sha, c.sha, 1) for c in commits]
     return Window(commits, facts)
+
+
+# the lone surrogates `surrogateescape` leaves for bytes that are not UTF-8 (analyzer/unit_hunks.py)
+_UNDECODED = re.compile("[\udc80-\udcff]")
+
+
+def _undecodable(repo: Repo, history: History, memory_dir: str, commit: str, sha: str, path: str) -> GitError:
+    """The error of a window commit whose changed unit is not UTF-8 at ``sha`` (the commit or
+    its parent): ``path:line:col: MA-FILE-ENCODING`` with the file's own line, never a unit
+    read with its bytes replaced and given a class."""
+    from analyzer import files
+
+    data = repo._run(repo.top, ["cat-file", "blob", f"{sha}:{history.folder}/{path}"])
+    _text, problems = files.decode(path, data)
+    bad = next((p for p in problems if p.code == "MA-FILE-ENCODING"), None)
+    where = f"{memory_dir}/{path}:{bad.line}:{bad.col}: MA-FILE-ENCODING" if bad else f"{memory_dir}/{path}"
+    message = bad.message if bad else "file is not valid UTF-8; not read"
+    return GitError(f"{where}: commit {commit[:12]}{'' if sha == commit else ' (its parent)'}: {message}")
 
 
 def _snippet_path(path: str) -> bool:

@@ -58,3 +58,18 @@ def test_full_autonomy_over_unreadable_history_is_judged_as_confirm(blind):
     # one per unreadable commit (the broken one and the one mending it); the readings pass
     assert [f.ident for f in demoted] == ["history", "history"] and any(broken in f.message for f in demoted)
     assert (result.status, result.exit_code) == ("REVIEW", 0)
+
+
+def test_undecodable_commit_is_an_error_with_its_place(tmp_path):
+    """A window commit whose changed unit is not UTF-8 is exit 2 at the file's line and
+    column, not a unit read with its bytes replaced (it was classified E before)."""
+    from histrepo import Repo
+
+    repo = Repo(tmp_path / "p")
+    path = repo.path("decisions.md")
+    path.write_bytes(path.read_bytes().replace(b"in integer cents", b"in integer \xff cents", 1))
+    sha = repo.commit("bad bytes", trailers=AGENT)
+    result = run_readiness(repo.root, MEM, "HEAD", use_cache=False)
+    assert result.exit_code == 2 and result.readings == []
+    assert result.error == (f"{MEM}/decisions.md:5:64: MA-FILE-ENCODING: commit {sha[:12]}: "
+                            "file is not valid UTF-8 (byte 0xff); not read")
