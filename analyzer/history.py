@@ -45,6 +45,14 @@ def tip_time(repo: Repo, tip: str) -> int:
     return int(out)
 
 
+def require_memory_dir(repo: Repo, memory_dir: str, sha: str, label: str) -> None:
+    """Raise :class:`GitError` when commit ``sha`` (``label``, as given) has no memory dir:
+    a mistyped --memory-dir or --head must not read as an empty memory, UNCHANGED or CLEAR
+    (the work tree's own check is in analyzer/query/diff.py)."""
+    if not History(repo, memory_dir).folder_trees([sha]).get(sha):
+        raise GitError(f"{label}: memory dir is missing or unusable: {memory_dir}")
+
+
 def _manifests(repo: Repo, history: History, commits: List[Commit], rng: List[str]) -> Dict[str, str]:
     """commit id -> the text of manifest.md at it ("" when absent), for the window's commits
     and their first parents, following the manifest's own changes along first parents."""

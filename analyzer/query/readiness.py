@@ -137,6 +137,9 @@ def _run_readiness(root, memory_dir: str, tip: str, as_of: Optional[str], patter
     try:
         repo = Repo(str(root))
         result.commit = repo.commit(tip)
+        from analyzer.history import require_memory_dir
+
+        require_memory_dir(repo, memory_dir, result.commit, tip)
         result.as_of = parse_time(as_of) if as_of is not None else tip_time(repo, result.commit)
         # each commit's comparison evaluated once and kept (analyzer/window_pairs.py)
         commits, stored = window_rows(repo, memory_dir, result.commit, result.as_of - WINDOW_DAYS * DAY,

@@ -51,3 +51,14 @@ def test_configured_agent_pattern_names_the_file(repo, argv):
         config.unlink()
     assert run.returncode == 2
     assert ".memory-analyzer.toml:2:1: MA-CONFIG-VALUE: agent author pattern '(' is not a regular" in run.stderr
+
+
+@pytest.mark.parametrize("argv", [["diff", "--base", "HEAD~1", "--head", "HEAD"],
+                                  ["restore", "--preview", "MC-DEC-20260910-1b2c3d4e", "--base", "HEAD~1", "--head", "HEAD"],
+                                  ["check", "--autonomy", "confirm", "--base", "HEAD~1", "--head", "HEAD"],
+                                  ["readiness"]])
+def test_memory_dir_missing_at_head_is_an_error(repo, argv):
+    # a mistyped --memory-dir read as an empty memory: UNCHANGED, CLEAR (exit 0) before
+    run = analyze(repo, *argv, "--memory-dir", "docs/nomem")
+    assert run.returncode == 2 and run.stdout == ""
+    assert "HEAD: memory dir is missing or unusable: docs/nomem" in run.stderr
