@@ -25,7 +25,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="the autonomy level the changes are judged by (default: the configuration's `autonomy`, "
                             "else confirm); needs --base")
     group.add_argument("--base", default=None, metavar="REV", help="judge the memory changes since REV")
-    group.add_argument("--head", default=None, metavar="REV", help="up to REV (default: the work tree)")
+    from analyzer.commands.diff import head_revision
+
+    group.add_argument("--head", default=None, type=head_revision, metavar="REV",
+                       help="up to REV (default: the work tree)")
     group.add_argument("--reviewer", dest="reviewers", action="append", default=None, metavar="NAME",
                        help="a name a `Memory-Confirmed-By:` trailer may carry (repeatable; default: the "
                             "configuration's `reviewers`)")

@@ -52,14 +52,13 @@ def run_autonomy(root, memory_dir: str, mode: str, base: str, head: Optional[str
     (``program``: another build of rules/autonomy/autonomy.dl, for the matrix's mutation test)."""
     from analyzer.extract.plan import PLAN_MODULE, PlanError, parse_plan
     from analyzer.project import gc_paused
-    from analyzer.query.diff import diff_facts, refuse_empty_head, select
+    from analyzer.query.diff import diff_facts, select
     from analyzer.query.program import autonomy_program
 
     program = program or autonomy_program(use_cache)
     result = AutonomyResult(DiffResult(base, head or ""), mode)
     try:
         with gc_paused():
-            refuse_empty_head(head)
             facts, order, revisions = diff_facts(root, memory_dir, result.diff, program, use_cache)
             head_rev = next(r for r in revisions if r.rev == "head")
             _records(facts, head_rev)

@@ -90,13 +90,6 @@ def load_revisions(repo: Repo, root, memory_dir: str, specs, with_worktree: Opti
     return revisions
 
 
-def refuse_empty_head(head: Optional[str]) -> None:
-    """Raise :class:`GitError` for an empty ``head``: None is the work tree, but "" (an unset
-    variable in a script, ``--head "$SHA"``) names no revision and must not read as it."""
-    if head is not None and not head.strip():
-        raise GitError(f"invalid revision {head!r}: leave --head out to compare with the work tree")
-
-
 def run_diff(root, memory_dir: str, base: str, head: Optional[str] = None, use_cache: bool = True) -> DiffResult:
     """Compare ``base`` with ``head`` (a revision, or the work tree when None)."""
     from analyzer.project import gc_paused
@@ -109,7 +102,6 @@ def run_diff(root, memory_dir: str, base: str, head: Optional[str] = None, use_c
     # nothing here builds cycles, and reference counting still frees what is dropped
     with gc_paused(freeze=True):
         try:
-            refuse_empty_head(head)
             facts, order, _revisions = diff_facts(root, memory_dir, result, program, use_cache, narrow=True)
         except GitError as exc:
             result.error = str(exc)

@@ -49,13 +49,12 @@ class RestoreResult:
 def run_restore(root, memory_dir: str, ident: str, base: str, head: Optional[str] = None,
                 use_cache: bool = True) -> RestoreResult:
     """Preview restoring ``ident`` to its text at ``base`` in ``head`` (the work tree when None)."""
-    from analyzer.query.diff import diff_facts, refuse_empty_head, select
+    from analyzer.query.diff import diff_facts, select
     from analyzer.query.program import restore_program
 
     program = restore_program(use_cache)
     result = RestoreResult(ident, DiffResult(base, head or ""))
     try:
-        refuse_empty_head(head)
         facts, order, revisions = diff_facts(root, memory_dir, result.diff, program, use_cache)
         prefix = _prefix(root)
     except GitError as exc:
