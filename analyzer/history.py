@@ -46,10 +46,16 @@ def tip_time(repo: Repo, tip: str) -> int:
 
 
 def require_memory_dir(repo: Repo, memory_dir: str, sha: str, label: str) -> None:
-    """Raise :class:`GitError` when commit ``sha`` (``label``, as given) has no memory dir:
-    a mistyped --memory-dir or --head must not read as an empty memory, UNCHANGED or CLEAR
-    (the work tree's own check is in analyzer/query/diff.py)."""
-    if not History(repo, memory_dir).folder_trees([sha]).get(sha):
+    """Raise :class:`GitError` when ``memory_dir`` is not a strict subdirectory of docs/ (the
+    option's rule, before Git reads a path outside it), or commit ``sha`` (``label``, as
+    given; "" for the work tree, checked when it is read) has no memory dir: a mistyped
+    --memory-dir or --head must not read as an empty memory, UNCHANGED or CLEAR."""
+    from analyzer import files
+
+    shape = files.memory_dir_shape(memory_dir)
+    if shape is not None:
+        raise GitError(f"{shape}: {memory_dir}")
+    if sha and not History(repo, memory_dir).folder_trees([sha]).get(sha):
         raise GitError(f"{label}: memory dir is missing or unusable: {memory_dir}")
 
 

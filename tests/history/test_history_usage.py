@@ -62,3 +62,13 @@ def test_memory_dir_missing_at_head_is_an_error(repo, argv):
     run = analyze(repo, *argv, "--memory-dir", "docs/nomem")
     assert run.returncode == 2 and run.stdout == ""
     assert "HEAD: memory dir is missing or unusable: docs/nomem" in run.stderr
+
+
+@pytest.mark.parametrize("memory_dir", ["../outside", "/abs", "docs"])
+@pytest.mark.parametrize("argv", [["diff", "--base", "HEAD~1"], ["readiness"],
+                                  ["check", "--autonomy", "confirm", "--base", "HEAD~1", "--head", "HEAD"]])
+def test_memory_dir_outside_docs_is_refused(repo, argv, memory_dir):
+    # as --help says and `check` does; Git's own "outside repository" or a missing dir before
+    run = analyze(repo, *argv, "--memory-dir", memory_dir)
+    assert run.returncode == 2 and run.stdout == ""
+    assert f"memory dir must be a strict subdirectory of docs/: {memory_dir}" in run.stderr
