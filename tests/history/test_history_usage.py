@@ -1,13 +1,15 @@
 """Bad input to the history commands names its place and code: a plan.md line
 (`path:line:col: MA-PLAN: ...`), a configured agent-author pattern (the configuration's
-file and line, MA-CONFIG-VALUE); and autonomy options given without --base are refused,
-never dropped by the plain check."""
+file and line, MA-CONFIG-VALUE); autonomy options given without --base are refused, never
+dropped by the plain check; an empty --head, a --memory-dir outside docs/ or missing at
+--head are exit 2, never an empty memory read as UNCHANGED or CLEAR."""
 
 import subprocess
 import sys
 
 import pytest
 
+from classes import CENTS
 from histrepo import Repo
 
 
@@ -72,3 +74,13 @@ def test_memory_dir_outside_docs_is_refused(repo, argv, memory_dir):
     run = analyze(repo, *argv, "--memory-dir", memory_dir)
     assert run.returncode == 2 and run.stdout == ""
     assert f"memory dir must be a strict subdirectory of docs/: {memory_dir}" in run.stderr
+
+
+@pytest.mark.parametrize("argv", [["diff", "--base", "HEAD~1"], ["restore", "--preview", CENTS, "--base", "HEAD~1"],
+                                  ["check", "--autonomy", "confirm", "--base", "HEAD~1"]])
+@pytest.mark.parametrize("head", ["", " "])
+def test_empty_head_is_refused(repo, argv, head):
+    # an empty --head (`--head "$SHA"` with SHA unset) is not the default work tree
+    run = analyze(repo, *argv, "--head", head)
+    assert run.returncode == 2 and run.stdout == ""
+    assert "invalid revision" in run.stderr and "Traceback" not in run.stderr
