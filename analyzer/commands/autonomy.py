@@ -80,6 +80,9 @@ def run(args: argparse.Namespace) -> int:
     failed = history_options(args, "check")
     if failed is not None:
         return error(args, *failed)
+    if any(not name.strip() for name in args.reviewers or []):  # it would match an empty trailer value
+        return error(args, "MA-USAGE", "--reviewer needs a name; an empty one would confirm an empty "
+                                       "Memory-Confirmed-By trailer")
     mode = args.autonomy or "confirm"
     result = run_autonomy(Path(args.project_root), args.memory_dir, mode, args.base, args.head, args.reviewers or [],
                           args.agent_authors, not args.no_cache)

@@ -84,3 +84,17 @@ def test_empty_head_is_refused(repo, argv, head):
     run = analyze(repo, *argv, "--head", head)
     assert run.returncode == 2 and run.stdout == ""
     assert "invalid revision" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_empty_reviewer_name_is_refused(tmp_path):
+    # an empty reviewer confirmed a commit whose `Memory-Confirmed-By:` trailer is empty
+    repo = Repo(tmp_path / "p")
+    repo.edit("decisions.md", "Order totals are integers in cents", "Order totals are integers in minor units")
+    repo.commit("reword", trailers=("Memory-Confirmed-By: ",))
+    argv = ["check", "--autonomy", "confirm", "--base", "HEAD~1", "--head", "HEAD"]
+    run = analyze(repo, *argv, "--reviewer", "")
+    assert run.returncode == 2 and run.stdout == "" and "--reviewer needs a name" in run.stderr
+    (repo.root / ".memory-analyzer.toml").write_text('reviewers = ["alice", " "]\n', encoding="utf-8")
+    run = analyze(repo, *argv)
+    assert run.returncode == 2
+    assert ".memory-analyzer.toml:1:1: MA-CONFIG-VALUE: reviewers must not hold an empty name" in run.stderr
