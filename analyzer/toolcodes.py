@@ -208,7 +208,7 @@ _OTHER: Dict[str, tuple] = {
                              "spot, as `analyze diff` reports it): its change has no class, so no reading is taken",
                              "run `analyze diff --base SHA~1 --head SHA` on the commit named to see the blind spots; "
                              "a later commit that fixes the file does not repair history: take the readings --as-of "
-                             "a time after the commit left the 30-day window, or accept NOT_READY."),
+                             "a time after the commit left the 30-day window; until then `full` is not available."),
     "MA-GIT": ("Git could not answer a history request (`diff`, `readiness`, `check --autonomy`, `restore`): "
                "a revision it cannot resolve, not a repository, a shallow clone, a file it cannot read",
                "name revisions Git resolves (`git rev-parse REV`), run inside the repository, fetch full history."),
