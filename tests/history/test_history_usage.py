@@ -98,3 +98,11 @@ def test_empty_reviewer_name_is_refused(tmp_path):
     run = analyze(repo, *argv)
     assert run.returncode == 2
     assert ".memory-analyzer.toml:1:1: MA-CONFIG-VALUE: reviewers must not hold an empty name" in run.stderr
+
+
+@pytest.mark.parametrize("fmt, text", [("github", "title=MA-AUTONOMY-002::MC-DEC-20260910-1b2c3d4e: E change"),
+                                       ("junit", 'message="MC-DEC-20260910-1b2c3d4e: E change')])
+def test_ci_formats_name_the_id(repo, fmt, text):
+    # the text output names the ID of each finding; the CI formats showed only the message
+    run = analyze(repo, "check", "--autonomy", "plan", "--base", "HEAD~1", "--head", "HEAD", "--format", fmt)
+    assert run.returncode == 1 and text in run.stdout, run.stdout
