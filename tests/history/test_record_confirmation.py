@@ -46,3 +46,25 @@ def test_an_earlier_or_confirmed_record_confirms(tmp_path, record_in_base):
     assert codes(result, CENTS) == [] and (result.status, result.exit_code) == ("CLEAR", 0)
     unconfirmed = run_autonomy(repo.root, MEM, "confirm", base, sha, ["bob"], [], use_cache=False)
     assert codes(unconfirmed, CENTS) == ([] if record_in_base else ["MA-AUTONOMY-001"])
+
+
+PLAN = "# Memory plan\n\n## Step 1 \u2014 Evidence\nAllow: E\n"
+
+
+@pytest.mark.parametrize("trailer, reviewers, allowed", [((), ["alice"], False),
+                                                         (("Memory-Confirmed-By: alice",), ["alice"], True),
+                                                         (("Memory-Confirmed-By: alice",), ["bob"], False)])
+def test_a_plan_written_with_the_changes_allows_them_only_when_confirmed(tmp_path, trailer, reviewers, allowed):
+    """The seed's plan is written by people (§五): a plan.md the judged commits add, without
+    a reviewer's trailer on the commit that last changed it, allows nothing."""
+    repo = Repo(tmp_path / "p")
+    repo.write("plan.md", PLAN)
+    repo.commit("a plan", trailers=trailer)
+    repo.edit("decisions.md", "- issue:#42\n", "- issue:#42\n- issue:#44\n")
+    sha = repo.commit("evidence", trailers=("Memory-Agent: bot",))
+    result = run_autonomy(repo.root, MEM, "plan", f"{sha}~2", sha, reviewers, [], use_cache=False)
+    assert codes(result, CENTS) == ([] if allowed else ["MA-AUTONOMY-002"])
+    # uncommitted edits to the plan are never confirmed
+    repo.write("plan.md", PLAN + "\n## Step 2 \u2014 More\nAllow: A\n")
+    worktree = run_autonomy(repo.root, MEM, "plan", f"{sha}~2", None, reviewers, [], use_cache=False)
+    assert codes(worktree, CENTS) == ["MA-AUTONOMY-002"] and "(worktree)" in worktree.findings[0].message
