@@ -1,6 +1,7 @@
-"""A reconciliation record confirms a change only when the changes left it as it was, or a
-reviewer confirmed the record's own change: an agent that rewrites an entry and adds, in the
-same commit, an active record listing it must not confirm itself (it was CLEAR)."""
+"""Changes cannot confirm or plan themselves. A reconciliation record confirms a change only
+when the changes left it as it was, or a reviewer confirmed the record's own change: an agent
+that rewrites an entry and adds, in the same commit, an active record listing it was CLEAR.
+Likewise a plan.md the judged changes edited allows nothing without a reviewer's trailer."""
 
 import pytest
 
