@@ -56,8 +56,14 @@ def _manifests(repo: Repo, history: History, commits: List[Commit], rng: List[st
             if path == MANIFEST:
                 current = new
         oids[commit.sha] = current
+    from analyzer.history_bytes import decode_blob
+
     blobs = repo.blobs(oid for oid in oids.values() if oid)
-    return {sha: blobs[oid].decode("utf-8", "replace") if oid else "" for sha, oid in oids.items()}
+    # a manifest that is not UTF-8 makes the reading fail (exit 2), never a guessed text
+    texts: Dict[str, str] = {}
+    for sha, oid in oids.items():
+        texts[sha] = decode_blob(repo, history, MANIFEST, sha, blobs[oid]) if oid else ""
+    return texts
 
 
 def window_commits(history: History, tip: str, since: int, until: int) -> List[Commit]:
@@ -82,6 +88,7 @@ def compare_commits(repo: Repo, history: History, memory_dir: str, tip: str, com
     from analyzer.commit_cache import commit_patches
     from analyzer.held_twice import held_elsewhere, untouched
     from analyzer.held_units import named_outside, units_at, with_units
+    from analyzer.history_bytes import commits_of, refuse_undecodable
     from analyzer.query.compare import Comparison, commit_facts, comparison_facts
 
     if not compared:
@@ -89,6 +96,7 @@ def compare_commits(repo: Repo, history: History, memory_dir: str, tip: str, com
     first = commits[0].parents[0] if commits[0].parents else ""
     rng = ["--first-parent", f"{first}..{tip}" if first else tip]
     patches = commit_patches(history, [c.sha for c in compared], use_cache)
+    refuse_undecodable(history, patches, commits_of(compared))  # fail closed (analyzer/history_bytes.py)
     manifests = _manifests(repo, history, commits, rng)
     commits = compared
     sides = {}

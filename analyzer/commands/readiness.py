@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     """Take the readings and print them (text or the ``readiness.result`` document)."""
     from pathlib import Path
 
-    from analyzer.commands.read import usage_error
+    from analyzer.commands.read import history_error, usage_error
     from analyzer.query.readiness import run_readiness
     from analyzer.root import resolve_root
 
@@ -68,12 +68,11 @@ def run(args: argparse.Namespace) -> int:
     failed = history_options(args, "readiness")
     if failed is not None:
         code, message, path, line = failed
-        where = "" if path == "<command line>" else f"{path}:{line}:1: "
-        return usage_error("readiness", args, where + message, code=code)
+        return usage_error("readiness", args, message, code, path, line)
     result = run_readiness(Path(args.project_root), args.memory_dir, args.head, args.as_of, args.agent_authors,
                            not args.no_cache)
     if result.error:
-        return usage_error("readiness", args, result.error, code="MA-GIT")
+        return history_error("readiness", args, result.error, result.error_file)
     if args.format == "json":
         from analyzer.output import emit_json
         from analyzer.render.readiness_out import readiness_payload

@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from typing import Dict, List, Optional, Sequence
 
 from analyzer import lifetime
-from analyzer.git import GitError, Repo
+from analyzer.git import FileError, GitError, Repo
 
 READINGS = ("R1", "R2", "R3", "R4")
 
@@ -56,6 +56,7 @@ class ReadinessResult:
     status: str = ""  # READY or NOT_READY; "" when history could not be read
     exit_code: int = 2
     error: str = ""
+    error_file: Optional[FileError] = None  # when the error is a managed file that cannot be used
     readings: List[Reading] = field(default_factory=list)
     commits: int = 0
 
@@ -123,7 +124,7 @@ def _run_readiness(root, memory_dir: str, tip: str, as_of: Optional[str], patter
         commits, stored = window_rows(repo, memory_dir, result.commit, result.as_of - WINDOW_DAYS * DAY,
                                       result.as_of, use_cache, program)
     except (GitError, TimeError) as exc:
-        result.error = str(exc)
+        result.error, result.error_file = str(exc), exc if isinstance(exc, FileError) else None
         return result
     facts, given = readings_facts(commits, stored)
     facts["as_of"] = [(result.as_of,)]
