@@ -167,6 +167,13 @@ def _check(key: str, value: Any, path: str, line: int) -> None:
     if spec.choices and value not in spec.choices:
         raise ConfigError("MA-CONFIG-VALUE", f"{key} must be one of {', '.join(spec.choices)}, not {value!r}",
                           path, line)
+    if key == "agent-authors":  # a bad pattern is reported where it is written, with its line
+        for pattern in value:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ConfigError("MA-CONFIG-VALUE", f"{key}: {pattern!r} is not a regular expression: {exc}",
+                                  path, line) from None
 
 
 _HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")

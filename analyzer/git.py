@@ -26,6 +26,24 @@ class GitError(Exception):
     """A Git step failed; the message says why (shown after "Merge review unavailable: ")."""
 
 
+class FileError(GitError):
+    """A managed file of a revision (or of the work tree) that cannot be used: its path from
+    the project root, the position of the fault, the tool's MA-FILE-* code, and which side
+    (``where``: "base", "head", "worktree"...). Commands report it as ``read`` and ``check``
+    report an unusable file (``path:line:col: CODE message``), not as a Git failure."""
+
+    def __init__(self, code: str, path: str, message: str, line: int = 1, col: int = 1, where: str = ""):
+        self.code, self.path, self.message, self.line, self.col, self.where = code, path, message, line, col, where
+        super().__init__(f"{path}:{line}:{col}: {code} {self.detail}")
+
+    @property
+    def detail(self) -> str:
+        """The message with the side it was met on."""
+        if not self.where:
+            return self.message
+        return f"{self.message} ({'in the work tree' if self.where == 'worktree' else 'at ' + self.where})"
+
+
 @dataclass(frozen=True)
 class TreeFile:
     """One blob of a commit's tree below a folder."""

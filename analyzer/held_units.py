@@ -20,6 +20,7 @@ import re
 from typing import Dict, List, Mapping, Optional, Set
 
 from analyzer.git import UNIT_HEADING as HEADING, UNIT_ID_HEADING, History
+from analyzer.history_bytes import decode_blob
 
 
 
@@ -47,8 +48,12 @@ def units_at(history: History, wanted: Mapping[str, Set[str]]) -> Dict[str, Dict
     prefix = history.folder + "/"
     for hit in hits:
         commit, _, path = hit.partition(":")
-        units = cut_units(blobs[hit].decode("utf-8", "surrogateescape"), wanted.get(commit, set()))
-        if units and path.startswith(prefix):
+        if not path.startswith(prefix):
+            continue
+        # a file that is not UTF-8 fails the reading (exit 2), never units with guessed bytes
+        text = decode_blob(history.repo, history, path[len(prefix):], commit, blobs[hit])
+        units = cut_units(text, wanted.get(commit, set()))
+        if units:
             found.setdefault(commit, {})[path[len(prefix):]] = units
     return found
 

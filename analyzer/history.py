@@ -17,7 +17,6 @@ blind spot, as ``analyze diff`` does. Nothing is decided here.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Dict, List, Tuple
 
@@ -71,8 +70,14 @@ def _manifests(repo: Repo, history: History, commits: List[Commit], rng: List[st
             if path == MANIFEST:
                 current = new
         oids[commit.sha] = current
+    from analyzer.history_bytes import decode_blob
+
     blobs = repo.blobs(oid for oid in oids.values() if oid)
-    return {sha: blobs[oid].decode("utf-8", "replace") if oid else "" for sha, oid in oids.items()}
+    # a manifest that is not UTF-8 makes the reading fail (exit 2), never a guessed text
+    texts: Dict[str, str] = {}
+    for sha, oid in oids.items():
+        texts[sha] = decode_blob(repo, history, MANIFEST, sha, blobs[oid]) if oid else ""
+    return texts
 
 
 def window_commits(history: History, tip: str, since: int, until: int) -> List[Commit]:
@@ -97,6 +102,7 @@ def compare_commits(repo: Repo, history: History, memory_dir: str, tip: str, com
     from analyzer.commit_cache import commit_patches
     from analyzer.held_twice import held_elsewhere, untouched
     from analyzer.held_units import named_outside, units_at, with_units
+    from analyzer.history_bytes import commits_of, refuse_undecodable
     from analyzer.query.compare import Comparison, commit_facts, comparison_facts
 
     if not compared:
@@ -104,6 +110,7 @@ def compare_commits(repo: Repo, history: History, memory_dir: str, tip: str, com
     first = commits[0].parents[0] if commits[0].parents else ""
     rng = ["--first-parent", f"{first}..{tip}" if first else tip]
     patches = commit_patches(history, [c.sha for c in compared], use_cache)
+    refuse_undecodable(history, patches, commits_of(compared))  # fail closed (analyzer/history_bytes.py)
     manifests = _manifests(repo, history, commits, rng)
     commits = compared
     sides = {}
@@ -118,9 +125,6 @@ def compare_commits(repo: Repo, history: History, memory_dir: str, tip: str, com
                 before[path] = old
             if new is not None:
                 after[path] = new
-            for sha, text in ((parent, old), (commit.sha, new)):
-                if text is not None and _UNDECODED.search(text):
-                    raise _undecodable(repo, history, memory_dir, commit.sha, sha, path)
         sides[commit.sha] = (parent, before, after)
     load = _loader(repo, memory_dir, manifests, use_cache)
     parsed = {sha: (load(parent, before), load(sha, after)) for sha, (parent, before, after) in sides.items()}
@@ -150,24 +154,6 @@ def compare_commits(repo: Repo, history: History, memory_dir: str, tip: str, com
         facts.setdefault(name, []).extend(rows)
     facts["git_pair_commit"] = [(c.sha, c.sha, 1) for c in commits]
     return Window(commits, facts)
-
-
-# the lone surrogates `surrogateescape` leaves for bytes that are not UTF-8 (analyzer/unit_hunks.py)
-_UNDECODED = re.compile("[\udc80-\udcff]")
-
-
-def _undecodable(repo: Repo, history: History, memory_dir: str, commit: str, sha: str, path: str) -> GitError:
-    """The error of a window commit whose changed unit is not UTF-8 at ``sha`` (the commit or
-    its parent): ``path:line:col: MA-FILE-ENCODING`` with the file's own line, never a unit
-    read with its bytes replaced and given a class."""
-    from analyzer import files
-
-    data = repo._run(repo.top, ["cat-file", "blob", f"{sha}:{history.folder}/{path}"])
-    _text, problems = files.decode(path, data)
-    bad = next((p for p in problems if p.code == "MA-FILE-ENCODING"), None)
-    where = f"{memory_dir}/{path}:{bad.line}:{bad.col}: MA-FILE-ENCODING" if bad else f"{memory_dir}/{path}"
-    message = bad.message if bad else "file is not valid UTF-8; not read"
-    return GitError(f"{where}: commit {commit[:12]}{'' if sha == commit else ' (its parent)'}: {message}")
 
 
 def _snippet_path(path: str) -> bool:

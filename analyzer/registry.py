@@ -246,9 +246,12 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "Read-only: Git is only queried.",
         shapes=Shapes("analyzer.history_shapes:DIFF_SHAPES"),
         exits=((0, "every changed unit was classified (possibly none)"),
-               (2, "a BLINDSPOT (a changed unit or a file that could not be read), or Git could not answer: a "
-                   "revision it cannot resolve, not a repository, a shallow clone, an unreadable file "
-                   "(`analyze diff: error: …` on stderr, the `error` shape with --format json)")),
+               (2, "a BLINDSPOT (a changed unit or a file that could not be read), a managed file that cannot "
+                   "be used in either revision or the work tree (`analyze diff: error: <path>:<line>:<col>: "
+                   "MA-FILE-… <cause> (in the work tree | at <rev>)`, as read reports it), or Git could not "
+                   "answer: a revision it cannot resolve, not a repository, a shallow clone (`analyze diff: error: "
+                   "…`, code MA-GIT); the `error` shape with --format json, check's error document in its CI "
+                   "formats")),
     ),
     CommandSpec(
         "readiness", LIVE, "analyzer.commands.readiness",
@@ -259,7 +262,9 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "match --agent-author (the configuration's `agent-authors`).",
         shapes=Shapes("analyzer.history_shapes:READINESS_SHAPES"),
         exits=((0, "all four readings pass"), (1, "a reading fails or is null (not enough history)"),
-               (2, "the history cannot be read, --as-of is not a time, a bad pattern or configuration")),
+               (2, "the history cannot be read (a managed file of a window commit that is not UTF-8: "
+                   "`<path>:<line>:<col>: MA-FILE-ENCODING … (at <commit>)`), --as-of is not a time, a bad pattern "
+                   "or configuration (`<file>:<line>:<col>: MA-CONFIG-…`)")),
     ),
     CommandSpec(
         "restore", LIVE, "analyzer.commands.restore",

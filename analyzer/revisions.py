@@ -20,7 +20,7 @@ import hashlib
 from typing import Callable, Collection, Dict, Iterable, List, Optional, Tuple
 
 from analyzer import files
-from analyzer.git import REGULAR_MODES, GitError, Repo
+from analyzer.git import REGULAR_MODES, FileError, GitError, Repo
 from analyzer.project import Project, file_kind, load_texts
 from analyzer.unit_digests import UNIT_SOURCES, unit_rows
 
@@ -103,11 +103,12 @@ def list_files(repo: Repo, sha: str, memory_dir: str, label: str) -> Dict[str, s
         top = module.split("/", 1)[0]
         is_md = module.casefold().endswith(".md")
         if entry.mode == "120000" and (is_md or (top == module and top in files.MANAGED_DIR_NAMES)):
-            raise GitError(f"{label}: managed memory path is a symlink: {memory_dir}/{module}")
+            raise FileError("MA-FILE-SYMLINK", f"{memory_dir}/{module}", "managed memory path is a symlink", where=label)
         if not is_md:
             continue
         if entry.kind != "blob" or entry.mode not in REGULAR_MODES:
-            raise GitError(f"{label}: managed memory path is not a regular file: {memory_dir}/{module}")
+            raise FileError("MA-FILE-NOT-REGULAR", f"{memory_dir}/{module}", "managed memory path is not a regular file",
+                            where=label)
         found[module] = entry.oid
     return found
 
@@ -130,14 +131,16 @@ def decode_files(listing: Dict[str, str], blobs: Dict[str, bytes], memory_dir: s
             texts[module] = decoded[module, oid]
             continue
         data = blobs[oid]
-        where = f"{label}: {memory_dir}/{module}"
+        path = f"{memory_dir}/{module}"
         if len(data) > files.SIZE_CAP:
-            raise GitError(f"{where}: file is {len(data)} bytes, over the {files.SIZE_CAP} byte limit")
+            raise FileError("MA-FILE-UNREADABLE", path, f"file is {len(data)} bytes, over the {files.SIZE_CAP} byte limit",
+                            where=label)
         if module in unread:
             continue
         text, problems = files.decode(module, data)
         if text is None:
-            raise GitError(f"{where}: {problems[-1].message}")
+            problem = problems[-1]
+            raise FileError(problem.code, path, problem.message, problem.line, problem.col, label)
         texts[module] = decoded[module, oid] = text
     return texts
 

@@ -43,7 +43,6 @@ def wanted(args: argparse.Namespace) -> bool:
     applied; the gating options given on the command line are noted then too, since the
     configuration may set them for the plain check)."""
     args._gate_flags = [flag for flag, dest in GATE_OPTIONS if getattr(args, dest, None)]
-    args._agent_authors_given = args.agent_authors is not None
     # --head, --reviewer and --agent-author mean nothing to the plain check: given without
     # --base they are refused (run), never silently dropped
     args._autonomy_flags = autonomy_flags(args)  # before the configuration fills any of them
@@ -87,8 +86,7 @@ def run(args: argparse.Namespace) -> int:
     result = run_autonomy(Path(args.project_root), args.memory_dir, mode, args.base, args.head, args.reviewers or [],
                           args.agent_authors, not args.no_cache)
     if result.error:
-        code = "MA-GIT" if result.error_path == "<command line>" else "MA-PLAN"
-        return error(args, code, result.error, result.error_path, result.error_line)
+        return error(args, result.error_code, result.error, result.error_path, result.error_line, result.error_col)
     from analyzer.commands.check import write_outputs
 
     # --format on stdout and every --output [FORMAT:]FILE, as check writes them
@@ -122,15 +120,29 @@ def render(fmt: str, result, project_root: str):
     return render_check(fmt, as_check_result(result), Context(project_root))
 
 
-def error(args: argparse.Namespace, code: str, message: str, path: str = "<command line>", line: int = 1) -> int:
-    """Report a check that cannot run: ``path:line:col: message`` on stderr, the ``check.error``
-    document with --format json; exit 2."""
-    where = "" if path == "<command line>" else f"{path}:{line}:1: {code}: "  # a file is at fault: its code too
-    print(f"analyze check: error: {where}{message}", file=sys.stderr)
-    if getattr(args, "format", None) == "json":
-        from analyzer.output import emit_json
+def error(args: argparse.Namespace, code: str, message: str, path: str = "<command line>", line: int = 1,
+          col: int = 1) -> int:
+    """Report a check that cannot run: ``path:line:col: CODE message`` on stderr (the message
+    alone when no file is at fault), and check's error document in every requested format
+    other than text (``check.error`` JSON, SARIF, JUnit, annotations, Markdown); exit 2."""
+    from analyzer.commands.check import write_outputs
+    from analyzer.query.check_model import failed_run
 
-        status = emit_json("check", "error", {"status": "INVALID", "exit_code": exitcodes.INVALID, "diagnostics": [
-            {"code": code, "severity": "error", "message": message, "path": path, "line": line, "col": 1}]})
-        return status or exitcodes.INVALID
-    return exitcodes.INVALID
+    where = "" if path == "<command line>" else f"{path}:{line}:{col}: {code} "
+    print(f"analyze check: error: {where}{message}", file=sys.stderr)
+    args.output = getattr(args, "output", None) or []
+    result = failed_run(message, code, "" if path == "<command line>" else path, line, col)
+    status = write_outputs(args, lambda fmt: ("", exitcodes.OK) if fmt == "text" else render_failed(fmt, result, args))
+    return status or exitcodes.INVALID
+
+
+def render_failed(fmt: str, result, args: argparse.Namespace):
+    """``(text, status)`` of a run that could not happen in one of check's formats."""
+    from analyzer.render.check_formats import Context
+    from analyzer.render.check_formats import render as render_check
+
+    if fmt == "json" and not result.error_path:  # the document names the command line, as before
+        import dataclasses
+
+        result = dataclasses.replace(result, error_path="<command line>")
+    return render_check(fmt, result, Context(str(getattr(args, "project_root", ".") or ".")))

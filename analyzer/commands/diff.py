@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     """Compare the revisions and print the changes (text or the ``diff.result`` document)."""
     from pathlib import Path
 
-    from analyzer.commands.read import usage_error
+    from analyzer.commands.read import history_error, usage_error
     from analyzer.query.diff import run_diff
     from analyzer.root import resolve_root
 
@@ -49,7 +49,16 @@ def run(args: argparse.Namespace) -> int:
         return usage_error("diff", args, f"project root is not a directory: {args.project_root}")
     result = run_diff(Path(args.project_root), args.memory_dir, args.base, args.head, not args.no_cache)
     if result.error:
-        return usage_error("diff", args, result.error, code="MA-GIT")
+        status = history_error("diff", args, result.error, result.error_file)
+        if args.format not in ("text", "json"):  # check's error document, as check prints one
+            from analyzer.query.check_model import failed_run
+            from analyzer.render.check_formats import write_as_check
+
+            where = result.error_file
+            failure = (failed_run(where.detail, where.code, where.path, where.line, where.col) if where is not None
+                       else failed_run(result.error, "MA-GIT"))
+            return write_as_check(args.format, failure, str(args.project_root), status)
+        return status
     if args.format == "json":
         from analyzer.output import emit_json
         from analyzer.render.diff_json import diff_payload

@@ -57,17 +57,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--why", metavar="MODULE", help="print the proof of MODULE's disposition instead of the pack")
 
 
-def usage_error(command: str, args: argparse.Namespace, message: str, code: str = "MA-USAGE") -> int:
-    """Report a request that cannot be evaluated: stderr text, plus the ``error`` shape in JSON."""
-    print(f"analyze {command}: error: {message}", file=sys.stderr)
+def usage_error(command: str, args: argparse.Namespace, message: str, code: str = "MA-USAGE",
+                path: str = "<command line>", line: int = 1, col: int = 1) -> int:
+    """Report a request that cannot be evaluated: stderr text, plus the ``error`` shape in JSON.
+    With a ``path`` (a file at fault), the text is ``path:line:col: CODE message``, as ``read``
+    and ``check`` report an unusable file."""
+    where = "" if path == "<command line>" else f"{path}:{line}:{col}: {code} "
+    print(f"analyze {command}: error: {where}{message}", file=sys.stderr)
     if getattr(args, "format", "text") == "json":
         from analyzer.diagnostics import Diagnostic
         from analyzer.output import diagnostics_payload, emit_json
         from analyzer.span import Span
 
-        status = emit_json(command, "error", diagnostics_payload([Diagnostic(Span("<command line>"), code, message)]))
+        status = emit_json(command, "error", diagnostics_payload([Diagnostic(Span(path, line, col), code, message)]))
         return status or exitcodes.INVALID
     return exitcodes.INVALID
+
+
+def history_error(command: str, args: argparse.Namespace, error: str, failure) -> int:
+    """Report a history command (diff, restore, readiness) that could not run: a managed file
+    that cannot be used (``failure``, an :class:`analyzer.git.FileError`) at its place with
+    its MA-FILE-* code, anything else as the Git failure MA-GIT; exit 2."""
+    if failure is None:
+        return usage_error(command, args, error, code="MA-GIT")
+    return usage_error(command, args, failure.detail, failure.code, failure.path, failure.line, failure.col)
 
 
 def report_invalid(result, root) -> None:

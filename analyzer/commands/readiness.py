@@ -41,11 +41,8 @@ def history_options(args: argparse.Namespace, command: str):
 
     from analyzer import config
 
-    # check applies the configuration before it gets here: it notes first what the command line gave
-    given = getattr(args, "_agent_authors_given", args.agent_authors is not None)
     try:
-        loaded = config.load(args.project_root)
-        config.apply(args, command, loaded)
+        config.apply(args, command, config.load(args.project_root))
     except config.ConfigError as exc:
         return exc.code, exc.message, exc.path, exc.line
     args.agent_authors = args.agent_authors or []
@@ -53,11 +50,7 @@ def history_options(args: argparse.Namespace, command: str):
         try:
             re.compile(pattern)
         except re.error as exc:
-            message = f"agent author pattern {pattern!r} is not a regular expression: {exc}"
-            if given:
-                return "MA-USAGE", message, "<command line>", 1
-            # the configuration's agent-authors: point at the file and line that set it
-            return "MA-CONFIG-VALUE", message, loaded.path, loaded.lines.get("agent-authors", 1)
+            return "MA-USAGE", f"agent author pattern {pattern!r} is not a regular expression: {exc}", "<command line>", 1
     return None
 
 
@@ -65,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     """Take the readings and print them (text or the ``readiness.result`` document)."""
     from pathlib import Path
 
-    from analyzer.commands.read import usage_error
+    from analyzer.commands.read import history_error, usage_error
     from analyzer.query.readiness import run_readiness
     from analyzer.root import resolve_root
 
@@ -75,12 +68,11 @@ def run(args: argparse.Namespace) -> int:
     failed = history_options(args, "readiness")
     if failed is not None:
         code, message, path, line = failed
-        where = "" if path == "<command line>" else f"{path}:{line}:1: {code}: "
-        return usage_error("readiness", args, where + message, code=code)
+        return usage_error("readiness", args, message, code, path, line)
     result = run_readiness(Path(args.project_root), args.memory_dir, args.head, args.as_of, args.agent_authors,
                            not args.no_cache)
     if result.error:
-        return usage_error("readiness", args, result.error, code=result.error_code)
+        return history_error("readiness", args, result.error, result.error_file)
     if args.format == "json":
         from analyzer.output import emit_json
         from analyzer.render.readiness_out import readiness_payload

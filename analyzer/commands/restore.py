@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     """Preview the restore and print it (text or the ``restore.result`` document)."""
     from pathlib import Path
 
-    from analyzer.commands.read import usage_error
+    from analyzer.commands.read import history_error, usage_error
     from analyzer.query.restore import run_restore
     from analyzer.root import resolve_root
 
@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
         return usage_error("restore", args, f"project root is not a directory: {args.project_root}")
     result = run_restore(Path(args.project_root), args.memory_dir, args.preview, args.base, args.head, not args.no_cache)
     if result.error:
-        return usage_error("restore", args, result.error, code="MA-GIT")
+        return history_error("restore", args, result.error, result.error_file)
     if args.format == "json":
         from analyzer.output import emit_json
         from analyzer.render.restore_out import restore_payload

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence
 
-from analyzer.git import GitError
+from analyzer.git import FileError, GitError
 from analyzer.query.diff import DiffResult
 
 MODES = ("plan", "confirm", "full")
@@ -40,8 +40,10 @@ class AutonomyResult:
     status: str = ""  # CLEAR, REVIEW, CONFLICT, INVALID; "" when it could not run
     exit_code: int = 2
     error: str = ""
+    error_code: str = "MA-GIT"  # MA-PLAN for plan.md, MA-FILE-* for a managed file that cannot be used
     error_path: str = "<command line>"
     error_line: int = 1
+    error_col: int = 1
     findings: List[AutonomyFinding] = field(default_factory=list)
     missing: List[str] = field(default_factory=list)
 
@@ -71,11 +73,16 @@ def run_autonomy(root, memory_dir: str, mode: str, base: str, head: Optional[str
                                                      base_rev.project.texts.get(PLAN_MODULE))
             if mode == "full":
                 _readiness(facts, root, memory_dir, result.diff, patterns, use_cache, program)
+    except FileError as exc:
+        result.error, result.error_code = exc.detail, exc.code
+        result.error_path, result.error_line, result.error_col = exc.path, exc.line, exc.col
+        return result
     except GitError as exc:
         result.error = str(exc)
         return result
     except PlanError as exc:
-        result.error, result.error_path, result.error_line = exc.message, f"{memory_dir}/{PLAN_MODULE}", exc.line
+        result.error, result.error_code = exc.message, "MA-PLAN"
+        result.error_path, result.error_line = f"{memory_dir}/{PLAN_MODULE}", exc.line
         return result
     facts["requested_mode"] = [(mode,)]
     facts["reviewer"] = [(name,) for name in reviewers]

@@ -79,3 +79,12 @@ class CheckResult:
     merge: Optional[object] = None  # the MergeResult of --merge-base (analyzer/query/merge.py)
     # what --select/--ignore/--baseline/--fail-on did (analyzer/gating.py); None without them
     gate: Optional[dict] = None
+
+
+def failed_run(message: str, code: str, path: str = "", line: int = 1, col: int = 1) -> CheckResult:
+    """A run that could not happen, as check's error result (exit 2), for the commands that
+    print check's formats (``diff``, ``check --autonomy``): ``path`` is the file at fault, ""
+    when no file is (a Git failure), and the renderers then name no location."""
+    return CheckResult([], "INVALID", 2, error=message, error_code=code, error_path=path, error_line=line,
+                       error_col=col)
+

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
 from analyzer import lifetime
-from analyzer.git import GitError, History, Repo
+from analyzer.git import FileError, GitError, History, Repo
 
 PAIR = "diff"
 CLASSES = ("A", "B", "C", "D", "E")
@@ -64,6 +64,7 @@ class DiffResult:
     status: str = ""  # CHANGES, UNCHANGED, BLINDSPOT; "" when the diff could not run
     exit_code: int = 2
     error: str = ""
+    error_file: Optional[FileError] = None  # when the error is a managed file that cannot be used
     changes: List[Change] = field(default_factory=list)
     blindspots: List[Blindspot] = field(default_factory=list)
 
@@ -85,7 +86,8 @@ def load_revisions(repo: Repo, root, memory_dir: str, specs, with_worktree: Opti
             if project.facts.relation("memory_dir_missing"):
                 raise GitError(f"worktree: memory dir is missing or unusable: {memory_dir}")
             for module, diag in sorted(project.unusable.items()):
-                raise GitError(f"worktree: {memory_dir}/{module}: {diag.message}")
+                # reported as read and check report it: where, which MA-FILE-* code
+                raise FileError(diag.code, diag.span.path, diag.message, diag.span.line, diag.span.col, "worktree")
             revisions.append(worktree_revision(with_worktree, project))
     return revisions
 
@@ -104,7 +106,7 @@ def run_diff(root, memory_dir: str, base: str, head: Optional[str] = None, use_c
         try:
             facts, order, _revisions = diff_facts(root, memory_dir, result, program, use_cache, narrow=True)
         except GitError as exc:
-            result.error = str(exc)
+            result.error, result.error_file = str(exc), exc if isinstance(exc, FileError) else None
             return result
         db = facts.evaluate(program)
         lifetime.keep(db, facts, _revisions)  # the console script frees them by exiting (analyzer/lifetime.py)

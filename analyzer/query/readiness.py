@@ -14,7 +14,7 @@ from datetime import datetime, timezone
 from typing import Dict, List, Optional, Sequence
 
 from analyzer import lifetime
-from analyzer.git import GitError, Repo
+from analyzer.git import FileError, GitError, Repo
 
 READINGS = ("R1", "R2", "R3", "R4")
 
@@ -56,7 +56,7 @@ class ReadinessResult:
     status: str = ""  # READY or NOT_READY; "" when history could not be read
     exit_code: int = 2
     error: str = ""
-    error_code: str = "MA-GIT"
+    error_file: Optional[FileError] = None  # when the error is a managed file that cannot be used
     readings: List[Reading] = field(default_factory=list)
     commits: int = 0
 
@@ -97,10 +97,11 @@ def select_readings(db) -> List[Reading]:
     return [Reading(r, state.get(r, "null"), details[r]) for r in READINGS]
 
 
-def _blindspot_error(root, memory_dir: str, commits, spots, use_cache: bool) -> str:
-    """The error line of an unreadable window: its first blind spot. A window commit's
-    revisions hold only the units it changed, so their line numbers are the snippets'; the
-    file's own line comes from `analyze diff` of that one commit (only on this error path)."""
+def _blindspot_error(root, memory_dir: str, commits, spots, use_cache: bool) -> FileError:
+    """The error of an unreadable window: its first blind spot, at the file's own line. A
+    window commit's revisions hold only the units it changed, so their line numbers are the
+    snippets'; the file's line comes from `analyze diff` of that one commit (only on this
+    error path)."""
     from analyzer.query.diff import run_diff
 
     sha, module, line, message = spots[0]
@@ -111,8 +112,8 @@ def _blindspot_error(root, memory_dir: str, commits, spots, use_cache: bool) -> 
         line = next((s.line for s in seen.blindspots if (s.path, s.message) == (path, message)),
                     next((s.line for s in seen.blindspots if s.path == path), 1))
     more = f" (and {len(spots) - 1} more)" if len(spots) > 1 else ""
-    return (f"{path}:{line}:1: MA-HISTORY-BLINDSPOT: commit {sha[:12]} cannot be read: {message}; "
-            f"no reading is taken over history it cannot see{more}")
+    return FileError("MA-HISTORY-BLINDSPOT", path, f"{message}; no reading is taken over history it cannot see{more}",
+                     line, 1, f"commit {sha[:12]}")
 
 
 def run_readiness(root, memory_dir: str, tip: str = "HEAD", as_of: Optional[str] = None,
@@ -145,7 +146,7 @@ def _run_readiness(root, memory_dir: str, tip: str, as_of: Optional[str], patter
         commits, stored = window_rows(repo, memory_dir, result.commit, result.as_of - WINDOW_DAYS * DAY,
                                       result.as_of, use_cache, program)
     except (GitError, TimeError) as exc:
-        result.error = str(exc)
+        result.error, result.error_file = str(exc), exc if isinstance(exc, FileError) else None
         return result
     facts, given = readings_facts(commits, stored)
     facts["as_of"] = [(result.as_of,)]
@@ -156,8 +157,8 @@ def _run_readiness(root, memory_dir: str, tip: str, as_of: Optional[str], patter
     [(status, exit_code)] = db.relation("readiness")
     spots = sorted(db.relation("history_blindspot"), key=lambda s: ([c.sha for c in commits].index(s[0]), s[1:]))
     if spots:  # UNREADABLE: the first blind spot, oldest commit first, as the error
-        result.error = _blindspot_error(root, memory_dir, commits, spots, use_cache)
-        result.error_code, result.exit_code = "MA-HISTORY-BLINDSPOT", exit_code
+        result.error_file = _blindspot_error(root, memory_dir, commits, spots, use_cache)
+        result.error, result.exit_code = str(result.error_file), exit_code
         return result
     result.readings = select_readings(db)
     result.status, result.exit_code = status, exit_code

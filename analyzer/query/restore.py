@@ -15,7 +15,7 @@ import difflib
 from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
-from analyzer.git import GitError
+from analyzer.git import FileError, GitError
 from analyzer.query.diff import DiffResult
 
 
@@ -38,6 +38,7 @@ class RestoreResult:
     status: str = ""  # READY, WARNING, UNCHANGED, UNKNOWN, BLINDSPOT; "" when it could not run
     exit_code: int = 2
     error: str = ""
+    error_file: Optional[FileError] = None  # when the error is a managed file that cannot be used
     kind: str = ""
     cls: str = ""
     subkind: str = ""
@@ -58,7 +59,7 @@ def run_restore(root, memory_dir: str, ident: str, base: str, head: Optional[str
         facts, order, revisions = diff_facts(root, memory_dir, result.diff, program, use_cache)
         prefix = _prefix(root)
     except GitError as exc:
-        result.error = str(exc)
+        result.error, result.error_file = str(exc), exc if isinstance(exc, FileError) else None
         return result
     facts["restore_target"] = [(ident.casefold(),)]
     db = facts.evaluate(program)

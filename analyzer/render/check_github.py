@@ -51,7 +51,8 @@ def command(finding: CheckFinding, prefix: str) -> str:
 def render_github(result: CheckResult, prefix: str = "") -> str:
     """Every finding's command, then a ``::notice`` with the overall status (or the error)."""
     if result.error is not None:
-        where = f"file={escape_property(prefix + result.error_path)},line={result.error_line},col={result.error_col},"
+        where = (f"file={escape_property(prefix + result.error_path)},line={result.error_line},col={result.error_col},"
+                 if result.error_path else "")  # a Git failure: no file is at fault
         return f"::error {where}title={escape_property(result.error_code)}::{escape_data(result.error)}\n"
     lines = [command(f, prefix) for f in common.all_findings(result)]
     families = ", ".join(f"{f.name} {f.status}" for f in result.families)

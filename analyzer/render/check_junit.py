@@ -80,8 +80,10 @@ def render_junit(result: CheckResult, prefix: str = "") -> str:
         if lines[0].startswith("Error: "):
             # Unusable files: each line already reads "Error: path:line:col: CODE cause".
             error.text = result.error
-        else:
+        elif result.error_path:
             error.text = f"{prefix}{result.error_path}:{result.error_line}:{result.error_col}: {result.error}"
+        else:  # a Git failure: no file is at fault
+            error.text = result.error
     else:
         found = _family_findings(result)
         by_name = {f.name: f for f in result.families}

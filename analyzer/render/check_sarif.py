@@ -126,13 +126,13 @@ def sarif_document(result: CheckResult, prefix: str = "", limit: int = MAX_RESUL
     clipped = sum(1 for i in kept if len(findings[i].locations) > MAX_LOCATIONS)
     invocation: Dict[str, Any] = {"exitCode": result.exit_code, "executionSuccessful": result.error is None}
     if result.error is not None:
-        invocation["toolExecutionNotifications"] = [{
-            "level": "error", "message": _text(result.error),
-            "descriptor": {"id": result.error_code},
-            "locations": [{"physicalLocation": {
+        notification: Dict[str, Any] = {"level": "error", "message": _text(result.error),
+                                        "descriptor": {"id": result.error_code}}
+        if result.error_path:  # no file is at fault in a Git failure: no location, not an empty URI
+            notification["locations"] = [{"physicalLocation": {
                 "artifactLocation": {"uri": prefix + result.error_path, "uriBaseId": "%SRCROOT%"},
-                "region": {"startLine": result.error_line, "startColumn": result.error_col}}}],
-        }]
+                "region": {"startLine": result.error_line, "startColumn": result.error_col}}}]
+        invocation["toolExecutionNotifications"] = [notification]
     properties: Dict[str, Any] = {
         "status": result.status,
         "families": {f.name: {"status": f.status, "exitCode": f.exit_code} for f in result.families},

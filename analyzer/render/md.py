@@ -86,9 +86,9 @@ def _noted(text: str, note: str) -> str:
 
 def error_section(result: CheckResult, prefix: str) -> List[str]:
     """What stopped the check, when it could not run."""
-    where = f"{prefix}{result.error_path}:{result.error_line}:{result.error_col}"
+    where = f" at {escape(prefix + result.error_path)}:{result.error_line}:{result.error_col}" if result.error_path else ""
     return ["## Status", "", f"No check ran (exit {result.exit_code}): {escape(result.error or '')} "
-            f"(`{result.error_code}` at {escape(where)})"]
+            f"(`{result.error_code}`{where})"]
 
 
 def fit(lines: List[str], limit: int = LIMIT) -> str:

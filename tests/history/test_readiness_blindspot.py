@@ -38,8 +38,10 @@ def test_blind_commit_makes_readiness_unreadable(blind):
     assert (result.exit_code, result.status, result.readings) == (2, "", [])
     text = repo.git("show", f"{broken}:{MEM}/decisions.md").splitlines()
     line = text.index(f"## {CENTS} -- Totals are computed in integer cents") + 1  # the file's line, not the snippet's
-    assert result.error.startswith(f"{MEM}/decisions.md:{line}:1: MA-HISTORY-BLINDSPOT: commit {broken[:12]} ")
-    assert result.error.endswith("(and 1 more)")  # the mending commit's parent is unreadable too
+    spot = result.error_file
+    assert (spot.code, spot.path, spot.line, spot.col) == ("MA-HISTORY-BLINDSPOT", f"{MEM}/decisions.md", line, 1)
+    assert spot.where == f"commit {broken[:12]}" and "malformed Entry heading" in spot.message
+    assert spot.message.endswith("(and 1 more)")  # the mending commit's parent is unreadable too
     run = subprocess.run([sys.executable, "-m", "analyzer", "readiness", "--format", "json", "--no-cache",
                           "--project-root", str(repo.root)], capture_output=True, text=True)
     doc = json.loads(run.stdout)
@@ -58,18 +60,3 @@ def test_full_autonomy_over_unreadable_history_is_judged_as_confirm(blind):
     # one per unreadable commit (the broken one and the one mending it); the readings pass
     assert [f.ident for f in demoted] == ["history", "history"] and any(broken in f.message for f in demoted)
     assert (result.status, result.exit_code) == ("REVIEW", 0)
-
-
-def test_undecodable_commit_is_an_error_with_its_place(tmp_path):
-    """A window commit whose changed unit is not UTF-8 is exit 2 at the file's line and
-    column, not a unit read with its bytes replaced (it was classified E before)."""
-    from histrepo import Repo
-
-    repo = Repo(tmp_path / "p")
-    path = repo.path("decisions.md")
-    path.write_bytes(path.read_bytes().replace(b"in integer cents", b"in integer \xff cents", 1))
-    sha = repo.commit("bad bytes", trailers=AGENT)
-    result = run_readiness(repo.root, MEM, "HEAD", use_cache=False)
-    assert result.exit_code == 2 and result.readings == []
-    assert result.error == (f"{MEM}/decisions.md:5:64: MA-FILE-ENCODING: commit {sha[:12]}: "
-                            "file is not valid UTF-8 (byte 0xff); not read")

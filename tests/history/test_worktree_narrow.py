@@ -183,7 +183,11 @@ def test_a_work_tree_that_cannot_be_read_fails_as_before(tmp_path, named, bad):
 
         shutil.rmtree(repo.root / MEM)
     error = same_failure(repo.root, base)
-    assert error.startswith("worktree: ")
+    # an unusable file is named as read and check name it: place, MA-FILE code, the work tree
+    expected = {"undecodable": f"{MEM}/notes.md:3:1: MA-FILE-ENCODING ", "symlink": f"{MEM}/linked.md:1:1: MA-FILE-SYMLINK ",
+                "directory": f"{MEM}/odd.md:1:1: MA-FILE-NOT-REGULAR ", "missing-dir": "worktree: memory dir is missing"}
+    assert error.startswith(expected[bad]), error
+    assert bad == "missing-dir" or error.endswith("(in the work tree)")
     assert named["plain"] == 0 or bad == "undecodable"  # a file that decodes nowhere is caught by decoding
 
 

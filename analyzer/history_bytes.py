@@ -1,0 +1,70 @@
+"""Fail closed on history that does not decode: a managed file whose bytes at a commit are
+not valid UTF-8 makes a history reading unreadable (exit 2), never a change counted as read.
+
+Git's output is decoded with ``surrogateescape`` (analyzer/unit_hunks.py) so that a bad byte
+survives as a lone surrogate instead of stopping the parse; :func:`refuse_undecodable` finds
+such a byte in a commit's unit snippets and reports the file as ``read`` and ``check`` report
+an undecodable file: ``path:line:col MA-FILE-ENCODING``, at the commit that holds it.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Iterable, Optional, Tuple
+
+from analyzer import files
+from analyzer.git import FileError, History, Repo
+
+
+def _undecodable(text: Optional[str]) -> bool:
+    if text is None or text.isascii():  # the common case, one C-level pass
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a surrogate: a byte that was not UTF-8
+        return True
+    return False
+
+
+def refuse_undecodable(history: History, patches: Dict[str, Dict[str, Tuple[Optional[str], Optional[str]]]],
+                       parents: Dict[str, str]) -> None:
+    """Raise :class:`FileError` for the first (by commit id, path) snippet of ``patches``
+    (sha -> folder-relative path -> (before, after)) holding bytes that are not UTF-8: the
+    file at the commit (after) or at its first parent (``parents[sha]``; before)."""
+    for sha in sorted(patches):
+        for path, (before, after) in sorted(patches[sha].items()):
+            for side, text in ((parents.get(sha, ""), before), (sha, after)):
+                if side and _undecodable(text):
+                    raise file_error(history, side, path)
+
+
+def file_error(history: History, commit: str, path: str) -> FileError:
+    """The MA-FILE-ENCODING error of folder-relative ``path`` at ``commit``, with the
+    position of its first bad byte (read from Git once: this is the failing path only)."""
+    shown = _shown(history, path)
+    data = history.repo.blobs([f"{commit}:{history.folder}/{path}"]).get(f"{commit}:{history.folder}/{path}", b"")
+    _text, problems = files.decode(path, data)
+    bad = [p for p in problems if p.code == "MA-FILE-ENCODING"]
+    line, col = (bad[0].line, bad[0].col) if bad else (1, 1)
+    message = bad[0].message if bad else "file is not valid UTF-8; not read"
+    return FileError("MA-FILE-ENCODING", shown, message, line, col, commit[:12])
+
+
+def decode_blob(repo: Repo, history: History, path: str, commit: str, data: bytes) -> str:
+    """A managed file's bytes at ``commit`` as text; :class:`FileError` (MA-FILE-ENCODING
+    and the position) when they are not UTF-8, never a text with replacement characters."""
+    text, problems = files.decode(path, data)
+    if text is None:
+        problem = problems[-1]
+        raise FileError(problem.code, _shown(history, path), problem.message, problem.line, problem.col, commit[:12])
+    return text
+
+
+def _shown(history: History, path: str) -> str:
+    """A folder-relative path as the project root sees it (the memory dir, then the path)."""
+    folder = history.folder[len(history.repo.prefix):] if history.repo.prefix else history.folder
+    return f"{folder}/{path}"
+
+
+def commits_of(items: Iterable) -> Dict[str, str]:
+    """sha -> first parent id ("" for a root commit) of :class:`analyzer.git.Commit` items."""
+    return {c.sha: (c.parents[0] if c.parents else "") for c in items}
