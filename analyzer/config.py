@@ -160,6 +160,8 @@ def _check(key: str, value: Any, path: str, line: int) -> None:
     if not ok:
         wanted = {"str": "a string", "path": "a path (string)", "bool": "true or false", "int": "an integer", "list": "a list of strings"}
         raise ConfigError("MA-CONFIG-VALUE", f"{key} must be {wanted[spec.kind]}", path, line)
+    if key == "reviewers" and any(not name.strip() for name in value):  # an empty name would match an empty trailer
+        raise ConfigError("MA-CONFIG-VALUE", "reviewers must not hold an empty name", path, line)
     if spec.kind == "int" and value <= 0:  # the one int key is a size: zero would read nothing
         raise ConfigError("MA-CONFIG-VALUE", f"{key} must be a positive integer, not {value}", path, line)
     if spec.choices and value not in spec.choices:

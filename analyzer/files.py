@@ -166,11 +166,21 @@ def memory_dir_name(value: str) -> str:
     return text.rstrip("/")
 
 
-def check_memory_dir(project_root: str, memory_dir: str) -> Optional[str]:
-    """Why ``memory_dir`` (relative to the root) is not usable, or None (§1: under docs/, no symlinks)."""
+def memory_dir_shape(memory_dir: str) -> Optional[str]:
+    """Why the name ``memory_dir`` is not a memory dir (§1: a strict subdirectory of docs/),
+    or None; the part of :func:`check_memory_dir` that needs no work tree (a Git revision's)."""
     parts = memory_dir.replace("\\", "/").strip("/").split("/")
     if memory_dir.startswith("/") or len(parts) < 2 or parts[0] != "docs" or any(p in ("", ".", "..") for p in parts):
         return "memory dir must be a strict subdirectory of docs/"
+    return None
+
+
+def check_memory_dir(project_root: str, memory_dir: str) -> Optional[str]:
+    """Why ``memory_dir`` (relative to the root) is not usable, or None (§1: under docs/, no symlinks)."""
+    shape = memory_dir_shape(memory_dir)
+    if shape is not None:
+        return shape
+    parts = memory_dir.replace("\\", "/").strip("/").split("/")
     current = project_root
     for part in parts:
         current = os.path.join(current, part)

@@ -281,7 +281,11 @@ class History:
             attrs.flush()
             config = ["-c", f"core.attributesFile={attrs.name}", "-c", f"diff.memoryunit.xfuncname={UNIT_FUNCNAME}"]
             fmt = [f"--format={_RECORD}%H"] if args[0] == "log" else []
-            out = self.repo._run(self.repo.top, [*config, args[0], "-p", "-U0", "--no-renames", "--no-ext-diff",
+            # the plumbing diff-index, not porcelain `git diff`: the latter refreshes a stale
+            # index and writes .git/index even under GIT_OPTIONAL_LOCKS=0 (the commands are
+            # read-only); the patch text is the same
+            command = "diff-index" if args[0] == "diff" else args[0]
+            out = self.repo._run(self.repo.top, [*config, command, "-p", "-U0", "--no-renames", "--no-ext-diff",
                                                  "--no-textconv", "--no-color", *fmt, *args[1:],
                                                  "--", self.folder + "/"], stdin)
         touched: Dict[str, set] = {}

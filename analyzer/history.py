@@ -44,6 +44,20 @@ def tip_time(repo: Repo, tip: str) -> int:
     return int(out)
 
 
+def require_memory_dir(repo: Repo, memory_dir: str, sha: str, label: str) -> None:
+    """Raise :class:`GitError` when ``memory_dir`` is not a strict subdirectory of docs/ (the
+    option's rule, before Git reads a path outside it), or commit ``sha`` (``label``, as
+    given; "" for the work tree, checked when it is read) has no memory dir: a mistyped
+    --memory-dir or --head must not read as an empty memory, UNCHANGED or CLEAR."""
+    from analyzer import files
+
+    shape = files.memory_dir_shape(memory_dir)
+    if shape is not None:
+        raise GitError(f"{shape}: {memory_dir}")
+    if sha and not History(repo, memory_dir).folder_trees([sha]).get(sha):
+        raise GitError(f"{label}: memory dir is missing or unusable: {memory_dir}")
+
+
 def _manifests(repo: Repo, history: History, commits: List[Commit], rng: List[str]) -> Dict[str, str]:
     """commit id -> the text of manifest.md at it ("" when absent), for the window's commits
     and their first parents, following the manifest's own changes along first parents."""

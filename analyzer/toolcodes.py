@@ -204,6 +204,11 @@ _OTHER: Dict[str, tuple] = {
                 "item outside an Entries list, a step without Allow, a duplicate step)",
                 "fix the line named: steps are `## Step <n> \u2014 <title>`, then `Allow: A, B`, optionally `Entries:` "
                 "and `- <ID>` items."),
+    "MA-HISTORY-BLINDSPOT": ("a commit of the readiness window has a unit or file that cannot be read (a blind "
+                             "spot, as `analyze diff` reports it): its change has no class, so no reading is taken",
+                             "run `analyze diff --base SHA~1 --head SHA` on the commit named to see the blind spots; "
+                             "a later commit that fixes the file does not repair history: take the readings --as-of "
+                             "a time after the commit left the 30-day window; until then `full` is not available."),
     "MA-GIT": ("Git could not answer a history request (`diff`, `readiness`, `check --autonomy`, `restore`): "
                "a revision it cannot resolve, not a repository, a shallow clone, a file it cannot read",
                "name revisions Git resolves (`git rev-parse REV`), run inside the repository, fetch full history."),

@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import Dict, List, Tuple
 
 # derived per pair by rules/diff/ and read by rules/history/
-HANDED = ("change", "unit_before", "unit_after")
+HANDED = ("change", "unit_before", "unit_after", "blindspot")
 # what `analyze readiness` reads from the readings' evaluation
 READINGS = ("reading", "readiness", "r1_total", "r1_class", "r1_fails", "r2_rejected", "r2_uncertain", "restore",
-            "r4_rate")
+            "r4_rate", "history_blindspot")
 # base facts given fresh on every run (git log and the request), never kept per commit
 FRESH = ("git_commit", "git_commit_trailer", "git_commit_reverts", "git_commit_touch", "git_pair", "git_pair_commit",
          "as_of", "agent_author_pattern", "memory_dir")

@@ -25,7 +25,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="the autonomy level the changes are judged by (default: the configuration's `autonomy`, "
                             "else confirm); needs --base")
     group.add_argument("--base", default=None, metavar="REV", help="judge the memory changes since REV")
-    group.add_argument("--head", default=None, metavar="REV", help="up to REV (default: the work tree)")
+    from analyzer.commands.diff import head_revision
+
+    group.add_argument("--head", default=None, type=head_revision, metavar="REV",
+                       help="up to REV (default: the work tree)")
     group.add_argument("--reviewer", dest="reviewers", action="append", default=None, metavar="NAME",
                        help="a name a `Memory-Confirmed-By:` trailer may carry (repeatable; default: the "
                             "configuration's `reviewers`)")
@@ -40,7 +43,16 @@ def wanted(args: argparse.Namespace) -> bool:
     applied; the gating options given on the command line are noted then too, since the
     configuration may set them for the plain check)."""
     args._gate_flags = [flag for flag, dest in GATE_OPTIONS if getattr(args, dest, None)]
-    return args.base is not None or args.autonomy is not None
+    # --head, --reviewer and --agent-author mean nothing to the plain check: given without
+    # --base they are refused (run), never silently dropped
+    args._autonomy_flags = autonomy_flags(args)  # before the configuration fills any of them
+    return args.base is not None or bool(args._autonomy_flags)
+
+
+def autonomy_flags(args: argparse.Namespace):
+    """The options of this group besides --base that the command line gave."""
+    return [flag for flag, dest in (("--autonomy", "autonomy"), ("--head", "head"), ("--reviewer", "reviewers"),
+                                    ("--agent-author", "agent_authors")) if getattr(args, dest, None) is not None]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -52,7 +64,9 @@ def run(args: argparse.Namespace) -> int:
 
     args.format = args.format or "text"
     if args.base is None:
-        return error(args, "MA-USAGE", "--autonomy needs --base REV (the revision the changes are judged from)")
+        given = ", ".join(getattr(args, "_autonomy_flags", None) or ["--autonomy"])
+        return error(args, "MA-USAGE", f"{given} given without --base: judging memory changes needs --base REV "
+                                       "(the revision the changes are judged from)")
     others = [flag for flag, on in (("--routing", args.routing), ("--reachability", args.reachability),
                                     ("--freshness", args.freshness), ("--conflicts", args.conflicts),
                                     ("--all", args.all), ("--merge-base", args.merge_base is not None),
@@ -65,6 +79,9 @@ def run(args: argparse.Namespace) -> int:
     failed = history_options(args, "check")
     if failed is not None:
         return error(args, *failed)
+    if any(not name.strip() for name in args.reviewers or []):  # it would match an empty trailer value
+        return error(args, "MA-USAGE", "--reviewer needs a name; an empty one would confirm an empty "
+                                       "Memory-Confirmed-By trailer")
     mode = args.autonomy or "confirm"
     result = run_autonomy(Path(args.project_root), args.memory_dir, mode, args.base, args.head, args.reviewers or [],
                           args.agent_authors, not args.no_cache)

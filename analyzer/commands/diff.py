@@ -12,10 +12,19 @@ import sys
 from analyzer import exitcodes
 
 
+def head_revision(text: str) -> str:
+    """The argparse type of --head (diff, restore, check --autonomy): leaving it out means the
+    work tree, so an empty value (``--head "$SHA"`` with SHA unset) is refused, never read
+    as the work tree."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError(f"invalid revision {text!r}: leave --head out to compare with the work tree")
+    return text
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the diff options."""
     parser.add_argument("--base", required=True, metavar="REV", help="the earlier revision (any Git revision)")
-    parser.add_argument("--head", default=None, metavar="REV",
+    parser.add_argument("--head", default=None, type=head_revision, metavar="REV",
                         help="the later revision (default: the work tree, uncommitted changes included)")
     from analyzer.root import add_root_arguments
 

@@ -19,7 +19,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--preview", required=True, metavar="ID",
                         help="the Entry, Subject or record ID to restore (only a preview exists: nothing is applied)")
     parser.add_argument("--base", required=True, metavar="REV", help="restore the unit's text at REV")
-    parser.add_argument("--head", default=None, metavar="REV", help="the revision the patch applies to (default: the work tree)")
+    from analyzer.commands.diff import head_revision
+
+    parser.add_argument("--head", default=None, type=head_revision, metavar="REV", help="the revision the patch applies to (default: the work tree)")
     from analyzer.root import add_root_arguments
 
     add_root_arguments(parser)

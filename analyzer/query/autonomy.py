@@ -68,6 +68,9 @@ def run_autonomy(root, memory_dir: str, mode: str, base: str, head: Optional[str
             if plan_text is not None:
                 facts.update(parse_plan(plan_text))
                 facts["plan_present"] = [(PLAN_MODULE,)]
+                base_rev = next(r for r in revisions if r.rev == "base")
+                facts["plan_changed"] = _plan_change(root, memory_dir, result.diff, plan_text,
+                                                     base_rev.project.texts.get(PLAN_MODULE))
             if mode == "full":
                 _readiness(facts, root, memory_dir, result.diff, patterns, use_cache, program)
     except FileError as exc:
@@ -102,6 +105,28 @@ def run_autonomy(root, memory_dir: str, mode: str, base: str, head: Optional[str
         findings.append(AutonomyFinding(code, status, kind, shown, message, path, line))
     result.findings = sorted(findings, key=lambda f: (rank[f.status], f.code, f.kind, f.ident.casefold()))
     return result
+
+
+def _plan_change(root, memory_dir: str, diff: DiffResult, plan_text: str, base_text: Optional[str]):
+    """``[(plan.md, sha)]`` when the head's plan differs from the base's: the last commit of
+    the range that changed it ("worktree" for uncommitted edits, "" when no commit of the
+    range did); ``[]`` when the plan is the base's. A Git fact: the rules decide (outofplan.dl)."""
+    from analyzer.extract.plan import PLAN_MODULE
+    from analyzer.git import History, Repo
+
+    if plan_text == base_text:
+        return []
+    repo = Repo(str(root))
+    history = History(repo, memory_dir)
+    tip = diff.head or repo.commit("HEAD")
+    if not diff.head:  # the work tree's plan against HEAD's
+        oid = history.blob_at(tip, PLAN_MODULE)
+        at_tip = repo.blobs([oid])[oid].decode("utf-8", "replace") if oid else None
+        if at_tip != plan_text:
+            return [(PLAN_MODULE, "worktree")]
+    out = repo._run(repo.top, ["log", "-1", "--format=%H", f"{diff.base}..{tip}", "--",
+                               f"{history.folder}/{PLAN_MODULE}"]).decode("ascii", "replace").strip()
+    return [(PLAN_MODULE, out)]
 
 
 def _records(facts, head_rev) -> None:

@@ -131,6 +131,9 @@ def diff_facts(root, memory_dir: str, result: DiffResult, program, use_cache: bo
     base, head = result.base_ref, result.head_ref
     result.base = repo.commit(base)
     result.head = repo.commit(head) if head else ""
+    from analyzer.history import require_memory_dir
+
+    require_memory_dir(repo, memory_dir, result.head, head)  # the work tree's is checked when it is read
     specs = [("base", result.base, base)] + ([("head", result.head, head)] if head else [])
     worktree = None
     if narrow and not head:  # the work tree's files named by blob id, when it is plain

@@ -97,6 +97,25 @@ def select_readings(db) -> List[Reading]:
     return [Reading(r, state.get(r, "null"), details[r]) for r in READINGS]
 
 
+def _blindspot_error(root, memory_dir: str, commits, spots, use_cache: bool) -> FileError:
+    """The error of an unreadable window: its first blind spot, at the file's own line. A
+    window commit's revisions hold only the units it changed, so their line numbers are the
+    snippets'; the file's line comes from `analyze diff` of that one commit (only on this
+    error path)."""
+    from analyzer.query.diff import run_diff
+
+    sha, module, line, message = spots[0]
+    path, line = f"{memory_dir}/{module}", 1
+    parents = next(c.parents for c in commits if c.sha == sha)
+    if parents:
+        seen = run_diff(root, memory_dir, parents[0], sha, use_cache)
+        line = next((s.line for s in seen.blindspots if (s.path, s.message) == (path, message)),
+                    next((s.line for s in seen.blindspots if s.path == path), 1))
+    more = f" (and {len(spots) - 1} more)" if len(spots) > 1 else ""
+    return FileError("MA-HISTORY-BLINDSPOT", path, f"{message}; no reading is taken over history it cannot see{more}",
+                     line, 1, f"commit {sha[:12]}")
+
+
 def run_readiness(root, memory_dir: str, tip: str = "HEAD", as_of: Optional[str] = None,
                   patterns: Sequence[str] = (), use_cache: bool = True) -> ReadinessResult:
     """Take the readings at ``as_of`` (default: ``tip``'s commit time) over ``tip``'s history."""
@@ -119,6 +138,9 @@ def _run_readiness(root, memory_dir: str, tip: str, as_of: Optional[str], patter
     try:
         repo = Repo(str(root))
         result.commit = repo.commit(tip)
+        from analyzer.history import require_memory_dir
+
+        require_memory_dir(repo, memory_dir, result.commit, tip)
         result.as_of = parse_time(as_of) if as_of is not None else tip_time(repo, result.commit)
         # each commit's comparison evaluated once and kept (analyzer/window_pairs.py)
         commits, stored = window_rows(repo, memory_dir, result.commit, result.as_of - WINDOW_DAYS * DAY,
@@ -132,6 +154,12 @@ def _run_readiness(root, memory_dir: str, tip: str, as_of: Optional[str], patter
     db = program.evaluate(facts, only=READINGS, given=given)
     lifetime.keep(db, facts, given, stored)  # the console script frees them by exiting (analyzer/lifetime.py)
     result.commits = len(commits)
+    [(status, exit_code)] = db.relation("readiness")
+    spots = sorted(db.relation("history_blindspot"), key=lambda s: ([c.sha for c in commits].index(s[0]), s[1:]))
+    if spots:  # UNREADABLE: the first blind spot, oldest commit first, as the error
+        result.error_file = _blindspot_error(root, memory_dir, commits, spots, use_cache)
+        result.error, result.exit_code = str(result.error_file), exit_code
+        return result
     result.readings = select_readings(db)
-    [(result.status, result.exit_code)] = db.relation("readiness")
+    result.status, result.exit_code = status, exit_code
     return result

@@ -39,7 +39,10 @@ def as_check_result(result: AutonomyResult):
     from analyzer.query.check_model import CheckFinding, CheckResult, FamilyResult
     from analyzer.span import Span
 
-    findings = [CheckFinding(f.code, "autonomy", f.message, status=f.status, entries=[f.ident] if f.kind != "reading" else [],
+    # the ID leads the message, as in the text output: a GitHub annotation or JUnit failure
+    # shows the message only, and a unit's line alone does not say which ID the rule judged
+    findings = [CheckFinding(f.code, "autonomy", f.message if f.kind == "reading" else f"{f.ident}: {f.message}",
+                             status=f.status, entries=[f.ident] if f.kind != "reading" else [],
                              locations=[Span(f.path, f.line or 1)] if f.path else [])
                 for f in result.findings]
     findings += [CheckFinding("BLINDSPOT", "autonomy", s.message, status="INVALID", locations=[Span(s.path, s.line)])

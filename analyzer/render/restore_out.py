@@ -16,6 +16,10 @@ def render_restore_text(result: RestoreResult) -> str:
                         f"in {result.diff.head_ref or 'worktree'}", f"Status: {result.status}"]
     if result.status in WHY:
         lines.append(WHY[result.status])
+        if result.status == "BLINDSPOT":  # where: the unit's own blind spots, or its file's
+            spots = result.diff.blindspots
+            mine = [s for s in spots if s.ident.casefold() in (result.ident.casefold(), "")] or spots
+            lines += [f"{s.path}:{s.line}:1: BLINDSPOT ({s.revision}): {s.message}" for s in mine]
         return "\n".join(lines) + "\n"
     lines.append(f"Undoes: {result.cls}/{result.subkind} {result.kind}")
     lines += [f"- {f.code} {f.status}: {f.message}" for f in result.findings]

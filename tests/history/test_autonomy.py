@@ -132,8 +132,8 @@ def test_plan_steps_allow_their_classes_and_ids(tmp_path):
     from histrepo import Repo, entry
 
     repo = Repo(tmp_path / "p")
-    base = repo.commit("base")
     repo.write("plan.md", PLAN.format(ident="MC-DEC-20261201-cccc0001"))
+    base = repo.commit("the plan, before the work it allows")  # a plan edited with the work allows nothing
     for ident in ("MC-DEC-20261201-cccc0001", "MC-DEC-20261201-cccc0002"):
         repo.edit("decisions.md", "Entries are newest first.\n",
                   "Entries are newest first.\n\n" + entry(ident, "New", "New.", facet=f"f{ident[-1]}"))

@@ -165,3 +165,13 @@ def test_agent_author_pattern(tmp_path):
     matched = run_readiness(s.repo.root, MEM, "HEAD", f"@{AS_OF}", patterns=[r".*<bot@example\.org>"], use_cache=False)
     assert next(r for r in plain.readings if r.name == "R1").details[0].startswith("0 agent changes")
     assert next(r for r in matched.readings if r.name == "R1").details[0].startswith("3 agent changes")
+
+
+def test_a_revert_message_naming_no_memory_commit_is_no_restore(tmp_path):
+    # the message says it reverts a commit that does not exist: R3 sees no restore
+    s = Story(tmp_path / "p")
+    s.touch(DAY)
+    s.repo.edit("decisions.md", "- issue:#42\n", "- issue:#42\n- issue:#99\n")
+    s.repo.commit('Revert "x"\n\nThis reverts commit ' + "12345678" * 5 + ".", at=AS_OF - 3600)
+    r3 = next(r for r in read(s).readings if r.name == "R3")
+    assert (r3.state, r3.details) == ("fail", ["no restore in 30 days"])

@@ -69,3 +69,14 @@ def test_unchanged_unknown_and_read_only(history):
     doc = json.loads(run.stdout)
     assert run.returncode == 0 and doc["schema"]["name"] == "restore.result" and doc["class"] == "D"
     assert tree_state(repo.root) == before
+
+
+def test_blindspot_names_where(tmp_path):
+    # no restore of a unit whose change cannot be read; the text says where, as diff does
+    repo = Repo(tmp_path / "p")
+    repo.edit("decisions.md", f"## {CENTS} \u2014 Totals", f"## {CENTS} -- Totals")
+    sha = repo.commit("break a heading")
+    run = subprocess.run([sys.executable, "-m", "analyzer", "restore", "--preview", CENTS, "--base", f"{sha}~1",
+                          "--head", sha, "--no-cache", "--project-root", str(repo.root)], capture_output=True, text=True)
+    assert run.returncode == 2 and "Status: BLINDSPOT" in run.stderr
+    assert f"{MEM}/decisions.md:5:1: BLINDSPOT ({sha}): malformed Entry heading" in run.stderr
