@@ -45,7 +45,7 @@ def as_check_result(result: AutonomyResult):
                              status=f.status, entries=[f.ident] if f.kind != "reading" else [],
                              locations=[Span(f.path, f.line or 1)] if f.path else [])
                 for f in result.findings]
-    findings += [CheckFinding("BLINDSPOT", "autonomy", s.message, status="INVALID", locations=[Span(s.path, s.line)])
+    findings += [CheckFinding("MA-DIFF-BLINDSPOT", "autonomy", s.message, status="INVALID", locations=[Span(s.path, s.line)])
                  for s in result.diff.blindspots]
     family = FamilyResult("autonomy", "autonomy", result.status, result.exit_code, findings)
     return CheckResult([family], result.status, result.exit_code)

@@ -42,7 +42,7 @@ def as_check_result(result: DiffResult):
                    f" -> {c.after.path + ':' + str(c.after.line) if c.after else '-'} (commits: {commits})")
         findings.append(CheckFinding(f"MA-DIFF-{c.cls}", "diff", message, severity="INFO", entries=[c.ident],
                                      locations=[Span(place.path, place.line)] if place else []))
-    findings += [CheckFinding("BLINDSPOT", "diff", s.message, status="INVALID", locations=[Span(s.path, s.line)])
+    findings += [CheckFinding("MA-DIFF-BLINDSPOT", "diff", s.message, status="INVALID", locations=[Span(s.path, s.line)])
                  for s in result.blindspots]
     family = FamilyResult("diff", "diff", result.status, result.exit_code, findings)
     return CheckResult([family], result.status, result.exit_code)
