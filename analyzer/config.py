@@ -72,7 +72,7 @@ class ConfigError(Exception):
     """A configuration file that cannot be used: where, a stable code, and why."""
 
     def __init__(self, code: str, message: str, path: str, line: int = 1, col: int = 1) -> None:
-        super().__init__(f"{path}:{line}:{col}: {code}: {message}")
+        super().__init__(f"{path}:{line}:{col}: {code} {message}")
         self.code, self.message, self.path, self.line, self.col = code, message, path, line, col
 
     def diagnostic(self) -> Dict[str, Any]:

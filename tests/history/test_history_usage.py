@@ -99,7 +99,7 @@ def test_empty_reviewer_name_is_refused(tmp_path):
     (repo.root / ".memory-analyzer.toml").write_text('reviewers = ["alice", " "]\n', encoding="utf-8")
     run = analyze(repo, *argv)
     assert run.returncode == 2
-    assert ".memory-analyzer.toml:1:1: MA-CONFIG-VALUE: reviewers must not hold an empty name" in run.stderr
+    assert ".memory-analyzer.toml:1:1: MA-CONFIG-VALUE reviewers must not hold an empty name" in run.stderr
 
 
 @pytest.mark.parametrize("fmt, text", [("github", "title=MA-AUTONOMY-002::MC-DEC-20260910-1b2c3d4e: E change"),
