@@ -128,14 +128,16 @@ class Repo:
         except GitError:
             raise GitError(f"not a valid commit: {ref}") from None
 
-    def merge_base(self, a: str, b: str) -> str:
-        """The best common ancestor of two commit ids."""
+    def merge_base(self, a: str, b: str, names: str = "HEAD and the target") -> str:
+        """The best common ancestor of two commit ids: the one ``git merge-base a b`` prints
+        (the first of ``--all``'s when criss-cross merges leave several). ``names`` says
+        which revisions they are in the error that no merge base raises."""
         try:
             out = self._run(self.top, ["merge-base", a, b]).decode("ascii", "replace").split()
         except GitError as exc:
-            raise GitError(f"no merge base between HEAD and the target ({exc})") from None
+            raise GitError(f"no merge base between {names} ({exc})") from None
         if not out:
-            raise GitError("no merge base between HEAD and the target")
+            raise GitError(f"no merge base between {names}")
         return out[0]
 
     def tree(self, commit: str, folder: str) -> List[TreeFile]:

@@ -58,11 +58,12 @@ READINESS_SHAPES = (
 
 AUTONOMY_FINDING = Obj({"code": "str", "status": Enum("INVALID", "CONFLICT", "REVIEW"), "kind": "str", "id": "str",
                         "message": "str", "path": "str|null", "line": "int|null"})
+MERGE_BASE = Either((Obj({"commit": "str", "base_commit": "str", "head_commit": "str"}), as_type("null")))
 AUTONOMY_SHAPES = (
     Shape("autonomy", 1, "--base REV (or --autonomy) was given: the memory changes since REV judged by an autonomy "
           "level", True, ("CLEAR", "REVIEW", "CONFLICT", "INVALID"), (0, 1, 2),
           Obj({"exit_code": "int", "requested": Enum("plan", "confirm", "full"),
-               "effective": Enum("plan", "confirm", "full"), "missing_readings": "list[str]",
+               "effective": Enum("plan", "confirm", "full"), "merge_base": MERGE_BASE, "missing_readings": "list[str]",
                "findings": list_of(AUTONOMY_FINDING),
                "diff": Obj({"diff_status": Enum("CHANGES", "UNCHANGED", "BLINDSPOT"), "exit_code": "int",
                             "base": Obj({"ref": "str", "commit": "str"}),
@@ -72,8 +73,14 @@ AUTONOMY_SHAPES = (
           "outside the plan), 003 (REVIEW: full requested without readiness, one per missing reading; effective "
           "is then confirm), 004 (INVALID: the plan names an ID neither revision holds). status is the worst "
           "finding (CLEAR without findings); INVALID with exit 2 when the diff has a blind spot. path/line place "
-          "the changed unit (head revision, else base), the plan item for 004, null for 003. diff is the "
-          "`diff.result` body of the same comparison."),
+          "the changed unit (head revision, else base), the plan item for 004, null for 003. The changes judged "
+          "are those the head made since it left the base: the comparison runs from the merge base of the base "
+          "and the head (HEAD for the work tree) to the head, as `git diff BASE...HEAD` does, and a change's "
+          "commits are those of merge-base..head. merge_base is null when the base is an ancestor of the head "
+          "(the merge base is the base itself); otherwise it names the merge base (commit; the one `git "
+          "merge-base` prints when there are several), the base's own commit and the head's (HEAD's for the "
+          "work tree). diff is the `diff.result` body of the same comparison: its base.ref is the ref as given, "
+          "its base.commit the commit compared (the merge base)."),
 )
 
 RESTORE_SHAPES = (

@@ -159,8 +159,8 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "all from one evaluation. `[tool.memory-analyzer]` in the project's pyproject.toml, or "
         "`.memory-analyzer.toml`, sets defaults for these options; flags win. --rules PACK.dl "
         "(repeatable) adds the findings of a rule pack as one more family, `packs`. "
-        "--base REV (with --autonomy plan|confirm|full) judges the memory changes since REV instead "
-        "(the `autonomy` shape).",
+        "--base REV (with --autonomy plan|confirm|full) judges instead the memory changes the head made "
+        "since it left REV (from their merge base, as `git diff REV...HEAD`; the `autonomy` shape).",
         shapes=Shapes("analyzer.command_shapes:CHECK_SHAPES", "analyzer.history_shapes:AUTONOMY_SHAPES"),
         exits=((0, "no family failed: quality checks without ERROR findings, conflict status CLEAR or REVIEW"),
                (1, "a quality check found an ERROR, the conflict status is CONFLICT or INVALID (a broken manifest "

@@ -24,7 +24,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--autonomy", default=None, choices=MODES,
                        help="the autonomy level the changes are judged by (default: the configuration's `autonomy`, "
                             "else confirm); needs --base")
-    group.add_argument("--base", default=None, metavar="REV", help="judge the memory changes since REV")
+    group.add_argument("--base", default=None, metavar="REV",
+                       help="judge the memory changes the head made since it left REV: compared from the merge base "
+                            "of REV and the head (HEAD for the work tree), as `git diff REV...HEAD`, so that REV's "
+                            "own later changes are not judged (the output names the merge base when it is not REV; "
+                            "unrelated histories are an error). `analyze diff` and `restore` compare REV itself")
     from analyzer.commands.diff import head_revision
 
     group.add_argument("--head", default=None, type=head_revision, metavar="REV",

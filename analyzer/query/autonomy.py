@@ -1,7 +1,9 @@
 """``analyze check --autonomy plan|confirm|full --base REV [--head REV]`` (issue 12).
 
-Python gathers: the diff's facts (analyzer/query/diff.py), every reconciliation record of
-the head revision, the plan (docs/memory/plan.md of the head revision, grammar/plan.lark),
+Python gathers: the diff's facts (analyzer/query/diff.py) from the merge base of the base
+and the head (HEAD for the work tree) to the head, as ``git diff BASE...HEAD`` compares, so
+that what the base's branch did after the head left it is not judged as the head's; every
+reconciliation record of the head revision, the plan (docs/memory/plan.md of the head revision, grammar/plan.lark),
 the requested level and reviewer names, and for `full` the readings' history as of the head
 commit's time. rules/autonomy/ decide every finding and the status.
 """
@@ -46,12 +48,18 @@ class AutonomyResult:
     error_col: int = 1
     findings: List[AutonomyFinding] = field(default_factory=list)
     missing: List[str] = field(default_factory=list)
+    # the merge base judged from when it is not the base's own commit ("" when the base is
+    # an ancestor of the head); then the base's commit and the head's (HEAD's for the work tree)
+    merge_base: str = ""
+    base_commit: str = ""
+    head_commit: str = ""
 
 
 def run_autonomy(root, memory_dir: str, mode: str, base: str, head: Optional[str], reviewers: Sequence[str],
                  patterns: Sequence[str], use_cache: bool = True, program=None) -> AutonomyResult:
-    """Judge the changes from ``base`` to ``head`` (the work tree when None) by ``mode``
-    (``program``: another build of rules/autonomy/autonomy.dl, for the matrix's mutation test)."""
+    """Judge the changes ``head`` (the work tree when None) made since it left ``base`` (from
+    their merge base, see :func:`judged_from`) by ``mode`` (``program``: another build of
+    rules/autonomy/autonomy.dl, for the matrix's mutation test)."""
     from analyzer.extract.plan import PLAN_MODULE, PlanError, parse_plan
     from analyzer.project import gc_paused
     from analyzer.query.diff import diff_facts, select
@@ -61,6 +69,7 @@ def run_autonomy(root, memory_dir: str, mode: str, base: str, head: Optional[str
     result = AutonomyResult(DiffResult(base, head or ""), mode)
     try:
         with gc_paused():
+            judged_from(root, result)
             facts, order, revisions = diff_facts(root, memory_dir, result.diff, program, use_cache)
             head_rev = next(r for r in revisions if r.rev == "head")
             _records(facts, head_rev)
@@ -105,6 +114,29 @@ def run_autonomy(root, memory_dir: str, mode: str, base: str, head: Optional[str
         findings.append(AutonomyFinding(code, status, kind, shown, message, path, line))
     result.findings = sorted(findings, key=lambda f: (rank[f.status], f.code, f.kind, f.ident.casefold()))
     return result
+
+
+def judged_from(root, result: AutonomyResult) -> None:
+    """Set the diff's base commit to the merge base of the base and the head (HEAD for the
+    work tree), as ``git diff BASE...HEAD`` does: a pull request checked against a base
+    branch that moved on since the branch was cut would otherwise show the base branch's
+    later changes reversed, without commits, as the head's. The one ``git merge-base``
+    prints when criss-cross merges leave several (analyzer/git.py); when it is not the
+    base's commit, ``result.merge_base`` names it. Unrelated histories: :class:`GitError`."""
+    from analyzer.git import Repo
+
+    repo = Repo(str(root))
+    diff = result.diff
+    base = repo.commit(diff.base_ref)
+    head = repo.commit(diff.head_ref or "HEAD")
+    names = f"{diff.base_ref} and {diff.head_ref or 'HEAD'}"
+    try:
+        diff.base = repo.merge_base(base, head, names)
+    except GitError as exc:
+        raise GitError(f"{exc}: unrelated histories; the autonomy check judges what {diff.head_ref or 'HEAD'} "
+                       f"changed since it left {diff.base_ref}") from None
+    if diff.base != base:
+        result.merge_base, result.base_commit, result.head_commit = diff.base, base, head
 
 
 def _plan_change(root, memory_dir: str, diff: DiffResult, plan_text: str, base_text: Optional[str]):

@@ -79,6 +79,8 @@ class CheckResult:
     merge: Optional[object] = None  # the MergeResult of --merge-base (analyzer/query/merge.py)
     # what --select/--ignore/--baseline/--fail-on did (analyzer/gating.py); None without them
     gate: Optional[dict] = None
+    # lines the summary of the CI formats prints below the status (the autonomy check's merge base)
+    notes: List[str] = field(default_factory=list)
 
 
 def failed_run(message: str, code: str, path: str = "", line: int = 1, col: int = 1) -> CheckResult:

@@ -115,8 +115,9 @@ def run_diff(root, memory_dir: str, base: str, head: Optional[str] = None, use_c
 
 
 def diff_facts(root, memory_dir: str, result: DiffResult, program, use_cache: bool, narrow: bool = False):
-    """The facts comparing ``result.base_ref`` with ``result.head_ref`` (the work tree when
-    ""), as the pair "diff"; fills the commit ids of ``result``. Returns (facts, commit
+    """The facts comparing ``result.base_ref`` (the commit ``result.base`` when already set)
+    with ``result.head_ref`` (the work tree when ""), as the pair "diff"; fills the commit
+    ids of ``result``. Returns (facts, commit
     order, revisions); :class:`GitError` when Git cannot answer. With ``narrow`` only what
     differs is extracted and compared (analyzer/diff_narrow.py): the revisions then hold
     only part of the memory dir, so callers that read other units of them (the autonomy
@@ -129,7 +130,7 @@ def diff_facts(root, memory_dir: str, result: DiffResult, program, use_cache: bo
 
     repo = Repo(str(root))
     base, head = result.base_ref, result.head_ref
-    result.base = repo.commit(base)
+    result.base = result.base or repo.commit(base)  # the autonomy check sets the merge base
     result.head = repo.commit(head) if head else ""
     from analyzer.history import require_memory_dir
 

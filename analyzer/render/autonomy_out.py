@@ -13,7 +13,9 @@ def render_autonomy_text(result: AutonomyResult) -> str:
     diff = result.diff
     head = diff.head_ref or "worktree"
     lines: List[str] = [f"Autonomy check: {result.effective} (requested {result.requested}), "
-                        f"changes {diff.base_ref} -> {head}", f"Autonomy status: {result.status}"]
+                        f"changes {diff.base_ref} -> {head}"]
+    lines += [judged_line(result)] if result.merge_base else []
+    lines.append(f"Autonomy status: {result.status}")
     for f in result.findings:
         where = f" ({f.path}:{f.line})" if f.path else ""
         lines.append(f"- {f.code} {f.status} {f.ident}: {f.message}{where}")
@@ -23,11 +25,20 @@ def render_autonomy_text(result: AutonomyResult) -> str:
     return "\n".join(lines) + "\n"
 
 
+def judged_line(result: AutonomyResult) -> str:
+    """Which commit the changes were judged from, when it is not the base's own."""
+    return (f"Judged from the merge base {result.merge_base[:12]} of {result.diff.base_ref} and "
+            f"{result.diff.head_ref or 'HEAD'}")
+
+
 def autonomy_payload(result: AutonomyResult) -> dict:
-    """The autonomy check as plain JSON data (its diff as in ``diff.result``)."""
+    """The autonomy check as plain JSON data (its diff as in ``diff.result``; ``merge_base``
+    null when the base is an ancestor of the head, so that the diff's base is the base's)."""
     diff = diff_payload(result.diff)
+    merge_base = ({"commit": result.merge_base, "base_commit": result.base_commit,
+                   "head_commit": result.head_commit} if result.merge_base else None)
     return {"status": result.status, "exit_code": result.exit_code, "requested": result.requested,
-            "effective": result.effective, "missing_readings": list(result.missing),
+            "effective": result.effective, "merge_base": merge_base, "missing_readings": list(result.missing),
             "findings": [{"code": f.code, "status": f.status, "kind": f.kind, "id": f.ident, "message": f.message,
                           "path": f.path or None, "line": f.line or None} for f in result.findings],
             "diff": {k: v for k, v in diff.items() if k != "status"} | {"diff_status": diff["status"]}}
@@ -48,4 +59,5 @@ def as_check_result(result: AutonomyResult):
     findings += [CheckFinding("MA-DIFF-BLINDSPOT", "autonomy", s.message, status="INVALID", locations=[Span(s.path, s.line)])
                  for s in result.diff.blindspots]
     family = FamilyResult("autonomy", "autonomy", result.status, result.exit_code, findings)
-    return CheckResult([family], result.status, result.exit_code)
+    notes = [judged_line(result)] if result.merge_base else []  # the Markdown summary's (analyzer/render/md.py)
+    return CheckResult([family], result.status, result.exit_code, notes=notes)

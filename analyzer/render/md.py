@@ -59,6 +59,8 @@ def status_section(result: CheckResult) -> List[str]:
     if result.gate is not None:
         lines += ["", f"{result.gate['hidden']} finding(s) hidden by --select/--ignore/--baseline; the exit status is "
                       f"--fail-on {result.gate['fail_on']}'s."]
+    for note in result.notes:
+        lines += ["", escape(note)]
     return lines
 
 
