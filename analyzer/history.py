@@ -165,29 +165,24 @@ def _loader(repo: Repo, memory_dir: str, manifests: Dict[str, str], use_cache: b
     return load
 
 
-CHUNK_MARK = "0"  # a chunk of snippet revisions ends at a commit whose id starts with this
-
-
 def _chunks(memory_dir: str, commits: List[Commit], use_cache: bool):
-    """``(commits, bundle)`` per chunk of ``commits``: the facts-cache entry (None without
-    the cache) in which the snippet extractions of the chunk's commits are kept together. A
-    chunk ends after each commit whose id starts with :data:`CHUNK_MARK` (one in 16, so
-    entries of 16 commits on average): 2,002 entries, one per revision, cost a first reading
-    more to create than its snippets cost to extract (docs/performance.md, seventh round).
-    The ends depend on the commits alone, so a window that moved, or only some of whose
-    commits are compared again, still finds most chunks whole. The bundle's key names the
-    chunk's commits; each file in it is found by its own facts key."""
+    """``(commits, bundle)`` per run of ``commits`` (:func:`analyzer.commit_cache.runs`: a
+    run ends after each commit whose id starts with ``0``, one in 16): the facts-cache entry
+    (None without the cache) in which the snippet extractions of the run's commits are kept
+    together. 2,002 entries, one per snippet revision, cost a first reading more to create
+    than its snippets cost to extract (docs/performance.md, seventh round). Where a run ends
+    depends on the commits alone, so a window that moved, or only some of whose commits are
+    compared again, still finds most runs whole. The bundle's key names the run's commits;
+    each file in it is found by its own facts key."""
     import hashlib
 
     from analyzer.cache import Bundle, extractor_version
+    from analyzer.commit_cache import runs
 
-    chunk: List[Commit] = []
-    for n, commit in enumerate(commits):
-        chunk.append(commit)
-        if commit.sha.startswith(CHUNK_MARK) or n == len(commits) - 1:
-            bundle = None
-            if use_cache:
-                material = "\0".join(["snippets-1", extractor_version(), memory_dir, *(c.sha for c in chunk)])
-                bundle = Bundle(hashlib.sha256(material.encode("utf-8", "surrogatepass")).hexdigest())
-            yield chunk, bundle
-            chunk = []
+    by_sha = {commit.sha: commit for commit in commits}
+    for run, _closed in runs([commit.sha for commit in commits]):
+        bundle = None
+        if use_cache:
+            material = "\0".join(["snippets-1", extractor_version(), memory_dir, *run])
+            bundle = Bundle(hashlib.sha256(material.encode("utf-8", "surrogatepass")).hexdigest())
+        yield [by_sha[sha] for sha in run], bundle

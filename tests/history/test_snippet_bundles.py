@@ -6,7 +6,7 @@ same facts, and one whose chunks changed extracts only what is not stored."""
 
 from histrepo import MEM, Repo, entry
 
-from analyzer import cache, extraction, history
+from analyzer import cache, commit_cache, extraction
 from analyzer.git import Commit, Repo as GitRepo
 from analyzer.history import _chunks, window_facts
 from analyzer.query.program import readiness_program
@@ -51,7 +51,7 @@ def test_a_window_keeps_one_snippet_entry_per_chunk_and_reads_them_back(tmp_path
     since = int(repo.git("log", "-1", "--format=%ct", "HEAD~5").strip())
     shas = repo.git("rev-list", "--reverse", "HEAD~6..HEAD").split()
     # two chunks whatever the ids: the third commit ends one
-    monkeypatch.setattr(history, "CHUNK_MARK", shas[2][:12])
+    monkeypatch.setattr(commit_cache, "CHUNK_MARK", shas[2][:12])
     reference = window_facts(git, MEM, "HEAD", since, 2**40, False, program).facts
 
     puts = []
