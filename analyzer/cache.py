@@ -417,6 +417,37 @@ def store_bundle(digest: str, extracted: Dict[str, Sink]) -> None:
     FACTS.put(digest, payload)
 
 
+class Bundle:
+    """One facts-cache entry holding the extractions of several loads' files (a chunk of a
+    history reading's snippet revisions: :func:`analyzer.project.load_texts` with
+    ``bundled=`` this): read when the first load asks, written by :meth:`store` when a load
+    extracted a file it did not hold. Each file is found by its own facts key, so the
+    bundle's key only decides which entry is read, never which facts a file gets."""
+
+    def __init__(self, digest: str) -> None:
+        self.digest = digest
+        self._unused: Optional[Dict[str, Sink]] = None  # stored extractions not yet handed out
+        self.extracted: Dict[str, Sink] = {}  # facts key -> extraction, of every load so far
+        self.changed = False
+
+    def unused(self) -> Dict[str, Sink]:
+        """The stored extractions no load has taken yet (a load takes each one it uses)."""
+        if self._unused is None:
+            self._unused = load_bundle(self.digest) or {}
+        return self._unused
+
+    def keep(self, extracted: Dict[str, Sink], changed: bool) -> None:
+        """Record one load's extractions (``changed``: some were not stored)."""
+        self.extracted.update(extracted)
+        self.changed = self.changed or changed
+
+    def store(self) -> None:
+        """Write the bundle when a load extracted anything it did not hold."""
+        if self.changed and self.extracted:
+            store_bundle(self.digest, self.extracted)
+            self.changed = False
+
+
 def store(digest: str, extracted: Sink) -> None:
     """Write one extraction to the cache (atomically; a cache that cannot be written is skipped)."""
     try:

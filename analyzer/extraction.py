@@ -67,12 +67,21 @@ def extract_files(loader, jobs: List[Job], schema: int, side_task, helper: Optio
             helper = prefetch.start(missing, lambda job, known: _store(loader, job, known), side_task, schema)
     done: Dict[str, Sink] = {}
     bundle = None  # one facts-cache entry for all files (load_texts(bundled=True), no helper)
+    shared = loader.bundled if isinstance(loader.bundled, cache.Bundle) else None  # one for several loads
+    bundled: Optional[Dict[str, Sink]] = None  # the stored extractions to take the files from
+    complete = True  # every file's extraction is stored there (else the entry is written anew)
     if helper is None and loader.use_cache and loader.bundled and jobs:
-        bundle = cache.bundle_key((loader.rel(job.module), job.key) for job in jobs)
-        bundled = cache.load_bundle(bundle) or {}
+        if shared is not None:
+            bundled = shared.unused()
+            # a file an earlier load of the bundle took is stored (it is extracted again here)
+            complete = all(job.key in bundled or job.key in shared.extracted for job in jobs)
+        else:
+            bundle = cache.bundle_key((loader.rel(job.module), job.key) for job in jobs)
+            bundled = cache.load_bundle(bundle) or {}
+            complete = len(bundled) == len(jobs) and all(job.key in bundled for job in jobs)
 
     def merge(job: Job) -> None:
-        sink = done[job.module] = _sink(loader, job, schema, None if bundle is None else bundled)
+        sink = done[job.module] = _sink(loader, job, schema, bundled)
         loader.merge(sink, job.text)
 
     if helper is not None:
@@ -88,7 +97,9 @@ def extract_files(loader, jobs: List[Job], schema: int, side_task, helper: Optio
     for job in jobs:
         if job.module not in done:
             merge(job)
-    if bundle is not None and len(bundled) != len(jobs):
+    if shared is not None and bundled is not None:
+        shared.keep({job.key: done[job.module] for job in jobs}, not complete)
+    elif bundle is not None and not complete:
         cache.store_bundle(bundle, {job.key: done[job.module] for job in jobs})
     for job in jobs:
         sink = done[job.module]
@@ -157,11 +168,14 @@ def _store(loader, job: Job, schema: int) -> None:
 def cached_sink(loader, module: str, kind: str, schema: int, text: str, extract, key: Optional[str] = None,
                 bundled: Optional[Dict[str, Sink]] = None) -> Sink:
     """The extraction of one file: from the facts cache, or by ``extract(sink)`` (then stored).
-    ``bundled``: the extractions of a bundle (facts key -> sink) to take it from instead; a
-    file missing there is extracted and left to the caller, which stores the bundle whole."""
+    ``bundled``: the extractions of a bundle (facts key -> sink) to take it from instead (it
+    is taken out); a file missing there is extracted and left to the caller, which stores
+    the bundle whole."""
     key = key or cache.key(kind, module, schema, text)
     if bundled is not None:
-        sink = bundled.get(key)
+        # taken, not looked up: a sink is merged into one fact base only (a bundle shared by
+        # several loads may be asked for the same file twice; the second one is extracted)
+        sink = bundled.pop(key, None)
     else:
         sink = cache.load(key) if loader.use_cache else None
     if sink is None or sink.path != loader.rel(module):

@@ -127,7 +127,13 @@ def compare_commits(repo: Repo, history: History, memory_dir: str, tip: str, com
                 after[path] = new
         sides[commit.sha] = (parent, before, after)
     load = _loader(repo, memory_dir, manifests, use_cache)
-    parsed = {sha: (load(parent, before), load(sha, after)) for sha, (parent, before, after) in sides.items()}
+    parsed = {}
+    for chunk, bundle in _chunks(memory_dir, commits, use_cache):
+        for commit in chunk:
+            parent, before, after = sides[commit.sha]
+            parsed[commit.sha] = (load(parent, before, bundle), load(commit.sha, after, bundle))
+        if bundle is not None:
+            bundle.store()
     # units the commit did not change are not in its snippets, yet rules ask about two kinds:
     # a predecessor named in Supersedes, and a second holder of a changed unit's ID (a blind
     # spot). Read them at the parent and give them to both sides, as whole revisions hold them
@@ -162,17 +168,43 @@ def _snippet_path(path: str) -> bool:
 
 
 def _loader(repo: Repo, memory_dir: str, manifests: Dict[str, str], use_cache: bool):
-    """``load(sha, texts)``: the snippet ``texts`` parsed with the manifest of ``sha`` (which
-    selects the entry grammar); (project, sorted module names)."""
+    """``load(sha, texts, bundle=None)``: the snippet ``texts`` parsed with the manifest of
+    ``sha`` (which selects the entry grammar); (project, sorted module names). The files'
+    extractions are kept in the facts cache in ``bundle`` (a :class:`~analyzer.cache.Bundle`
+    shared by several loads), or else as one entry for this load."""
     from analyzer.project import load_texts
 
     extracted: dict = {}  # the manifest's extraction, per text (most revisions share one)
 
-    def load(sha: str, texts: Dict[str, str]):
+    def load(sha: str, texts: Dict[str, str], bundle=None):
         texts = dict(texts)
         if manifests.get(sha):
             texts[MANIFEST] = manifests[sha]
-        project = load_texts(repo.root, memory_dir, texts, use_cache=use_cache, manifests=extracted, bundled=True)
+        project = load_texts(repo.root, memory_dir, texts, use_cache=use_cache, manifests=extracted,
+                             bundled=bundle or True)
         return project, tuple(sorted(texts))
 
     return load
+
+
+def _chunks(memory_dir: str, commits: List[Commit], use_cache: bool):
+    """``(commits, bundle)`` per run of ``commits`` (:func:`analyzer.commit_cache.runs`: a
+    run ends after each commit whose id starts with ``0``, one in 16): the facts-cache entry
+    (None without the cache) in which the snippet extractions of the run's commits are kept
+    together. 2,002 entries, one per snippet revision, cost a first reading more to create
+    than its snippets cost to extract (docs/performance.md, seventh round). Where a run ends
+    depends on the commits alone, so a window that moved, or only some of whose commits are
+    compared again, still finds most runs whole. The bundle's key names the run's commits;
+    each file in it is found by its own facts key."""
+    import hashlib
+
+    from analyzer.cache import Bundle, extractor_version
+    from analyzer.commit_cache import runs
+
+    by_sha = {commit.sha: commit for commit in commits}
+    for run, _closed in runs([commit.sha for commit in commits]):
+        bundle = None
+        if use_cache:
+            material = "\0".join(["snippets-1", extractor_version(), memory_dir, *run])
+            bundle = Bundle(hashlib.sha256(material.encode("utf-8", "surrogatepass")).hexdigest())
+        yield [by_sha[sha] for sha in run], bundle

@@ -201,7 +201,7 @@ def _load(root, memory_dir: str, use_cache: bool, order: Optional[Iterable[str]]
 
 
 def load_texts(root, memory_dir: str, texts: Dict[str, str], use_cache: bool = True,
-               manifests: Optional[dict] = None, bundled: bool = False) -> Project:
+               manifests: Optional[dict] = None, bundled=False) -> Project:
     """The fact base of a memory dir given as decoded texts (module -> text), e.g. the files of
     a Git revision: the same inventory facts and extractors as :func:`load_project`, without
     the disk (no evidence path probes, no local overlay, which belong to the work tree).
@@ -209,7 +209,9 @@ def load_texts(root, memory_dir: str, texts: Dict[str, str], use_cache: bool = T
     manifest's extraction is looked up once per manifest text, not once per call (a history
     reading loads 2,000 snippet revisions that mostly share one manifest). ``bundled``: the
     files' extractions (the manifest's aside) are kept in the facts cache as one entry, not
-    one per file (for many small texts, such as a history reading's snippets)."""
+    one per file (for many small texts, such as a history reading's snippets); a
+    :class:`analyzer.cache.Bundle` instead: that entry, shared with other loads (the
+    snippet revisions of a run of commits), which its owner stores."""
     root = os.path.abspath(str(root))
     loader = _Loader(root, memory_dir, use_cache, texts=texts)
     loader.manifests, loader.bundled = manifests, bundled

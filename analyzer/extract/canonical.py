@@ -61,6 +61,18 @@ def sections(text: str) -> List[Section]:
     return out
 
 
+def line_ended(text: str) -> str:
+    """``text`` with a final ``\\n`` when its last line has none, else ``text`` itself.
+
+    Both read the same: the general path splits lines (``str.splitlines``), which gives the
+    same lines either way, and the fast path's patterns end every line with ``\\n``, so the
+    last section of a text without one (a history snippet: Git's widened hunks joined by
+    ``\\n``, analyzer/unit_hunks.py) always missed its pattern and was read by the general
+    path. ``plain`` and ``sections`` give the same answers for both (a trailing ``\\n``
+    opens no line)."""
+    return text + "\n" if text and text[-1] != "\n" else text
+
+
 def plain_sections(text: str) -> List[Section]:
     """The h2 sections of ``text`` when it is plain; [] when it is not, or has no h2 line
     (then the fast path leaves the file to the general path)."""

@@ -153,6 +153,7 @@ def _clean(sink: Sink, module: str, ordinal: int, e: _Entry, line_no: int) -> bo
 def entries(text: str, module: str, schema: int, sink: Sink) -> bool:
     """A shared entry file by the fast path; False (nothing emitted) when it is not plain
     or has no h2 line."""
+    text = c.line_ended(text)
     found = c.plain_sections(text)
     if not found:
         return False

@@ -92,6 +92,7 @@ def _matched(sink: Sink, m, line: int, ordinal: int, first_item: int, first_alia
 def subjects(text: str, module: str, sink: Sink) -> bool:
     """subjects.md by the fast path; False (nothing emitted) when the file is not plain or
     has no h2 line."""
+    text = c.line_ended(text)
     found = c.plain_sections(text)
     if not found:
         return False
