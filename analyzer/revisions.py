@@ -51,15 +51,19 @@ class Revision:
     ``digests``: module -> blob id of each file, when ``project`` was parsed from parts of
     them (analyzer/narrow_files.py): :func:`file_digests` then gives those; ``line_maps``:
     module -> the ``(line in the part, line in the file)`` at which each part of a file
-    starts, in order (:meth:`file_line`)."""
+    starts, in order (:meth:`file_line`); ``unit_orders``: module -> the kinds, IDs and
+    digests of every unit of each changed file in file order, when ``project`` holds only
+    some of them (analyzer/unit_order.py reads the order from these)."""
 
     def __init__(self, rev: str, sha: str, label: str, project: Optional[Project],
                  blob_ids: Tuple[Tuple[str, str], ...], load: Optional[Callable[[], Project]] = None,
                  digests: Optional[Dict[str, str]] = None,
-                 line_maps: Optional[Dict[str, List[Tuple[int, int]]]] = None) -> None:
+                 line_maps: Optional[Dict[str, List[Tuple[int, int]]]] = None,
+                 unit_orders: Optional[Dict[str, tuple]] = None) -> None:
         self.rev, self.sha, self.label, self.blob_ids = rev, sha, label, blob_ids
         self._project, self._load, self.digests = project, load, digests
         self.line_maps = line_maps or {}
+        self.unit_orders = unit_orders
 
     def file_line(self, module: str, line: int) -> int:
         """The line of the whole file that ``line`` of the parsed ``module`` is."""
