@@ -249,3 +249,27 @@ def test_a_random_permutation_of_a_files_entries(six, order):
 def test_every_permutation_of_three_is_minimal():
     for order in permutations("abc"):
         assert len(off_subsequence(list("abc"), list(order))) == 3 - lcs("abc", order)
+
+
+def test_readiness_sees_a_reorder_only_within_a_commits_snippets(tmp_path):
+    """Readiness compares each commit on the units Git's changed lines reach (analyzer/history.py):
+    a moved unit is seen as E/order only when the snippets hold it and a unit it passed, both
+    unchanged. Every other class is the same as `analyze diff`'s, and it never sees more moves."""
+    from analyzer.git import Repo as GitRepo
+    from analyzer.history import window_facts
+    from analyzer.query.program import readiness_program
+
+    repo = Repo(tmp_path / "p")
+    shas = build(repo)
+    program = readiness_program(False)
+    db = window_facts(GitRepo(str(repo.root)), MEM, "HEAD", 0, 2**40, False, program).facts.evaluate(program)
+    seen = {}
+    for pair, _kind, ident, cls, sub in db.relation("change"):
+        seen.setdefault(pair, []).append((f"{cls}/{sub}", ident))
+    for step, sha in shas.items():
+        if step == "init":
+            continue
+        got, expected = seen.get(sha, []), [(c, i.casefold()) for c, i in GOLDEN[step]]
+        assert sorted(c for c in got if c[0] != "E/order") == sorted(c for c in expected if c[0] != "E/order"), step
+        assert len([c for c in got if c[0] == "E/order"]) <= len([c for c in expected if c[0] == "E/order"]), step
+    assert seen[shas["swap"]] == [("E/order", CLIENT.casefold())]
