@@ -75,23 +75,15 @@ def _kept(values: List[int]) -> Set[int]:
     return kept
 
 
-_LAST: list = [None, None, frozenset()]  # the last orders compared and the answer
-
-
 def reordered(before: Dict[str, Order], after: Dict[str, Order]) -> Set[Tuple[str, str, str]]:
     """The ``(kind, id, module)`` of each unit off the common subsequence of its file, for
-    the files both ``before`` and ``after`` (module -> :data:`Order`) hold. The narrowed
-    diff asks twice about the same orders (analyzer/narrow_files.py, then the comparison's
-    facts): the second answer is the first, found by identity (orders are never changed)."""
-    if _LAST[0] is before and _LAST[1] is after:
-        return set(_LAST[2])
+    the files both ``before`` and ``after`` (module -> :data:`Order`) hold."""
     out: Set[Tuple[str, str, str]] = set()
     for module in sorted(set(before).intersection(after)):
         kinds, idents, digests = before[module]
         # a digest covers the heading and a unit's kind is its file's: it names the unit
         for i in off_subsequence(digests, after[module][2]):
             out.add((kinds[i], idents[i], module))
-    _LAST[:] = [before, after, frozenset(out)]
     return out
 
 

@@ -99,10 +99,10 @@ def reordered_rows(pairs: List[Tuple[str, str, str]], by_rev: Dict[str, Revision
                    units: Dict[str, Facts], digests: Dict[str, List[tuple]]) -> List[tuple]:
     """``git_unit_reordered`` rows: per comparison, the units of each file whose text
     differs between its two revisions that are off the common subsequence of the file's
-    unit order (analyzer/unit_order.py). The order is the revision's ``unit_orders`` when it
-    holds only some units of a file (analyzer/narrow_files.py), else its ``git_unit`` rows
-    (``units``: revision -> :func:`analyzer.revisions.unit_facts`); a file with the same
-    text in both holds its units in the same order."""
+    unit order (analyzer/unit_order.py): as the later revision gives them when it holds
+    only some units of a file (``Revision.reordered``, analyzer/narrow_files.py), else from
+    the ``git_unit`` rows (``units``: revision -> :func:`analyzer.revisions.unit_facts`);
+    a file with the same text in both holds its units in the same order."""
     from analyzer.unit_order import orders_of, reordered
 
     rows: List[tuple] = []
@@ -111,10 +111,10 @@ def reordered_rows(pairs: List[Tuple[str, str, str]], by_rev: Dict[str, Revision
         modules = {module for module, _digest in changed}
         if not modules:
             continue
-        orders = [by_rev[rev].unit_orders if by_rev[rev].unit_orders is not None
-                  else orders_of(units[rev]["git_unit"], modules) for rev in (before, after)]
-        rows += [(pair, kind, ident, module) for kind, ident, module in sorted(reordered(*orders))
-                 if module in modules]
+        known = by_rev[after].reordered
+        moved = known[before] if known is not None else \
+            reordered(*(orders_of(units[rev]["git_unit"], modules) for rev in (before, after)))
+        rows += [(pair, kind, ident, module) for kind, ident, module in sorted(moved) if module in modules]
     return rows
 
 
