@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from histrepo import MEM, Repo, entry
+from test_diff_classes import classes
 from test_diff_narrow import same_answer, whole
 from test_narrow_files import cached_answer, narrowed  # noqa: F401 (a fixture)
 
@@ -119,10 +120,6 @@ def build(repo: Repo):
 def history(tmp_path_factory):
     repo = Repo(tmp_path_factory.mktemp("order") / "p")
     return repo, build(repo)
-
-
-def classes(result):
-    return sorted((f"{c.cls}/{c.subkind}", c.ident) for c in result.changes)
 
 
 @pytest.mark.parametrize("step", sorted(GOLDEN))
