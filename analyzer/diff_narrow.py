@@ -34,17 +34,20 @@ FILE_KIND = {"entry": "entries", "subject": "subjects", "record": "reconciliatio
 Key = Tuple[str, str]  # (kind, casefolded id)
 
 
-def asked_ids(before: Iterable[tuple], after: Iterable[tuple], after_revision: Revision) -> Set[Key]:
+def asked_ids(before: Iterable[tuple], after: Iterable[tuple], after_revision: Revision,
+              reordered: Iterable[Key] = ()) -> Set[Key]:
     """The ``(kind, id)`` of every unit that differs between ``before`` and ``after``
     (``git_unit`` rows of the two revisions: a unit differs when the other revision has no
-    unit of the same kind, ID, file and text), and of each ``Supersedes`` target that a
-    differing entry names in the later revision."""
+    unit of the same kind, ID, file and text), of each ``Supersedes`` target that a
+    differing entry names in the later revision, and the ``reordered`` units (unchanged,
+    yet off the common subsequence of their file's order: analyzer/unit_order.py)."""
     shapes = {}
     for side, rows in ((0, before), (1, after)):
         for _rev, kind, ident, module, digest, _line in rows:
             shapes.setdefault((kind, ident, module, digest), set()).add(side)
     asked = {(kind, ident) for (kind, ident, _m, _d), sides in shapes.items() if len(sides) == 1}
     entries = {ident for kind, ident in asked if kind == "entry"}
+    asked.update(reordered)
     for ident, relation, target in after_revision.project.facts.relation_sets().get("entry_relation", ()):
         if relation == "Supersedes" and ident in entries:
             asked.add(("entry", target))
@@ -63,6 +66,7 @@ def changed_revisions(repo: Repo, specs: Sequence[Tuple[str, str, str]], memory_
     files and their bytes are these (analyzer/worktree_blobs.py): a commit's file with the
     same blob id is not read from Git."""
     from analyzer.revisions import unit_facts
+    from analyzer.unit_order import orders_of
 
     listings: Dict[str, Dict[str, str]] = {}
     blobs: Dict[str, bytes] = {}
@@ -86,7 +90,7 @@ def changed_revisions(repo: Repo, specs: Sequence[Tuple[str, str, str]], memory_
     if not same:
         return revisions
     rows = [unit_facts(r, use_cache)["git_unit"] for r in revisions]  # stored for within_files
-    asked = asked_ids(rows[0], rows[1], revisions[1])
+    asked = asked_ids(rows[0], rows[1], revisions[1], reordered_keys(*map(orders_of, rows)))
     holding = holding_modules({m: texts[base][m] for m in same}, asked)
     if not holding:
         return revisions
@@ -128,13 +132,23 @@ def holding_modules(texts: Dict[str, str], asked: Set[Key]) -> Set[str]:
             if file_kind(module) in ids and not ids[file_kind(module)].isdisjoint(unit_heading_ids(text))}
 
 
+def reordered_keys(before: dict, after: dict) -> Set[Key]:
+    """The ``(kind, id)`` of the units off the common subsequence of their file's order
+    between the :func:`analyzer.unit_order.reordered` orders ``before`` and ``after``."""
+    from analyzer.unit_order import reordered
+
+    return {(kind, ident) for kind, ident, _module in reordered(before, after)}
+
+
 def narrow_units(units: Dict[str, Dict[str, List[tuple]]], pairs: Sequence[Tuple[str, str, str]],
-                 by_rev: Dict[str, Revision]) -> Dict[str, Dict[str, List[tuple]]]:
+                 by_rev: Dict[str, Revision], reordered: Sequence[tuple] = ()) -> Dict[str, Dict[str, List[tuple]]]:
     """``units`` (revision -> :func:`analyzer.revisions.unit_facts`) with only the units of
-    :func:`asked_ids` in each pair's two revisions."""
+    :func:`asked_ids` in each pair's two revisions, the ``git_unit_reordered`` rows
+    ``reordered`` (pair, kind, id, module) among them."""
     out = dict(units)
-    for _pair, before, after in pairs:
-        asked = asked_ids(units[before]["git_unit"], units[after]["git_unit"], by_rev[after])
+    for pair, before, after in pairs:
+        moved = {(kind, ident) for name, kind, ident, _module in reordered if name == pair}
+        asked = asked_ids(units[before]["git_unit"], units[after]["git_unit"], by_rev[after], moved)
         for rev in (before, after):
             facts = dict(units[rev])
             for name in ("git_unit", "git_unit_display"):

@@ -12,7 +12,10 @@ are rebuilt from the hunks; what Git's diff says about a commit is kept between 
 the commit left as it is that rules ask about come from the parent commit: a predecessor a
 changed unit names in ``Supersedes`` (analyzer/held_units.py) and a second holder of a
 changed unit's ID (analyzer/held_twice.py), so a commit is classified, or reported as a
-blind spot, as ``analyze diff`` does. Nothing is decided here.
+blind spot, as ``analyze diff`` does. A unit moved within its file (E/order) is seen only
+when the commit's snippets hold it and a unit it passed, both unchanged: the snippets keep
+the file's order of what they hold, not the place of the units Git's changed lines do not
+reach (tests/history/test_diff_order.py). Nothing is decided here.
 """
 
 from __future__ import annotations

@@ -42,6 +42,7 @@ def within_files(repo, specs: Sequence[Tuple[str, str, str]], listings: Dict[str
     changed file's units are not stored or a check fails. Raises as decoding every file
     would: a stored file is one that decoded, so only its size is checked again."""
     from analyzer.diff_narrow import decoded_files
+    from analyzer.unit_order import reordered
     from analyzer.files import BOM
     from analyzer.project import file_kind
     from analyzer.unit_digests import UNIT_KINDS, stored_units
@@ -62,7 +63,9 @@ def within_files(repo, specs: Sequence[Tuple[str, str, str]], listings: Dict[str
     records = {rev: {m: columns for m, columns in records[rev].items() if m not in whole} for rev in revs}
     texts = decoded_files(specs, listings, blobs, memory_dir, {rev: set(records[rev]) for rev in revs})
     differing = _differing(stored[revs[0]], stored[revs[1]])
-    asked = set(differing)
+    # from every unit of each changed file, in order (a narrowed file's git_unit rows are not)
+    moved = frozenset(reordered(*({m: columns[:3] for m, (columns, _plain) in stored[rev].items()} for rev in revs)))
+    asked = set(differing) | {(kind, ident) for kind, ident, _module in moved}
     for _round in range(2):  # the second adds the Supersedes targets of differing entries
         revisions = _load(repo, specs, listings, blobs, records, texts, same, memory_dir, asked)
         more = {("entry", target) for ident, relation, target in
@@ -71,6 +74,8 @@ def within_files(repo, specs: Sequence[Tuple[str, str, str]], listings: Dict[str
         if not more:
             break
         asked |= more
+    for revision, other in zip(revisions, revs[::-1]):
+        revision.reordered = {other: moved}
     return revisions if _checked(revisions, records, asked) else None
 
 

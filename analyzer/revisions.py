@@ -51,15 +51,20 @@ class Revision:
     ``digests``: module -> blob id of each file, when ``project`` was parsed from parts of
     them (analyzer/narrow_files.py): :func:`file_digests` then gives those; ``line_maps``:
     module -> the ``(line in the part, line in the file)`` at which each part of a file
-    starts, in order (:meth:`file_line`)."""
+    starts, in order (:meth:`file_line`); ``reordered``: when ``project`` holds only some
+    units of a changed file, the revision compared with it -> the ``(kind, id, module)`` of
+    the units off the common subsequence of their file's order (analyzer/unit_order.py),
+    found from every unit's stored order (which ``project`` alone no longer gives)."""
 
     def __init__(self, rev: str, sha: str, label: str, project: Optional[Project],
                  blob_ids: Tuple[Tuple[str, str], ...], load: Optional[Callable[[], Project]] = None,
                  digests: Optional[Dict[str, str]] = None,
-                 line_maps: Optional[Dict[str, List[Tuple[int, int]]]] = None) -> None:
+                 line_maps: Optional[Dict[str, List[Tuple[int, int]]]] = None,
+                 reordered: Optional[Dict[str, frozenset]] = None) -> None:
         self.rev, self.sha, self.label, self.blob_ids = rev, sha, label, blob_ids
         self._project, self._load, self.digests = project, load, digests
         self.line_maps = line_maps or {}
+        self.reordered = reordered
 
     def file_line(self, module: str, line: int) -> int:
         """The line of the whole file that ``line`` of the parsed ``module`` is."""

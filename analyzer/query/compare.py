@@ -64,12 +64,14 @@ def _comparison_facts(program, revisions: Sequence[Revision], pairs: List[Tuple[
     display: List[tuple] = []
     by_rev = {revision.rev: revision for revision in revisions}
     units = {revision.rev: unit_facts(revision) for revision in revisions}
+    digests = {revision.rev: file_digests(revision) for revision in revisions}
+    facts["git_unit_reordered"] = reordered_rows(pairs, by_rev, units, digests)
     if narrow:
-        units = narrow_units(units, pairs, by_rev)
+        units = narrow_units(units, pairs, by_rev, facts["git_unit_reordered"])
     for revision in revisions:
         for name, rows in units[revision.rev].items():
             (display if name == "git_unit_display" else facts.setdefault(name, [])).extend(rows)
-        facts.setdefault("git_file_digest", []).extend(file_digests(revision))
+        facts.setdefault("git_file_digest", []).extend(digests[revision.rev])
         facts.setdefault("git_parse_issue", []).extend(issue_facts(revision))
     first = program.evaluate(facts, only=PHASE_ONE)
     inputs = input_counts(program, PHASE_ONE, facts)
@@ -91,6 +93,29 @@ def _comparison_facts(program, revisions: Sequence[Revision], pairs: List[Tuple[
     facts["git_unit_part"] = _differing_parts(parts, pairs)
     facts["git_unit_display"] = [row for row in display if row[:3] in named]
     return Comparison(facts, program, first, inputs)
+
+
+def reordered_rows(pairs: List[Tuple[str, str, str]], by_rev: Dict[str, Revision],
+                   units: Dict[str, Facts], digests: Dict[str, List[tuple]]) -> List[tuple]:
+    """``git_unit_reordered`` rows: per comparison, the units of each file whose text
+    differs between its two revisions that are off the common subsequence of the file's
+    unit order (analyzer/unit_order.py): as the later revision gives them when it holds
+    only some units of a file (``Revision.reordered``, analyzer/narrow_files.py), else from
+    the ``git_unit`` rows (``units``: revision -> :func:`analyzer.revisions.unit_facts`);
+    a file with the same text in both holds its units in the same order."""
+    from analyzer.unit_order import orders_of, reordered
+
+    rows: List[tuple] = []
+    for pair, before, after in pairs:
+        changed = {row[1:] for row in digests[before]}.symmetric_difference(row[1:] for row in digests[after])
+        modules = {module for module, _digest in changed}
+        if not modules:
+            continue
+        known = by_rev[after].reordered
+        moved = known[before] if known is not None else \
+            reordered(*(orders_of(units[rev]["git_unit"], modules) for rev in (before, after)))
+        rows += [(pair, kind, ident, module) for kind, ident, module in sorted(moved) if module in modules]
+    return rows
 
 
 def _differing_parts(parts: Dict[str, List[tuple]], pairs: List[Tuple[str, str, str]]) -> List[tuple]:
