@@ -51,7 +51,7 @@ def units_at(history: History, wanted: Mapping[str, Set[str]]) -> Dict[str, Dict
         if not path.startswith(prefix):
             continue
         # a file that is not UTF-8 fails the reading (exit 2), never units with guessed bytes
-        text = decode_blob(history.repo, history, path[len(prefix):], commit, blobs[hit])
+        text = decode_blob(history, path[len(prefix):], commit, blobs[hit])
         units = cut_units(text, wanted.get(commit, set()))
         if units:
             found.setdefault(commit, {})[path[len(prefix):]] = units

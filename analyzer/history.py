@@ -79,7 +79,7 @@ def _manifests(repo: Repo, history: History, commits: List[Commit], rng: List[st
     # a manifest that is not UTF-8 makes the reading fail (exit 2), never a guessed text
     texts: Dict[str, str] = {}
     for sha, oid in oids.items():
-        texts[sha] = decode_blob(repo, history, MANIFEST, sha, blobs[oid]) if oid else ""
+        texts[sha] = decode_blob(history, MANIFEST, sha, blobs[oid]) if oid else ""
     return texts
 
 
@@ -105,7 +105,7 @@ def compare_commits(repo: Repo, history: History, memory_dir: str, tip: str, com
     from analyzer.commit_cache import commit_patches
     from analyzer.held_twice import held_elsewhere, untouched
     from analyzer.held_units import named_outside, units_at, with_units
-    from analyzer.history_bytes import commits_of, refuse_undecodable
+    from analyzer.history_bytes import refuse_undecodable
     from analyzer.query.compare import Comparison, commit_facts, comparison_facts
 
     if not compared:
@@ -113,7 +113,8 @@ def compare_commits(repo: Repo, history: History, memory_dir: str, tip: str, com
     first = commits[0].parents[0] if commits[0].parents else ""
     rng = ["--first-parent", f"{first}..{tip}" if first else tip]
     patches = commit_patches(history, [c.sha for c in compared], use_cache)
-    refuse_undecodable(history, patches, commits_of(compared))  # fail closed (analyzer/history_bytes.py)
+    # fail closed on bytes that are not UTF-8 (analyzer/history_bytes.py)
+    refuse_undecodable(history, patches, {c.sha: c.parents[0] if c.parents else "" for c in compared})
     manifests = _manifests(repo, history, commits, rng)
     commits = compared
     sides = {}

@@ -9,10 +9,10 @@ an undecodable file: ``path:line:col MA-FILE-ENCODING``, at the commit that hold
 
 from __future__ import annotations
 
-from typing import Dict, Iterable, Optional, Tuple
+from typing import Dict, Optional, Tuple
 
 from analyzer import files
-from analyzer.git import FileError, History, Repo
+from analyzer.git import FileError, History
 
 
 def _undecodable(text: Optional[str]) -> bool:
@@ -40,22 +40,29 @@ def refuse_undecodable(history: History, patches: Dict[str, Dict[str, Tuple[Opti
 def file_error(history: History, commit: str, path: str) -> FileError:
     """The MA-FILE-ENCODING error of folder-relative ``path`` at ``commit``, with the
     position of its first bad byte (read from Git once: this is the failing path only)."""
-    shown = _shown(history, path)
-    data = history.repo.blobs([f"{commit}:{history.folder}/{path}"]).get(f"{commit}:{history.folder}/{path}", b"")
-    _text, problems = files.decode(path, data)
-    bad = [p for p in problems if p.code == "MA-FILE-ENCODING"]
-    line, col = (bad[0].line, bad[0].col) if bad else (1, 1)
-    message = bad[0].message if bad else "file is not valid UTF-8; not read"
-    return FileError("MA-FILE-ENCODING", shown, message, line, col, commit[:12])
+    name = f"{commit}:{history.folder}/{path}"
+    try:
+        decode_blob(history, path, commit, history.repo.blobs([name]).get(name, b""))
+    except FileError as exc:
+        return exc
+    return FileError("MA-FILE-ENCODING", _shown(history, path), "file is not valid UTF-8; not read", where=commit[:12])
 
 
-def decode_blob(repo: Repo, history: History, path: str, commit: str, data: bytes) -> str:
-    """A managed file's bytes at ``commit`` as text; :class:`FileError` (MA-FILE-ENCODING
-    and the position) when they are not UTF-8, never a text with replacement characters."""
+def decode_blob(history: History, path: str, commit: str, data: bytes) -> str:
+    """A managed file's bytes at ``commit`` (``path`` relative to the memory dir) as text;
+    :class:`FileError` when they are not UTF-8 (:func:`decode_or_refuse`)."""
+    return decode_or_refuse(data, _shown(history, path), commit[:12])
+
+
+def decode_or_refuse(data: bytes, path: str, where: str) -> str:
+    """``data``, the bytes of the managed file ``path`` (from the project root) at ``where``
+    (a revision as given, a commit, "worktree"), as text (a BOM dropped); :class:`FileError`
+    with the decoding problem's MA-FILE code and place when they are not UTF-8, never a
+    text with replacement characters."""
     text, problems = files.decode(path, data)
     if text is None:
         problem = problems[-1]
-        raise FileError(problem.code, _shown(history, path), problem.message, problem.line, problem.col, commit[:12])
+        raise FileError(problem.code, path, problem.message, problem.line, problem.col, where)
     return text
 
 
@@ -63,8 +70,3 @@ def _shown(history: History, path: str) -> str:
     """A folder-relative path as the project root sees it (the memory dir, then the path)."""
     folder = history.folder[len(history.repo.prefix):] if history.repo.prefix else history.folder
     return f"{folder}/{path}"
-
-
-def commits_of(items: Iterable) -> Dict[str, str]:
-    """sha -> first parent id ("" for a root commit) of :class:`analyzer.git.Commit` items."""
-    return {c.sha: (c.parents[0] if c.parents else "") for c in items}

@@ -21,6 +21,7 @@ from typing import Callable, Collection, Dict, Iterable, List, Optional, Tuple
 
 from analyzer import files
 from analyzer.git import REGULAR_MODES, FileError, GitError, Repo
+from analyzer.history_bytes import decode_or_refuse
 from analyzer.project import Project, file_kind, load_texts
 from analyzer.unit_digests import UNIT_SOURCES, unit_rows
 
@@ -142,11 +143,7 @@ def decode_files(listing: Dict[str, str], blobs: Dict[str, bytes], memory_dir: s
                             where=label)
         if module in unread:
             continue
-        text, problems = files.decode(module, data)
-        if text is None:
-            problem = problems[-1]
-            raise FileError(problem.code, path, problem.message, problem.line, problem.col, label)
-        texts[module] = decoded[module, oid] = text
+        texts[module] = decoded[module, oid] = decode_or_refuse(data, path, label)
     return texts
 
 

@@ -51,12 +51,12 @@ def run(args: argparse.Namespace) -> int:
     if result.error:
         status = history_error("diff", args, result.error, result.error_file)
         if args.format not in ("text", "json"):  # check's error document, as check prints one
+            from analyzer.commands.read import history_failure
             from analyzer.query.check_model import failed_run
             from analyzer.render.check_formats import write_as_check
 
-            where = result.error_file
-            failure = (failed_run(where.detail, where.code, where.path, where.line, where.col) if where is not None
-                       else failed_run(result.error, "MA-GIT"))
+            message, code, path, line, col = history_failure(result.error, result.error_file)
+            failure = failed_run(message, code, "" if path == "<command line>" else path, line, col)
             return write_as_check(args.format, failure, str(args.project_root), status)
         return status
     if args.format == "json":

@@ -74,13 +74,19 @@ def usage_error(command: str, args: argparse.Namespace, message: str, code: str 
     return exitcodes.INVALID
 
 
-def history_error(command: str, args: argparse.Namespace, error: str, failure) -> int:
-    """Report a history command (diff, restore, readiness) that could not run: a managed file
-    that cannot be used (``failure``, an :class:`analyzer.git.FileError`) at its place with
-    its MA-FILE-* code, anything else as the Git failure MA-GIT; exit 2."""
+def history_failure(error: str, failure) -> tuple:
+    """``(message, code, path, line, col)`` of a history command (diff, restore, readiness)
+    that could not run: a managed file that cannot be used (``failure``, an
+    :class:`analyzer.git.FileError`) at its place with its MA-FILE-* code, anything else
+    the Git failure MA-GIT on the command line."""
     if failure is None:
-        return usage_error(command, args, error, code="MA-GIT")
-    return usage_error(command, args, failure.detail, failure.code, failure.path, failure.line, failure.col)
+        return error, "MA-GIT", "<command line>", 1, 1
+    return failure.detail, failure.code, failure.path, failure.line, failure.col
+
+
+def history_error(command: str, args: argparse.Namespace, error: str, failure) -> int:
+    """Report a history command that could not run (:func:`history_failure`); exit 2."""
+    return usage_error(command, args, *history_failure(error, failure))
 
 
 def report_invalid(result, root) -> None:

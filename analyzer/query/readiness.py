@@ -155,7 +155,8 @@ def _run_readiness(root, memory_dir: str, tip: str, as_of: Optional[str], patter
     lifetime.keep(db, facts, given, stored)  # the console script frees them by exiting (analyzer/lifetime.py)
     result.commits = len(commits)
     [(status, exit_code)] = db.relation("readiness")
-    spots = sorted(db.relation("history_blindspot"), key=lambda s: ([c.sha for c in commits].index(s[0]), s[1:]))
+    rank = {c.sha: n for n, c in enumerate(commits)}
+    spots = sorted(db.relation("history_blindspot"), key=lambda s: (rank[s[0]], s[1:]))
     if spots:  # UNREADABLE: the first blind spot, oldest commit first, as the error
         result.error_file = _blindspot_error(root, memory_dir, commits, spots, use_cache)
         result.error, result.exit_code = str(result.error_file), exit_code
