@@ -15,6 +15,39 @@ from analyzer import __version__, exitcodes
 from analyzer.registry import COMMANDS
 
 
+def did_you_mean(word: str, candidates) -> str:
+    """``"; did you mean 'x'?"`` for the candidate closest to ``word``, or ``""`` when none
+    is close (difflib's ratio, the cut-off git and ruff-like tools use for a typo)."""
+    import difflib  # only on an error path
+
+    near = difflib.get_close_matches(word, [str(c) for c in candidates], n=1, cutoff=0.6)
+    return f"; did you mean {near[0]!r}?" if near else ""
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse with the conventions people type: no abbreviated options (``--al`` is not
+    ``--all``), and a did-you-mean on every invalid choice (commands, formats, tasks)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+
+    def _check_value(self, action, value):  # argparse's hook for ``choices`` (3.10-3.13)
+        choices = action.choices
+        if choices is not None and value not in choices:
+            listed = ", ".join(repr(c) for c in choices)
+            raise argparse.ArgumentError(
+                action, f"invalid choice: {value!r} (choose from {listed}){did_you_mean(str(value), choices)}")
+
+    def unknown_arguments(self, extra: List[str]) -> None:
+        """Refuse ``extra`` (exit 2) with this parser's usage, suggesting the closest option
+        for each unknown one."""
+        options = [o for o in self._option_string_actions if o.startswith("--")]
+        hints = [f"{word!r}{did_you_mean(word.split('=', 1)[0], options)}"
+                 for word in extra if word.startswith("-") and word != "-"]
+        self.error("unrecognized arguments: " + " ".join(extra) + (" (" + "; ".join(hints) + ")" if hints else ""))
+
+
 def build_parser(only: Optional[str] = None) -> argparse.ArgumentParser:
     """Build the full argparse parser from the registry (live commands only).
 
@@ -22,14 +55,14 @@ def build_parser(only: Optional[str] = None) -> argparse.ArgumentParser:
     command then imports one command module, not all of them (about a twentieth of a warm
     10,000-entry ``read``). Parsing that command's arguments is the same either way: a
     subcommand's usage, help and errors never mention its siblings."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="analyze",
         description="Read-only analyzer for MemoryCustodian Protocol 0.7 memory projects.",
         epilog="Exit codes: 0 ok, 1 check failed, 2 invalid input, 3 internal error "
                "('analyze COMMAND --help' details them where a command gives them a specific meaning).",
     )
     parser.add_argument("--version", action="version", version=f"memory-analyzer {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
     for spec in COMMANDS:
         if spec.status != "live" or (only is not None and spec.name != only):
             continue
@@ -52,6 +85,14 @@ def _exits_epilog(spec) -> Optional[str]:
         "; 3: internal error."
 
 
+def _command_parser(parser: argparse.ArgumentParser, name: Optional[str]) -> "Parser":
+    """The subparser of command ``name`` (the top-level parser when there is none)."""
+    for action in parser._subparsers._group_actions if parser._subparsers else ():
+        if name in getattr(action, "choices", {}):
+            return action.choices[name]
+    return parser
+
+
 def main(argv: Optional[List[str]] = None) -> int:
     """Entry point of the ``analyze`` console script; returns the exit status."""
     words = sys.argv[1:] if argv is None else list(argv)
@@ -66,7 +107,9 @@ def main(argv: Optional[List[str]] = None) -> int:
     if extra and intermixed and not any(e.startswith("-") for e in extra):
         getattr(args, intermixed).extend(extra)
     elif extra:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        # the command's own usage, not the top level's: the error is about its options
+        command_parser = _command_parser(parser, getattr(args, "command", None))
+        command_parser.unknown_arguments(extra)
     if not getattr(args, "_module", None):
         parser.print_help(sys.stderr)
         return exitcodes.INVALID
