@@ -74,3 +74,41 @@ def _outside(memory_dir: str) -> bool:
     """Whether ``memory_dir`` (as :func:`~analyzer.files.memory_dir_name` gives it) can name
     nothing inside a project: absolute, a drive, or climbing out with ``..``."""
     return memory_dir.startswith("/") or memory_dir[1:2] == ":" or ".." in memory_dir.split("/")
+
+
+def paths_from_cwd(paths, root: str, cwd: Optional[str] = None) -> list:
+    """Touched paths read the way git reads them: run from a directory strictly inside the
+    project, a relative path is taken from that directory (``cart.ts`` in ``web/src`` is
+    ``web/src/cart.ts``). Paths the protocol refuses (absolute, a drive, a ``.`` or ``..``
+    segment, a backslash) are passed on as typed, so the read still reports them INVALID;
+    so is every path when the command runs at the root or outside the project."""
+    here = os.path.realpath(cwd or _cwd_or_root(root))
+    top = os.path.realpath(root)
+    if here == top or not here.startswith(top.rstrip(os.sep) + os.sep):
+        return list(paths)
+    prefix = os.path.relpath(here, top).replace(os.sep, "/")
+    out = []
+    for path in paths:
+        rest = path[2:] if path.startswith("./") else path
+        typed_as_protocol = (not rest or rest.startswith("/") or "\\" in rest or rest[1:2] == ":"
+                             or any(seg in ("", ".", "..") for seg in rest.split("/")))
+        out.append(path if typed_as_protocol else f"{prefix}/{rest}")
+    return out
+
+
+def absolute_path_hint(path: str, root: str) -> Optional[str]:
+    """For an absolute ``path`` inside ``root``, the project-relative form to type instead."""
+    if not os.path.isabs(path):
+        return None
+    top = os.path.realpath(root)
+    full = os.path.realpath(path)
+    if not full.startswith(top.rstrip(os.sep) + os.sep):
+        return None
+    return os.path.relpath(full, top).replace(os.sep, "/")
+
+
+def _cwd_or_root(root: str) -> str:
+    try:
+        return os.getcwd()
+    except OSError:  # the working directory was deleted: nothing to be relative to
+        return root

@@ -158,12 +158,12 @@ def _session(args, program):
 
         if args.facts:
             raise _Usage("--facts goes with a PROGRAM.dl; with --project-root the facts are the project's")
-        from analyzer.root import resolve_root
+        from analyzer.root import paths_from_cwd, resolve_root
 
         root = resolve_root(args.project_root, args.memory_dir).path
         if not Path(root).is_dir():
             raise _Usage(f"project root is not a directory: {root}")
-        request = request_or_none(args.task, args.path, args.rule, args.profile, args.area,
+        request = request_or_none(args.task, paths_from_cwd(args.path, root), args.rule, args.profile, args.area,
                                   strict=args.strict_routing, no_local=args.no_local, project_root=Path(root),
                                   memory_dir=args.memory_dir, use_cache=not args.no_cache,
                                   max_file_bytes=args.max_file_bytes)

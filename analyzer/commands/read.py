@@ -105,9 +105,15 @@ def request_from(args: argparse.Namespace):
     from pathlib import Path
 
     from analyzer.query.read import ReadRequest
+    from analyzer.root import absolute_path_hint, paths_from_cwd
 
+    for path in args.path:
+        hint = absolute_path_hint(path, args.project_root)
+        if hint is not None:  # the protocol refuses it (INVALID); say what to type instead
+            print(f"hint: --path {path} is absolute; paths are relative to the project root: --path {hint}",
+                  file=sys.stderr)
     return ReadRequest(
-        task=args.task, paths=args.path, rules=args.rule, profiles=args.profile, areas=args.area,
+        task=args.task, paths=paths_from_cwd(args.path, args.project_root), rules=args.rule, profiles=args.profile, areas=args.area,
         strict=args.strict_routing, no_local=args.no_local, project_root=Path(args.project_root),
         memory_dir=args.memory_dir, use_cache=not args.no_cache, max_file_bytes=args.max_file_bytes,
     )

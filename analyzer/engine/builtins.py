@@ -77,6 +77,12 @@ def _glob_match(ctx, args):
         yield args
 
 
+def _glob_match_under(ctx, args):
+    glob, directory = args
+    if _all_str(glob, directory) and globs.glob_match_under(glob, directory):
+        yield args
+
+
 def _invalid(check):
     def fn(ctx, args):
         value = args[0]
@@ -276,6 +282,8 @@ _S, _N = SYMBOL, NUMBER
 BUILTINS = {b.name: b for b in (
     _b("glob_match", (_S, _S), ("bb",), _glob_match,
        "Glob matches Path in the protocol's glob dialect (invalid globs match nothing)."),
+    _b("glob_match_under", (_S, _S), ("bb",), _glob_match_under,
+       "Some path strictly under the directory Dir matches Glob (a directory selects what a file under it would)."),
     _b("glob_invalid", (_S, _S), ("bf",), _invalid(globs.glob_valid),
        "Glob is not a valid protocol glob; Message says why."),
     _b("path_invalid", (_S, _S), ("bf",), _invalid(globs.path_valid),
@@ -314,11 +322,12 @@ BUILTINS = {b.name: b for b in (
 # Constant arguments that can be validated before evaluation: name -> (index, problem(value)).
 CONSTANT_CHECKS = {
     "glob_match": (0, globs.glob_valid),
+    "glob_match_under": (0, globs.glob_valid),
     "re_match": (0, regex_problem),
 }
 
 _ARG_NAMES = {
-    "glob_match": "Glob, Path", "glob_invalid": "Glob, Message", "path_invalid": "Path, Message",
+    "glob_match": "Glob, Path", "glob_match_under": "Glob, Dir", "glob_invalid": "Glob, Message", "path_invalid": "Path, Message",
     "re_match": "Pattern, S", "concat": "A, B, C", "concat3": "A, B, C, D", "replace": "S, Old, New, Out",
     "starts_with": "S, Prefix", "ends_with": "S, Suffix",
     "contains": "S, Sub", "casefold": "S, F", "lower": "S, L", "upper": "S, U", "trim": "S, T",

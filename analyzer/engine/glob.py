@@ -169,3 +169,35 @@ def glob_match(glob: str, path: str) -> bool:
         if not any(reach):
             return False
     return False
+
+
+def glob_match_under(glob: str, directory: str) -> bool:
+    """True when some path strictly under ``directory`` (``directory/…``, one segment or more)
+    fully matches the valid glob ``glob``: a directory given as a touched path selects what a
+    file under it would (``web`` selects ``web/**`` and ``**/*.ts``). Invalid globs match nothing.
+
+    The glob's segments consume the directory's segments (``**`` zero or more of them); the
+    directory is inside the glob's reach when a state consumes all of them with a glob segment
+    still left, since any segment left can match some name below it. O(len(glob) * len(path)).
+    """
+    if glob_valid(glob) is not None or path_valid(directory) is not None:
+        return False
+    segments = _compiled(glob)
+    parts = directory.split("/")
+    last = len(segments) - 1
+    # reach[j]: the next glob segment may start at parts[j] (j == len(parts): past the directory)
+    reach = [True] + [False] * len(parts)
+    for i, seg in enumerate(segments):
+        if reach[len(parts)]:
+            return True  # the directory is consumed and segments i.. remain for what lies below
+        if seg is None and i == last:
+            return True  # final `**` from any reached place matches every path below it
+        if seg is None:
+            for j in range(1, len(parts) + 1):
+                if not reach[j] and reach[j - 1]:
+                    reach[j] = True
+        else:
+            reach = [False] + [reach[j] and seg.match(parts[j]) for j in range(len(parts))]
+        if not any(reach):
+            return False
+    return False

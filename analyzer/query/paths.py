@@ -12,7 +12,8 @@ from pathlib import Path
 
 
 def probe_path(root: Path, rel: str) -> str:
-    """Return ``"exists"``, ``"missing"`` or ``"escapes"`` for a project-relative path."""
+    """Return ``"exists"``, ``"directory"``, ``"missing"`` or ``"escapes"`` for a
+    project-relative path (``"directory"``: it exists and is a directory)."""
     real_root = os.path.realpath(root)
     if not rel or rel.startswith("/") or any(seg in ("", ".", "..") for seg in rel.split("/")):
         return "missing"  # rules reject such paths anyway; never touch the disk with them
@@ -25,7 +26,9 @@ def probe_path(root: Path, rel: str) -> str:
     if os.path.lexists(candidate):  # a dangling link inside the root counts as missing
         if not _inside(os.path.realpath(candidate), real_root):
             return "escapes"
-        return "exists" if os.path.exists(candidate) else "missing"
+        if not os.path.exists(candidate):
+            return "missing"
+        return "directory" if os.path.isdir(candidate) else "exists"
     return "missing"
 
 

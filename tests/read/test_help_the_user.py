@@ -58,7 +58,8 @@ def _run_in(cwd, *args):
 def test_root_is_found_from_a_subdirectory(acme, fmt):
     sub = acme / "web" / "src"
     sub.mkdir(parents=True, exist_ok=True)
-    found = _run_in(sub, "read", "--task", "implementation", "--path", "web/src/cart.ts", "--no-local",
+    # paths as git reads them (issue 25): from web/src, cart.ts is web/src/cart.ts
+    found = _run_in(sub, "read", "--task", "implementation", "--path", "cart.ts", "--no-local",
                     "--names-only", "--format", fmt)
     given = _run_in(acme, "read", "--project-root", str(acme), "--task", "implementation", "--path",
                     "web/src/cart.ts", "--no-local", "--names-only", "--format", fmt)
