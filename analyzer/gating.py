@@ -107,7 +107,9 @@ def apply(result: CheckResult, gate: Gate) -> CheckResult:
     for family in result.families:
         kept = [f for n, f in enumerate(family.findings) if keep[at + n]]
         at += len(family.findings)
-        families.append(dataclasses.replace(family, findings=kept))
+        hidden = len(family.findings) - len(kept)
+        families.append(dataclasses.replace(family, findings=kept, hidden=hidden,
+                                            shown_status=_shown_status(family, kept) if hidden else None))
         if family.block == "merge" and result.merge is not None:
             count = len(result.merge.findings)
             merge = dataclasses.replace(result.merge, findings=[f for f, k in zip(result.merge.findings,
@@ -118,6 +120,21 @@ def apply(result: CheckResult, gate: Gate) -> CheckResult:
                "baseline": gate.baseline, "hidden": len(findings) - len(shown)}
     return dataclasses.replace(result, families=families, merge=merge, exit_code=_exit(result, shown, gate),
                                gate=summary)
+
+
+#: the status words of a conflict-style block, least to most severe (§9.4)
+CONFLICT_WORDS = ("CLEAR", "REVIEW", "CONFLICT", "INVALID")
+
+
+def _shown_status(family, kept: List[CheckFinding]) -> str:
+    """The status word of what a filtered family still shows: a quality block FAILED when an
+    ERROR is left, else OK; a conflict block its worst status left, else CLEAR."""
+    if family.block == "conflicts":
+        return max((common.word(f) for f in kept if common.word(f) in CONFLICT_WORDS),
+                   key=CONFLICT_WORDS.index, default="CLEAR")
+    if family.block == "quality":
+        return "FAILED" if any(f.severity == "ERROR" for f in kept) else "OK"
+    return family.status
 
 
 def _exit(result: CheckResult, shown: List[CheckFinding], gate: Gate) -> int:

@@ -59,6 +59,10 @@ class FamilyResult:
     codes: Dict[str, Tuple[str, str, str, str]] = field(default_factory=dict)
     # derived tuples a renderer shows as they are, by relation (the report's matrix and graph)
     relations: Dict[str, list] = field(default_factory=dict)
+    # after --select/--ignore/--baseline hid some of its findings: how many, and the status
+    # word of what is left (text shows it; JSON keeps the rules' status and the gate summary)
+    hidden: int = 0
+    shown_status: Optional[str] = None
 
 
 @dataclass

@@ -16,7 +16,7 @@ from typing import Callable, Dict, Iterable, Mapping, Optional, Tuple
 from analyzer import exitcodes
 from analyzer.query.check_model import CheckResult
 
-FORMATS = ("text", "json", "sarif", "junit", "github", "markdown")
+FORMATS = ("text", "concise", "json", "sarif", "junit", "github", "markdown")
 
 
 @dataclass
@@ -45,6 +45,12 @@ def _text(result: CheckResult, ctx: Context) -> Tuple[str, int]:
     from analyzer.render.check_text import render_check_text
 
     return render_check_text(result), exitcodes.OK
+
+
+def _concise(result: CheckResult, ctx: Context) -> Tuple[str, int]:
+    from analyzer.render.check_concise import render_concise
+
+    return render_concise(result), exitcodes.OK
 
 
 def _json(result: CheckResult, ctx: Context) -> Tuple[str, int]:
@@ -100,6 +106,7 @@ def _github(result: CheckResult, ctx: Context) -> Tuple[str, int]:
 
 RENDERERS: Dict[str, Callable[[CheckResult, Context], Tuple[str, int]]] = {
     "text": _text,
+    "concise": _concise,
     "json": _json,
     "sarif": _sarif,
     "junit": _junit,

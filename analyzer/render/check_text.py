@@ -9,22 +9,47 @@ from __future__ import annotations
 
 from typing import Callable, Dict, List
 
-from analyzer.query.check_model import CheckResult, FamilyResult
+from analyzer.query.check_model import CheckFinding, CheckResult, FamilyResult
+
+MAX_PROOF_FACTS = 5  # project facts listed under a finding's proof in text (JSON has the tree)
+
+
+def proof_lines(finding: CheckFinding) -> List[str]:
+    """With ``--with-proofs``: under a finding, per proof the rule that derived it and the
+    project lines it rests on (the first few; ``--format json`` carries the whole tree)."""
+    from analyzer.query.proofs import fact_locations
+
+    lines: List[str] = []
+    for proof in finding.proofs or ():
+        facts = fact_locations(proof)
+        lines.append(f"  proof: {proof['relation']} by {proof.get('location') or 'a fact'}"
+                     + (", resting on:" if facts else ""))
+        lines += [f"    - {text} at {path}:{line}:{col}" for text, path, line, col in facts[:MAX_PROOF_FACTS]]
+        if len(facts) > MAX_PROOF_FACTS:
+            lines.append(f"    - and {len(facts) - MAX_PROOF_FACTS} more (--format json has the whole proof)")
+    return lines
 
 
 def quality_block(family: FamilyResult) -> List[str]:
     """``MemoryCustodian <name> check: <OK|FAILED>`` then ``- <CODE> <SEVERITY>: <message>``
     per finding, or ``- no findings``. The legacy check has no name in its header."""
     name = family.lines[0] if family.lines else family.name
-    head = f"MemoryCustodian {name} check: {family.status}" if name else f"MemoryCustodian check: {family.status}"
+    status = family.shown_status or family.status
+    head = f"MemoryCustodian {name} check: {status}" if name else f"MemoryCustodian check: {status}"
     lines = [head]
-    lines += [f"- {f.code} {f.severity}: {f.message}" for f in family.findings] or ["- no findings"]
-    return lines
+    for f in family.findings:
+        lines.append(f"- {f.code} {f.severity}: {f.message}")
+        lines += proof_lines(f)
+    return lines if family.findings else lines + ["- no findings"]
 
 
 def conflicts_block(family: FamilyResult) -> List[str]:
     """``Conflict status: <STATUS>`` then one ``- `` line per finding (§9.4)."""
-    return [f"Conflict status: {family.status}"] + [f"- {f.conflict_text()}" for f in family.findings]
+    lines = [f"Conflict status: {family.shown_status or family.status}"]
+    for f in family.findings:
+        lines.append(f"- {f.conflict_text()}")
+        lines += proof_lines(f)
+    return lines
 
 
 def merge_block(family: FamilyResult) -> List[str]:
@@ -47,4 +72,9 @@ def render_check_text(result: CheckResult) -> str:
     for f in result.families:
         # the merge review prints right below the conflict block it follows (no blank line)
         out += ("" if not out else "\n" if f.block == "merge" else "\n\n") + "\n".join(BLOCKS[f.block](f))
+    gate = result.gate
+    if gate is not None and gate["hidden"]:
+        # the text says what it leaves out, not only stderr: a filtered FAILED with no line is a puzzle
+        out += (f"\n\n{gate['hidden']} finding(s) hidden by --select/--ignore/--baseline; "
+                f"exit {result.exit_code} by --fail-on {gate['fail_on']}")
     return out + "\n"

@@ -1,0 +1,36 @@
+"""``analyze check --format concise``: one line per finding, ``path:line:col: CODE message``,
+the convention of compilers, ruff and flake8 that editors and terminals turn into links.
+
+Paths are relative to the project root; a finding with no location prints ``CODE message``
+alone. A last line gives the count and the overall status. Only the order and the words of the
+result are used: nothing is decided here.
+"""
+
+from __future__ import annotations
+
+from analyzer.query.check_model import CheckFinding, CheckResult
+from analyzer.render import findings as common
+
+
+def line(finding: CheckFinding) -> str:
+    """One finding as ``path:line:col: CODE message (WORD)``; merge-review lines say their revision."""
+    where = ""
+    if finding.locations:
+        first = finding.locations[0]
+        where = f"{first.path}:{first.line}:{first.col}: "
+    note = common.revision_note(finding, 0)
+    tail = f" ({common.word(finding)}{'; ' + note if note else ''})" if common.word(finding) or note else ""
+    return f"{where}{finding.code} {' '.join(finding.message.split())}{tail}"
+
+
+def render_concise(result: CheckResult) -> str:
+    """Every finding's line, then ``Found N finding(s): STATUS (exit E)``; an error is its own
+    ``path:line:col: CODE message`` line."""
+    if result.error is not None:
+        where = f"{result.error_path}:{result.error_line}:{result.error_col}: " if result.error_path else ""
+        return f"{where}{result.error_code} {result.error}\n"
+    found = common.all_findings(result)
+    lines = [line(f) for f in found]
+    noun = "finding" if len(found) == 1 else "findings"
+    lines.append(f"Found {len(found)} {noun}: {result.status} (exit {result.exit_code})")
+    return "\n".join(lines) + "\n"
