@@ -136,7 +136,20 @@ class Repo:
             return self._lines(self.top, "rev-parse", "--verify", "--quiet", "--end-of-options",
                                f"{ref}^{{commit}}", count=1)[0]
         except GitError:
+            if self._unborn(ref):
+                raise GitError(f"no commits yet: {ref} names no commit in this repository "
+                               "(commit the memory first, or compare against another revision)") from None
             raise GitError(f"not a valid commit: {ref}") from None
+
+    def _unborn(self, ref: str) -> bool:
+        """Whether ``ref`` is HEAD (or the branch it points to) of a repository without a commit."""
+        if ref not in ("HEAD", "@"):
+            return False
+        try:
+            self._run(self.top, ("rev-parse", "--verify", "--quiet", "HEAD"))
+        except GitError:
+            return True
+        return False
 
     def merge_base(self, a: str, b: str, names: str = "HEAD and the target") -> str:
         """The best common ancestor of two commit ids: the one ``git merge-base a b`` prints

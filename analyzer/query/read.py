@@ -241,7 +241,16 @@ def build_result(db, request: ReadRequest, project) -> ReadResult:
         error_location=_error_location(db, project),
         sections=sections,
         local_sections=local_sections,
+        local_dir=_overlay_dir(db),
     )
+
+
+def _overlay_dir(db):
+    """The overlay directory the read consulted, with its state (None: --no-local)."""
+    if ("no-local",) in set(db.relation("req_flag")):
+        return None
+    rows = sorted(db.relation("overlay_dir"))
+    return rows[0] if rows else None
 
 
 def _error_location(db, project):

@@ -104,6 +104,9 @@ class ReadResult:
     error_location: Optional[Span]  # where the input behind ``error`` is (None: the command line)
     sections: List[PackSection]
     local_sections: List[PackSection]
+    # the overlay directory consulted and what was found there: (path, "absent" | "present" |
+    # "unsafe"), ("", "disabled") without an exact 0.7 contract, None when not consulted
+    local_dir: Optional[Tuple[str, str]] = None
 
     def modules_with(self, disposition: str) -> List[ModuleView]:
         """The modules of one disposition, in display order."""

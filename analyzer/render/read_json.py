@@ -42,6 +42,8 @@ def read_payload(result: ReadResult, *, explain: bool, names_only: bool, root=No
         "conflict_status": result.conflict_status,
         "conflict_findings": [asdict(f) for f in result.conflict_findings],
         "local_overlay_status": result.local_status,
+        "local_overlay_dir": None if result.local_dir is None else
+        {"path": result.local_dir[0] or None, "state": result.local_dir[1]},
         "local_warnings": list(result.local_warnings),
         "local_loaded": list(result.local_loaded),
         "strict": result.strict,

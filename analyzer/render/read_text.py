@@ -16,6 +16,16 @@ GROUPS = (
 LOCAL_PRECEDENCE = "  Precedence: below shared constraints, tombstones, decisions, and rules"
 
 
+def overlay_dir_text(local_dir) -> str:
+    """Where the local overlay was looked for, in words (``analyze read --explain``)."""
+    if local_dir is None:
+        return "not consulted (--no-local)"
+    path, state = local_dir
+    return {"disabled": "none (the shared manifest is not an exact, valid Protocol 0.7 contract)",
+            "absent": f"{path} (does not exist)", "present": f"{path}",
+            "unsafe": f"{path} (unsafe: not a private directory of this user)"}.get(state, f"{path} ({state})")
+
+
 def render_read_text(result: ReadResult, *, explain: bool, names_only: bool) -> str:
     """Render the context pack report; module contents follow unless ``names_only``."""
     return "\n".join(read_text_lines(result, explain=explain, names_only=names_only)) + "\n"
@@ -38,6 +48,8 @@ def read_text_lines(result: ReadResult, *, explain: bool, names_only: bool) -> L
     if result.shared_completeness != result.completeness:
         out.append(f"Shared routing completeness: {result.shared_completeness}")
     out.append(f"Local overlay status: {result.local_status}")
+    if explain:
+        out.append(f"Local overlay directory: {overlay_dir_text(result.local_dir)}")
     out += [f"- {w}" for w in result.local_warnings]
     if result.local_loaded:
         out.append("Local loaded:")
