@@ -12,16 +12,8 @@ import sys
 from typing import List, Optional
 
 from analyzer import __version__, exitcodes
+from analyzer.hints import did_you_mean
 from analyzer.registry import COMMANDS
-
-
-def did_you_mean(word: str, candidates) -> str:
-    """``"; did you mean 'x'?"`` for the candidate closest to ``word``, or ``""`` when none
-    is close (difflib's ratio, the cut-off git and ruff-like tools use for a typo)."""
-    import difflib  # only on an error path
-
-    near = difflib.get_close_matches(word, [str(c) for c in candidates], n=1, cutoff=0.6)
-    return f"; did you mean {near[0]!r}?" if near else ""
 
 
 class Parser(argparse.ArgumentParser):

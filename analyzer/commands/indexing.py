@@ -57,8 +57,26 @@ def answer(command: str, args: argparse.Namespace, wanted, **request):
                                 error="\n".join(exc.lines()))
     failure = ev.failure()
     if failure is not None:
-        return None, refuse(command, args, failure)
+        status = refuse(command, args, failure)
+        if failure.code == "MA-INDEX-UNKNOWN" and getattr(args, "id", None):
+            unknown_id_hint(args.id, (row[1] for row in ev.relation("index_row")))
+        return None, status
     return ev, exitcodes.OK
+
+
+def unknown_id_hint(given: str, ids) -> None:
+    """stderr: the IDs a truncated ID could be, else the closest one (the answer stands)."""
+    from analyzer.hints import closest, prefixed
+
+    ids = list(ids)
+    started = prefixed(given, ids)
+    if started:
+        print(f"hint: IDs that start with {given}: {', '.join(started)}", file=sys.stderr)
+    else:
+        # IDs share their shape, so only a near-identical one (a slipped digit) is a suggestion
+        near = closest(given, ids, cutoff=0.9)
+        if near:
+            print(f"hint: did you mean {near[0]!r}?", file=sys.stderr)
 
 
 def root_problem(command: str, args: argparse.Namespace) -> int:

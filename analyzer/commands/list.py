@@ -17,12 +17,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_project_arguments(parser)
 
 
+#: the protocol's entry statuses (§5.6), and the label of a unit without one
+STATUSES = ("active", "candidate", "superseded", "promoted", "-")
+
+
+def _filter_hint(args: argparse.Namespace, index_rows) -> None:
+    """stderr, when a filter matched nothing: the closest status or scope the index holds
+    (the listing and the exit status stand: an empty list is an answer)."""
+    from analyzer.hints import did_you_mean
+
+    for flag, value, column, known in (("--status", args.status, 2, STATUSES), ("--scope", args.scope, 3, ())):
+        if value is None:
+            continue
+        held = {row[column] for row in index_rows} | set(known)
+        if value not in held:
+            hint = did_you_mean(value, sorted(held))
+            print(f"hint: no entry has {flag[2:]} {value!r}{hint}", file=sys.stderr)
+
+
 def run(args: argparse.Namespace) -> int:
     """List the index rows, or report why the index cannot be used."""
-    ev, code = answer("list", args, ["listed", "local_status"], status=args.status, scope=args.scope)
+    ev, code = answer("list", args, ["listed", "local_status", "index_row"], status=args.status, scope=args.scope)
     if ev is None:
         return code
     rows = ev.rows("listed")
+    if not rows and (args.status or args.scope):
+        _filter_hint(args, ev.relation("index_row"))
     if args.format == "json":
         from analyzer.output import emit_json
 

@@ -119,6 +119,19 @@ def request_from(args: argparse.Namespace):
     )
 
 
+def explicit_hints(args: argparse.Namespace, modules) -> None:
+    """stderr: for an explicit --rule/--profile/--area the project does not have, the closest
+    one it has (the pack and its warnings stand as the protocol says)."""
+    from analyzer.hints import did_you_mean
+
+    for flag, folder in (("rule", "rules"), ("profile", "profiles"), ("area", "areas")):
+        names = sorted(m[len(folder) + 1:-3] for m in modules if m.startswith(folder + "/") and m.endswith(".md"))
+        for given in getattr(args, flag, None) or ():
+            hint = did_you_mean(given.strip(), names)
+            if given.strip() not in names and hint:
+                print(f"hint: --{flag} {given}: {hint[2:]}", file=sys.stderr)
+
+
 def run(args: argparse.Namespace) -> int:
     """Evaluate the request and print the pack, its JSON form, or a proof."""
     from pathlib import Path
@@ -145,6 +158,10 @@ def run(args: argparse.Namespace) -> int:
         return exc.report("read", args.format)
     if result.error:
         report_invalid(result, root)
+    # the candidates: modules the project has, not those that exist only because they were asked for
+    explicit_hints(args, [m.path for m in result.modules if not (m.disposition.startswith("missing")
+                                                                  and (m.matching_input or "").startswith(
+                                                                      ("rule:", "profile:", "area:")))])
     if args.format == "json":
         from analyzer.render.read_json import read_payload
         from analyzer.output import emit_json

@@ -19,7 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the unit the index holds for ID, or report why it cannot."""
-    ev, code = answer("show", args, ["shown_row", "shown_hidden_line", "shown_subject"], lookup=args.id)
+    ev, code = answer("show", args, ["shown_row", "shown_hidden_line", "shown_subject", "index_row"], lookup=args.id)
     if ev is None:
         return code
     row = ev.rows("shown_row")[0]

@@ -91,8 +91,11 @@ def _outside_proofs(db, module: str) -> WhyAnswer:
     rows = sorted(db.query(f"outside_reason({_quote(module)}, _, _, _)"), key=lambda r: (r[1], r[2], r[3]))
     if not rows:
         known = sorted({m for (m,) in db.relation("project_module")} | {m for m, _ in db.relation("result_disposition")})
+        from analyzer.hints import did_you_mean
+
         return WhyAnswer("outside_reason", [], error=f"the project has no module {module!r} (no managed file, route "
-                                                      f"or declaration names it); modules: {', '.join(known) or 'none'}")
+                                                      f"or declaration names it); modules: {', '.join(known) or 'none'}"
+                                                      f"{did_you_mean(module, known)}")
     answer = WhyAnswer("outside_reason", [(module, OUTSIDE)] + rows)
     answer.titles.append(f"{module}: {OUTSIDE} ({rows[0][2]}: {rows[0][3]})")
     answer.proofs.append(db.why("outside_reason", rows[0]))

@@ -40,3 +40,35 @@ def test_mistyped_choice_is_suggested(capsys):
 def test_far_off_words_get_no_guess(capsys):
     err = refused(capsys, "check", "--zzzzzz", "--project-root", str(ACME))
     assert "unrecognized arguments: --zzzzzz" in err and "did you mean" not in err
+
+
+def run(capsys, *argv):
+    """Run ``analyze ARGV`` in process: (exit status, stdout, stderr)."""
+    code = cli.main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_list_filter_that_matches_nothing_suggests(capsys):
+    code, out, err = run(capsys, "list", "--status", "actve", "--project-root", str(ACME))
+    assert code == 0 and "- none" in out  # an empty list is an answer
+    assert "hint: no entry has status 'actve'; did you mean 'active'?" in err
+    code, out, err = run(capsys, "list", "--status", "superseded", "--project-root", str(ACME))
+    assert "hint" not in err  # a protocol status nothing has is no typo
+
+
+def test_truncated_or_slipped_id_in_show(capsys):
+    code, _, err = run(capsys, "show", "MC-DEC-2026", "--project-root", str(ACME))
+    assert code == 2 and "Error: Unknown Entry ID MC-DEC-2026." in err
+    assert "hint: IDs that start with MC-DEC-2026: MC-DEC-20260905-2c3d4e5f, MC-DEC-20260910-1b2c3d4e" in err
+    _, _, err = run(capsys, "show", "MC-DEC-20260905-2c3d4e5e", "--project-root", str(ACME))
+    assert "did you mean 'MC-DEC-20260905-2c3d4e5f'?" in err
+
+
+def test_mistyped_module_in_why_and_read(capsys):
+    code, _, err = run(capsys, "why", "areas/paymnts.md", "--task", "implementation", "--project-root", str(ACME))
+    assert code == 2 and "did you mean 'areas/payments.md'?" in err
+    _, _, err = run(capsys, "read", "--task", "implementation", "--area", "paymnts", "--rule", "relase",
+                    "--area", "web", "--names-only", "--no-local", "--project-root", str(ACME))
+    assert "hint: --area paymnts: did you mean 'payments'?" in err
+    assert "hint: --rule relase: did you mean 'release'?" in err and "--area web" not in err
