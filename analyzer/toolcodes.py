@@ -186,6 +186,10 @@ _OTHER: Dict[str, tuple] = {
     "MA-BASELINE": ("the --baseline file cannot be read, or is neither a memory-analyzer SARIF log nor a "
                     "check.result / report.result JSON document",
                     "pass a file an earlier `analyze check --format json` or `--format sarif` wrote."),
+    "MA-OUTPUT": ("an output the analyzer was asked to write cannot be written or is refused: standard output "
+                  "on a full device, an --output target inside the memory dir or .git, a symlink or a path that "
+                  "is not a regular file (FIFO, device, directory); exit 2, the output is incomplete",
+                  "write to a regular file outside the memory dir and .git, on a device with space left."),
     "MA-CONFIG-READ": ("the project configuration file (.memory-analyzer.toml, or pyproject.toml with a "
                        "[tool.memory-analyzer] table) cannot be read, is not UTF-8, or TOML cannot be read here "
                        "(Python 3.10 without the tomli package)",
