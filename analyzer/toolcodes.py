@@ -197,7 +197,10 @@ _OTHER: Dict[str, tuple] = {
     "MA-CONFIG-TOML": ("the project configuration file is not valid TOML", "correct the TOML at the line named."),
     "MA-CONFIG-UNKNOWN-KEY": ("the project configuration sets a key the analyzer does not know (a typo never "
                               "silently changes nothing)",
-                              "use a key docs/ci.md lists (`format`, `output`, ...)."),
+                              "use a key docs/ci.md lists (`format`, `fail-on`, ...)."),
+    "MA-CONFIG-OUTPUT": ("the project configuration names output files (`output = [...]`): the analyzed project "
+                         "must never direct a write, so output paths come only from the command line",
+                         "remove the `output` key and pass --output [FORMAT:]FILE on the command line."),
     "MA-CONFIG-VALUE": ("a project configuration key has a value of the wrong type or outside its choices",
                         "give the value the message asks for."),
     "MA-INDEX-LOCAL": ("--local lookup refused: the local overlay is not located, not bound, or in REVIEW",
