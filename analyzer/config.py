@@ -134,7 +134,13 @@ def _read_raw(path: str, shown: str, root: str) -> bytes:
 
 
 def _read(path: str, shown: str, table: Tuple[str, ...], root: str = ".") -> Config:
-    raw = _read_raw(path, shown, root)
+    return parse(_read_raw(path, shown, root), shown, table)
+
+
+def parse(raw: bytes, shown: str, table: Tuple[str, ...] = ()) -> Config:
+    """The configuration a file's bytes set (``table``: where our keys are, ``()`` for the
+    top level of .memory-analyzer.toml); :class:`ConfigError` at ``shown:line:col`` for
+    anything unusable. The fuzzers (tests/fuzz/test_documents.py) call this directly."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:

@@ -87,6 +87,12 @@ def load_baseline(path: str) -> Set[str]:
     data, problem = read_bytes(path, BASELINE_CAP, follow_symlinks=True)
     if problem is not None:
         raise BaselineError(f"{path}: cannot read the baseline: {problem}")
+    return parse_baseline(data, path)
+
+
+def parse_baseline(data: bytes, path: str) -> Set[str]:
+    """The fingerprints a baseline's bytes hold, or :class:`BaselineError` naming ``path``
+    (see :func:`load_baseline`; the fuzzers call this directly)."""
     try:
         document = json.loads(data.decode("utf-8"))
     except UnicodeDecodeError as exc:
