@@ -178,3 +178,40 @@ def test_the_shell_bounds_each_line(tmp_path, project):
     assert "DL902 limit timeout=2s exceeded" in proc.stdout
     assert "(10 tuples)" in proc.stdout  # the next line is answered
     assert time.monotonic() - started < 60
+
+
+def test_a_limit_error_keeps_the_time_it_was_met_at():
+    # a tick landing while the first error unwinds raised a new one: `--timeout 40` was
+    # reported as "exceeded after 45.0 s" (the unwinding had waited on a collector pass)
+    from analyzer.engine.errors import EvaluationLimitError
+    from analyzer.engine.limits import Limits
+    from analyzer.engine.watchdog import Watchdog
+
+    dog = Watchdog(Limits(timeout_s=0.01))
+    time.sleep(0.05)
+    with pytest.raises(EvaluationLimitError) as first:
+        dog.check()
+    time.sleep(0.3)
+    with pytest.raises(EvaluationLimitError) as again:
+        dog.check()
+    assert again.value.message == first.value.message
+
+
+def test_an_interrupted_pause_of_the_collector_leaves_nothing_to_scan():
+    # after a limit stopped an evaluation of a million tuples, re-enabling the collector
+    # scanned them all (5 s on a loaded machine) before the error could be printed
+    import gc
+
+    from analyzer.project import gc_paused
+
+    gc.collect()
+    frozen = gc.get_freeze_count()
+    kept = []
+    try:
+        with pytest.raises(RuntimeError):
+            with gc_paused():
+                kept.extend([i, str(i)] for i in range(50_000))
+                raise RuntimeError("limit")
+        assert gc.get_freeze_count() >= frozen + 50_000
+    finally:
+        gc.unfreeze()
