@@ -139,7 +139,7 @@ def config_document(rng: random.Random):
 # ---- baselines (JSON, SARIF) ---------------------------------------------------------------
 
 def _finding(rng: random.Random) -> dict:
-    return {"code": "MC-FRESH-001", "family": "freshness", "message": "m", "entries": ["mc-a"],
+    return {"code": "X-EXAMPLE-001", "family": "freshness", "message": "m", "entries": ["mc-a"],
             "subject": "", "facet": "", "scopes": ["project"],
             "locations": [{"path": "docs/memory/a.md", "line": rng.randrange(1, 9), "col": 1}]}
 
@@ -152,7 +152,7 @@ def _valid_baseline(rng: random.Random):
                 **({"merge": {"findings": [_finding(rng)]}} if rng.random() < 0.3 else {})}
     return {"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
             "runs": [{"tool": {"driver": {"name": "memory-analyzer"}},
-                      "results": [{"ruleId": "MC-FRESH-001", "partialFingerprints": {FINGERPRINT_KEY: "ab" * 8}}
+                      "results": [{"ruleId": "X-EXAMPLE-001", "partialFingerprints": {FINGERPRINT_KEY: "ab" * 8}}
                                   for _ in range(rng.randrange(3))]}]}
 
 
