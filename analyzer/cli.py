@@ -11,7 +11,7 @@ import importlib
 import sys
 from typing import List, Optional
 
-from analyzer import __version__, exitcodes
+from analyzer import __version__, bounds, exitcodes
 from analyzer.hints import did_you_mean
 from analyzer.registry import COMMANDS
 
@@ -62,6 +62,7 @@ def build_parser(only: Optional[str] = None) -> argparse.ArgumentParser:
         cmd = sub.add_parser(spec.name, help=spec.summary, description=spec.description or spec.summary,
                              epilog=_exits_epilog(spec))
         module.add_arguments(cmd)
+        bounds.add_timeout(cmd, spec.name)  # every command has a time bound (analyzer/bounds.py)
         cmd.set_defaults(_module=spec.module)
     return parser
 
@@ -106,6 +107,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         parser.print_help(sys.stderr)
         return exitcodes.INVALID
     module = importlib.import_module(args._module)
+    cwd_gone = _cwd_gone()
     try:
         from analyzer import config
 
@@ -116,24 +118,65 @@ def main(argv: Optional[List[str]] = None) -> int:
             if args._module != "analyzer.commands.check":
                 print(f"Error: {exc}", file=sys.stderr)
                 return exitcodes.INVALID
-        return int(module.run(args))
+        dog = args._watchdog = bounds.command_watchdog(args)
+        if dog is None:
+            return int(module.run(args))
+        with dog.watching(f"running analyze {args.command}"):
+            return int(module.run(args))
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return exitcodes.INTERNAL
     except BrokenPipeError:
         return exitcodes.OK
     except Exception as exc:  # a traceback must never reach a user
+        known = _known_failure(exc, args.command, cwd_gone)
+        if known is not None:
+            print(known, file=sys.stderr)
+            return exitcodes.INVALID
         print(f"analyze: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         print("please report this with the command line that caused it", file=sys.stderr)
         return exitcodes.INTERNAL
+
+
+def _cwd_gone() -> bool:
+    """Whether the working directory no longer exists (deleted under the shell that ran us)."""
+    import os
+
+    try:
+        os.getcwd()
+    except OSError:
+        return True
+    return False
+
+
+def _known_failure(exc: BaseException, command: str, cwd_gone: bool) -> Optional[str]:
+    """The error line (exit 2) for an exception that escaped a command but is no internal
+    error: a resource limit reached anywhere (DL902, as ``query`` reports it), memory
+    exhausted, standard output that cannot be written, or a working directory that was
+    deleted. None for anything else (a real internal error, exit 3)."""
+    from analyzer.engine.errors import EvaluationLimitError
+    from analyzer.streams import StreamError
+
+    if isinstance(exc, EvaluationLimitError):
+        return f"analyze {command}: error: {exc.diagnostic('<' + command + '>').render()}"
+    if isinstance(exc, MemoryError):
+        return (f"analyze {command}: error: <{command}>:1:1: DL902 out of memory (the process could not "
+                f"allocate more); give it more memory or narrow the request")
+    if isinstance(exc, StreamError):
+        return f"analyze {command}: error: MA-OUTPUT {exc}"
+    if cwd_gone and isinstance(exc, OSError):
+        return (f"analyze {command}: error: MA-USAGE the current directory no longer exists "
+                f"({exc.strerror or exc}); cd to an existing directory or pass an absolute --project-root")
+    return None
 
 
 def console() -> None:
     """The ``analyze`` console script (and ``python -m analyzer``): :func:`main`, then a
     fast exit that skips freeing what the command built (analyzer/lifetime.py), once the
     output is out and the cache is pruned if due (analyzer/cache_prune.py)."""
-    from analyzer import cache_prune, lifetime
+    from analyzer import cache_prune, lifetime, streams
 
+    streams.setup()  # UTF-8 whatever the locale; a failed write is MA-OUTPUT, exit 2
     lifetime.enable()
     lifetime.exit_now(main(), housekeeping=cache_prune.after_run)
 

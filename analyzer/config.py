@@ -47,8 +47,9 @@ class Key:
 KEYS: Dict[str, Key] = {k.name: k for k in (
     Key("format", "str", ("check",), "format", "default output format",
         ("text", "json", "sarif", "junit", "github", "markdown")),
+    # known so that it is refused by name, never set: see _check (docs/decisions.md)
     Key("output", "list", ("check",), "output",
-        "files to write, each FILE or FORMAT:FILE (as repeated --output)"),
+        "refused: output files come only from the command line (--output)"),
     Key("fail-on", "str", ("check", "report"), "fail_on", "which findings fail the run (as --fail-on)",
         ("review", "conflict", "error", "never")),
     Key("select", "list", ("check", "report"), "select", "codes or code prefixes to report (as --select)"),
@@ -101,23 +102,45 @@ def _toml():
     return tomllib
 
 
+#: largest configuration file read (bytes): a pyproject.toml is a few KiB
+CONFIG_CAP = 1024 * 1024
+
+
 def load(project_root: str) -> Config:
     """The configuration of the project at ``project_root`` (empty when it has none)."""
     own = os.path.join(project_root, OWN_FILE)
-    if os.path.isfile(own):
-        return _read(own, OWN_FILE, table=())
+    if os.path.lexists(own):
+        return _read(own, OWN_FILE, table=(), root=project_root)
     pyproject = os.path.join(project_root, PYPROJECT)
-    if os.path.isfile(pyproject):
-        return _read(pyproject, PYPROJECT, table=("tool", "memory-analyzer"))
+    if os.path.lexists(pyproject):
+        return _read(pyproject, PYPROJECT, table=("tool", "memory-analyzer"), root=project_root)
     return Config()
 
 
-def _read(path: str, shown: str, table: Tuple[str, ...]) -> Config:
-    try:
-        with open(path, "rb") as handle:
-            raw = handle.read()
-    except OSError as exc:
-        raise ConfigError("MA-CONFIG-READ", f"cannot read the configuration file: {exc.strerror}", shown) from None
+def _read_raw(path: str, shown: str, root: str) -> bytes:
+    """The file's bytes. The file belongs to the analyzed project, which is untrusted: a
+    FIFO, device or directory is refused without blocking (it was silently skipped, so the
+    project's settings were dropped), a symlink is followed only to a file inside the
+    project, and the size is capped (:data:`CONFIG_CAP`)."""
+    from analyzer.files import _inside, read_bytes
+
+    if os.path.islink(path) and not _inside(path, os.path.realpath(root)):
+        raise ConfigError("MA-CONFIG-READ", "the configuration file is a symlink to outside the project; "
+                          "not followed", shown)
+    raw, problem = read_bytes(path, CONFIG_CAP, follow_symlinks=True)
+    if problem is not None:
+        raise ConfigError("MA-CONFIG-READ", f"cannot read the configuration file: {problem}", shown)
+    return raw
+
+
+def _read(path: str, shown: str, table: Tuple[str, ...], root: str = ".") -> Config:
+    return parse(_read_raw(path, shown, root), shown, table)
+
+
+def parse(raw: bytes, shown: str, table: Tuple[str, ...] = ()) -> Config:
+    """The configuration a file's bytes set (``table``: where our keys are, ``()`` for the
+    top level of .memory-analyzer.toml); :class:`ConfigError` at ``shown:line:col`` for
+    anything unusable. The fuzzers (tests/fuzz/test_documents.py) call this directly."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -130,6 +153,10 @@ def _read(path: str, shown: str, table: Tuple[str, ...]) -> Config:
         raise ConfigError("MA-CONFIG-READ", "reading TOML needs Python 3.11 or the tomli package", shown)
     try:
         document = toml.loads(text)
+    except RecursionError:  # tomllib recurses once per nested array or inline table
+        line, col = _deepest(text)
+        raise ConfigError("MA-CONFIG-TOML", "arrays or inline tables nested too deeply to read", shown,
+                          line, col) from None
     except toml.TOMLDecodeError as exc:
         where = re.search(r"line (\d+), column (\d+)", str(exc))
         line, col = (int(where.group(1)), int(where.group(2))) if where else (1, 1)
@@ -154,6 +181,9 @@ def _check(key: str, value: Any, path: str, line: int) -> None:
         near = difflib.get_close_matches(key, list(KEYS), n=1)
         hint = f" (did you mean {near[0]!r}?)" if near else f"; known keys: {', '.join(sorted(KEYS))}"
         raise ConfigError("MA-CONFIG-UNKNOWN-KEY", f"unknown key {key!r}{hint}", path, line)
+    if key == "output":  # the analyzed project must never direct a write (issue 32)
+        raise ConfigError("MA-CONFIG-OUTPUT", "output files come only from the command line (--output FILE): "
+                          "a project's own configuration cannot name files for the analyzer to write", path, line)
     ok = {"str": isinstance(value, str), "path": isinstance(value, str), "bool": isinstance(value, bool),
           "int": isinstance(value, int) and not isinstance(value, bool),
           "list": isinstance(value, list) and all(isinstance(v, str) for v in value)}[spec.kind]
@@ -174,6 +204,24 @@ def _check(key: str, value: Any, path: str, line: int) -> None:
             except re.error as exc:
                 raise ConfigError("MA-CONFIG-VALUE", f"{key}: {pattern!r} is not a regular expression: {exc}",
                                   path, line) from None
+
+
+def _deepest(text: str) -> Tuple[int, int]:
+    """Line and column of the first ``[`` or ``{`` past 100 levels of nesting (strings and
+    comments are not told apart: this only places an error tomllib gave no position for)."""
+    depth = 0
+    line, col = 1, 0
+    for char in text:
+        col += 1
+        if char == "\n":
+            line, col = line + 1, 0
+        elif char in "[{":
+            depth += 1
+            if depth > 100:
+                return line, col
+        elif char in "]}":
+            depth = max(0, depth - 1)
+    return 1, 1
 
 
 _HEADER = re.compile(r"^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")

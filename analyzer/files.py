@@ -87,10 +87,11 @@ def inventory(memory_dir: str, project_root: str) -> Inventory:
     return Inventory(sorted(modules), sorted(problems), sorted(not_files))
 
 
-def read_bytes(path: str, limit: int = SIZE_CAP) -> Tuple[Optional[bytes], Optional[str]]:
-    """Read a regular file of at most ``limit`` bytes without following a symlink; returns
-    (data, error message)."""
-    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+def read_bytes(path: str, limit: int = SIZE_CAP, follow_symlinks: bool = False) -> Tuple[Optional[bytes], Optional[str]]:
+    """Read a regular file of at most ``limit`` bytes without following a symlink (unless
+    ``follow_symlinks``: a file the user named); never blocks on a FIFO, never reads a
+    device; returns (data, error message)."""
+    flags = os.O_RDONLY | (0 if follow_symlinks else getattr(os, "O_NOFOLLOW", 0)) | getattr(os, "O_NONBLOCK", 0)
     try:
         fd = os.open(path, flags)
     except OSError as exc:

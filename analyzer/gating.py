@@ -65,35 +65,117 @@ class Gate:
         return fingerprint not in self.known
 
 
+#: largest baseline read (bytes); a SARIF log of 100,000 findings is about 100 MB
+BASELINE_CAP = 256 * 1024 * 1024
+#: JSON documents the baseline may be (``schema.name``), besides a memory-analyzer SARIF log
+BASELINE_SHAPES = ("check.result", "report.result")
+#: the SARIF driver name our logs carry (analyzer/render/check_sarif.py)
+SARIF_DRIVER = "memory-analyzer"
+
+
 def load_baseline(path: str) -> Set[str]:
-    """The fingerprints of a previous run's JSON (check.result, report.result) or SARIF."""
+    """The fingerprints of a previous run's JSON (check.result, report.result) or SARIF.
+
+    The file may come from the project's configuration, so it is read as untrusted input:
+    a regular file only (a FIFO never blocks, ``/dev/zero`` is refused before any read), at
+    most :data:`BASELINE_CAP` bytes, strict UTF-8 JSON of bounded depth, and every value
+    it is read for checked for its type. Anything else, a SARIF log of another tool or a
+    document of another shape (JUnit, a truncated log) included, is :class:`BaselineError`:
+    a baseline that cannot be read must never make every finding look new or old."""
+    from analyzer.files import read_bytes
+
+    data, problem = read_bytes(path, BASELINE_CAP, follow_symlinks=True)
+    if problem is not None:
+        raise BaselineError(f"{path}: cannot read the baseline: {problem}")
+    return parse_baseline(data, path)
+
+
+def parse_baseline(data: bytes, path: str) -> Set[str]:
+    """The fingerprints a baseline's bytes hold, or :class:`BaselineError` naming ``path``
+    (see :func:`load_baseline`; the fuzzers call this directly)."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            document = json.load(handle)
-    except (OSError, ValueError) as exc:
-        raise BaselineError(f"{path}: cannot read the baseline: {exc}") from None
-    if isinstance(document, dict) and "runs" in document:  # SARIF
-        try:
-            return {r["partialFingerprints"][common.FINGERPRINT_KEY]
-                    for run in document["runs"] for r in run.get("results", [])
-                    if common.FINGERPRINT_KEY in r.get("partialFingerprints", {})}
-        except (TypeError, KeyError, AttributeError):
-            raise BaselineError(f"{path}: not a SARIF log of memory-analyzer") from None
-    if not isinstance(document, dict) or not isinstance(document.get("findings"), list):
-        raise BaselineError(f"{path}: neither SARIF nor a check.result / report.result JSON document")
-    try:
-        found = [_finding(f) for f in document["findings"]]
-        found += [_finding(f) for f in (document.get("merge") or {}).get("findings", [])]
-    except (TypeError, KeyError, AttributeError):
-        raise BaselineError(f"{path}: a finding lacks code, family, message or locations") from None
+        document = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise BaselineError(f"{path}: the baseline is not UTF-8 (byte {exc.start})") from None
+    except RecursionError:
+        raise BaselineError(f"{path}: the baseline is nested too deeply to be a check document") from None
+    except ValueError as exc:
+        raise BaselineError(f"{path}: the baseline is not JSON (a JUnit or truncated file?): {exc}") from None
+    if isinstance(document, dict) and "runs" in document:
+        return _sarif_fingerprints(path, document)
+    name = _get(document, "schema", "name")
+    if name not in BASELINE_SHAPES or not isinstance(document.get("findings"), list):
+        raise BaselineError(f"{path}: neither a memory-analyzer SARIF log nor a check.result / report.result "
+                            f"JSON document")
+    merge = document.get("merge")
+    merged = merge.get("findings", []) if isinstance(merge, dict) else []
+    if merge is not None and not isinstance(merge, dict) or not isinstance(merged, list):
+        raise BaselineError(f"{path}: its merge review is not an object with a list of findings")
+    found = [_finding(path, f) for f in [*document["findings"], *merged]]
     return set(common.fingerprints(found))
 
 
-def _finding(data: dict) -> CheckFinding:
-    return CheckFinding(data["code"], data["family"], data["message"], entries=list(data.get("entries", [])),
-                        subject=data.get("subject", ""), facet=data.get("facet", ""),
-                        scopes=list(data.get("scopes", [])),
-                        locations=[Location(l["path"], l["line"], l["col"]) for l in data["locations"]])
+def _get(document, *keys):
+    for key in keys:
+        document = document.get(key) if isinstance(document, dict) else None
+    return document
+
+
+def _text(path: str, value, what: str) -> str:
+    """``value`` when it is a string UTF-8 can hold (json accepts lone surrogates)."""
+    if not isinstance(value, str):
+        raise BaselineError(f"{path}: {what} is not a string")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise BaselineError(f"{path}: {what} holds a lone surrogate, "
+                            f"not text") from None
+    return value
+
+
+def _sarif_fingerprints(path: str, document: dict) -> Set[str]:
+    runs = document["runs"]
+    if not isinstance(runs, list) or not runs:
+        raise BaselineError(f"{path}: a SARIF log without runs (truncated?)")
+    out: Set[str] = set()
+    for number, run in enumerate(runs, 1):
+        driver = _get(run, "tool", "driver", "name")
+        if driver != SARIF_DRIVER:
+            shown = driver if isinstance(driver, str) else "no tool name"
+            raise BaselineError(f"{path}: run {number} is a SARIF log of another tool ({shown[:60]!r}), "
+                                f"not of {SARIF_DRIVER}")
+        results = run.get("results")
+        if not isinstance(results, list):
+            raise BaselineError(f"{path}: run {number} has no list of results (truncated?)")
+        for index, result in enumerate(results, 1):
+            value = _get(result, "partialFingerprints", common.FINGERPRINT_KEY)
+            out.add(_text(path, value, f"result {index}'s {common.FINGERPRINT_KEY}"))
+    return out
+
+
+def _finding(path: str, data) -> CheckFinding:
+    if not isinstance(data, dict):
+        raise BaselineError(f"{path}: a finding is not an object")
+    text = {key: _text(path, data.get(key, ""), f"a finding's {key}")
+            for key in ("code", "family", "message", "subject", "facet")}
+    if not all(text[key] for key in ("code", "family", "message")):
+        raise BaselineError(f"{path}: a finding lacks code, family, message or locations")
+    lists = {}
+    for key in ("entries", "scopes", "locations"):
+        value = data.get(key, [] if key != "locations" else None)
+        if not isinstance(value, list):
+            raise BaselineError(f"{path}: a finding lacks code, family, message or locations")
+        lists[key] = value
+    locations = []
+    for place in lists["locations"]:
+        line, col = _get(place, "line"), _get(place, "col")
+        if not all(isinstance(n, int) and not isinstance(n, bool) for n in (line, col)):
+            raise BaselineError(f"{path}: a finding's location needs a path, a line and a column")
+        locations.append(Location(_text(path, _get(place, "path"), "a location's path"), line, col))
+    return CheckFinding(text["code"], text["family"], text["message"],
+                        entries=[_text(path, e, "an entry ID") for e in lists["entries"]],
+                        subject=text["subject"], facet=text["facet"],
+                        scopes=[_text(path, e, "a scope") for e in lists["scopes"]], locations=locations)
 
 
 def apply(result: CheckResult, gate: Gate) -> CheckResult:

@@ -44,17 +44,33 @@ def exit_now(status: int, housekeeping=None) -> None:
 
     Output that cannot be flushed because the reader went away (a closed pipe, ``| head``)
     ends the process with ``status`` as well, as a broken pipe during the command does
-    (analyzer/cli.py); any other flush error is status 3 (internal error)."""
-    for stream in (sys.stdout, sys.stderr):
+    (analyzer/cli.py). Output that cannot be flushed for another reason (a full disk,
+    ``/dev/full``) is incomplete: one ``MA-OUTPUT`` line on stderr and status 2, as a failed
+    write during the command gives (analyzer/streams.py)."""
+    from analyzer.streams import StreamError
+
+    for name in ("stdout", "stderr"):
         try:
-            stream.flush()
+            getattr(sys, name).flush()
         except BrokenPipeError:
             pass
-        except (OSError, ValueError):
-            status = 3
+        except (OSError, ValueError, StreamError) as exc:
+            if status in (0, 1):  # an error status has already said why
+                status = 2
+                if name == "stdout":
+                    _say(f"analyze: error: MA-OUTPUT {exc}")
     if housekeeping is not None:
         try:
             housekeeping()
         except Exception:  # noqa: BLE001 - housekeeping never changes a command's outcome
             pass
     os._exit(status)
+
+
+def _say(line: str) -> None:
+    # stderr may be the stream that failed too: write what we can, never raise here
+    try:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    except Exception:  # noqa: BLE001
+        pass

@@ -163,6 +163,13 @@ def gc_paused(freeze: bool = False):
     gc.disable()
     try:
         yield
+    except BaseException:
+        # interrupted (a limit reached, issue 32): the traceback still holds what the block
+        # made, and a collector pass over it, which no timer can interrupt, delayed the error
+        # by 5 s after a million tuples; frozen, it is freed by reference counting as usual
+        if enabled:
+            gc.freeze()
+        raise
     finally:
         if enabled:
             if freeze:

@@ -186,6 +186,10 @@ _OTHER: Dict[str, tuple] = {
     "MA-BASELINE": ("the --baseline file cannot be read, or is neither a memory-analyzer SARIF log nor a "
                     "check.result / report.result JSON document",
                     "pass a file an earlier `analyze check --format json` or `--format sarif` wrote."),
+    "MA-OUTPUT": ("an output the analyzer was asked to write cannot be written or is refused: standard output "
+                  "on a full device, an --output target inside the memory dir or .git, a symlink or a path that "
+                  "is not a regular file (FIFO, device, directory); exit 2, the output is incomplete",
+                  "write to a regular file outside the memory dir and .git, on a device with space left."),
     "MA-CONFIG-READ": ("the project configuration file (.memory-analyzer.toml, or pyproject.toml with a "
                        "[tool.memory-analyzer] table) cannot be read, is not UTF-8, or TOML cannot be read here "
                        "(Python 3.10 without the tomli package)",
@@ -193,7 +197,10 @@ _OTHER: Dict[str, tuple] = {
     "MA-CONFIG-TOML": ("the project configuration file is not valid TOML", "correct the TOML at the line named."),
     "MA-CONFIG-UNKNOWN-KEY": ("the project configuration sets a key the analyzer does not know (a typo never "
                               "silently changes nothing)",
-                              "use a key docs/ci.md lists (`format`, `output`, ...)."),
+                              "use a key docs/ci.md lists (`format`, `fail-on`, ...)."),
+    "MA-CONFIG-OUTPUT": ("the project configuration names output files (`output = [...]`): the analyzed project "
+                         "must never direct a write, so output paths come only from the command line",
+                         "remove the `output` key and pass --output [FORMAT:]FILE on the command line."),
     "MA-CONFIG-VALUE": ("a project configuration key has a value of the wrong type or outside its choices",
                         "give the value the message asks for."),
     "MA-INDEX-LOCAL": ("--local lookup refused: the local overlay is not located, not bound, or in REVIEW",

@@ -111,7 +111,7 @@ def run(args: argparse.Namespace) -> int:
 
     parts = report_of(result)  # the report family split out (a result without it as it is)
     result = check_gate.apply_gate(parts.check, gate)
-    ctx = Context(str(args.project_root), report=parts if parts.full else None)
+    ctx = Context(str(args.project_root), report=parts if parts.full else None, memory_dir=args.memory_dir)
     status = write_outputs(args, lambda fmt: render(fmt, result, ctx))
     if status:
         return status
@@ -136,6 +136,23 @@ def apply_config(args: argparse.Namespace, command: str):
         return exitcodes.INVALID
     args.format = args.format or "text"
     args.output = args.output or []
+    return refuse_targets(args)  # before any work: a refused target fails at once
+
+
+def refuse_targets(args: argparse.Namespace, names=None):
+    """Exit 2 after one ``MA-OUTPUT`` line when an ``--output`` target may not be written
+    (analyzer/outfiles.py: memory dir, .git, symlink, not a regular file); None when all
+    may. Judged before the analysis runs and again just before writing."""
+    from analyzer.outfiles import refusal
+    from analyzer.render.check_formats import parse_output
+
+    root, memory_dir = str(getattr(args, "project_root", ".") or "."), getattr(args, "memory_dir", "docs/memory")
+    for spec in args.output:
+        path = parse_output(spec, args.format, names)[1]
+        reason = path is not None and refusal(path, root, memory_dir)
+        if reason:
+            print(f"analyze: error: MA-OUTPUT refused to write {path}: {reason}", file=sys.stderr)
+            return exitcodes.INVALID
     return None
 
 
@@ -151,7 +168,13 @@ def write_outputs(args: argparse.Namespace, render, names=None) -> int:
             print(f"analyze: error: --output {spec}: this command writes {' or '.join(names)}, not {head}",
                   file=sys.stderr)
             return exitcodes.INVALID
+    from analyzer.outfiles import OutputRefused, write_text
+
     targets = [parse_output(spec, args.format, names) for spec in args.output]
+    root, memory_dir = str(getattr(args, "project_root", ".") or "."), getattr(args, "memory_dir", "docs/memory")
+    refused = refuse_targets(args, names)  # every target is judged before any is written
+    if refused is not None:
+        return refused
     if not any(plain for _, _, plain in targets):
         targets.insert(0, (args.format, None, False))
     done: dict = {}
@@ -165,9 +188,11 @@ def write_outputs(args: argparse.Namespace, render, names=None) -> int:
             sys.stdout.write(text)
             continue
         try:
-            with open(path, "w", encoding="utf-8", newline="\n") as handle:
-                handle.write(text)
+            write_text(path, text, root, memory_dir)
+        except OutputRefused as exc:
+            print(f"analyze: error: MA-OUTPUT {exc}", file=sys.stderr)
+            return exitcodes.INVALID
         except OSError as exc:
-            print(f"analyze: error: cannot write {path}: {exc.strerror}", file=sys.stderr)
+            print(f"analyze: error: MA-OUTPUT cannot write {path}: {exc.strerror}", file=sys.stderr)
             return exitcodes.INVALID
     return exitcodes.OK

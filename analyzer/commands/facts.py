@@ -34,11 +34,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_max_file_bytes(parser)
 
 
-def _error(message: str, path: str, fmt: str) -> int:
+def _error(message: str, path: str, fmt: str, code: str = "MA-USAGE") -> int:
     from analyzer.diagnostics import Diagnostic
     from analyzer.span import Span
 
-    diag = Diagnostic(Span(path, 1, 1), "MA-USAGE", message)
+    diag = Diagnostic(Span(path, 1, 1), code, message)
     if fmt == "json":
         from analyzer.output import diagnostics_payload, emit_json
 
@@ -73,6 +73,12 @@ def run(args: argparse.Namespace) -> int:
         return _error("project root is not a directory", args.project_root, args.format)
     if args.format == "souffle" and not args.out:
         return _error("--format souffle needs --out DIR", ".", args.format)
+    if args.format == "souffle":
+        from analyzer.outfiles import refusal
+
+        reason = refusal(args.out, args.project_root, args.memory_dir, directory=True)
+        if reason:
+            return _error(f"refused to write into {args.out}: {reason}", args.out, args.format, "MA-OUTPUT")
     project = load_project(args.project_root, memory_dir=args.memory_dir, use_cache=not args.no_cache,
                            max_file_bytes=args.max_file_bytes)
     declared = declared_relations()
@@ -92,11 +98,15 @@ def run(args: argparse.Namespace) -> int:
             "diagnostics": [d.as_dict() for d in project.diagnostics],
         })
     if args.format == "souffle":
+        from analyzer.outfiles import OutputRefused, write_text
+
         try:
             os.makedirs(args.out, exist_ok=True)
             for name in names:
-                with open(os.path.join(args.out, f"{name}.facts"), "w", encoding="utf-8", newline="\n") as fh:
-                    fh.writelines(fact_line(fact) for fact in relations[name])
+                write_text(os.path.join(args.out, f"{name}.facts"), "".join(fact_line(f) for f in relations[name]),
+                           args.project_root, args.memory_dir)
+        except OutputRefused as exc:
+            return _error(str(exc), args.out, args.format, "MA-OUTPUT")
         except OSError as exc:
             return _error(f"cannot write facts: {exc.strerror}", args.out, args.format)
         return exitcodes.OK

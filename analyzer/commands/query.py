@@ -14,22 +14,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
-import re
 import sys
 
 from analyzer import exitcodes
+from analyzer.bounds import positive_int, seconds, size as _size
 from analyzer.commands import read as read_command
 from analyzer.engine.limits import QUERY_TIMEOUT_S
-
-_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
-
-
-def _size(text: str) -> int:
-    """``--max-memory`` argument: bytes, or a number with K, M, G or T (binary units)."""
-    match = re.fullmatch(r"\s*([0-9]+(?:\.[0-9]+)?)\s*([KMGT]?)i?B?\s*", text, re.IGNORECASE)
-    if not match:
-        raise argparse.ArgumentTypeError(f"invalid size {text!r} (examples: 2G, 500M, 0 for no limit)")
-    return int(float(match.group(1)) * _UNITS[match.group(2).upper()])
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -47,9 +37,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("table", "json", "csv"), default="table")
     parser.add_argument("--why", action="store_true", help="print a proof tree for each answer")
     parser.add_argument("--stats", action="store_true", help="print per-rule time, iterations, tuples")
-    parser.add_argument("--max-tuples", type=int, default=None, metavar="N",
+    parser.add_argument("--max-tuples", type=positive_int, default=None, metavar="N",
                         help="stop when more than N tuples have been derived (default 50,000,000)")
-    parser.add_argument("--timeout", type=float, default=QUERY_TIMEOUT_S, metavar="S",
+    parser.add_argument("--timeout", type=seconds, default=QUERY_TIMEOUT_S, metavar="S",
                         help="stop after S seconds of evaluation, proof building and output "
                              "(default 60; 0 means no limit)")
     parser.add_argument("--max-memory", type=_size, default=None, metavar="SIZE",
@@ -136,7 +126,11 @@ def _limits(args):
 def _watchdog(args):
     from analyzer.engine.watchdog import Watchdog
 
-    return Watchdog(_limits(args))
+    dog = Watchdog(_limits(args))
+    started = getattr(args, "_started", None)  # when the command started (analyzer/bounds.py)
+    if started is not None and dog.deadline is not None:
+        dog.started, dog.deadline = started, started + dog.limits.timeout_s
+    return dog
 
 
 def _session(args, program):

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from analyzer import exitcodes
+from analyzer.bounds import positive_int
 from analyzer.root import add_root_arguments, resolve_root
 
 
@@ -32,20 +33,10 @@ def add_max_file_bytes(parser: argparse.ArgumentParser) -> None:
 
     # default None: the project configuration's max-file-bytes, else SIZE_CAP (analyzer.cli
     # settles it before the command runs, so every command sees a number)
-    parser.add_argument("--max-file-bytes", type=_positive_int, default=None, metavar="N",
+    parser.add_argument("--max-file-bytes", type=positive_int, default=None, metavar="N",
                         help=f"largest memory file read, in bytes (default: max-file-bytes of the project "
                              f"configuration, else {SIZE_CAP}, 10 MiB); a larger file is an error, not a "
                              "silently missing module")
-
-
-def _positive_int(value: str) -> int:
-    try:
-        number = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {value!r}") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1: {value!r}")
-    return number
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -34,7 +34,14 @@ def run(args: argparse.Namespace) -> int:
     if not Path(args.project_root).is_dir():
         print(f"analyze shell: error: project root is not a directory: {args.project_root}", file=sys.stderr)
         return exitcodes.INVALID
-    shell = Shell(Path(args.project_root), args.memory_dir, use_cache=not args.no_cache)
+    from analyzer.engine.limits import QUERY_TIMEOUT_S, Limits
+    from analyzer.engine.watchdog import Watchdog
+
+    # each line is bounded by --timeout (analyzer/bounds.py); reading the project once too
+    timeout = QUERY_TIMEOUT_S if args.timeout is None else args.timeout
+    with Watchdog(Limits(timeout_s=timeout or None)).watching("reading the project"):
+        shell = Shell(Path(args.project_root), args.memory_dir, use_cache=not args.no_cache)
+    shell.timeout = timeout
     interactive = sys.stdin.isatty()
     history = _setup_readline(shell) if interactive else None
     if interactive:

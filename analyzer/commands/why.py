@@ -54,7 +54,10 @@ def run(args: argparse.Namespace) -> int:
         first = exc.diagnostics[0]
         return error("why", args, f"--pattern: {first.message}", first.code)
     except EngineError as exc:  # e.g. a pattern over a relation the read program does not declare
-        return error("why", args, str(exc), "DL915")
+        from analyzer.engine.errors import EvaluationLimitError
+
+        # a limit (the command's --timeout, memory) keeps its own code: DL902, as everywhere
+        return error("why", args, str(exc), "DL902" if isinstance(exc, EvaluationLimitError) else "DL915")
     if answer.error:
         return error("why", args, answer.error)
     if args.format == "json":

@@ -64,10 +64,15 @@ class Watchdog:
         self.phase: Optional[str] = None  # what runs after evaluation, e.g. "building proofs"
         self._depth = 0
         self._memory_checked = float("-inf")
+        self._tripped: Optional[EvaluationLimitError] = None  # the first limit error raised
 
     # -- the check ---------------------------------------------------------------------
     def check(self) -> None:
-        """Raise :class:`EvaluationLimitError` when a limit is exceeded."""
+        """Raise :class:`EvaluationLimitError` when a limit is exceeded. Once one was raised,
+        later checks raise the same message again (a tick that lands while the first error
+        unwinds replaces it: the message must keep the time and rule the limit was met at)."""
+        if self._tripped is not None:
+            raise EvaluationLimitError(self._tripped.message, self._tripped.span)
         limits = self.limits
         count = self.run.derived_count() if self.run is not None else 0
         if count > limits.max_tuples:
@@ -89,7 +94,12 @@ class Watchdog:
         return self.error("out of memory (the process could not allocate more)")
 
     def error(self, what: str) -> EvaluationLimitError:
-        """``what``, then where the time went: the running rule and the relation sizes."""
+        """``what``, then where the time went: the running rule and the relation sizes (and
+        remembered: :meth:`check` raises it again from now on)."""
+        self._tripped = self._error(what)
+        return self._tripped
+
+    def _error(self, what: str) -> EvaluationLimitError:
         elapsed = time.monotonic() - self.started
         if self.run is None:
             where = f" while {self.phase}" if self.phase else ""

@@ -69,17 +69,29 @@ def _bindings(path: str, project_id: str, sink: Sink) -> None:
 
     try:
         data = json.loads(text, object_pairs_hook=no_duplicates) if text is not None else None
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: arrays or objects nested too deeply
         data = None
     roots = data.get("roots") if isinstance(data, dict) else None
     valid = (isinstance(data, dict) and data.get("project_id") == project_id and isinstance(roots, list) and roots
-             and all(isinstance(r, str) and os.path.isabs(r) and os.path.realpath(r) == r for r in roots)
-             and len(set(roots)) == len(roots))
+             and all(_canonical_root(r) for r in roots) and len(set(roots)) == len(roots))
     if not valid:
         sink.fact("overlay_issue", CORRUPT)
         return
     for root in roots:
         sink.fact("overlay_binding", root)
+
+
+def _canonical_root(root) -> bool:
+    """A bound root as §11 wants it: an absolute, canonical path. A NUL byte or a lone
+    surrogate (JSON allows ``\\u0000`` and ``\\ud800``) is no path: the binding is corrupt,
+    where ``realpath`` raised ValueError (exit 3)."""
+    if not isinstance(root, str) or "\x00" in root:
+        return False
+    try:
+        root.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return os.path.isabs(root) and os.path.realpath(root) == root
 
 
 def _local_manifest(local: str, project_id: str, sink: Sink) -> list:

@@ -330,7 +330,11 @@ def check_relations(packs: PackSet) -> List[str]:
     families, so the packs reuse that evaluation)."""
     session = packs.session({})  # (cheap: the packs' rules were checked at load time)
     body = {atom.rel for rule in session.rules for lit in rule.body for atom in _atoms_of(lit)}
-    return sorted(rel for rel in body if rel not in session.decls and session.owner(rel) is session)
+    from analyzer.engine.builtins import BUILTINS
+
+    # a builtin call (concat, to_string, ...) is an atom of the body too, but no relation
+    return sorted(rel for rel in body
+                  if rel not in session.decls and rel not in BUILTINS and session.owner(rel) is session)
 
 
 def _atoms_of(literal):

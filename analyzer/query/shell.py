@@ -12,6 +12,8 @@ import shlex
 from pathlib import Path
 from typing import Callable, List, Optional
 
+from analyzer.engine.limits import QUERY_TIMEOUT_S
+
 HELP = """\
 A line is a goal, e.g.  owner(I, M, Sc, S, F), Sc != "project"
 or a rule (a line with `:-`, or a .decl), e.g.  big(M) :- budget(M, T), T > 900.
@@ -66,8 +68,29 @@ class Shell:
 
     # ---- one line -----------------------------------------------------------------------
 
+    #: seconds one line may take (evaluation, proofs, rendering); None or 0: no limit.
+    #: ``analyze shell --timeout S`` sets it; the default is query's (analyzer/bounds.py)
+    timeout: Optional[float] = QUERY_TIMEOUT_S
+
     def handle(self, line: str) -> str:
-        """The text to print for ``line`` (errors included: a shell line never raises)."""
+        """The text to print for ``line`` (errors included: a shell line never raises), within
+        :attr:`timeout` seconds (a line past it answers DL902, as ``query`` does)."""
+        from analyzer.engine.limits import Limits
+        from analyzer.engine.watchdog import Watchdog
+
+        from analyzer.engine.errors import EngineError
+
+        dog = Watchdog(Limits(timeout_s=self.timeout or None))
+        self.session.watchdog = dog
+        try:
+            with dog.watching():
+                return self._handle(line)
+        except EngineError as exc:  # the limit reached after the line's own handlers
+            return exc.diagnostic("<shell>").render() + "\n"
+        finally:
+            self.session.watchdog = None
+
+    def _handle(self, line: str) -> str:
         from analyzer.diagnostics import DiagnosticError
         from analyzer.engine.errors import EngineError
         from analyzer.needed import UnusableInput, error_line

@@ -31,6 +31,7 @@ class Context:
     warn: Callable[[str], None] = lambda message: print(message, file=sys.stderr)
     env: Mapping[str, str] = field(default_factory=lambda: os.environ)
     report: Optional[object] = None
+    memory_dir: str = "docs/memory"  # never written: the step summary is refused there
 
     def repo_prefix(self) -> str:
         """The project root's path in its repository (asked of Git once)."""
@@ -93,12 +94,16 @@ def _markdown(result: CheckResult, ctx: Context) -> Tuple[str, int]:
 def _github(result: CheckResult, ctx: Context) -> Tuple[str, int]:
     from analyzer.render.check_github import render_github
 
+    from analyzer.outfiles import OutputRefused, write_text
+
     summary = ctx.env.get("GITHUB_STEP_SUMMARY")
     if summary:
         text, _ = _markdown(result, ctx)
         try:
-            with open(summary, "a", encoding="utf-8", newline="\n") as handle:
-                handle.write(text)
+            write_text(summary, text, ctx.project_root, ctx.memory_dir, append=True)
+        except OutputRefused as exc:  # the memory dir, .git, a symlink, a FIFO: never written
+            ctx.warn(f"analyze: error: MA-OUTPUT $GITHUB_STEP_SUMMARY: {exc}")
+            return "", exitcodes.INVALID
         except OSError as exc:
             ctx.warn(f"analyze: cannot append to $GITHUB_STEP_SUMMARY ({summary}): {exc.strerror}")
     return render_github(result, ctx.repo_prefix()), exitcodes.OK

@@ -22,10 +22,10 @@ def test_no_file_means_no_settings(tmp_path):
 
 def test_pyproject_table_is_read_and_other_tools_are_left_alone(tmp_path):
     _write(tmp_path, "pyproject.toml", '[project]\nname = "x"\n\n[tool.memory-analyzer]\nformat = "sarif"\n'
-                                       'output = ["json:a.json"]\n\n[tool.other]\nfoo = 1\n')
+                                       'select = ["MC-FRESH"]\n\n[tool.other]\nfoo = 1\n')
     loaded = config.load(str(tmp_path))
-    assert loaded.values == {"format": "sarif", "output": ["json:a.json"]}
-    assert loaded.lines == {"format": 5, "output": 6}
+    assert loaded.values == {"format": "sarif", "select": ["MC-FRESH"]}
+    assert loaded.lines == {"format": 5, "select": 6}
     assert loaded.path == "pyproject.toml"
 
 
@@ -44,7 +44,13 @@ def test_own_file_wins_over_pyproject(tmp_path):
 @pytest.mark.parametrize("text, code, line", [
     ('[tool.memory-analyzer]\n\nformat = "json"\nformt = "sarif"\n', "MA-CONFIG-UNKNOWN-KEY", 4),
     ('[tool.memory-analyzer]\nformat = "yaml"\n', "MA-CONFIG-VALUE", 2),
-    ('[tool.memory-analyzer]\noutput = "a.sarif"\n', "MA-CONFIG-VALUE", 2),
+    ('[tool.memory-analyzer]\nselect = "MC-FRESH"\n', "MA-CONFIG-VALUE", 2),
+    # the project never names a file to write, whatever the value's type (issue 32)
+    ('[tool.memory-analyzer]\nformat = "json"\noutput = ["a.sarif"]\n', "MA-CONFIG-OUTPUT", 3),
+    ('[tool.memory-analyzer]\noutput = "a.sarif"\n', "MA-CONFIG-OUTPUT", 2),
+    # nested past tomllib's recursion: was RecursionError, exit 3 (issue 32)
+    ('[tool.memory-analyzer]\nformat = ' + "[" * 3000 + "]" * 3000 + '\n', "MA-CONFIG-TOML", 2),
+    ('[tool.memory-analyzer]\nformat = ' + "{a = " * 3000 + "1" + "}" * 3000 + '\n', "MA-CONFIG-TOML", 2),
     ('[tool.memory-analyzer]\nformat = "json\n', "MA-CONFIG-TOML", 2),
     ('[tool.memory-analyzer]\nformat = "json"\n[tool.memory-analyzer.nested]\nx = 1\n', "MA-CONFIG-UNKNOWN-KEY", 3),
 ])
@@ -63,9 +69,9 @@ def test_unknown_key_suggests_the_near_one(tmp_path):
 
 
 def test_apply_fills_only_unset_options():
-    args = argparse.Namespace(format=None, output=["x"])
-    config.apply(args, "check", config.Config({"format": "sarif", "output": ["json:y"]}))
-    assert args.format == "sarif" and args.output == ["x"]
+    args = argparse.Namespace(format=None, select=["x"])
+    config.apply(args, "check", config.Config({"format": "sarif", "select": ["y"]}))
+    assert args.format == "sarif" and args.select == ["x"]
 
 
 def test_every_key_is_declared_with_a_known_kind():
@@ -75,10 +81,9 @@ def test_every_key_is_declared_with_a_known_kind():
 
 def test_check_takes_defaults_from_the_file_and_flags_win(tmp_path):
     root = copy_example(tmp_path)
-    _write(root, "pyproject.toml", f'[tool.memory-analyzer]\nformat = "json"\noutput = ["sarif:{tmp_path}/c.sarif"]\n')
+    _write(root, "pyproject.toml", '[tool.memory-analyzer]\nformat = "json"\n')
     proc = run_proc(["check", "--all", "--project-root", str(root)], tmp_path)
     assert json.loads(proc.stdout)["schema"]["name"] == "check.result"
-    assert (tmp_path / "c.sarif").is_file()
     text = run_proc(["check", "--all", "--format", "text", "--project-root", str(root)], tmp_path)
     assert text.stdout.startswith("MemoryCustodian routing check:")
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
+
 from analyzer import gating
 from analyzer.query.check_model import CheckFinding, CheckResult, FamilyResult, Location
 from analyzer.query.merge import MergeResult
@@ -76,6 +78,58 @@ def test_unusable_baseline_is_exit_2(tmp_path):
     for path in (bad, tmp_path / "missing.json"):
         proc = run_proc(["check", "--all", "--project-root", str(root), "--baseline", str(path)], tmp_path)
         assert proc.returncode == 2 and "MA-BASELINE" in proc.stderr and proc.stdout == ""
+
+
+HOSTILE_BASELINES = {
+    # each of these was exit 3 (RecursionError, UnicodeEncodeError, TypeError) or, worse,
+    # silently read as "no finding is known" (another tool's SARIF, an empty run list)
+    "integer": "5",
+    "list": "[1, 2]",
+    "deep": "[" * 100000 + "]" * 100000,
+    "deep-findings": '{"schema": {"name": "check.result"}, "findings": [' + "[" * 50000 + "]" * 50000 + "]}",
+    "surrogate": '{"schema": {"name": "check.result"}, "findings": [{"code": "\\ud800", "family": "f", '
+                 '"message": "m", "locations": []}]}',
+    "types": '{"schema": {"name": "check.result"}, "findings": [{"code": "A", "family": "f", "message": "m", '
+             '"locations": [{"path": 1, "line": "x", "col": 2}]}]}',
+    "merge-not-object": '{"schema": {"name": "check.result"}, "findings": [], "merge": [1]}',
+    "junit": '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="memory-analyzer"/>\n',
+    "foreign-json": '{"findings": []}',
+    "other-tool-sarif": json.dumps({"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "CodeQL"}},
+                                                                  "results": []}]}),
+    "sarif-without-runs": '{"version": "2.1.0", "runs": []}',
+    "truncated-sarif": '{"version": "2.1.0", "runs": [{"tool": {"driver": {"name": "memory-analyzer"}}, '
+                       '"results": [{"ruleId": "MC-FRESH-001"',
+    "sarif-result-without-fingerprint": json.dumps({"version": "2.1.0", "runs": [
+        {"tool": {"driver": {"name": "memory-analyzer"}}, "results": [{"ruleId": "MC-FRESH-001"}]}]}),
+    "not-utf8": b'{"findings": ["\xff"]}',
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_BASELINES))
+def test_a_hostile_baseline_is_a_clear_error(tmp_path, name):
+    path = tmp_path / "baseline.json"
+    content = HOSTILE_BASELINES[name]
+    path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    with pytest.raises(gating.BaselineError) as caught:
+        gating.load_baseline(str(path))
+    assert str(caught.value).startswith(f"{path}: ")
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "directory"])
+def test_a_baseline_that_is_no_regular_file_never_blocks(tmp_path, kind):
+    import os
+
+    if kind == "fifo":
+        path = tmp_path / "fifo.json"
+        os.mkfifo(path)
+    elif kind == "device":
+        path = "/dev/zero"  # read to the end, it exhausted memory
+        if not os.path.exists(path):
+            pytest.skip("no /dev/zero")
+    else:
+        path = tmp_path
+    with pytest.raises(gating.BaselineError, match="not a regular file"):
+        gating.load_baseline(str(path))
 
 
 def test_a_pattern_no_code_starts_with_is_exit_2(tmp_path):

@@ -6,6 +6,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 
 def _overlay(acme: Path, state: Path, prefs_mode: int = 0o600) -> Path:
     manifest = (acme / "docs" / "memory" / "manifest.md").read_text(encoding="utf-8")
@@ -69,3 +71,23 @@ def test_overlay_without_local_directory(acme, analyze, tmp_path):
     bindings.unlink()
     nothing = analyze("read", "--project-root", str(acme), "--task", "general", "--no-cache")
     assert "Local overlay status: DISABLED" in nothing.stdout, nothing.stdout
+
+
+@pytest.mark.parametrize("bindings", [
+    "[" * 100000 + "]" * 100000,  # deep: json recursed until RecursionError
+    '{"project_id": "%s", "roots": ["/tmp/a\\u0000b"]}',  # NUL: realpath raised ValueError
+    '{"project_id": "%s", "roots": ["/tmp/\\ud800"]}',  # a lone surrogate: no path either
+    '{"project_id": "%s", "roots": [{"a": [[[[1]]]]}]}',
+], ids=["deep", "nul", "surrogate", "object-root"])
+def test_a_hostile_binding_file_is_corrupt_not_an_internal_error(acme, analyze, tmp_path, bindings):
+    # issue 32: each of these ended in "internal error" (exit 3)
+    local = _overlay(acme, tmp_path / "state")
+    manifest = (acme / "docs" / "memory" / "manifest.md").read_text(encoding="utf-8")
+    project_id = re.search(r"- project_id: (\S+)", manifest).group(1)
+    path = local.parent / "bindings.json"
+    path.write_text(bindings.replace("%s", project_id), encoding="utf-8")
+    path.chmod(0o600)
+    run = analyze("read", "--project-root", str(acme), "--task", "general", "--no-cache")
+    assert "internal error" not in run.stderr and run.returncode != 3, run.stderr
+    assert "Local overlay status: REVIEW" in run.stdout, run.stdout
+    assert "Local overlay binding file is corrupt." in run.stdout
