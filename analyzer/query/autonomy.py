@@ -130,9 +130,13 @@ def judged_from(root, result: AutonomyResult) -> None:
     base = repo.commit(diff.base_ref)
     head = repo.commit(diff.head_ref or "HEAD")
     names = f"{diff.base_ref} and {diff.head_ref or 'HEAD'}"
+    from analyzer.shallow import boundary, merge_base
+
     try:
-        diff.base = repo.merge_base(base, head, names)
+        diff.base = merge_base(repo, base, head, names)
     except GitError as exc:
+        if boundary(repo):  # the history is cut, not unrelated: the error says what to fetch
+            raise
         raise GitError(f"{exc}: unrelated histories; the autonomy check judges what {diff.head_ref or 'HEAD'} "
                        f"changed since it left {diff.base_ref}") from None
     if diff.base != base:
