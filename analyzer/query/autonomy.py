@@ -97,6 +97,13 @@ def run_autonomy(root, memory_dir: str, mode: str, base: str, head: Optional[str
     facts["reviewer"] = [(name,) for name in reviewers]
     db = facts.evaluate(program)
     select(db, result.diff, memory_dir, order)
+    from analyzer.head_places import anchor_deleted
+
+    try:
+        anchor_deleted(root, result.diff)
+    except GitError as exc:
+        result.error = str(exc)
+        return result
     [(result.effective,)] = db.relation("effective_mode")
     [(result.status, result.exit_code)] = db.relation("autonomy_status")
     result.missing = [name for (name,) in db.relation("reading_missing")] if mode == "full" else []

@@ -41,6 +41,8 @@ def link_base(env=None) -> str:
 def link(location: Location, prefix: str, base: str) -> str:
     """``[path:line](base/path#Lline)``, the path relative to the repository root."""
     path = common.repo_path(location, prefix)
+    if location.line <= 0:  # the file itself
+        return f"[{escape(path)}]({base}{path})"
     return f"[{escape(path)}:{location.line}]({base}{path}#L{location.line})"
 
 
