@@ -89,6 +89,8 @@ def result_entry(finding: CheckFinding, fingerprint: str, index: int, prefix: st
     for key in ("subject", "facet"):
         if getattr(finding, key):
             out["properties"][key] = getattr(finding, key)
+    if getattr(finding, "introduced", None) is not None:  # --introduced: where it started
+        out["properties"]["introduced"] = finding.introduced.payload()
     return out
 
 
