@@ -101,6 +101,21 @@ def require_window(repo: Repo, tip: str, since: int) -> None:
                        f"`git fetch --shallow-since={day}`")
 
 
+def range_note(repo: Repo, base: str, head: str) -> str:
+    """For ``analyze diff``: "" when the clone holds every commit of ``base..head`` (``head``
+    "" is HEAD), else a note that the commits listed per change are only those it holds (the
+    trees compared are whole: the changes themselves are exact)."""
+    shallow = boundary(repo)
+    if not shallow:
+        return ""
+    reached = _reached(repo, shallow, [head or repo.commit("HEAD")], [base])
+    if not reached:
+        return ""
+    return (f"shallow clone: the history between the revisions stops at commit {reached[0][:12]}; the changes are "
+            f"exact (two trees are compared), but the commits listed per change are only those this clone holds "
+            f"(run `git fetch --deepen=<N>`, or {FULL})")
+
+
 def require_commits(repo: Repo, commits: Sequence[str], need: str, fetch: str) -> None:
     """Raise when any of ``commits`` is a boundary commit (its history is cut)."""
     cut = [sha for sha in commits if sha in boundary(repo)]

@@ -45,6 +45,7 @@ def test_diff_in_a_depth_2_clone(origin, tmp_path):
         out = analyze(shallow, "diff", "--base", "HEAD~1", *head)
         assert out.returncode == 0, out.stderr
         assert f"E/evidence entry {CENTS}" in out.stdout and shas[3][:12] in out.stdout
+        assert "note:" not in out.stderr  # HEAD~1..HEAD is whole in the clone
     # the autonomy check's merge base is HEAD~1 itself, inside the clone
     out = analyze(shallow, "check", "--autonomy", "confirm", "--base", "HEAD~1")
     assert (out.returncode, out.stdout.splitlines()[1]) == (0, "Autonomy status: CLEAR"), out.stderr
@@ -82,8 +83,10 @@ def test_merge_base_beyond_the_clone(origin, tmp_path):
     assert f"merge base of origin/main and origin/side needs history beyond commit {first[:12]}" in out.stderr
     assert f"its parent {missing} is not in this clone" in out.stderr and "git fetch --deepen=" in out.stderr
     assert "unrelated" not in out.stderr
-    # the tree-to-tree diff needs no merge base
-    assert analyze(shallow, "diff", "--base", "origin/main", "--head", "origin/side").returncode == 0
+    # the tree-to-tree diff needs no merge base; it says the commits it lists may be partial
+    out = analyze(shallow, "diff", "--base", "origin/main", "--head", "origin/side")
+    assert out.returncode == 0 and "Counts: A 0, B 0, C 0, D 0, E 1" in out.stdout, out.stderr
+    assert f"note: shallow clone: the history between the revisions stops at commit {side[:12]}" in out.stderr
     subprocess.run(["git", "fetch", "-q", "--deepen=3"], cwd=shallow, env=env(), check=True)
     out = analyze(shallow, "check", "--autonomy", "confirm", "--base", "origin/main", "--head", "origin/side")
     assert out.returncode == 0 and f"Judged from the merge base {shas[1][:12]}" in out.stdout, out.stderr
