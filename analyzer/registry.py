@@ -256,8 +256,8 @@ COMMANDS: Tuple[CommandSpec, ...] = (
                (2, "a BLINDSPOT (a changed unit or a file that could not be read), a managed file that cannot "
                    "be used in either revision or the work tree (`analyze diff: error: <path>:<line>:<col>: "
                    "MA-FILE-… <cause> (in the work tree | at <rev>)`, as read reports it), or Git could not "
-                   "answer: a revision it cannot resolve, not a repository, a shallow clone (`analyze diff: error: "
-                   "…`, code MA-GIT); the `error` shape with --format json, check's error document in its CI "
+                   "answer: a revision it cannot resolve, not a repository, a revision a shallow or partial "
+                   "clone does not hold (`analyze diff: error: …`, code MA-GIT); the `error` shape with --format json, check's error document in its CI "
                    "formats")),
     ),
     CommandSpec(

@@ -92,7 +92,9 @@ def require_window(repo: Repo, tip: str, since: int) -> None:
     shallow = boundary(repo)
     if not shallow:
         return
-    out = repo._run(repo.top, ["rev-list", "--first-parent", f"--since={since}", "--format=%H %ct", "--no-commit-header",
+    # the whole first-parent line, filtered here: a shallow clone's is short, and the window
+    # is every commit with its time in range (analyzer/history.py), not a walk that stops
+    out = repo._run(repo.top, ["rev-list", "--first-parent", "--format=%H %ct", "--no-commit-header",
                                tip, "--"]).decode("ascii", "replace").split()
     inside = [sha for sha, time in zip(out[::2], out[1::2]) if sha in shallow and int(time) >= since]
     if inside:
