@@ -65,9 +65,10 @@ def trace(request, result, depth: int = DEPTH) -> Dict[str, Introduced]:
     repo = Repo(str(request.project_root))
     head = repo.commit("HEAD")
     history = History(repo, request.memory_dir)
-    commits = list(reversed(history.log(["--first-parent", head])))[:depth]  # newest first
+    commits = list(reversed(history.log(["--first-parent", f"--max-count={depth}", head])))  # newest first
     found: Dict[str, Introduced] = {}
     open_ = set(current)
+    bounded = False
     for n, commit in enumerate(commits):
         seen = _fingerprints(request, repo, read_revisions, commit.sha)
         # absent here, present in the newer state (the work tree for the newest commit):
@@ -79,20 +80,18 @@ def trace(request, result, depth: int = DEPTH) -> Dict[str, Introduced]:
         if not open_:
             return found
         if n == depth - 1:  # the bound: still present at the oldest commit read
+            bounded = True
             break
         # the history must go on past this commit: a shallow clone's boundary commit shows
         # no parents though it has them
         require_commits(repo, [commit.sha], "tracing when a finding started", f"`git fetch --deepen={depth}`")
-        if not commit.parents:  # a root commit: what it holds started with it
-            break
     if not commits:  # nothing committed holds the memory dir: every finding is the work tree's
         return {fp: Introduced("worktree", 0, True) for fp in current}
-    from analyzer.shallow import boundary
-
-    oldest = commits[-1].sha
-    exact = not commits[-1].parents and oldest not in boundary(repo)  # a true root: nothing before it
+    # past the oldest memory commit, unless the bound stopped the walk, no commit changed the
+    # memory dir: before it there was none (a root commit, or one without the dir), so what
+    # it holds started with it
     for fp in open_:
-        found[fp] = _at(repo, head, oldest, exact)
+        found[fp] = _at(repo, head, commits[-1].sha, not bounded)
     return found
 
 

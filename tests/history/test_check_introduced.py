@@ -89,3 +89,29 @@ def test_shallow_clone_fails_closed(history, tmp_path):
     # within the bound, the clone suffices
     found = by_message(json.loads(check(clone, "--introduced", "--introduced-depth", "1", "--format", "json").stdout))
     assert found[OLD]["commit"] == shas["other"] and found[OLD]["exact"] is False
+
+
+def test_memory_dir_added_after_the_root(tmp_path):
+    """Before the commit that adds the memory dir there is none: what it holds starts there,
+    exactly, though that commit has a parent."""
+    import shutil
+
+    from histrepo import EXAMPLE
+
+    root = tmp_path / "p"
+    root.mkdir()
+
+    def git(*args):
+        return subprocess.run(["git", *args], cwd=root, env=env(), check=True, capture_output=True,
+                              text=True).stdout.strip()
+
+    git("init", "-q", "-b", "main")
+    (root / "README.md").write_text("code first\n")
+    git("add", "-A")
+    git("commit", "-qm", "code")
+    shutil.copytree(EXAMPLE / "docs", root / "docs")
+    git("add", "-A")
+    git("commit", "-qm", "memory")
+    added = git("rev-parse", "HEAD")
+    found = by_message(json.loads(check(root, "--introduced", "--format", "json").stdout))
+    assert found[OLD] == {"commit": added, "age": 0, "exact": True}
