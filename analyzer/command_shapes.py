@@ -114,7 +114,11 @@ CHECK_STATUS = Enum("OK", "FAILED", "CLEAR", "REVIEW", "CONFLICT", "INVALID", "U
 CHECK_FINDING = Obj(
     {"code": "str", "family": "str", "message": "str", "entries": "list[str]", "subject": "str", "facet": "str",
      "scopes": "list[str]", "locations": list_of(Obj({"path": "str", "line": "int", "col": "int"}))},
-    {"status": "str", "severity": "str", "proofs": "list[dict[any]]"})
+    {"status": "str", "severity": "str", "proofs": "list[dict[any]]",
+     # `check --introduced`: the first-parent commit where the finding started ("worktree" for
+     # uncommitted changes), its age in commits before HEAD, and whether it is exact (false:
+     # present since that commit or earlier, the oldest read within --introduced-depth)
+     "introduced": Obj({"commit": "str", "age": "int", "exact": "bool"})})
 
 
 def family_statuses(names) -> Obj:
@@ -154,7 +158,10 @@ CHECK_SHAPES = (
           "them (see_above for a subproof shown before), at most 200 nodes breadth first (elided: how many "
           "subproofs of a node were cut). With --select, --ignore, --baseline or --fail-on, findings holds only "
           "the findings the gate shows, exit_code is the gate's (analyzer/gating.py), and gate says what it did "
-          "(hidden: how many findings it hid); status and families stay the rules' words."),
+          "(hidden: how many findings it hid); status and families stay the rules' words. With --introduced "
+          "every finding has introduced: the first-parent commit of HEAD where its fingerprint first appears "
+          "(worktree: uncommitted changes), its age in commits before HEAD, and exact (false: present since that "
+          "commit or earlier, the oldest of the --introduced-depth memory commits read)."),
     Shape("error", 1, "no check ran: the memory dir is missing (exit 1), is outside docs/ (exit 2), a managed "
           "file the check needs is unusable (a symlink, not a regular file, unreadable, not UTF-8 or over "
           "--max-file-bytes; one diagnostic per file; exit 2), the project configuration is (exit 2) or a --rules "

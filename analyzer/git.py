@@ -68,6 +68,9 @@ def _environment() -> Dict[str, str]:
     # allocators ignore these names; a user's own setting is kept.
     env.setdefault("MALLOC_TRIM_THRESHOLD_", str(1 << 30))
     env.setdefault("MALLOC_MMAP_THRESHOLD_", str(32 << 20))
+    # a partial clone's missing blob is an error, never fetched from its promisor remote:
+    # the analyzer writes nothing into the repository and opens no connection
+    env["GIT_NO_LAZY_FETCH"] = "1"
     return env
 
 
@@ -84,8 +87,20 @@ def _call(cwd: str, args: Sequence[str], stdin: Optional[bytes] = None, timeout:
         raise GitError(f"git could not run: {exc}") from None
     if proc.returncode != 0:
         err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
+        lazy = next((line for line in err if "from promisor remote" in line), None)
+        if lazy is not None:  # a partial clone without the object (the lazy fetch is off)
+            raise GitError(not_fetched(lazy))
         raise GitError(err[-1] if err else f"git exited with status {proc.returncode}")
     return proc.stdout
+
+
+def not_fetched(message: str) -> str:
+    """The error of an object a partial clone does not hold (Git's ``message`` names it)."""
+    found = re.search(r"[0-9a-f]{40,64}", message)
+    return (f"partial clone: object {found.group(0) if found else '(unnamed)'} is not in this clone, and the "
+            "analyzer fetches nothing (it never writes into the repository); fetch the memory dir's files of "
+            "the revisions first (`git log -p --format= REV.. -- <memory dir>/ > /dev/null` lets Git fetch "
+            "them), or clone without `--filter`")
 
 
 def run_git(root: str, *args: str, timeout: float = 30.0) -> Tuple[bool, str]:
@@ -112,8 +127,8 @@ class Repo:
         top, prefix = self._lines(self.root, "rev-parse", "--show-toplevel", "--show-prefix", count=2)
         self.top = top
         self.prefix = prefix  # the project root relative to the top level, "" or ending in "/"
-        if self._lines(self.top, "rev-parse", "--is-shallow-repository", count=1)[0] == "true":
-            raise GitError("the repository is a shallow clone; its history may not contain the merge base")
+        # a shallow clone is read like any other: what needs history beyond its boundary
+        # (a merge base, the readiness window) checks it there (analyzer/shallow.py)
 
     # ---- plumbing ---------------------------------------------------------------------------
 
@@ -139,7 +154,11 @@ class Repo:
             if self._unborn(ref):
                 raise GitError(f"no commits yet: {ref} names no commit in this repository "
                                "(commit the memory first, or compare against another revision)") from None
-            raise GitError(f"not a valid commit: {ref}") from None
+            from analyzer.shallow import FULL, boundary
+
+            hint = (f" (this is a shallow clone: the commit may be beyond its history; run `git fetch --deepen=<N>` "
+                    f"or {FULL})" if boundary(self) else "")
+            raise GitError(f"not a valid commit: {ref}{hint}") from None
 
     def _unborn(self, ref: str) -> bool:
         """Whether ``ref`` is HEAD (or the branch it points to) of a repository without a commit."""

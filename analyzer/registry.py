@@ -160,7 +160,12 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "`.memory-analyzer.toml`, sets defaults for these options; flags win. --rules PACK.dl "
         "(repeatable) adds the findings of a rule pack as one more family, `packs`. "
         "--base REV (with --autonomy plan|confirm|full) judges instead the memory changes the head made "
-        "since it left REV (from their merge base, as `git diff REV...HEAD`; the `autonomy` shape).",
+        "since it left REV (from their merge base, as `git diff REV...HEAD`; the `autonomy` shape). "
+        "--introduced names, for each finding, the first-parent commit of HEAD where it started and its age in "
+        "commits, like `git blame` for findings: the memory commits are read newest first (at most "
+        "--introduced-depth N, default 100) until every finding is seen to start; one still present at the "
+        "oldest commit read is `present since` it `or earlier` (JSON `exact` false). Only the memory dir is "
+        "traced; source paths and the repository's file list are read as they are now.",
         shapes=Shapes("analyzer.command_shapes:CHECK_SHAPES", "analyzer.history_shapes:AUTONOMY_SHAPES"),
         exits=((0, "no family failed: quality checks without ERROR findings, conflict status CLEAR or REVIEW"),
                (1, "a quality check found an ERROR, the conflict status is CONFLICT or INVALID (a broken manifest "
@@ -168,8 +173,10 @@ COMMANDS: Tuple[CommandSpec, ...] = (
                (2, "a managed file is unusable (a symlink, not a regular file, unreadable, not UTF-8 or over "
                    "--max-file-bytes): one `Error: <path>:<line>:<col>: <CODE> <cause>` line per file on stderr, "
                    "the project root is not a directory, the project configuration is unusable (`path:line:col: "
-                   "MA-CONFIG-…` on stderr), an --output file cannot be written, or a --rules pack is wrong "
-                   "(`path:line:col: CODE …`)")),
+                   "MA-CONFIG-…` on stderr), an --output file cannot be written, a --rules pack is wrong "
+                   "(`path:line:col: CODE …`), or --introduced cannot read the history it needs (no Git "
+                   "repository, or a shallow clone that stops before the walk ends: the missing commit and "
+                   "what to fetch are named)")),
     ),
     CommandSpec(
         "test", LIVE, "analyzer.commands.packtest",
@@ -249,8 +256,8 @@ COMMANDS: Tuple[CommandSpec, ...] = (
                (2, "a BLINDSPOT (a changed unit or a file that could not be read), a managed file that cannot "
                    "be used in either revision or the work tree (`analyze diff: error: <path>:<line>:<col>: "
                    "MA-FILE-… <cause> (in the work tree | at <rev>)`, as read reports it), or Git could not "
-                   "answer: a revision it cannot resolve, not a repository, a shallow clone (`analyze diff: error: "
-                   "…`, code MA-GIT); the `error` shape with --format json, check's error document in its CI "
+                   "answer: a revision it cannot resolve, not a repository, a revision a shallow or partial "
+                   "clone does not hold (`analyze diff: error: …`, code MA-GIT); the `error` shape with --format json, check's error document in its CI "
                    "formats")),
     ),
     CommandSpec(

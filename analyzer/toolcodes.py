@@ -217,7 +217,8 @@ _OTHER: Dict[str, tuple] = {
                              "a later commit that fixes the file does not repair history: take the readings --as-of "
                              "a time after the commit left the 30-day window; until then `full` is not available."),
     "MA-GIT": ("Git could not answer a history request (`diff`, `readiness`, `check --autonomy`, `restore`): "
-               "a revision it cannot resolve, not a repository, a shallow clone, a file it cannot read",
+               "a revision it cannot resolve, not a repository, history a shallow clone does not hold, an object "
+               "a partial clone lacks, a file it cannot read",
                "name revisions Git resolves (`git rev-parse REV`), run inside the repository, fetch full history."),
 }
 

@@ -24,6 +24,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--merge-base", metavar="REF", default=None,
                         help="with --conflicts: also review merging REF into HEAD (read-only Git, spec §9.5)")
     parser.add_argument("--all", action="store_true", help="run every family in one evaluation (one block each)")
+    parser.add_argument("--introduced", action="store_true",
+                        help="name, for each finding, the first-parent commit where it started and its age in commits "
+                             "(like git blame for findings; memory commits of HEAD's history, newest first)")
+    parser.add_argument("--introduced-depth", type=positive_int, default=None, metavar="N",
+                        help="with --introduced: read at most N memory commits back (default 100); a finding still "
+                             "present at the oldest is reported as present since it or earlier")
     from analyzer.commands.read import add_max_file_bytes
     from analyzer.root import add_root_arguments
 
@@ -36,6 +42,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     check_gate.add_arguments(parser)
     check_packs.add_arguments(parser)
     autonomy.add_arguments(parser)
+
+
+def positive_int(text: str) -> int:
+    """The argparse type of a count that must be at least 1."""
+    import argparse
+
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"not a positive whole number: {text!r}")
+    return int(text)
 
 
 def add_output_arguments(parser: argparse.ArgumentParser) -> None:
@@ -81,7 +96,16 @@ def run(args: argparse.Namespace) -> int:
     if failed is not None:
         return failed
     if judge_changes:
+        if args.introduced or args.introduced_depth is not None:
+            return autonomy.error(args, "MA-USAGE", "--introduced traces the findings of the check; it cannot be "
+                                                    "combined with --base/--autonomy")
         return autonomy.run(args)
+    args.format = args.format or "text"
+    if args.introduced_depth is not None and not args.introduced:
+        return autonomy.error(args, "MA-USAGE", "--introduced-depth needs --introduced")
+    if args.introduced and args.merge_base is not None:
+        return autonomy.error(args, "MA-USAGE", "--introduced cannot be combined with --merge-base (the merge "
+                                                "review is judged between revisions, not traced through them)")
     options = {"merge_base": args.merge_base} if args.merge_base is not None else {}
     from analyzer.commands import check_packs
 
@@ -111,7 +135,17 @@ def run(args: argparse.Namespace) -> int:
 
     parts = report_of(result)  # the report family split out (a result without it as it is)
     result = check_gate.apply_gate(parts.check, gate)
-    ctx = Context(str(args.project_root), report=parts if parts.full else None, memory_dir=args.memory_dir)
+    if args.introduced and result.error is None:
+        from analyzer.git import GitError
+        from analyzer.introduced import DEPTH, attach, trace
+
+        request = CheckRequest(families_of(args), Path(args.project_root), args.memory_dir, not args.no_cache,
+                               options, packs, False, max_file_bytes=args.max_file_bytes)
+        try:
+            attach(result, trace(request, result, args.introduced_depth or DEPTH))
+        except GitError as exc:
+            return autonomy.error(args, "MA-GIT", f"--introduced: {exc}")
+        ctx = Context(str(args.project_root), report=parts if parts.full else None, memory_dir=args.memory_dir)
     status = write_outputs(args, lambda fmt: render(fmt, result, ctx))
     if status:
         return status

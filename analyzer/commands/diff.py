@@ -36,6 +36,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "formats, one MA-DIFF-<class> note per change")
 
 
+def _shallow_note(root, result) -> None:
+    """Say on stderr when a shallow clone holds only part of the commits between the
+    revisions (analyzer/shallow.py): the changes are exact, the commits per change may not be."""
+    from analyzer.git import GitError, Repo
+    from analyzer.shallow import range_note
+
+    try:
+        note = range_note(Repo(str(root)), result.base, result.head)
+    except GitError:
+        return  # the diff itself ran: a note that cannot be made is not an error
+    if note:
+        print(f"analyze diff: note: {note}", file=sys.stderr)
+
+
 def run(args: argparse.Namespace) -> int:
     """Compare the revisions and print the changes (text or the ``diff.result`` document)."""
     from pathlib import Path
@@ -59,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
             failure = failed_run(message, code, "" if path == "<command line>" else path, line, col)
             return write_as_check(args.format, failure, str(args.project_root), status)
         return status
+    _shallow_note(args.project_root, result)
     if args.format == "json":
         from analyzer.output import emit_json
         from analyzer.render.diff_json import diff_payload

@@ -97,6 +97,13 @@ def run_autonomy(root, memory_dir: str, mode: str, base: str, head: Optional[str
     facts["reviewer"] = [(name,) for name in reviewers]
     db = facts.evaluate(program)
     select(db, result.diff, memory_dir, order)
+    from analyzer.head_places import anchor_deleted
+
+    try:
+        anchor_deleted(root, result.diff)
+    except GitError as exc:
+        result.error = str(exc)
+        return result
     [(result.effective,)] = db.relation("effective_mode")
     [(result.status, result.exit_code)] = db.relation("autonomy_status")
     result.missing = [name for (name,) in db.relation("reading_missing")] if mode == "full" else []
@@ -130,9 +137,13 @@ def judged_from(root, result: AutonomyResult) -> None:
     base = repo.commit(diff.base_ref)
     head = repo.commit(diff.head_ref or "HEAD")
     names = f"{diff.base_ref} and {diff.head_ref or 'HEAD'}"
+    from analyzer.shallow import boundary, merge_base
+
     try:
-        diff.base = repo.merge_base(base, head, names)
+        diff.base = merge_base(repo, base, head, names)
     except GitError as exc:
+        if boundary(repo):  # the history is cut, not unrelated: the error says what to fetch
+            raise
         raise GitError(f"{exc}: unrelated histories; the autonomy check judges what {diff.head_ref or 'HEAD'} "
                        f"changed since it left {diff.base_ref}") from None
     if diff.base != base:

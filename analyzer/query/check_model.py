@@ -37,6 +37,7 @@ class CheckFinding:
     #: "HEAD" or the ref as given; only a merge review finding has them (empty: the work tree)
     revisions: List[Tuple[str, str]] = field(default_factory=list)
     proofs: Optional[list] = None  # proof trees, with `check --with-proofs` (analyzer/query/proofs.py)
+    introduced: Optional[object] = None  # where it started, with `check --introduced` (analyzer/introduced.py)
 
     def conflict_text(self) -> str:
         """``<code> <STATUS>: <message>[ [Subject..; Facet..; Scope..]][ Entries: a, b.]`` (§9.4)."""

@@ -39,6 +39,14 @@ class Change:
     before: Optional[Place]
     after: Optional[Place]
     commits: List[str] = field(default_factory=list)
+    # where CI annotations put a unit the head no longer holds (analyzer/head_places.py)
+    anchor: Optional[Place] = None
+
+    @property
+    def annotated(self) -> Optional[Place]:
+        """The place an annotation points at: in the head revision (the unit's, else its
+        anchor), the base's place only when no anchor was set."""
+        return self.after or self.anchor or self.before
 
 
 @dataclass(frozen=True)
@@ -111,6 +119,12 @@ def run_diff(root, memory_dir: str, base: str, head: Optional[str] = None, use_c
         db = facts.evaluate(program)
         lifetime.keep(db, facts, _revisions)  # the console script frees them by exiting (analyzer/lifetime.py)
         select(db, result, memory_dir, order)
+    from analyzer.head_places import anchor_deleted
+
+    try:
+        anchor_deleted(root, result)
+    except GitError as exc:
+        result.error, result.exit_code = str(exc), 2
     return result
 
 

@@ -94,7 +94,9 @@ def run_merge_review(project_root, memory_dir: str, ref: str, use_cache: bool = 
         repo = Repo(str(project_root))
         result.head = repo.commit("HEAD")
         result.target = repo.commit(ref)
-        result.base = repo.merge_base(result.head, result.target)
+        from analyzer.shallow import merge_base
+
+        result.base = merge_base(repo, result.head, result.target, "HEAD and the target")
         with gc_paused():
             facts, given = _gather(repo, result, memory_dir, use_cache, worktree, worktree_problems)
     except GitError as exc:

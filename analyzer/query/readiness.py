@@ -70,6 +70,9 @@ def readiness_facts(repo: Repo, memory_dir: str, tip: str, as_of: int, patterns:
     """The facts of a reading at ``as_of`` over ``tip``'s history: (facts, window)."""
     from analyzer.history import DAY, WINDOW_DAYS, window_facts
 
+    from analyzer.shallow import require_window
+
+    require_window(repo, tip, as_of - WINDOW_DAYS * DAY)
     window = window_facts(repo, memory_dir, tip, as_of - WINDOW_DAYS * DAY, as_of, use_cache, program)
     facts = window.facts
     facts["as_of"] = [(as_of,)]
@@ -142,6 +145,9 @@ def _run_readiness(root, memory_dir: str, tip: str, as_of: Optional[str], patter
 
         require_memory_dir(repo, memory_dir, result.commit, tip)
         result.as_of = parse_time(as_of) if as_of is not None else tip_time(repo, result.commit)
+        from analyzer.shallow import require_window
+
+        require_window(repo, result.commit, result.as_of - WINDOW_DAYS * DAY)  # a shallow clone's cut window
         # each commit's comparison evaluated once and kept (analyzer/window_pairs.py)
         commits, stored = window_rows(repo, memory_dir, result.commit, result.as_of - WINDOW_DAYS * DAY,
                                       result.as_of, use_cache, program)

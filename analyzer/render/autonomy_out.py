@@ -52,9 +52,17 @@ def as_check_result(result: AutonomyResult):
 
     # the ID leads the message, as in the text output: a GitHub annotation or JUnit failure
     # shows the message only, and a unit's line alone does not say which ID the rule judged
+    # a unit the head no longer holds is annotated in the head revision (analyzer/head_places.py)
+    anchors = {(c.kind, c.ident.casefold()): c.anchor for c in result.diff.changes if c.anchor is not None}
+
+    def where(f) -> list:
+        anchor = anchors.get((f.kind, f.ident.casefold()))
+        if anchor is not None:
+            return [Span(anchor.path, anchor.line)]
+        return [Span(f.path, f.line or 1)] if f.path else []
+
     findings = [CheckFinding(f.code, "autonomy", f.message if f.kind == "reading" else f"{f.ident}: {f.message}",
-                             status=f.status, entries=[f.ident] if f.kind != "reading" else [],
-                             locations=[Span(f.path, f.line or 1)] if f.path else [])
+                             status=f.status, entries=[f.ident] if f.kind != "reading" else [], locations=where(f))
                 for f in result.findings]
     findings += [CheckFinding("MA-DIFF-BLINDSPOT", "autonomy", s.message, status="INVALID", locations=[Span(s.path, s.line)])
                  for s in result.diff.blindspots]

@@ -22,6 +22,8 @@ def finding_payload(finding: CheckFinding) -> Dict[str, Any]:
         out["severity"] = finding.severity
     if getattr(finding, "proofs", None) is not None:  # --with-proofs
         out["proofs"] = list(finding.proofs)
+    if getattr(finding, "introduced", None) is not None:  # --introduced
+        out["introduced"] = finding.introduced.payload()
     return out
 
 

@@ -32,7 +32,7 @@ def _family_findings(result: CheckResult) -> Dict[str, List[CheckFinding]]:
 
 
 def _where(finding: CheckFinding, prefix: str) -> List[str]:
-    return [f"{common.repo_path(l, prefix)}:{l.line}:{l.col}" for l in finding.locations]
+    return [common.repo_path(l, prefix) + (f":{l.line}:{l.col}" if l.line > 0 else "") for l in finding.locations]
 
 
 def _suite(name: str, status: str, exit_code: int, found: List[CheckFinding], prefix: str) -> ET.Element:
@@ -49,7 +49,7 @@ def _suite(name: str, status: str, exit_code: int, found: List[CheckFinding], pr
         first = next((f.locations[0] for f in codes[code] if f.locations), None)
         attrs = {"classname": f"memory-analyzer.{name}", "name": code}
         if first is not None:
-            attrs.update(file=common.repo_path(first, prefix), line=str(first.line))
+            attrs.update(file=common.repo_path(first, prefix), **({"line": str(first.line)} if first.line > 0 else {}))
         case = ET.SubElement(suite, "testcase", attrs)
         notes = []
         for finding in codes[code]:

@@ -57,8 +57,9 @@ def rule(code: str, result: Optional[CheckResult] = None) -> Dict[str, Any]:
 def _location(loc, prefix: str, note: str = "") -> Dict[str, Any]:
     out: Dict[str, Any] = {"physicalLocation": {
         "artifactLocation": {"uri": common.repo_path(loc, prefix), "uriBaseId": "%SRCROOT%"},
-        "region": {"startLine": loc.line, "startColumn": loc.col},
     }}
+    if loc.line > 0:  # line 0: the file itself, no region
+        out["physicalLocation"]["region"] = {"startLine": loc.line, "startColumn": loc.col}
     if note:  # a line of another revision (merge review): the message names it
         out["message"] = _text(note)
     return out
@@ -88,6 +89,8 @@ def result_entry(finding: CheckFinding, fingerprint: str, index: int, prefix: st
     for key in ("subject", "facet"):
         if getattr(finding, key):
             out["properties"][key] = getattr(finding, key)
+    if getattr(finding, "introduced", None) is not None:  # --introduced: where it started
+        out["properties"]["introduced"] = finding.introduced.payload()
     return out
 
 

@@ -72,6 +72,11 @@ def render_check_text(result: CheckResult) -> str:
     for f in result.families:
         # the merge review prints right below the conflict block it follows (no blank line)
         out += ("" if not out else "\n" if f.block == "merge" else "\n\n") + "\n".join(BLOCKS[f.block](f))
+    from analyzer.introduced import lines
+
+    started = lines(result)  # `check --introduced`: where each finding started
+    if started:
+        out += "\n\nIntroduced (first-parent history of HEAD):\n" + "\n".join(started)
     gate = result.gate
     if gate is not None and gate["hidden"]:
         # the text says what it leaves out, not only stderr: a filtered FAILED with no line is a puzzle

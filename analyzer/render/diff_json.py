@@ -29,14 +29,15 @@ def diff_payload(result: DiffResult) -> dict:
 
 def as_check_result(result: DiffResult):
     """The diff as a ``check`` result of one family, ``diff``: one INFO finding per change
-    (code MA-DIFF-<class>, at the unit's later place, else its earlier one) and one INVALID
+    (code MA-DIFF-<class>, at the unit's place in the head revision, or for a deleted unit
+    where it was there) and one INVALID
     finding per blind spot, so that check's CI renderers print it unchanged."""
     from analyzer.query.check_model import CheckFinding, CheckResult, FamilyResult
     from analyzer.span import Span
 
     findings = []
     for c in result.changes:
-        place = c.after or c.before
+        place = c.annotated  # in the head revision, a deleted unit's too (analyzer/head_places.py)
         commits = ", ".join(sha[:12] for sha in c.commits) or "-"
         message = (f"{c.cls}/{c.subkind} {c.kind} {c.ident}: {c.before.path + ':' + str(c.before.line) if c.before else '-'}"
                    f" -> {c.after.path + ':' + str(c.after.line) if c.after else '-'} (commits: {commits})")

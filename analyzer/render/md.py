@@ -41,6 +41,8 @@ def link_base(env=None) -> str:
 def link(location: Location, prefix: str, base: str) -> str:
     """``[path:line](base/path#Lline)``, the path relative to the repository root."""
     path = common.repo_path(location, prefix)
+    if location.line <= 0:  # the file itself
+        return f"[{escape(path)}]({base}{path})"
     return f"[{escape(path)}:{location.line}]({base}{path}#L{location.line})"
 
 
@@ -77,7 +79,8 @@ def findings_section(result: CheckResult, prefix: str, base: str) -> List[str]:
         for f in items:
             where = ", ".join(_noted(link(l, prefix, base), common.revision_note(f, n))
                               for n, l in enumerate(f.locations)) or "(no location)"
-            lines.append(f"- **{f.code}** {common.word(f)}: {escape(f.message)} — {where}")
+            started = f" ({escape(f.introduced.words())})" if getattr(f, "introduced", None) is not None else ""
+            lines.append(f"- **{f.code}** {common.word(f)}: {escape(f.message)} — {where}{started}")
         lines.append("")
     return lines[:-1]
 

@@ -133,6 +133,46 @@ def test_composite_action(repo, tmp_path):
 
 def test_docs_show_the_tested_files_verbatim():
     text = (REPO / "docs" / "ci.md").read_text(encoding="utf-8")
-    for path in (CI / "github-workflow.yml", CI / "gitlab-ci.yml", CI / "pre-commit-config.yml",
+    for path in (CI / "github-workflow.yml", CI / "github-memory-changes.yml", CI / "gitlab-ci.yml", CI / "pre-commit-config.yml",
                  REPO / ".pre-commit-hooks.yaml"):
         assert f"```yaml\n{path.read_text(encoding='utf-8')}```" in text, f"docs/ci.md does not show {path.name}"
+
+
+def test_pull_request_memory_changes_job(repo, tmp_path):
+    """docs/ci/github-memory-changes.yml on a clone made as its checkout step says (fetch-depth),
+    of a base branch that moved on after the pull request's branch left it; then the same job
+    on actions/checkout's default depth 1, which must fail naming what to fetch."""
+    workflow = yaml.safe_load((CI / "github-memory-changes.yml").read_text(encoding="utf-8"))
+    job = workflow["jobs"]["memory-changes"]
+    depth = next(s["with"]["fetch-depth"] for s in job["steps"] if s.get("uses", "").startswith("actions/checkout"))
+    assert depth == 0
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.invalid", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@example.invalid", "HOME": str(tmp_path), "PATH": os.environ["PATH"]}
+
+    def git(*args, cwd=repo):
+        return subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True, text=True).stdout
+
+    decisions = repo / "docs" / "memory" / "decisions.md"
+    git("checkout", "-q", "-b", "pr")
+    decisions.write_text(decisions.read_text().replace("- issue:#42\n", "- issue:#42\n- issue:#45\n", 1))
+    git("commit", "-qam", "more evidence")  # class E: allowed under confirm
+    git("checkout", "-q", "-")
+    (repo / "README-base.md").write_text("the base branch moved on\n")
+    git("add", "-A")
+    git("commit", "-qm", "base moves on")
+    shas = {"base": git("rev-parse", "HEAD").strip(), "head": git("rev-parse", "pr").strip()}
+    values = {f"${{{{ github.event.pull_request.{side}.sha }}}}": sha for side, sha in shas.items()}
+    for depth_options, expected in (([], [0, 0]), (["--depth", "1"], [2, 2])):
+        clone = tmp_path / f"clone{len(depth_options)}"
+        subprocess.run(["git", "clone", "-q", "--no-single-branch", *depth_options, f"file://{repo}", str(clone)],
+                       env=env, check=True, capture_output=True)
+        run_env = _env(tmp_path, GITHUB_ACTIONS="true", **{k: values[v] for k, v in job["env"].items()})
+        procs = [_bash(step["run"], clone, run_env) for step in job["steps"] if "run" in step and not _installs(step)]
+        assert [p.returncode for p in procs] == expected, [p.stderr for p in procs]
+        assert all("Traceback" not in p.stderr for p in procs)
+        if not depth_options:
+            assert re.search(r"^::notice file=docs/memory/decisions\.md,line=\d+,col=1,title=MA-DIFF-E::",
+                             procs[0].stdout, re.M)
+            assert "::notice title=memory-analyzer::check CLEAR" in procs[1].stdout
+        else:  # the default checkout: the job says what to fetch
+            assert "fetch-depth: 0" in procs[1].stdout + procs[1].stderr

@@ -9,6 +9,7 @@ from classes import agreeing_history
 from histrepo import MEM, entry
 
 from analyzer.git import GitError
+from analyzer.head_places import anchor_deleted
 from analyzer.query.diff import DiffResult, diff_facts, run_diff, select
 from analyzer.query.program import diff_program
 from analyzer.render.diff_text import render_diff_text
@@ -26,6 +27,7 @@ def whole(root, base, head):
         result.error = str(exc)
         return result
     select(facts.evaluate(program), result, MEM, order)
+    anchor_deleted(root, result)  # as run_diff does: where annotations of deleted units go
     return result
 
 
