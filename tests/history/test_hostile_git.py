@@ -350,3 +350,22 @@ def test_safe_directory_for_the_work_tree_still_lets_history_be_read(tmp_path, m
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
     assert len(History(GitRepo(str(repo.root)), MEM).log(["HEAD"])) == 1
+
+
+def test_the_work_trees_gitattributes_change_no_answer_or_are_refused(tmp_path):
+    """A comparison with the work tree reads its attributes (Git 2.39 cannot switch them
+    off): a diff driver gets the unit funcname too; `-diff` is a clear error, not a guess."""
+    repo = Repo(tmp_path / "p")
+    repo.edit("decisions.md", "- issue:#42\n", "- issue:#42\n- issue:#43\n")  # uncommitted, no heading in the hunk
+
+    def commits():
+        code, out, err = analyze(repo.root, "diff", "--base", "HEAD", "--no-cache", "--format", "json")
+        return code, [c["commits"] for c in json.loads(out)["changes"]] if code == 0 else err
+
+    honest = commits()
+    assert honest == (0, [["worktree"]])
+    (repo.root / ".gitattributes").write_text("*.md diff=other\n")
+    assert commits() == honest
+    (repo.root / ".gitattributes").write_text("*.md -diff\n")
+    code, err = commits()
+    assert code == 2 and "diff attribute 'unset'" in err
