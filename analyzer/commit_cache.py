@@ -23,7 +23,9 @@ from typing import Callable, Dict, Iterator, List, Tuple
 from analyzer.cache import Area
 
 AREA = Area("history", ".marshal", fanout=True)
-VERSION = "1"  # bump when the Git options or the parsing of a cached result change
+# bump when the Git options or the parsing of a cached result change; "2": history is read in
+# a bare repository with --text (results of "1" may hold what a .gitattributes line made Git say)
+VERSION = "2"
 
 
 def _key(kind: str, folder: str, sha: str, variant: str) -> str:

@@ -198,12 +198,13 @@ def _check(key: str, value: Any, path: str, line: int) -> None:
         raise ConfigError("MA-CONFIG-VALUE", f"{key} must be one of {', '.join(spec.choices)}, not {value!r}",
                           path, line)
     if key == "agent-authors":  # a bad pattern is reported where it is written, with its line
+        from analyzer.engine.linear_re import pattern_problem  # matched in linear time: no backtracking
+
         for pattern in value:
-            try:
-                re.compile(pattern)
-            except re.error as exc:
-                raise ConfigError("MA-CONFIG-VALUE", f"{key}: {pattern!r} is not a regular expression: {exc}",
-                                  path, line) from None
+            problem = pattern_problem(pattern)
+            if problem:
+                raise ConfigError("MA-CONFIG-VALUE", f"{key}: {pattern!r} is not a regular expression: "
+                                  f"{problem.split(': ', 1)[1]}", path, line)
 
 
 def _deepest(text: str) -> Tuple[int, int]:

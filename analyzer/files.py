@@ -38,6 +38,25 @@ class Inventory:
     not_files: List[str]  # managed *.md names that are not regular files
 
 
+def name_is_utf8(name: str) -> bool:
+    """Whether a file name the system gave (bytes that are not UTF-8 become lone surrogates,
+    Python's ``surrogateescape``) is valid UTF-8: the manifest, the facts and every output
+    name files in UTF-8, so a name that is not cannot be read, named or written."""
+    if name.isascii():
+        return True
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def shown_name(name: str) -> str:
+    """A file name with each byte that is not UTF-8 escaped as ``\\xNN``: printable anywhere,
+    and never the name of another file (a backslash in a name is shown as it is)."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def _inside(path: str, root: str) -> bool:
     real = os.path.realpath(path)
     return real == root or real.startswith(root.rstrip(os.sep) + os.sep)
@@ -61,6 +80,13 @@ def inventory(memory_dir: str, project_root: str) -> Inventory:
         for entry in entries:
             rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
             is_md = entry.name.casefold().endswith(".md")
+            if not name_is_utf8(entry.name):
+                if is_md or entry.is_dir(follow_symlinks=False):  # managed, or may hold managed files
+                    problems.append(FileProblem(shown_name(rel), "MA-FILE-NAME",
+                                                "file name is not valid UTF-8; not read"))
+                    if is_md:
+                        not_files.append(shown_name(rel))
+                continue
             if entry.is_symlink():
                 if is_md or (not rel_dir and entry.name in MANAGED_DIR_NAMES):
                     problems.append(FileProblem(rel, "MA-FILE-SYMLINK", "Managed memory path must not be a symlink"))

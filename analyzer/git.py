@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+import secrets
 import subprocess
 from dataclasses import dataclass
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
@@ -54,10 +55,37 @@ class TreeFile:
     oid: str
 
 
+# Configuration that would change what Git answers, fixed on every call whatever the user's,
+# the system's or the repository's configuration says (`-c` outranks every file). The
+# user's and the system's files are still read, so `safe.directory` keeps working; a
+# repository's own .git/config cannot reach these. Why each (docs/reliability.md, "Git"):
+SAFE_CONFIG = (
+    "core.fsmonitor=false",  # no hook process on a query
+    "core.quotePath=false", "core.commentChar=#",  # names as bytes; '#' comments for trailers
+    "core.attributesFile=" + os.devnull,  # the user's attributes (callers name their own file)
+    "core.bigFileThreshold=2g",  # a file over it would be "binary" to diff
+    "i18n.logOutputEncoding=UTF-8",  # messages re-encoded to what the parser decodes
+    "log.showSignature=false", "log.follow=false", "log.showRoot=true", "log.mailmap=false",
+    "color.ui=never", "color.diff=never", "color.grep=never",
+    "diff.external=", "diff.noprefix=false", "diff.mnemonicPrefix=false", "diff.relative=false",
+    "diff.suppressBlankEmpty=false", "diff.algorithm=default", "diff.indentHeuristic=true",
+    "diff.interHunkContext=0", "diff.context=3", "diff.renames=false", "diff.orderFile=" + os.devnull,
+    "grep.lineNumber=false", "grep.column=false", "grep.fullName=false", "grep.patternType=basic",
+    "grep.fallbackToNoIndex=false",
+    "trailer.separators=:",  # what Git's trailer parser takes for "Key: value"
+    # a bare repository reads no .gitattributes of a tree; Git 2.42+ can be told to read
+    # one (attr.tree): a value that names no tree means the empty one
+    "attr.tree=" + "0" * 40,
+)
+
+
 def _environment() -> Dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     env.update(GIT_OPTIONAL_LOCKS="0", GIT_PAGER="cat", PAGER="cat", GIT_TERMINAL_PROMPT="0",
-               GIT_ASKPASS="", SSH_ASKPASS="", LC_ALL="C", LANGUAGE="C")
+               GIT_ASKPASS="", SSH_ASKPASS="", LC_ALL="C", LANGUAGE="C",
+               # the objects as they are: no `git replace` refs, no info/grafts, no
+               # /etc/gitattributes
+               GIT_NO_REPLACE_OBJECTS="1", GIT_GRAFT_FILE=os.devnull, GIT_ATTR_NOSYSTEM="1")
     # Git frees each blob it inflated before inflating the next; glibc's malloc then gives
     # the heap's top back to the system and takes it again, page by page, for the next blob
     # (a blob over its mmap threshold is mapped and unmapped each time). On the bench
@@ -76,7 +104,7 @@ def _environment() -> Dict[str, str]:
 
 def _call(cwd: str, args: Sequence[str], stdin: Optional[bytes] = None, timeout: float = TIMEOUT) -> bytes:
     """Run ``git <args>`` in ``cwd``; its stdout, or :class:`GitError` with Git's own message."""
-    argv = ["git", "--no-pager", "-c", "core.fsmonitor=false", *args]
+    argv = ["git", "--no-pager", *(a for pair in SAFE_CONFIG for a in ("-c", pair)), *args]
     feed = {"input": stdin} if stdin is not None else {"stdin": subprocess.DEVNULL}
     try:
         proc = subprocess.run(argv, cwd=cwd, env=_environment(), capture_output=True, timeout=timeout,
@@ -119,20 +147,56 @@ def head_commit(root: str) -> Tuple[bool, str]:
     return True, out.strip()
 
 
+WORK_TREE_COMMANDS = ("diff-index", "ls-files", "check-attr", "rev-parse")  # these need the work tree
+
+
+def _command(args: Sequence[str]) -> str:
+    """The Git command of ``args`` (after any ``-c name=value`` pairs)."""
+    i = 0
+    while i < len(args) and args[i] == "-c":
+        i += 2
+    return args[i] if i < len(args) else ""
+
+
+def _one_line_names(names: Sequence[str]) -> None:
+    """:class:`GitError` for an object name holding a newline: ``cat-file --batch`` reads
+    one name per line, so ``x.md\\nHEAD:y.md`` would ask for two objects and every later
+    answer would belong to the name before it."""
+    for name in names:
+        if "\n" in name or "\r" in name:
+            raise GitError(f"a memory path holding a line break cannot be read from Git: {name!r}")
+
+
 class Repo:
     """Read-only access to the Git repository that contains ``root`` (a project root)."""
 
     def __init__(self, root: str) -> None:
         self.root = os.path.abspath(root)
-        top, prefix = self._lines(self.root, "rev-parse", "--show-toplevel", "--show-prefix", count=2)
+        top, prefix, gitdir, common, shallow = self._lines(
+            self.root, "rev-parse", "--show-toplevel", "--show-prefix", "--absolute-git-dir", "--git-common-dir",
+            "--is-shallow-repository", count=5)
+        del shallow  # a shallow clone is read like any other (see below)
         self.top = top
         self.prefix = prefix  # the project root relative to the top level, "" or ending in "/"
         # a shallow clone is read like any other: what needs history beyond its boundary
         # (a merge base, the readiness window) checks it there (analyzer/shallow.py)
+        self.gitdir = gitdir
+        self.common_dir = os.path.join(self.root, common)  # shared by linked work trees (info/ is there)
 
     # ---- plumbing ---------------------------------------------------------------------------
 
     def _run(self, cwd: str, args: Sequence[str], stdin: Optional[bytes] = None) -> bytes:
+        """``git <args>``; a command about commits and trees runs in the Git directory as a
+        bare repository (:data:`WORK_TREE_COMMANDS` aside), where Git reads no
+        ``.gitattributes`` of the work tree or the index: a line there (``*.md diff=x``,
+        ``-diff``, ``binary``) cannot change what Git compares in history, and a cached
+        answer cannot depend on it."""
+        if cwd == getattr(self, "top", None) and _command(args) not in WORK_TREE_COMMANDS:
+            # Git checks a bare repository's ownership against safe.directory by its Git
+            # directory, not the work tree a user (or actions/checkout) listed: the work
+            # tree was already found safe (rev-parse ran there), so the same trust is passed
+            # on for its own Git directory (`-c safe.directory` is protected configuration)
+            return _call(self.gitdir, ["-c", "core.bare=true", "-c", f"safe.directory={self.gitdir}", *args], stdin)
         return _call(cwd, args, stdin)
 
     def _lines(self, cwd: str, *args: str, count: int) -> List[str]:
@@ -140,6 +204,21 @@ class Repo:
         if len(out) < count:
             raise GitError(f"git {args[0]} gave no answer")
         return out[:count] if count > 1 else out[:1]
+
+    def refuse_diff_attributes(self) -> None:
+        """:class:`GitError` when the repository's own ``info/attributes`` (the one attributes
+        file a bare repository still reads, above every other) names a diff attribute or a
+        macro: Git's diffs of history would then depend on it (``-diff``, ``binary``,
+        ``diff=x``), and neither an answer nor a cached one may."""
+        path = os.path.join(self.common_dir, "info", "attributes")
+        try:
+            with open(path, "rb") as handle:
+                text = handle.read(1 << 20).decode("utf-8", "replace")
+        except OSError:
+            return
+        if re.search(r"(?m)(^\s*\[attr\])|(^|\s)[-!]?(diff|binary)(=|\s|$)", text):
+            raise GitError(f"{path} sets diff attributes or macros: Git's diffs of the history would follow it "
+                           "(remove those lines to read the history)")
 
     # ---- queries ----------------------------------------------------------------------------
 
@@ -204,6 +283,7 @@ class Repo:
         wanted = sorted(set(oids))
         if not wanted:
             return {}
+        _one_line_names(wanted)
         # names may be ``commit:path`` with a path Git printed as bytes (decoded with
         # surrogateescape): they go back as the same bytes
         names = ("\n".join(wanted) + "\n").encode("utf-8", "surrogateescape")
@@ -246,8 +326,36 @@ def unit_heading_ids(text: str):
     return map(str.casefold, UNIT_ID_HEADING.findall(text))  # in C: one heading per unit
 
 
-_RECORD, _FIELD = "\x1e", "\x1f"
-LOG_FORMAT = _RECORD + _FIELD.join(("%H", "%P", "%ct", "%an <%ae>", "%s", "%(trailers:only,unfold)", "%b"))
+_RECORD = "\x1e"  # marks a commit id in the patch logs (a line of Git's own, never of a message)
+
+
+def _marker() -> str:
+    """A field marker for one ``git log`` call: a NUL and 128 random bits. A commit message
+    cannot hold it (its writer cannot know it; Git prints no NUL of a message), so the fields
+    of one commit never run into another's."""
+    return "%x00" + secrets.token_hex(16)
+
+
+def _log_format(mark: str) -> str:
+    """``git log``'s format: id, parents, committer time, author (header fields a message
+    cannot reach), subject, the trailers as Git's own parser reads them, body; each field
+    after ``mark``."""
+    fields = ("%H", "%P", "%ct", "%an <%ae>", "%s", "%(trailers:only,unfold)", "%b")
+    return "".join(mark + f for f in fields)
+
+
+LOG_FIELDS = 7
+TIME_LIMIT = 1 << 63  # Git's timestamps are below 2**63; anything else is a time Git cannot read
+
+
+def commit_time(text: str) -> int:
+    """A committer time as Git prints it with ``%ct``: seconds since the epoch, or 0 for one
+    Git cannot read (negative, not a number, 2**63 or more: Git prints nothing or the raw
+    digits and dates the commit at the epoch, as here)."""
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()) or int(text) >= TIME_LIMIT:
+        return 0
+    return int(text)
 
 
 @dataclass(frozen=True)
@@ -256,11 +364,16 @@ class Commit:
 
     sha: str
     parents: Tuple[str, ...]
-    time: int  # committer time, seconds since the epoch (never the wall clock)
+    time: int  # committer time, seconds since the epoch (never the wall clock); 0 when Git cannot read it
     author: str  # "Name <email>"
     subject: str
     trailers: Tuple[Tuple[str, str], ...]  # (key, value) in order, keys as written
     body: str
+
+
+def _is_object_id(text: str) -> bool:
+    """Whether ``text`` is a full object id: 40 (SHA-1) or 64 (SHA-256) lowercase hex digits."""
+    return len(text) in (40, 64) and all(c in "0123456789abcdef" for c in text)
 
 
 def _trailers(text: str) -> Tuple[Tuple[str, str], ...]:
@@ -294,19 +407,25 @@ class History:
     def __init__(self, repo: "Repo", folder: str) -> None:
         self.repo = repo
         self.folder = repo.prefix + folder.strip("/")
+        repo.refuse_diff_attributes()
 
     def log(self, revisions: Sequence[str]) -> List[Commit]:
         """The commits ``revisions`` select (e.g. ``["A..B"]``) that touched the folder,
         oldest first, with trailers and bodies."""
-        out = self.repo._run(self.repo.top, ["log", "--reverse", "--no-color", f"--format={LOG_FORMAT}",
-                                             *revisions, "--", self.folder + "/"])
+        mark = _marker()
+        out = self.repo._run(self.repo.top, ["log", "--reverse", "--no-color", "--encoding=UTF-8",
+                                             f"--format={_log_format(mark)}", *revisions, "--", self.folder + "/"])
+        fields = out.split(b"\0" + mark[4:].encode("ascii"))
+        if fields[0].strip() or (len(fields) - 1) % LOG_FIELDS:
+            raise GitError("git log gave a record it could not split")
         commits = []
-        for record in out.decode("utf-8", "replace").split(_RECORD)[1:]:
-            parts = record.split(_FIELD)
-            if len(parts) != 7:
+        for i in range(1, len(fields), LOG_FIELDS):
+            # between two commits Git puts a newline: it ends the body field
+            sha, parents, time, author, subject, trailers, body = (
+                f.decode("utf-8", "replace") for f in fields[i:i + LOG_FIELDS])
+            if not _is_object_id(sha) or not all(map(_is_object_id, parents.split())):
                 raise GitError("git log gave a record it could not split")
-            sha, parents, time, author, subject, trailers, body = parts
-            commits.append(Commit(sha, tuple(parents.split()), int(time), author, subject,
+            commits.append(Commit(sha, tuple(parents.split()), commit_time(time), author, subject,
                                   _trailers(trailers), body.strip("\n")))
         return commits
 
@@ -320,17 +439,22 @@ class History:
 
         ident = re.compile(r"(?i)MC-[A-Z]+-\d{8}-[0-9a-f]{8}")
         heading = re.compile(r"(?i)^[+-] {0,3}##[ \t]+(MC-[A-Z]+-\d{8}-[0-9a-f]{8})")
+        # the plumbing diff-index, not porcelain `git diff`: the latter refreshes a stale
+        # index and writes .git/index even under GIT_OPTIONAL_LOCKS=0 (the commands are
+        # read-only); the patch text is the same
+        command = "diff-index" if args[0] == "diff" else args[0]
+        drivers = self._work_tree_drivers(args[1:]) if command == "diff-index" else ()
+        if drivers is None:  # the work tree has no change below the folder
+            return {"worktree": set()}
         with tempfile.NamedTemporaryFile("w", suffix=".attributes") as attrs:
             attrs.write("*.md diff=memoryunit\n*.MD diff=memoryunit\n")
             attrs.flush()
-            config = ["-c", f"core.attributesFile={attrs.name}", "-c", f"diff.memoryunit.xfuncname={UNIT_FUNCNAME}"]
+            config = ["-c", f"core.attributesFile={attrs.name}"]
+            for driver in ("memoryunit", *drivers):
+                config += ["-c", f"diff.{driver}.xfuncname={UNIT_FUNCNAME}"]
             fmt = [f"--format={_RECORD}%H"] if args[0] == "log" else []
-            # the plumbing diff-index, not porcelain `git diff`: the latter refreshes a stale
-            # index and writes .git/index even under GIT_OPTIONAL_LOCKS=0 (the commands are
-            # read-only); the patch text is the same
-            command = "diff-index" if args[0] == "diff" else args[0]
             out = self.repo._run(self.repo.top, [*config, command, "-p", "-U0", "--no-renames", "--no-ext-diff",
-                                                 "--no-textconv", "--no-color", *fmt, *args[1:],
+                                                 "--no-textconv", "--text", "--no-color", *fmt, *args[1:],
                                                  "--", self.folder + "/"], stdin)
         touched: Dict[str, set] = {}
         current = touched.setdefault("worktree", set()) if args[0] == "diff" else None
@@ -349,12 +473,40 @@ class History:
                     current.add(m.group(1).casefold())
         return touched
 
+    def _work_tree_drivers(self, args: Sequence[str]) -> Optional[Tuple[str, ...]]:
+        """The diff drivers the work tree's ``.gitattributes`` give the folder's changed files
+        (a comparison with the work tree reads them; one of history runs in a bare
+        repository, :meth:`Repo._run`), so that each gets the unit-heading funcname too;
+        None when no file below the folder differs. :class:`GitError` for a file whose
+        ``diff`` attribute is set or unset (``diff``, ``-diff``, ``binary``): Git would name
+        no unit of its hunks, and a guess is never reported."""
+        out = self.repo._run(self.repo.top, ["diff-index", "--name-only", "-z", "--no-renames", *args,
+                                             "--", self.folder + "/"])
+        paths = [p for p in out.split(b"\0") if p]
+        if not paths:
+            return None
+        found = self.repo._run(self.repo.top, ["check-attr", "-z", "--stdin", "diff"],
+                               stdin=b"\0".join(paths) + b"\0").split(b"\0")
+        drivers = set()
+        for path, value in zip(found[0::3], found[2::3]):
+            name = value.decode("utf-8", "replace")
+            if name in ("set", "unset"):
+                shown = path.decode("utf-8", "replace")
+                raise GitError(f"the work tree's .gitattributes give {shown} the diff attribute {name!r}: "
+                               "Git cannot name the units its changes are in (commit the change, or remove the line)")
+            if name != "unspecified" and re.fullmatch(r"[A-Za-z0-9_.-]+", name):
+                drivers.add(name)
+            elif name != "unspecified":
+                raise GitError(f"the work tree's .gitattributes give {path.decode('utf-8', 'replace')} "
+                               f"a diff driver this tool does not pass to Git: {name!r}")
+        return tuple(sorted(drivers))
+
     def files_matching(self, pattern: str, commits: Sequence[str]) -> List[str]:
         """``commit:path`` of every file below the folder, at each of ``commits``, with a line
         matching ``pattern`` (extended regular expression, case-insensitive): one ``git
         grep`` over all the commits' trees."""
         try:
-            out = self.repo._run(self.repo.top, ["grep", "-l", "-z", "-i", "-E", "--no-color", "-e", pattern,
+            out = self.repo._run(self.repo.top, ["grep", "-l", "-z", "-a", "-i", "-E", "--no-color", "-e", pattern,
                                                  *commits, "--", self.folder + "/"])
         except GitError as exc:
             if "exited with status 1" in str(exc):  # git grep: nothing matched
@@ -448,7 +600,7 @@ class History:
             out = self.repo._run(self.repo.top, [
                 "-c", f"core.attributesFile={attrs.name}", "-c", f"diff.memoryunit.xfuncname={UNIT_FUNCNAME}",
                 "-c", "core.quotePath=false", "log", "-p", "-U0", "--function-context", "--no-renames", "--no-ext-diff",
-                "--no-textconv", "--no-color", "--no-prefix", f"--format={_RECORD}%H", *revisions,
+                "--no-textconv", "--text", "--no-color", "--no-prefix", f"--format={_RECORD}%H", *revisions,
                 "--", self.folder + "/"], stdin)
         found: Dict[str, Dict[str, Tuple[Optional[str], Optional[str]]]] = {}
         sides: Dict[str, List[List[str]]] = {}

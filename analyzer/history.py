@@ -41,10 +41,13 @@ class Window:
 
 def tip_time(repo: Repo, tip: str) -> int:
     """The committer time of ``tip`` (the default "now" of a reading: never the wall clock)."""
-    out = repo._run(repo.top, ["log", "-1", "--format=%ct", tip, "--"]).decode("ascii").strip()
-    if not out.isdigit():
-        raise GitError(f"no commit time for {tip}")
-    return int(out)
+    from analyzer.git import commit_time
+
+    out = repo._run(repo.top, ["log", "-1", "--format=%ct", tip, "--"]).decode("ascii", "replace").strip()
+    when = commit_time(out)
+    if when == 0 and out != "0":  # negative, not a number, 2**63 or more: Git reads it as no time
+        raise GitError(f"the commit time of {tip} is one Git cannot read ({out or 'none'}); give --as-of")
+    return when
 
 
 def require_memory_dir(repo: Repo, memory_dir: str, sha: str, label: str) -> None:

@@ -32,6 +32,9 @@ def refuse_undecodable(history: History, patches: Dict[str, Dict[str, Tuple[Opti
     file at the commit (after) or at its first parent (``parents[sha]``; before)."""
     for sha in sorted(patches):
         for path, (before, after) in sorted(patches[sha].items()):
+            if not files.name_is_utf8(path):  # as the work tree's inventory refuses it (analyzer/files.py)
+                raise FileError("MA-FILE-NAME", files.shown_name(_shown(history, path)),
+                                "file name is not valid UTF-8; not read", where=sha[:12])
             for side, text in ((parents.get(sha, ""), before), (sha, after)):
                 if side and _undecodable(text):
                     raise file_error(history, side, path)

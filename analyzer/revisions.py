@@ -112,6 +112,9 @@ def list_files(repo: Repo, sha: str, memory_dir: str, label: str) -> Dict[str, s
             raise FileError("MA-FILE-SYMLINK", f"{memory_dir}/{module}", "managed memory path is a symlink", where=label)
         if not is_md:
             continue
+        if not files.name_is_utf8(module):  # as the work tree's inventory refuses it (analyzer/files.py)
+            raise FileError("MA-FILE-NAME", files.shown_name(f"{memory_dir}/{module}"),
+                            "file name is not valid UTF-8; not read", where=label)
         if entry.kind != "blob" or entry.mode not in REGULAR_MODES:
             raise FileError("MA-FILE-NOT-REGULAR", f"{memory_dir}/{module}", "managed memory path is not a regular file",
                             where=label)

@@ -166,6 +166,8 @@ _OTHER: Dict[str, tuple] = {
     "MA-FILE-CRLF": ("CRLF line endings (read as LF)", "convert the file to LF line endings."),
     "MA-FILE-ENCODING": ("a managed file is not valid UTF-8; it is not loaded (fail closed)",
                          "re-encode the file as UTF-8."),
+    "MA-FILE-NAME": ("a managed file's name is not valid UTF-8 (shown with \\xNN escapes); it is not read "
+                     "(fail closed)", "rename the file to a UTF-8 name."),
     "MA-FILE-NOT-REGULAR": ("a managed path is not a regular file (directory, device, fifo)",
                             "replace it with a regular Markdown file or move it out of the memory dir."),
     "MA-FILE-NUL": ("a file contains NUL bytes", "remove the NUL bytes (the file is probably binary or corrupted)."),

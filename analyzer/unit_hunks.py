@@ -68,7 +68,7 @@ def unit_patches(history: History, revisions: Sequence[str],
     versions are then rebuilt backwards, each parent's version from its child's."""
     out = history.repo._run(history.repo.top, [
         "-c", "core.quotePath=false", "log", "-p", "-U0", "--full-index", "--no-renames", "--no-ext-diff",
-        "--no-textconv", "--no-color", "--no-prefix", "--inter-hunk-context=0", f"--format={_RECORD}%H",
+        "--no-textconv", "--text", "--no-color", "--no-prefix", "--inter-hunk-context=0", f"--format={_RECORD}%H",
         *revisions, "--", history.folder + "/"], stdin)
     commits = _parse(out.decode("utf-8", "surrogateescape"))
     prefix = history.folder + "/"

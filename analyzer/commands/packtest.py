@@ -25,18 +25,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Run the cases and print the outcome."""
-    import re
     from pathlib import Path
 
     from analyzer.diagnostics import Diagnostic, DiagnosticError
+    from analyzer.engine.linear_re import PatternError, compile_pattern
     from analyzer.query.packtest import run_tests
     from analyzer.span import Span
 
     try:
         if args.run is not None:
-            re.compile(args.run)
+            compile_pattern(args.run)  # matched in linear time, as every user pattern
         outcome = run_tests(Path(args.directory), args.packs, args.memory_dir, not args.no_cache, args.run)
-    except re.error as exc:
+    except PatternError as exc:
         return _fail(args, [Diagnostic(Span("<command line>"), "MA-USAGE", f"--run: bad regular expression: {exc}")])
     except DiagnosticError as exc:
         return _fail(args, exc.diagnostics)

@@ -29,7 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def add_agent_option(parser: argparse.ArgumentParser) -> None:
     """``--agent-author PATTERN`` (repeatable; also the configuration's `agent-authors`)."""
     parser.add_argument("--agent-author", dest="agent_authors", action="append", default=None, metavar="PATTERN",
-                        help="a Python regular expression an agent's commit author (`Name <email>`) fully matches; "
+                        help="a regular expression an agent's commit author (`Name <email>`) fully matches (Python's "
+                             "syntax without lookaround or backreferences, matched in linear time); "
                              "commits with a `Memory-Agent:` trailer are agents' too (default: the configuration's "
                              "`agent-authors`)")
 
@@ -37,20 +38,19 @@ def add_agent_option(parser: argparse.ArgumentParser) -> None:
 def history_options(args: argparse.Namespace, command: str):
     """Fill the options the configuration sets and check the author patterns: None, or
     ``(code, message, path, line)`` of the first problem."""
-    import re
-
     from analyzer import config
+    from analyzer.engine.linear_re import pattern_problem
 
     try:
         config.apply(args, command, config.load(args.project_root))
     except config.ConfigError as exc:
         return exc.code, exc.message, exc.path, exc.line
     args.agent_authors = args.agent_authors or []
-    for pattern in args.agent_authors:
-        try:
-            re.compile(pattern)
-        except re.error as exc:
-            return "MA-USAGE", f"agent author pattern {pattern!r} is not a regular expression: {exc}", "<command line>", 1
+    for pattern in args.agent_authors:  # matched in linear time (analyzer/engine/linear_re.py)
+        problem = pattern_problem(pattern)
+        if problem:
+            return ("MA-USAGE", f"agent author pattern {pattern!r} is not a regular expression: "
+                    f"{problem.split(': ', 1)[1]}", "<command line>", 1)
     return None
 
 

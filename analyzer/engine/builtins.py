@@ -19,6 +19,7 @@ from typing import Callable, Iterable, Iterator, Optional, Protocol, Tuple
 
 from analyzer.engine import glob as globs
 from analyzer.engine.errors import EngineError, EvaluationLimitError
+from analyzer.engine.linear_re import compile_pattern, pattern_problem
 from analyzer.engine.limits import MAX_NUMBER, MAX_SYMBOL_LENGTH
 
 SYMBOL, NUMBER = "symbol", "number"
@@ -126,31 +127,21 @@ def _replace(ctx, args):
 
 @lru_cache(maxsize=1024)
 def _regex(pattern: str):
-    return re.compile(pattern)
+    # a pattern of a rule pack or of the configuration (agent-authors) meets text written by
+    # others: matched by an automaton, in time linear in the text (Python's `re` backtracks:
+    # `(a+)+$` against 34 letters ran for minutes)
+    return compile_pattern(pattern)
 
 
 def regex_problem(pattern: str) -> Optional[str]:
-    """Why ``pattern`` is not a valid Python regular expression, or None."""
-    try:
-        _regex(pattern)
-    except re.error as exc:
-        return f"invalid regular expression: {exc}"
-    return None
+    """Why ``pattern`` is not a regular expression of the linear-time language
+    (analyzer/engine/linear_re.py), or None."""
+    return pattern_problem(pattern)
 
 
 def _re_match(ctx, args):
-    # Python's `re` backtracks (`(a+)+b` is exponential), so a match is bounded by the
-    # evaluation's limits instead: the watchdog's timer interrupts it, and the error names
-    # the pattern that was running
     pattern, text = args
-    if not (_all_str(pattern, text) and regex_problem(pattern) is None):
-        return
-    try:
-        found = _regex(pattern).fullmatch(text)
-    except EvaluationLimitError as exc:
-        raise EvaluationLimitError(f"{exc.message}; it was matching the regular expression "
-                                   f"{pattern!r} against a {len(text):,}-character string", exc.span) from None
-    if found:
+    if _all_str(pattern, text) and regex_problem(pattern) is None and _regex(pattern).fullmatch(text):
         yield args
 
 
@@ -294,7 +285,8 @@ BUILTINS = {b.name: b for b in (
     _b("replace", (_S, _S, _S, _S), ("bbbf",), _replace,
        "Out is S with every occurrence of the non-empty Old replaced by New."),
     _b("re_match", (_S, _S), ("bb",), _re_match,
-       "S fully matches the Python regular expression Pattern (invalid patterns match nothing)."),
+       "S fully matches the regular expression Pattern: Python's syntax without lookaround, backreferences or "
+       "`\\b`, matched in time linear in S (docs/rule-language.md; invalid patterns match nothing)."),
     _b("starts_with", (_S, _S), ("bb",), _test(str.startswith), "S starts with Prefix."),
     _b("ends_with", (_S, _S), ("bb",), _test(str.endswith), "S ends with Suffix."),
     _b("contains", (_S, _S), ("bb",), _test(lambda s, sub: sub in s), "Sub occurs in S."),

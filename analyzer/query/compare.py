@@ -153,7 +153,8 @@ def commit_facts(commits: Iterable[Commit], touched: Dict[str, set]) -> Facts:
     """git_commit, git_commit_trailer, git_commit_reverts and git_commit_touch rows."""
     import re
 
-    reverts = re.compile(r"This reverts commit ([0-9a-f]{40})")
+    # a full commit id: 40 hex digits (SHA-1) or 64 (SHA-256), never the first 40 of 64
+    reverts = re.compile(r"This reverts commit ([0-9a-f]{64}|[0-9a-f]{40})(?![0-9a-f])")
     facts: Facts = {"git_commit": [], "git_commit_trailer": [], "git_commit_reverts": [], "git_commit_touch": []}
     for commit in commits:
         facts["git_commit"].append((commit.sha, commit.time, commit.author, commit.subject))

@@ -99,14 +99,13 @@ def discover(directory: Path, extra_packs: Sequence[str]):
 def run_tests(directory: Path, extra_packs: Sequence[str] = (), memory_dir: str = "docs/memory",
               use_cache: bool = True, only: Optional[str] = None) -> TestRun:
     """Load the packs once, run every case, compare; DiagnosticError for bad input."""
-    import re
-
+    from analyzer.engine.linear_re import compile_pattern
     from analyzer.query.check import CheckRequest, run_check
     from analyzer.query.packs import FAMILY, load_packs
 
     paths, cases = discover(directory, extra_packs)
     if only is not None:
-        pattern = re.compile(only)
+        pattern = compile_pattern(only)
         cases = [c for c in cases if pattern.search(c.name)]
     packs = load_packs(paths, use_cache=use_cache)
     results = []

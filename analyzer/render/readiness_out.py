@@ -8,7 +8,10 @@ from analyzer.query.readiness import ReadinessResult
 
 
 def _when(seconds: int) -> str:
-    return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    try:
+        return datetime.fromtimestamp(seconds, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    except (ValueError, OverflowError, OSError):  # past year 9999 (a commit may say so): no ISO form
+        return f"@{seconds}"
 
 
 def render_readiness_text(result: ReadinessResult) -> str:
