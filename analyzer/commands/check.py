@@ -145,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
             attach(result, trace(request, result, args.introduced_depth or DEPTH))
         except GitError as exc:
             return autonomy.error(args, "MA-GIT", f"--introduced: {exc}")
-        ctx = Context(str(args.project_root), report=parts if parts.full else None, memory_dir=args.memory_dir)
+    ctx = Context(str(args.project_root), report=parts if parts.full else None, memory_dir=args.memory_dir)
     status = write_outputs(args, lambda fmt: render(fmt, result, ctx))
     if status:
         return status
