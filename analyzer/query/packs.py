@@ -102,25 +102,36 @@ def load_packs(paths: Sequence[str], use_cache: bool = True) -> PackSet:
     (``path:line:col: CODE message``) for the first pack that is wrong."""
     from analyzer.engine.sourcefile import read_text
 
-    packs = []
+    packs, problems = [], []
     for path in paths:
         try:
             text = read_text(path)  # regular files only: a FIFO never blocks
         except (OSError, UnicodeDecodeError) as exc:
             raise DiagnosticError([Diagnostic(Span(str(path), 1, 1), "DL017", f"cannot read {str(path)!r}: "
                                               f"{getattr(exc, 'strerror', None) or exc}")]) from None
-        codes = _codes(str(path), text)
+        codes, wrong = _codes(str(path), text)
+        problems += wrong
         packs.append(Pack(str(path), text, tuple(codes), ""))
-    _check_codes(packs)
-    checked, digests = _build(packs, {}, None, use_cache)
+    # every problem in one pass, as a compiler reports them: the headers' and then the rules'
+    # (a wrong header no longer hides the DL errors of the rules below it)
+    for step in (lambda: _check_codes(packs), lambda: _build(packs, {}, None, use_cache)):
+        try:
+            built = step()
+        except DiagnosticError as exc:
+            problems += exc.diagnostics
+    if problems:
+        raise DiagnosticError(problems)
+    checked, digests = built
     return PackSet([Pack(p.path, p.text, p.codes, digests[i]) for i, p in enumerate(packs)], use_cache, checked)
 
 
 # ---- the @code blocks -------------------------------------------------------------------
 
 
-def _codes(path: str, text: str) -> List[PackCode]:
+def _codes(path: str, text: str) -> Tuple[List[PackCode], List[Diagnostic]]:
+    """The pack's well-formed @code blocks, and a diagnostic for each one that is not."""
     lines = text.splitlines()
+    problems: List[Diagnostic] = []
     blocks: List[Dict[str, tuple]] = []
     current = None
     for number, line in enumerate(lines, 1):
@@ -139,40 +150,51 @@ def _codes(path: str, text: str) -> List[PackCode]:
         elif match:
             tag, value = match.group(1), match.group(2).strip()
             if tag not in TAGS:
-                raise _at(path, lines, number, col, HEADER, f"unknown tag @{tag} (a pack's @code block has "
-                          f"{', '.join('@' + t for t in TAGS)})")
-            if tag in current:
-                raise _at(path, lines, number, col, HEADER, f"@{tag} given twice")
-            current[tag] = (value, number, col)
+                problems += _at(path, lines, number, col, HEADER, f"unknown tag @{tag} (a pack's @code block "
+                                f"has {', '.join('@' + t for t in TAGS)})").diagnostics
+            elif tag in current:
+                problems += _at(path, lines, number, col, HEADER, f"@{tag} given twice").diagnostics
+            else:
+                current[tag] = (value, number, col)
         else:
             value, first, start = current.get("_doc", ("", number, col))
             current["_doc"] = ((value + " " + body).strip(), first, start)
     if not blocks:
-        raise _at(path, lines, 1, 1, EMPTY, "the pack declares no finding: add a `/// @code` block "
-                  "(docs/rule-packs.md) above the rule deriving it")
+        problems += _at(path, lines, 1, 1, EMPTY, "the pack declares no finding: add a `/// @code` block "
+                        "(docs/rule-packs.md) above the rule deriving it").diagnostics
     codes = []
     for block in blocks:
-        code, number, col = block["code"]
-        for tag in REQUIRED:
-            if not block.get(tag, ("",))[0]:
-                raise _at(path, lines, number, col, HEADER, f"the block of {code or '@code'} has no @{tag}")
-        if not CODE_RE.match(code):
-            raise _at(path, lines, number, col, CODE, f"{code!r} is not a finding code: write letters and "
-                      "digits in dash-separated parts, e.g. ACME-001")
-        if code.startswith(RESERVED_PREFIXES):
-            raise _at(path, lines, number, col, CODE, f"{code}: MC- codes are the protocol's and MA-/DL codes "
-                      "the analyzer's; give pack codes a prefix of your own (e.g. ACME-001)")
-        kind = block.get("kind")
-        if kind is not None and kind[0] != "finding":
-            raise _at(path, lines, kind[1], kind[2], HEADER, f"@kind {kind[0]}: pack codes are findings")
-        severity = block["severity"]
-        if severity[0] not in SEVERITIES:
-            raise _at(path, lines, severity[1], severity[2], HEADER,
-                      f"@severity {severity[0]}: a pack finding is {', '.join(SEVERITIES)}")
-        relation, message = block["relation"], block.get("message", ("", number, col))
-        codes.append(PackCode(code, block["title"][0], severity[0], relation[0], message[0],
-                              block.get("_doc", ("",))[0], Span(path, number, col), relation[1], message[1]))
-    return codes
+        try:
+            codes.append(_code_of(path, lines, block))
+        except DiagnosticError as exc:
+            problems += exc.diagnostics
+    return codes, problems
+
+
+def _code_of(path: str, lines: List[str], block: Dict[str, tuple]) -> PackCode:
+    """The code one well-formed block declares; raises DiagnosticError at its first problem.
+    Tag values with a fixed vocabulary (@kind, @severity) are read in any case."""
+    code, number, col = block["code"]
+    for tag in REQUIRED:
+        if not block.get(tag, ("",))[0]:
+            raise _at(path, lines, number, col, HEADER, f"the block of {code or '@code'} has no @{tag}")
+    if not CODE_RE.match(code):
+        raise _at(path, lines, number, col, CODE, f"{code!r} is not a finding code: write letters and "
+                  "digits in dash-separated parts, e.g. ACME-001")
+    if code.startswith(RESERVED_PREFIXES):
+        raise _at(path, lines, number, col, CODE, f"{code}: MC- codes are the protocol's and MA-/DL codes "
+                  "the analyzer's; give pack codes a prefix of your own (e.g. ACME-001)")
+    kind = block.get("kind")
+    if kind is not None and kind[0].lower() != "finding":
+        raise _at(path, lines, kind[1], kind[2], HEADER, f"@kind {kind[0]}: pack codes are findings")
+    severity = block["severity"]
+    severity = (severity[0].upper(), *severity[1:]) if severity[0].upper() in SEVERITIES else severity
+    if severity[0] not in SEVERITIES:
+        raise _at(path, lines, severity[1], severity[2], HEADER,
+                  f"@severity {severity[0]}: a pack finding is {', '.join(SEVERITIES)}")
+    relation, message = block["relation"], block.get("message", ("", number, col))
+    return PackCode(code, block["title"][0], severity[0], relation[0], message[0],
+                    block.get("_doc", ("",))[0], Span(path, number, col), relation[1], message[1])
 
 
 def _check_codes(packs: Sequence[Pack]) -> None:

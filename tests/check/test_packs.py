@@ -182,3 +182,26 @@ def test_explain_knows_pack_codes(analyze, tmp_path):
     bad = pack(tmp_path, "r(X) :- entri(X, _, _, _, _).\n")
     proc = analyze("explain", "T-001", "--rules", str(bad))
     assert proc.returncode == 2 and " DL915 " in proc.stderr
+
+
+def test_header_and_rule_errors_in_one_pass(acme, analyze, tmp_path):
+    # a wrong header no longer hides the rule errors below it (issue 25): both, in line order
+    pack = tmp_path / "both.dl"
+    pack.write_text("/// @code ACME-001\n/// @title Two problems\n/// @severity ERROR\n/// @relation acme_one\n"
+                    "/// @bogus x\n.decl acme_one(entry: symbol)\n"
+                    "acme_one(E) :- entry(E, _, _, \"active\", _), undefined_thing(E).\n", encoding="utf-8")
+    proc = analyze("check", "--project-root", str(acme), "--rules", str(pack))
+    assert proc.returncode == 2
+    assert f"{pack}:5:5: MA-PACK-HEADER unknown tag @bogus" in proc.stderr
+    assert f"{pack}:7:45: DL915 unknown relation 'undefined_thing'" in proc.stderr
+    assert proc.stderr.index("MA-PACK-HEADER") < proc.stderr.index("DL915")
+
+
+def test_fixed_vocabulary_tags_in_any_case(acme, analyze, tmp_path):
+    pack = tmp_path / "case.dl"
+    pack.write_text("/// @code ACME-002\n/// @kind Finding\n/// @title Case\n/// @severity warning\n"
+                    "/// @relation acme_two\n.decl acme_two(entry: symbol)\n"
+                    "acme_two(E) :- entry(E, _, _, \"active\", _).\n", encoding="utf-8")
+    proc = analyze("check", "--all", "--format", "json", "--project-root", str(acme), "--rules", str(pack))
+    found = [f for f in json.loads(proc.stdout)["findings"] if f["code"] == "ACME-002"]
+    assert found and {f["severity"] for f in found} == {"WARNING"}, proc.stderr
