@@ -11,13 +11,17 @@ commits, not with the window.
 Entries live in the analyzer's verified store (analyzer/cache.py, area ``history``), never in
 the project or its .git, keyed by what the result depends on: the kind of result, the
 commit, the folder (top-level relative), the Git options and parser that produced it
-(:data:`VERSION` with the funcname pattern). An entry of the wrong shape reads as a miss.
+(:data:`VERSION` with the funcname pattern) and the ``git`` program (:func:`git_identity`).
+An entry of the wrong shape reads as a miss.
 """
 
 from __future__ import annotations
 
 import hashlib
 import marshal
+import os
+import shutil
+from functools import lru_cache
 from typing import Callable, Dict, Iterator, List, Tuple
 
 from analyzer.cache import Area
@@ -28,8 +32,21 @@ AREA = Area("history", ".marshal", fanout=True)
 VERSION = "2"
 
 
+@lru_cache(maxsize=1)  # once per process: a key is made per commit
+def git_identity() -> str:
+    """The ``git`` program the answers come from (its path, size and modification time): a
+    new Git may diff differently (heuristics, defaults), so its answers are kept apart.
+    Nothing the analyzed repository writes can change an answer (analyzer/git.py)."""
+    path = shutil.which("git") or ""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return path
+    return f"{path}\0{info.st_size}\0{info.st_mtime_ns}"
+
+
 def _key(kind: str, folder: str, sha: str, variant: str) -> str:
-    text = f"{VERSION}\0{variant}\0{kind}\0{folder}\0{sha}"
+    text = f"{VERSION}\0{git_identity()}\0{variant}\0{kind}\0{folder}\0{sha}"
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 

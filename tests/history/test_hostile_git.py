@@ -369,3 +369,25 @@ def test_the_work_trees_gitattributes_change_no_answer_or_are_refused(tmp_path):
     (repo.root / ".gitattributes").write_text("*.md -diff\n")
     code, err = commits()
     assert code == 2 and "diff attribute 'unset'" in err
+
+
+def test_another_git_program_keeps_its_own_history_cache(monkeypatch):
+    """Cache keys hold everything that can change Git's answer that the repository cannot
+    write: the options (VERSION), the funcname, and the git program itself."""
+    from analyzer import commit_cache
+
+    calls = []
+
+    def compute(shas):
+        calls.append(list(shas))
+        return {sha: ["x"] for sha in shas}
+
+    def run():
+        return commit_cache.per_commit("hostile-test", "docs/memory", ["1" * 40], compute,
+                                       lambda v: isinstance(v, list), [])
+
+    run(), run()
+    assert len(calls) == 1
+    monkeypatch.setattr(commit_cache, "git_identity", lambda: "/elsewhere/git\0" + "1")
+    run()
+    assert len(calls) == 2
