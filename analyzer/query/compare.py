@@ -164,15 +164,21 @@ def commit_facts(commits: Iterable[Commit], touched: Dict[str, set]) -> Facts:
     return facts
 
 
-def range_commits(history: History, base: str, head: str, use_cache: bool = True) -> Tuple[List[Commit], Dict[str, set]]:
-    """The commits of ``base..head`` below the memory dir and the IDs each touched (kept per
-    commit between runs: analyzer/commit_cache.py); ``head`` "" is the work tree:
-    ``base..HEAD`` plus the uncommitted changes (as "worktree")."""
+def range_commits(history: History, base: str, head: str, use_cache: bool = True,
+                  worktree=None) -> Tuple[List[Commit], Dict[str, set]]:
+    """The commits of ``base..head`` below the memory dir and the IDs each changed by their
+    text (analyzer/unit_touch.py; kept per commit between runs: analyzer/commit_cache.py);
+    ``head`` "" is the work tree:
+    ``base..HEAD`` plus the uncommitted changes (as "worktree"; ``worktree``: module ->
+    bytes of the work tree's managed files, :func:`analyzer.unit_touch.worktree_touches`)."""
     from analyzer.commit_cache import commit_touches
+    from analyzer.unit_touch import worktree_touches
 
     tip = head or "HEAD"
     commits = history.log([f"{base}..{tip}"])
-    touched = commit_touches(history, [c.sha for c in commits], use_cache) if commits else {}
+    # a merge commit's own diff is not shown (as in `git log -p`): its parents' commits are
+    # the ones that changed the units
+    touched = commit_touches(history, [c.sha for c in commits if len(c.parents) < 2], use_cache) if commits else {}
     if not head:
-        touched.update(history.touched_ids(["diff", "HEAD"]))
+        touched.update(worktree_touches(history, worktree))
     return commits, touched
