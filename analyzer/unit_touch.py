@@ -57,23 +57,33 @@ def changed_ids(before: Optional[str], after: Optional[str]) -> Set[str]:
     return {ident for ident, _text in (old - new) + (new - old)}
 
 
+FILE_MARK = "#"  # before a module path among a commit's touched IDs: its free-form units changed
+
+
 def patch_touches(patches: Dict[str, Dict[str, Tuple[Optional[str], Optional[str]]]]) -> Dict[str, Set[str]]:
-    """sha -> the IDs each commit changed, from its unit snippets (path -> (before, after))."""
+    """sha -> the IDs each commit changed, from its unit snippets (path -> (before, after)),
+    and :data:`FILE_MARK` + the path of each file whose free-form units it changed."""
     out: Dict[str, Set[str]] = {}
     for sha, files in patches.items():
-        ids: Set[str] = set()
-        for before, after in files.values():
-            ids |= changed_ids(before, after)
+        ids = file_touches(files.items())
         if ids:
             out[sha] = ids
     return out
 
 
-def file_touches(pairs: Iterable[Tuple[Optional[str], Optional[str]]]) -> Set[str]:
-    """The IDs whose units differ between each ``(before, after)`` text of one file."""
+def file_touches(files: Iterable[Tuple[str, Tuple[Optional[str], Optional[str]]]]) -> Set[str]:
+    """The IDs whose units differ between the ``(before, after)`` texts of each ``(module,
+    texts)``, and :data:`FILE_MARK` + each module whose free-form units differ
+    (analyzer/freeform.py: a free-form unit's name depends on the comparison, so a commit is
+    attributed the free-form changes of the files it changed them in)."""
+    from analyzer.freeform import changed
+    from analyzer.project import file_kind
+
     ids: Set[str] = set()
-    for before, after in pairs:
+    for module, (before, after) in files:
         ids |= changed_ids(before, after)
+        if module.casefold().endswith(".md") and file_kind(module) == "entries" and changed(before, after):
+            ids.add(FILE_MARK + module)
     return ids
 
 
@@ -99,7 +109,8 @@ def worktree_touches(history, current: Optional[Dict[str, bytes]]) -> Dict[str, 
     def text(raw: Optional[bytes]) -> Optional[str]:  # what cannot be decoded, the diff refuses
         return None if raw is None else raw[len(BOM) if raw.startswith(BOM) else 0:].decode("utf-8", "replace")
 
-    return {"worktree": file_touches((text(blobs.get(committed.get(m, ""))), text(current.get(m))) for m in changed)}
+    return {"worktree": file_touches((m, (text(blobs.get(committed.get(m, ""))), text(current.get(m))))
+                                     for m in changed)}
 
 
 def moved_touches(history, shas: List[str], worktree: bool, moved: Set[str]) -> Dict[str, Set[str]]:
