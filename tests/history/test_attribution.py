@@ -135,7 +135,7 @@ def model_touches(repo, sha):
 
 def apply(repo, op, n, text):
     """One edit of decisions.md: reword, delete, insert after, add or drop blank lines,
-    move to the front."""
+    move to the front or the end, add a successor naming the unit in Supersedes."""
     body = repo.read("decisions.md")
     units = body.split("\n## ")
     head, rest = units[0], ["## " + u for u in units[1:]]
@@ -154,11 +154,30 @@ def apply(repo, op, n, text):
         rest[i] = rest[i].rstrip("\n") + "\n\n\n" if not rest[i].endswith("\n\n\n") else rest[i].rstrip("\n") + "\n"
     elif op == "move":
         rest.insert(0, rest.pop(i))
+    elif op == "end":
+        rest.append(rest.pop(i))
+    elif op == "supersede":  # a successor naming an entry the commit leaves as it is
+        ident = f"MC-DEC-20261202-{abs(hash(text)) % 16**8:08x}"
+        named = rest[i].split()[1]
+        if ident not in body and "Status: active" in rest[i]:
+            rest.insert(0, entry(ident, "Successor", f"Successor {text}.", extra=(f"Supersedes: {named}",)))
     out = head + "".join("\n" + (u if u.endswith("\n") else u + "\n") for u in rest)
     repo.write("decisions.md", out.replace("\n\n\n\n", "\n\n\n"))
 
 
-OPS = st.lists(st.tuples(st.sampled_from(["reword", "delete", "insert", "blank", "move"]), st.integers(0, 9),
+def replay(repo, start, commits):
+    """Reset ``repo`` to ``start`` and make one commit per list of :func:`apply` edits; their ids."""
+    repo.git("reset", "-q", "--hard", start)
+    made = []
+    for ops in commits:
+        for op in ops:
+            apply(repo, *op)
+        made.append(repo.commit("step"))
+    return made
+
+
+KINDS = ["reword", "delete", "insert", "blank", "move", "end", "supersede"]
+OPS = st.lists(st.tuples(st.sampled_from(KINDS), st.integers(0, 9),
                          st.text("abc", min_size=1, max_size=3)), min_size=1, max_size=3)
 
 
@@ -169,12 +188,7 @@ def test_each_commit_touches_exactly_the_units_whose_text_it_changed(six, commit
     from analyzer.git import History, Repo as GitRepo
 
     repo, start = six
-    repo.git("reset", "-q", "--hard", start)
-    made = []
-    for ops in commits:
-        for op in ops:
-            apply(repo, *op)
-        made.append(repo.commit("step"))
+    made = replay(repo, start, commits)
     touched = commit_touches(History(GitRepo(str(repo.root)), MEM), made, use_cache=False)
     for sha in made:
         assert touched.get(sha, set()) == model_touches(repo, sha), (sha, commits)
