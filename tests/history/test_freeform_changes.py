@@ -90,3 +90,43 @@ def test_free_form_units_are_aligned_by_text():
     # units with an ID are not free-form; a section heading without one is
     entry = freeform_units("# T\n\nIntro.\n\n## MC-DEC-20260101-0000000a \u2014 X\n\nStatus: active\n\n## Notes\n")
     assert [u[:2] for u in entry] == [(1, "Intro."), (3, "## Notes")]
+
+
+def test_the_issue_story(tmp_path):
+    """Issue 24's acceptance history: edit X (confirmed), an agent deletes Y (the entry after
+    X), a person reverts that, then a module file is deleted and a free-form rule reversed
+    (both confirmed) and an agent adds a file the manifest does not declare. Only Y is
+    flagged while its deletion stands; a restore of X warns of nothing; after the revert
+    nothing is flagged; the module deletion, the rewrite and the stray file are reported
+    with the commits that made them."""
+    from test_attribution import X, Y, cli, delete_unit
+
+    repo = Repo(tmp_path / "p")
+    base = repo.git("rev-parse", "HEAD").strip()
+    alice = ("Memory-Confirmed-By: alice",)
+    repo.edit("decisions.md", "floats never hold money.", "floats never hold an amount of money.")
+    edit = repo.commit("Edit X", trailers=alice)
+    delete_unit(repo, "decisions.md", Y)
+    deletion = repo.commit("Delete Y", author=AGENT)
+    judge = ("check", "--autonomy", "confirm", "--reviewer", "alice", "--base", base)
+    code, payload = cli(repo.root, *judge)
+    assert (code, [f["id"] for f in payload["findings"]]) == (1, [Y])
+    assert cli(repo.root, "restore", "--preview", X, "--base", base)[1]["findings"] == []
+    repo.git("revert", "--no-edit", deletion)
+    code, payload = cli(repo.root, *judge)
+    assert (code, payload["findings"]) == (0, [])
+    repo.write("areas/search.md", None)
+    gone = repo.commit("Delete the search area", trailers=alice)
+    repo.edit("rules/reviews.md", "needs a second reviewer", "needs no second reviewer")
+    reversed_rule = repo.commit("Reverse a review rule", trailers=alice)
+    repo.write("areas/stray.md", "# Stray\n\n- Never deploy on Fridays.\n")
+    stray = repo.commit("A file no route loads", author=AGENT)
+    result = run_diff(repo.root, MEM, base, "HEAD", use_cache=False)
+    assert sorted((f"{c.cls}/{c.subkind}", c.ident, tuple(c.commits)) for c in result.changes) == [
+        ("A/legacy", "areas/stray.md#unit-1", (stray,)),
+        ("C/inplace", X, (edit,)),
+        ("C/inplace", "rules/reviews.md#unit-1", (reversed_rule,)),
+        ("D/hard", "areas/search.md#unit-1", (gone,)),
+    ]
+    code, payload = cli(repo.root, *judge)
+    assert (code, payload["findings"]) == (0, [])
