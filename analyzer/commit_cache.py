@@ -2,8 +2,8 @@
 
 A commit id names its tree and its parents' for good, so what ``git log -p`` shows for one
 commit below one folder never changes: the units each commit changed (readiness,
-:meth:`analyzer.git.History.unit_patches`) and the IDs its hunks touch (``analyze diff``,
-:meth:`analyzer.git.History.touched_ids`). Diffing is most of the Git work of those commands
+:meth:`analyzer.git.History.unit_patches`) and the IDs whose unit texts it changed
+(``analyze diff``, analyzer/unit_touch.py, from those units). Diffing is most of the Git work of those commands
 (10,000 file versions of ~90 KB on the 1,000-commit bench history); with this cache a run
 diffs only the commits no earlier run has, so a reading's Git work grows with the new
 commits, not with the window.
@@ -142,15 +142,16 @@ def commit_patches(history, shas: List[str], use_cache: bool = True) -> Dict[str
 
 
 def commit_touches(history, shas: List[str], use_cache: bool = True) -> Dict[str, set]:
-    """sha -> the IDs each commit's hunks touch (:meth:`analyzer.git.History.touched_ids`;
-    a merge commit's diff is not shown, as in ``git log -p``)."""
+    """sha -> the IDs whose units each commit changed by their text (analyzer/unit_touch.py),
+    from the commits' unit snippets (:func:`commit_patches`, shared with readiness)."""
     from analyzer.git import UNIT_FUNCNAME
+    from analyzer.unit_touch import patch_touches
 
     def compute(missing: List[str]):
-        found = history.touched_ids(["log", "--no-walk=unsorted", "--stdin"], stdin=_lines(missing))
+        found = patch_touches(commit_patches(history, missing, use_cache))
         return {sha: sorted(ids) for sha, ids in found.items()}
 
-    stored = per_commit("touched-ids", history.folder, shas, compute, _is_names, [], UNIT_FUNCNAME, use_cache)
+    stored = per_commit("unit-touches", history.folder, shas, compute, _is_names, [], UNIT_FUNCNAME, use_cache)
     return {sha: set(ids) for sha, ids in stored.items() if ids}
 
 

@@ -12,10 +12,11 @@ are rebuilt from the hunks; what Git's diff says about a commit is kept between 
 the commit left as it is that rules ask about come from the parent commit: a predecessor a
 changed unit names in ``Supersedes`` (analyzer/held_units.py) and a second holder of a
 changed unit's ID (analyzer/held_twice.py), so a commit is classified, or reported as a
-blind spot, as ``analyze diff`` does. A unit moved within its file (E/order) is seen only
-when the commit's snippets hold it and a unit it passed, both unchanged: the snippets keep
-the file's order of what they hold, not the place of the units Git's changed lines do not
-reach (tests/history/test_diff_order.py). Nothing is decided here.
+blind spot, as ``analyze diff`` does. A unit moved within its file (E/order) is found over
+the whole file, as ``analyze diff`` finds it (analyzer/window_order.py: only files whose
+snippets hold a unit with the same text on both sides are read whole), and read at the
+parent when the snippets do not hold it (tests/history/test_diff_order.py). Nothing is
+decided here.
 """
 
 from __future__ import annotations
@@ -64,10 +65,10 @@ def require_memory_dir(repo: Repo, memory_dir: str, sha: str, label: str) -> Non
         raise GitError(f"{label}: memory dir is missing or unusable: {memory_dir}")
 
 
-def _manifests(repo: Repo, history: History, commits: List[Commit], rng: List[str]) -> Dict[str, str]:
+def _manifests(repo: Repo, history: History, commits: List[Commit], changed) -> Dict[str, str]:
     """commit id -> the text of manifest.md at it ("" when absent), for the window's commits
-    and their first parents, following the manifest's own changes along first parents."""
-    changed = history.changes(rng)
+    and their first parents, following the manifest's own changes along first parents
+    (``changed``: :meth:`analyzer.git.History.changes` of the window)."""
     first = commits[0].parents[0] if commits[0].parents else ""
     oids = {first: history.blob_at(first, MANIFEST) if first else ""}
     current = oids[first]
@@ -118,7 +119,11 @@ def compare_commits(repo: Repo, history: History, memory_dir: str, tip: str, com
     patches = commit_patches(history, [c.sha for c in compared], use_cache)
     # fail closed on bytes that are not UTF-8 (analyzer/history_bytes.py)
     refuse_undecodable(history, patches, {c.sha: c.parents[0] if c.parents else "" for c in compared})
-    manifests = _manifests(repo, history, commits, rng)
+    changed = history.changes(rng)
+    manifests = _manifests(repo, history, commits, changed)
+    from analyzer.window_order import moved_units
+
+    moved = moved_units(history, {c.sha: patches.get(c.sha, {}) for c in compared}, changed)
     commits = compared
     sides = {}
     for commit in commits:
@@ -145,7 +150,9 @@ def compare_commits(repo: Repo, history: History, memory_dir: str, tip: str, com
     # a predecessor named in Supersedes, and a second holder of a changed unit's ID (a blind
     # spot). Read them at the parent and give them to both sides, as whole revisions hold them
     twice = held_elsewhere(history, commits, patches)
+    # and a unit the commit moved (E/order, found over the whole file) that its snippets lack
     wanted = {sha: named_outside(parsed[sha][0][0], parsed[sha][1][0]) | twice.get(sha, set())
+              | {ident for _kind, ident, _module in moved.get(sha, ())}
               for sha, (parent, _b, _a) in sides.items() if parent}
     wanted = {sha: ids for sha, ids in wanted.items() if ids}
     if wanted:
@@ -158,7 +165,9 @@ def compare_commits(repo: Repo, history: History, memory_dir: str, tip: str, com
     revisions, pairs = [], []
     for commit in commits:
         for rev, (project, names) in zip(("~" + commit.sha, commit.sha), parsed[commit.sha]):
-            revisions.append(Revision(rev, commit.sha, rev, project, names))
+            # the later side says which units moved, from the whole file (analyzer/window_order.py)
+            order = {"~" + commit.sha: frozenset(moved.get(commit.sha, ()))} if rev == commit.sha else None
+            revisions.append(Revision(rev, commit.sha, rev, project, names, reordered=order))
         pairs.append((commit.sha, "~" + commit.sha, commit.sha))
     facts = comparison_facts(program, revisions, pairs, memory_dir)
     # each pair is one commit, so no unit needs its commits attributed (git_commit_touch):

@@ -14,7 +14,7 @@ from analyzer.contract import Either, Enum, Obj, Shape, as_type, list_of
 PLACE = Either((Obj({"path": "str", "line": "int"}), as_type("null")))
 CLASS = Enum("A", "B", "C", "D", "E")
 
-CHANGE = Obj({"id": "str", "kind": Enum("entry", "subject", "record"), "class": CLASS, "subkind": "str",
+CHANGE = Obj({"id": "str", "kind": Enum("entry", "subject", "record", "legacy"), "class": CLASS, "subkind": "str",
               "before": PLACE, "after": PLACE, "commits": "list[str]"})
 BLINDSPOT = Obj({"revision": "str", "commit": "str|null", "path": "str", "line": "int", "id": "str|null",
                  "message": "str"})
@@ -28,8 +28,9 @@ DIFF_SHAPES = (
                "counts": "dict[int]",
                "changes": list_of(CHANGE),
                "blindspots": list_of(BLINDSPOT)}),
-          "One change per Entry, Subject or reconciliation record that differs, sorted by class, kind and "
-          "casefolded ID: class A add (subkind: the entry's Status, `archive`, `subject` or `record`), B merge "
+          "One change per Entry, Subject, reconciliation record or free-form (legacy) unit that differs, sorted by "
+          "class, kind and casefolded ID (a free-form unit's id is `<file>#unit-<n>`, n its place among all units of "
+          "its file): class A add (subkind: the entry's Status, `archive`, `subject`, `record` or `legacy`), B merge "
           "(`entries`, `subject`), C rewrite (`inplace`, `supersede`), D delete (`hard`, `soft`), E metadata "
           "(`lifecycle`, `evidence`, `order`, `text`). before/after are the unit's path (relative to the project "
           "root) and heading line in each revision (null where it does not exist); commits the commits of "

@@ -110,7 +110,7 @@ def _load(repo, specs, listings, blobs, records, texts, same: Set[str], memory_d
         project = load_texts(repo.root, memory_dir, kept, use_cache=True)
         digests = {m: text_id(listings[rev][m], blobs[listings[rev][m]]) for m in kept}
         revisions.append(Revision(rev, sha, label, project, (), digests=digests,
-                                  line_maps=line_maps))
+                                  line_maps=line_maps, sources={m: blobs[listings[rev][m]] for m in line_maps}))
     return revisions
 
 

@@ -55,17 +55,28 @@ class Revision:
     starts, in order (:meth:`file_line`); ``reordered``: when ``project`` holds only some
     units of a changed file, the revision compared with it -> the ``(kind, id, module)`` of
     the units off the common subsequence of their file's order (analyzer/unit_order.py),
-    found from every unit's stored order (which ``project`` alone no longer gives)."""
+    found from every unit's stored order (which ``project`` alone no longer gives);
+    ``sources``: module -> the bytes of each file ``project`` holds only parts of."""
 
     def __init__(self, rev: str, sha: str, label: str, project: Optional[Project],
                  blob_ids: Tuple[Tuple[str, str], ...], load: Optional[Callable[[], Project]] = None,
                  digests: Optional[Dict[str, str]] = None,
                  line_maps: Optional[Dict[str, List[Tuple[int, int]]]] = None,
-                 reordered: Optional[Dict[str, frozenset]] = None) -> None:
+                 reordered: Optional[Dict[str, frozenset]] = None,
+                 sources: Optional[Dict[str, bytes]] = None) -> None:
         self.rev, self.sha, self.label, self.blob_ids = rev, sha, label, blob_ids
         self._project, self._load, self.digests = project, load, digests
         self.line_maps = line_maps or {}
         self.reordered = reordered
+        self.sources = sources or {}
+
+    def whole_text(self, module: str) -> Optional[str]:
+        """The whole text of ``module`` at the revision (None when it has no such file):
+        a file ``project`` holds only parts of is decoded from its bytes (``sources``)."""
+        if module in self.sources:
+            data = self.sources[module]
+            return data[len(files.BOM) if data.startswith(files.BOM) else 0:].decode("utf-8")
+        return self.project.texts.get(module)
 
     def file_line(self, module: str, line: int) -> int:
         """The line of the whole file that ``line`` of the parsed ``module`` is."""

@@ -31,11 +31,11 @@ HANDED = ("change", "unit_before", "unit_after", "blindspot")
 READINGS = ("reading", "readiness", "r1_total", "r1_class", "r1_fails", "r2_rejected", "r2_uncertain", "restore",
             "r4_rate", "history_blindspot")
 # base facts given fresh on every run (git log and the request), never kept per commit
-FRESH = ("git_commit", "git_commit_trailer", "git_commit_reverts", "git_commit_touch", "git_pair", "git_pair_commit",
+FRESH = ("git_commit", "git_commit_trailer", "git_commit_reverts", "git_commit_touch", "git_commit_touch_file", "git_pair", "git_pair_commit",
          "as_of", "agent_author_pattern", "memory_dir")
 # the modules whose code decides which facts a pair gets (analyzer/ relative)
 CODE = ("window_pairs.py", "history.py", "held_units.py", "held_twice.py", "revisions.py", "unit_parts.py",
-        "unit_digests.py", "unit_hunks.py", "project.py", "git.py", "factbase.py", "query/compare.py", "query/phases.py")
+        "unit_digests.py", "unit_hunks.py", "freeform.py", "unit_touch.py", "window_order.py", "project.py", "git.py", "factbase.py", "query/compare.py", "query/phases.py")
 VERSION = "1"  # bump when the shape of a kept entry changes
 
 Rows = Dict[str, List[tuple]]

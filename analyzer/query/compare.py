@@ -68,6 +68,7 @@ def _comparison_facts(program, revisions: Sequence[Revision], pairs: List[Tuple[
     facts["git_unit_reordered"] = reordered_rows(pairs, by_rev, units, digests)
     if narrow:
         units = narrow_units(units, pairs, by_rev, facts["git_unit_reordered"])
+    display += freeform_rows(pairs, by_rev, units, digests)
     for revision in revisions:
         for name, rows in units[revision.rev].items():
             (display if name == "git_unit_display" else facts.setdefault(name, [])).extend(rows)
@@ -118,6 +119,29 @@ def reordered_rows(pairs: List[Tuple[str, str, str]], by_rev: Dict[str, Revision
     return rows
 
 
+def freeform_rows(pairs: List[Tuple[str, str, str]], by_rev: Dict[str, Revision], units: Dict[str, Facts],
+                  digests: Dict[str, List[tuple]]) -> List[tuple]:
+    """Add to ``units`` (revision -> facts) the ``git_unit`` rows of the free-form units that
+    differ between each pair's revisions, in the entry files whose text differs (the files
+    the unit model of §3.1 cuts: not the manifest, subjects.md, reconciliations.md or a
+    README); their ``git_unit_display`` rows (analyzer/freeform.py)."""
+    from analyzer.freeform import pair_rows
+    from analyzer.project import file_kind
+
+    display: List[tuple] = []
+    for _pair, before, after in pairs:
+        changed = {row[1:] for row in digests[before]}.symmetric_difference(row[1:] for row in digests[after])
+        modules = sorted({module for module, _digest in changed if file_kind(module) == "entries"})
+        if not modules:
+            continue
+        texts = {m: (by_rev[before].whole_text(m), by_rev[after].whole_text(m)) for m in modules}
+        rows, shown = pair_rows(before, after, texts)
+        for rev in (before, after):
+            units[rev] = {**units[rev], "git_unit": units[rev]["git_unit"] + [r for r in rows if r[0] == rev]}
+        display += shown
+    return display
+
+
 def _differing_parts(parts: Dict[str, List[tuple]], pairs: List[Tuple[str, str, str]]) -> List[tuple]:
     """The ``git_unit_part`` rows of ``parts`` (revision -> rows) without the parts that both
     revisions of their comparison hold with the same digest: rules/diff/ reads parts only to
@@ -150,7 +174,8 @@ def _per_revision(units, pair_sides: Dict[str, Tuple[str, str]]) -> Dict[str, se
 
 
 def commit_facts(commits: Iterable[Commit], touched: Dict[str, set]) -> Facts:
-    """git_commit, git_commit_trailer, git_commit_reverts and git_commit_touch rows."""
+    """git_commit, git_commit_trailer, git_commit_reverts, git_commit_touch and
+    git_commit_touch_file rows."""
     import re
 
     # a full commit id: 40 hex digits (SHA-1) or 64 (SHA-256), never the first 40 of 64
@@ -160,20 +185,31 @@ def commit_facts(commits: Iterable[Commit], touched: Dict[str, set]) -> Facts:
         facts["git_commit"].append((commit.sha, commit.time, commit.author, commit.subject))
         facts["git_commit_trailer"] += [(commit.sha, key.casefold(), value) for key, value in commit.trailers]
         facts["git_commit_reverts"] += [(commit.sha, sha) for sha in reverts.findall(commit.body)]
+    facts["git_commit_touch_file"] = []
     for sha, ids in touched.items():
-        facts["git_commit_touch"] += [(sha, ident) for ident in sorted(ids)]
+        for ident in sorted(ids):  # IDs, and the files whose free-form units changed (analyzer/unit_touch.py)
+            if ident.startswith("#"):
+                facts["git_commit_touch_file"].append((sha, ident[1:]))
+            else:
+                facts["git_commit_touch"].append((sha, ident))
     return facts
 
 
-def range_commits(history: History, base: str, head: str, use_cache: bool = True) -> Tuple[List[Commit], Dict[str, set]]:
-    """The commits of ``base..head`` below the memory dir and the IDs each touched (kept per
-    commit between runs: analyzer/commit_cache.py); ``head`` "" is the work tree:
-    ``base..HEAD`` plus the uncommitted changes (as "worktree")."""
+def range_commits(history: History, base: str, head: str, use_cache: bool = True,
+                  worktree=None) -> Tuple[List[Commit], Dict[str, set]]:
+    """The commits of ``base..head`` below the memory dir and the IDs each changed by their
+    text (analyzer/unit_touch.py; kept per commit between runs: analyzer/commit_cache.py);
+    ``head`` "" is the work tree:
+    ``base..HEAD`` plus the uncommitted changes (as "worktree"; ``worktree``: module ->
+    bytes of the work tree's managed files, :func:`analyzer.unit_touch.worktree_touches`)."""
     from analyzer.commit_cache import commit_touches
+    from analyzer.unit_touch import worktree_touches
 
     tip = head or "HEAD"
     commits = history.log([f"{base}..{tip}"])
-    touched = commit_touches(history, [c.sha for c in commits], use_cache) if commits else {}
+    # a merge commit's own diff is not shown (as in `git log -p`): its parents' commits are
+    # the ones that changed the units
+    touched = commit_touches(history, [c.sha for c in commits if len(c.parents) < 2], use_cache) if commits else {}
     if not head:
-        touched.update(history.touched_ids(["diff", "HEAD"]))
+        touched.update(worktree_touches(history, worktree))
     return commits, touched

@@ -161,8 +161,20 @@ def diff_facts(root, memory_dir: str, result: DiffResult, program, use_cache: bo
                                           use_cache, worktree)
     else:
         revisions = load_revisions(repo, root, memory_dir, specs, None if head else "head", use_cache)
-    commits, touched = range_commits(History(repo, memory_dir), result.base, result.head, use_cache)
+    current = None  # the work tree's files as read for the comparison, when it is plain
+    if worktree is not None:
+        current = {module: worktree[1][oid] for module, oid in worktree[0].items()}
+    elif not head and not revisions[-1].project.unusable:
+        current = {m: t.encode("utf-8", "surrogateescape") for m, t in revisions[-1].project.texts.items()}
+    commits, touched = range_commits(History(repo, memory_dir), result.base, result.head, use_cache, current)
     facts = comparison_facts(program, revisions, [(PAIR, "base", "head")], memory_dir, narrow, use_cache)
+    moved = {ident for _pair, _kind, ident, _module in facts["git_unit_reordered"]}
+    if moved:  # a move leaves the text as it was: Git's hunks name the commits that moved it
+        from analyzer.unit_touch import moved_touches
+
+        for sha, ids in moved_touches(History(repo, memory_dir), [c.sha for c in commits if len(c.parents) < 2],
+                                      not head, moved).items():
+            touched.setdefault(sha, set()).update(ids)
     for name, rows in commit_facts(commits, touched).items():
         facts.setdefault(name, []).extend(rows)
     order = {c.sha: n for n, c in enumerate(commits)}

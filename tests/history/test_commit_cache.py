@@ -25,7 +25,8 @@ def history(tmp_path, monkeypatch):
 def _counting(monkeypatch):
     """Count the Git diffs: readiness's unit patches (built from `git log -U0` by
     analyzer/unit_hunks.py; Git's own widening, History.unit_patches, is only its fallback
-    and must not run) and diff's touched IDs."""
+    and must not run) and Git's hunk attribution (History.touched_ids: asked only for units
+    that moved, which this history has none of)."""
     import analyzer.unit_hunks as unit_hunks
 
     calls = {"unit_patches": 0, "touched_ids": 0}
@@ -60,9 +61,11 @@ def test_a_warm_run_diffs_no_commit_and_answers_the_same(history, monkeypatch):
     cold = _diff(repo, shas, use_cache=False), _readings(repo, use_cache=False)
     calls = _counting(monkeypatch)
     first = _diff(repo, shas), _readings(repo)
-    assert calls == {"unit_patches": 1, "touched_ids": 1}
+    # diff attributes by the commits' unit snippets, which readiness reuses: the reading
+    # diffs only the window's root commit, which the diff's range leaves out
+    assert calls == {"unit_patches": 2, "touched_ids": 0}
     second = _diff(repo, shas), _readings(repo)
-    assert calls == {"unit_patches": 1, "touched_ids": 1}, "the second run diffed again"
+    assert calls == {"unit_patches": 2, "touched_ids": 0}, "the second run diffed again"
     assert cold == first == second
     assert any(change[-1] for change in first[0]), "changes carry the commits that touched them"
     assert tree_state(repo.root) == before
@@ -74,13 +77,15 @@ def test_only_new_commits_are_diffed(history, monkeypatch):
     repo.edit("decisions.md", "- issue:#42\n", "- issue:#42\n- issue:#43\n")
     new = repo.commit("one more")
     asked = []
-    real = History.touched_ids
+    import analyzer.unit_hunks as unit_hunks
+
+    real = unit_hunks.unit_patches
 
     def spy(self, args, stdin=None):
         asked.append(stdin)
         return real(self, args, stdin)
 
-    monkeypatch.setattr(History, "touched_ids", spy)
+    monkeypatch.setattr(unit_hunks, "unit_patches", spy)
     assert _diff(repo, shas) == _diff(repo, shas, use_cache=False)
     assert asked[0] == (new + "\n").encode("ascii")
 
@@ -138,7 +143,7 @@ def test_a_stored_value_of_the_wrong_shape_is_a_miss(history, monkeypatch):
     from analyzer.git import UNIT_FUNCNAME
 
     folder = History(_git(repo), MEM).folder
-    key = commit_cache._key("touched-ids", folder, shas["add-active"], UNIT_FUNCNAME)
+    key = commit_cache._key("unit-touches", folder, shas["add-active"], UNIT_FUNCNAME)
     commit_cache.AREA.put(key, marshal.dumps({"not": "a list"}))
     assert _diff(repo, shas) == _diff(repo, shas, use_cache=False)
     assert marshal.loads(commit_cache.AREA.get(key)) != {"not": "a list"}

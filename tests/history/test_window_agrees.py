@@ -8,8 +8,12 @@ import json
 import subprocess
 import sys
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from classes import GOLDEN, MORE, TWICE_BLIND, agreeing_history, held_twice_history
 from histrepo import DAY, MEM
+from test_attribution import OPS, replay, six  # noqa: F401 (six is a fixture)
 
 from analyzer.git import Repo as GitRepo
 from analyzer.history import window_facts
@@ -124,3 +128,22 @@ def test_held_twice_needs_no_tree_read_per_commit(tmp_path, monkeypatch):
             step = next(s for s, sha in shas.items() if sha == commit.sha)
             found = sorted({i for p, _r, _m, _l, i, _x in db.relation("blindspot") if p == commit.sha})
             assert found == [i.casefold() for i in TWICE_BLIND.get(step, [])], step
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(OPS, min_size=1, max_size=3))
+def test_the_window_agrees_with_diff_on_random_histories(six, commits):
+    """Random commits on a file of eight entries (rewordings, deletions, insertions, blank
+    lines, units moved to either end, successors naming an entry the commit leaves as it
+    is): the window gives every commit the classes `analyze diff sha~1 sha` gives it,
+    supersessions and reorders included."""
+    repo, start = six
+    made = replay(repo, start, commits)
+    program = readiness_program(False)
+    since = int(repo.git("log", "-1", "--format=%ct", made[0]).strip())
+    db = window_facts(GitRepo(str(repo.root)), MEM, "HEAD", since, 2**40, False, program).facts.evaluate(program)
+    seen = {}
+    for pair, _kind, ident, cls, sub in db.relation("change"):
+        seen.setdefault(pair, []).append((f"{cls}/{sub}", ident))
+    for sha in made:
+        assert sorted(seen.get(sha, [])) == diff_classes(repo, sha), (sha, commits)

@@ -1,0 +1,132 @@
+"""Every memory file's changes (issue 24, item 2): a deleted module file, a rewritten
+free-form (legacy, §5.11) unit and a file the manifest does not declare are changes of
+`analyze diff`, named `<file>#unit-<n>` (n: the unit's place among all units of its file)
+and classified like any unit: removed D/hard, added A/legacy, rewritten C/inplace (a
+reversal of meaning cannot be told from a rewording: docs/decisions.md). Their commits are
+those that changed the file's free-form units, so `check --autonomy confirm` asks for their
+confirmation."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from histrepo import MEM, Repo
+
+from analyzer.freeform import aligned, freeform_units
+from analyzer.query.diff import run_diff
+
+AGENT = "Agent <agent@example.org>"
+
+
+@pytest.fixture(scope="module")
+def history(tmp_path_factory):
+    repo = Repo(tmp_path_factory.mktemp("free") / "p")
+    shas = {"base": repo.git("rev-parse", "HEAD").strip()}
+    repo.write("areas/search.md", None)
+    shas["delete-module"] = repo.commit("Delete the search area", author=AGENT)
+    repo.edit("rules/reviews.md", "needs a second reviewer", "needs no second reviewer")
+    shas["rewrite"] = repo.commit("Reverse a review rule", author=AGENT)
+    repo.write("areas/stray.md", "# Stray\n\n- Never deploy on Fridays.\n")
+    shas["stray"] = repo.commit("A file no route loads", author=AGENT)
+    repo.edit("rules/release.md", "- Announce in #shop-releases with the changelog section.\n", "")
+    repo.edit("decisions.md", "Entries are newest first.\n", "Entries are newest first.\n\n- Ask before changing totals.\n")
+    shas["remove-and-add"] = repo.commit("Drop a release rule, add a bullet among entries", author=AGENT)
+    return repo, shas
+
+
+# step -> (class/subkind, name) of `analyze diff sha~1 sha`
+GOLDEN = {
+    "delete-module": [("D/hard", "areas/search.md#unit-1")],
+    "rewrite": [("C/inplace", "rules/reviews.md#unit-1")],
+    "stray": [("A/legacy", "areas/stray.md#unit-1")],
+    "remove-and-add": [("A/legacy", "decisions.md#unit-2"), ("D/hard", "rules/release.md#unit-2")],
+}
+
+
+def classes(result):
+    return sorted((f"{c.cls}/{c.subkind}", c.ident) for c in result.changes)
+
+
+@pytest.mark.parametrize("step", sorted(GOLDEN))
+@pytest.mark.parametrize("use_cache", [False, True])
+def test_each_free_form_change_is_classified_and_attributed(history, step, use_cache):
+    repo, shas = history
+    sha = shas[step]
+    result = run_diff(repo.root, MEM, f"{sha}~1", sha, use_cache=use_cache)
+    assert (result.status, classes(result)) == ("CHANGES", GOLDEN[step])
+    assert all(c.kind == "legacy" and c.commits == [sha] for c in result.changes)
+
+
+def test_the_whole_range_and_the_work_tree(history):
+    repo, shas = history
+    expected = sorted(c for step in GOLDEN for c in GOLDEN[step])
+    for head in ("HEAD", None):
+        result = run_diff(repo.root, MEM, shas["base"], head, use_cache=False)
+        assert classes(result) == expected
+        commits = {c.ident: c.commits for c in result.changes}
+        assert commits["areas/search.md#unit-1"] == [shas["delete-module"]]
+        assert commits["rules/reviews.md#unit-1"] == [shas["rewrite"]]
+
+
+def test_the_autonomy_check_asks_for_confirmation_of_free_form_deletes_and_rewrites(history):
+    repo, shas = history
+    out = subprocess.run([sys.executable, "-m", "analyzer", "check", "--autonomy", "confirm", "--base", shas["base"],
+                          "--no-cache", "--format", "json"], cwd=repo.root, capture_output=True, text=True)
+    assert out.returncode == 1, out.stderr
+    flagged = sorted(f["id"] for f in json.loads(out.stdout)["findings"])
+    assert flagged == ["areas/search.md#unit-1", "rules/release.md#unit-2", "rules/reviews.md#unit-1"]
+
+
+def test_free_form_units_are_aligned_by_text():
+    before = freeform_units("# T\n\n- a\n- b\n- c\n")
+    assert [u[:2] for u in before] == [(1, "- a"), (2, "- b"), (3, "- c")]
+    after = freeform_units("# T\n\n- b\n- c\n- d\n")
+    # a removed at the front and d added at the end: no unit is taken as rewritten
+    assert [(a and a[1], b and b[1]) for a, b in aligned(before, after)] == [("- a", None), (None, "- d")]
+    rewritten = freeform_units("# T\n\n- a\n- B!\n- c\n")
+    assert [(a[1], b[1]) for a, b in aligned(before, rewritten)] == [("- b", "- B!")]
+    # units with an ID are not free-form; a section heading without one is
+    entry = freeform_units("# T\n\nIntro.\n\n## MC-DEC-20260101-0000000a \u2014 X\n\nStatus: active\n\n## Notes\n")
+    assert [u[:2] for u in entry] == [(1, "Intro."), (3, "## Notes")]
+
+
+def test_the_issue_story(tmp_path):
+    """Issue 24's acceptance history: edit X (confirmed), an agent deletes Y (the entry after
+    X), a person reverts that, then a module file is deleted and a free-form rule reversed
+    (both confirmed) and an agent adds a file the manifest does not declare. Only Y is
+    flagged while its deletion stands; a restore of X warns of nothing; after the revert
+    nothing is flagged; the module deletion, the rewrite and the stray file are reported
+    with the commits that made them."""
+    from test_attribution import X, Y, cli, delete_unit
+
+    repo = Repo(tmp_path / "p")
+    base = repo.git("rev-parse", "HEAD").strip()
+    alice = ("Memory-Confirmed-By: alice",)
+    repo.edit("decisions.md", "floats never hold money.", "floats never hold an amount of money.")
+    edit = repo.commit("Edit X", trailers=alice)
+    delete_unit(repo, "decisions.md", Y)
+    deletion = repo.commit("Delete Y", author=AGENT)
+    judge = ("check", "--autonomy", "confirm", "--reviewer", "alice", "--base", base)
+    code, payload = cli(repo.root, *judge)
+    assert (code, [f["id"] for f in payload["findings"]]) == (1, [Y])
+    assert cli(repo.root, "restore", "--preview", X, "--base", base)[1]["findings"] == []
+    repo.git("revert", "--no-edit", deletion)
+    code, payload = cli(repo.root, *judge)
+    assert (code, payload["findings"]) == (0, [])
+    repo.write("areas/search.md", None)
+    gone = repo.commit("Delete the search area", trailers=alice)
+    repo.edit("rules/reviews.md", "needs a second reviewer", "needs no second reviewer")
+    reversed_rule = repo.commit("Reverse a review rule", trailers=alice)
+    repo.write("areas/stray.md", "# Stray\n\n- Never deploy on Fridays.\n")
+    stray = repo.commit("A file no route loads", author=AGENT)
+    result = run_diff(repo.root, MEM, base, "HEAD", use_cache=False)
+    assert sorted((f"{c.cls}/{c.subkind}", c.ident, tuple(c.commits)) for c in result.changes) == [
+        ("A/legacy", "areas/stray.md#unit-1", (stray,)),
+        ("C/inplace", X, (edit,)),
+        ("C/inplace", "rules/reviews.md#unit-1", (reversed_rule,)),
+        ("D/hard", "areas/search.md#unit-1", (gone,)),
+    ]
+    code, payload = cli(repo.root, *judge)
+    assert (code, payload["findings"]) == (0, [])
