@@ -48,6 +48,8 @@ _FIXES: Dict[str, str] = {
     "DL018": "break the cycle: include a shared file from both instead of each other.",
     "DL019": "use a number within -9223372036854775808..9223372036854775807 (64-bit signed), or a symbol.",
     "DL020": "compute the expression in steps: bind parts to variables (`Y = X * 2, Z = Y + 1`).",
+    "DL021": "use cat(A, B, ...), strlen(S), substr(S, Start, Len), to_number(S) or to_string(N) as terms; "
+             "call other builtins as literals with the result last, e.g. lower(S, L).",
     "DL101": "add a `.decl` for the relation (or `.include` the file that declares it); "
              "`analyze schema` lists the built-in relations.",
     "DL102": "use the first declaration's columns, or give the new relation another name.",

@@ -174,6 +174,7 @@ def _session(args, program):
                                       limits=_limits(args), max_file_bytes=args.max_file_bytes, since=args.since)
         except GitError as exc:
             raise _Usage(f"--since {args.since}: Git cannot answer: {exc}") from None
+    added = []
     for pack in args.packs:
         try:
             text = read_text(pack)  # regular files only: a FIFO never blocks
@@ -182,9 +183,10 @@ def _session(args, program):
 
             raise DiagnosticError([Diagnostic(_span(pack), "DL017", f"cannot read {pack!r}: "
                                               f"{getattr(exc, 'strerror', None) or exc}")]) from None
-        session.add(text, pack)
-    for i, text in enumerate(args.extra, 1):
-        session.add(text, f"<-e {i}>")
+        added.append((text, pack))
+    added += [(text, f"<-e {i}>") for i, text in enumerate(args.extra, 1)]
+    if added:
+        session.add_all(added)  # one program: a rule may use what a later -e or pack defines
     return session
 
 
