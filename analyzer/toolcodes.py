@@ -130,6 +130,10 @@ _OTHER: Dict[str, tuple] = {
               "give the relation a new name: added rules define relations of their own on top of the built-in ones."),
     "DL920": ("a program was queried without a goal and declares no .output or .printsize",
               "give a goal, or add `.output REL` to the program."),
+    "DL921": ("a goal constant matches nothing in its column, while a value there differs from it only by case "
+              "or a small edit (a warning: the answer and exit status are unchanged)",
+              "use the value the warning names (`analyze query 'REL(...)'` lists a column's values); Entry, "
+              "Subject and record IDs match in any case."),
     "DL930": ("an arithmetic result outside the number range (64-bit signed integers)",
               "bound the recursion that grows the number, e.g. `X < 1000000` in the rule named."),
     "DL931": ("a builtin (concat, concat3, replace) would build a symbol over the maximum length "

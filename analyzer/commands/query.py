@@ -106,7 +106,10 @@ def _answer(args, program, goal, out) -> int:
             session.watchdog = dog
             if goal is None:
                 return _outputs(args, session)
-            answer = session.ask(goal, provenance=args.why, profile=args.stats, max_proofs=WHY_MAX_PROOFS)
+            answer = session.ask(goal, provenance=args.why, profile=args.stats, max_proofs=WHY_MAX_PROOFS,
+                                 written=True)
+            for warning in answer.warnings:  # near-miss constants: said, exit status unchanged
+                print(warning.render(), file=sys.stderr)
             with dog.watching("rendering the output"):
                 return _emit(args, answer)
         except MemoryError:

@@ -40,6 +40,7 @@ class Answer:
     relation: Optional[str] = None  # the relation of a one-atom goal
     proofs: Optional[list] = None
     stats: Optional[list] = None
+    warnings: list = field(default_factory=list)  # DL921 near misses (analyzer/query/constants.py)
 
 
 @dataclass
@@ -141,15 +142,39 @@ class Session:
     # ---- asking -----------------------------------------------------------------------
 
     def ask(self, goal: str, *, provenance: bool = False, profile: bool = False,
-            max_proofs: Optional[int] = None) -> Answer:
+            max_proofs: Optional[int] = None, written: bool = False) -> Answer:
         """Evaluate ``goal`` (e.g. ``owner(I, M, _, _, _), !loaded(M)``) and return its answer
-        (with ``provenance``: proofs of the first ``max_proofs`` rows, all when None)."""
-        from analyzer.engine.evaluate import Engine
-        from analyzer.engine.syntax import parse_goal
+        (with ``provenance``: proofs of the first ``max_proofs`` rows, all when None).
 
-        body = parse_goal(goal)
+        Constants are read as the protocol reads them (analyzer/query/constants.py): a
+        protocol ID matching nothing in its column is matched casefolded, other near misses
+        are warnings on the answer. ``written``: answers show casefolded IDs as written."""
+        from analyzer.engine.syntax import parse_goal
+        from analyzer.query.constants import read_constants, show_written, written_ids
+
+        parsed = parse_goal(goal)
         sources = {**self.sources, "<goal>": goal}
-        columns, head_args, body = _goal_columns(body, self.decls, self.base_decls)
+        answer, tables = self._evaluate(goal, parsed, sources, provenance, profile, max_proofs)
+        body, warnings = read_constants(parsed, tables, sources)
+        if body != parsed:  # the base relations are kept: only the goal is evaluated again
+            answer, _ = self._evaluate(goal, body, sources, provenance, profile, max_proofs)
+        answer.warnings = warnings
+        if written:
+            answer.rows = show_written(answer.rows, written_ids(self._written_facts()))
+        return answer
+
+    def _written_facts(self) -> Dict[str, Iterable[tuple]]:
+        from analyzer.query.constants import WRITTEN
+
+        return {rel: self.facts.get(rel, ()) for rel in WRITTEN}
+
+    def _evaluate(self, goal: str, parsed: tuple, sources: Dict[str, str], provenance: bool, profile: bool,
+                  max_proofs: Optional[int]):
+        """``(answer, column_values)``: the answer to the goal ``parsed`` and a function giving
+        the values of a column of any relation the evaluation holds (None when it holds none)."""
+        from analyzer.engine.evaluate import Engine
+
+        columns, head_args, body = _goal_columns(parsed, self.decls, self.base_decls)
         decls = dict(self.decls)
         rule = ast.Rule(ast.Atom(GOAL, tuple(head_args), Span("<goal>", 1, 1)), body, "", Span("<goal>", 1, 1))
         _unknown_relations([rule], {**self.base_decls, **decls}, sources)
@@ -185,7 +210,14 @@ class Session:
         stats = None
         if profile:
             stats = [s for base_db in {id(d): d for d in dbs.values()}.values() for s in base_db.stats] + db.stats
-        return Answer(goal, columns, rows, relation, proofs, stats)
+
+        def column_values(rel: str, k: int):
+            held = facts.get(rel)
+            if held is None and rel in self.decls and db.evaluated(rel):
+                held = db.tuples(rel)
+            return None if held is None else {row[k] for row in held if k < len(row)}
+
+        return Answer(goal, columns, rows, relation, proofs, stats), column_values
 
     def outputs(self):
         """Soufflé-style output of a program without a goal: ``([(name, columns, rows)],
