@@ -6,7 +6,8 @@ goal names IDs the way people copy them from files and findings, so:
 
 - an atom argument that is a protocol ID (``MC-<CODE>-<date>-<hex>``, any case) matching
   nothing in its column, while its casefolded form does, is matched casefolded: the
-  protocol compares IDs caselessly (§5.3);
+  protocol compares IDs caselessly (§5.3); so is the constant of ``V = c`` or ``V != c``
+  when a positive atom binds ``V`` from a column;
 - any other constant matching nothing in its column, while a value of that column differs
   from it only by case or a small edit, gets a DL921 warning naming the value (the answer
   and the exit status stay what they are: the goal may mean what it says);
@@ -53,12 +54,28 @@ def read_constants(body: tuple, column_values: Callable[[str, int], Optional[Set
                 warnings.append(_warning(arg, lit.rel, k, near, sources))
         return ast.Atom(lit.rel, tuple(args), lit.span)
 
+    # `I = "MC-..."` compares with the column a positive atom binds I from
+    columns = {arg.name: (lit.rel, k) for lit in body if isinstance(lit, ast.Atom)
+               for k, arg in enumerate(lit.args) if isinstance(arg, ast.Var)}
+
+    def comparison(lit: ast.Comparison) -> ast.Comparison:
+        sides = [lit.left, lit.right]
+        for i, (var, const) in enumerate(((lit.left, lit.right), (lit.right, lit.left))):
+            if lit.op in ("=", "!=") and isinstance(var, ast.Var) and var.name in columns \
+                    and isinstance(const, ast.Const) and isinstance(const.value, str):
+                rel, k = columns[var.name]
+                probe = atom(ast.Atom(rel, tuple(const if j == k else ast.Wildcard() for j in range(k + 1))))
+                sides[1 - i] = probe.args[k]
+        return ast.Comparison(lit.op, sides[0], sides[1], lit.span)
+
     out = []
     for lit in body:
         if isinstance(lit, ast.Atom):
             lit = atom(lit)
         elif isinstance(lit, ast.Negation):
             lit = ast.Negation(atom(lit.atom), lit.span)
+        elif isinstance(lit, ast.Comparison):
+            lit = comparison(lit)
         out.append(lit)
     return tuple(out), warnings
 

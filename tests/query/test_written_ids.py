@@ -27,6 +27,8 @@ def test_an_id_as_written_matches_and_answers_show_ids_as_written():
         res = analyze("query", "--project-root", EXAMPLE, f'entry_relation("{shown}", K, T)')
         assert res.returncode == 0 and res.stderr == "", res.stderr
         assert rows(res) == [["Superseded-By", "MC-DEC-20260910-1b2c3d4e"]]
+    res = analyze("query", "--project-root", EXAMPLE, 'entry(I, M, _, _, _), I = "MC-DEC-20260905-2C3D4E5F"')
+    assert rows(res) == [["MC-DEC-20260905-2c3d4e5f", "decisions.md"]]
     res = analyze("query", "--project-root", EXAMPLE, 'entry(I, M, "DEC", "active", _)', "--format", "csv")
     assert res.stdout.splitlines()[1:] == ["MC-DEC-20260910-1b2c3d4e,decisions.md"]
 
@@ -44,6 +46,8 @@ def test_a_near_miss_constant_is_a_warning_naming_the_value():
     assert 'DL921 "Actve" matches nothing in column 4 of entry; did you mean "active"?' in res.stderr
     res = analyze("query", "--project-root", EXAMPLE, 'entry_relation(I, "supersedes", T)')
     assert 'did you mean "Supersedes"?' in res.stderr and res.returncode == 0
+    res = analyze("query", "--project-root", EXAMPLE, 'entry(I, _, _, S, _), S = "Active"')
+    assert 'DL921 "Active" matches nothing in column 4 of entry; did you mean "active"?' in res.stderr
     res = analyze("why", "--project-root", EXAMPLE, "--task", "implementation", "--pattern",
                   'entry_relation(I, "supersedes", T)')
     assert 'did you mean "Supersedes"?' in res.stderr and res.returncode == 0
