@@ -48,6 +48,8 @@ _FIXES: Dict[str, str] = {
     "DL018": "break the cycle: include a shared file from both instead of each other.",
     "DL019": "use a number within -9223372036854775808..9223372036854775807 (64-bit signed), or a symbol.",
     "DL020": "compute the expression in steps: bind parts to variables (`Y = X * 2, Z = Y + 1`).",
+    "DL021": "use cat(A, B, ...), strlen(S), substr(S, Start, Len), to_number(S) or to_string(N) as terms; "
+             "call other builtins as literals with the result last, e.g. lower(S, L).",
     "DL101": "add a `.decl` for the relation (or `.include` the file that declares it); "
              "`analyze schema` lists the built-in relations.",
     "DL102": "use the first declaration's columns, or give the new relation another name.",
@@ -128,6 +130,10 @@ _OTHER: Dict[str, tuple] = {
               "give the relation a new name: added rules define relations of their own on top of the built-in ones."),
     "DL920": ("a program was queried without a goal and declares no .output or .printsize",
               "give a goal, or add `.output REL` to the program."),
+    "DL921": ("a goal constant matches nothing in its column, while a value there differs from it only by case "
+              "or a small edit (a warning: the answer and exit status are unchanged)",
+              "use the value the warning names (`analyze query 'REL(...)'` lists a column's values); Entry, "
+              "Subject and record IDs match in any case."),
     "DL930": ("an arithmetic result outside the number range (64-bit signed integers)",
               "bound the recursion that grows the number, e.g. `X < 1000000` in the rule named."),
     "DL931": ("a builtin (concat, concat3, replace) would build a symbol over the maximum length "

@@ -96,7 +96,10 @@ def _answer(args, program, goal, out) -> int:
             session.watchdog = dog
             if goal is None:
                 return _outputs(args, session)
-            answer = session.ask(goal, provenance=args.why, profile=args.stats, max_proofs=WHY_MAX_PROOFS)
+            answer = session.ask(goal, provenance=args.why, profile=args.stats, max_proofs=WHY_MAX_PROOFS,
+                                 written=True)
+            for warning in answer.warnings:  # near-miss constants: said, exit status unchanged
+                print(warning.render(), file=sys.stderr)
             with dog.watching("rendering the output"):
                 return _emit(args, answer)
         except MemoryError:
@@ -168,6 +171,7 @@ def _session(args, program):
                                       limits=_limits(args), max_file_bytes=args.max_file_bytes, since=args.since)
         except GitError as exc:
             raise _Usage(f"--since {args.since}: Git cannot answer: {exc}") from None
+    added = []
     for pack in args.packs:
         try:
             text = read_text(pack)  # regular files only: a FIFO never blocks
@@ -176,9 +180,10 @@ def _session(args, program):
 
             raise DiagnosticError([Diagnostic(_span(pack), "DL017", f"cannot read {pack!r}: "
                                               f"{getattr(exc, 'strerror', None) or exc}")]) from None
-        session.add(text, pack)
-    for i, text in enumerate(args.extra, 1):
-        session.add(text, f"<-e {i}>")
+        added.append((text, pack))
+    added += [(text, f"<-e {i}>") for i, text in enumerate(args.extra, 1)]
+    if added:
+        session.add_all(added)  # one program: a rule may use what a later -e or pack defines
     return session
 
 

@@ -60,6 +60,8 @@ def run(args: argparse.Namespace) -> int:
         return error("why", args, str(exc), "DL902" if isinstance(exc, EvaluationLimitError) else "DL915")
     if answer.error:
         return error("why", args, answer.error)
+    for warning in getattr(answer, "warnings", ()):  # near-miss constants: said, exit status unchanged
+        print(warning.render(), file=sys.stderr)
     if args.format == "json":
         from analyzer.output import emit_json
 

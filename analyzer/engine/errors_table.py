@@ -19,6 +19,7 @@ INCLUDE_NOT_FOUND = "DL017"
 INCLUDE_CYCLE = "DL018"
 NUMBER_RANGE = "DL019"
 TOO_DEEP = "DL020"
+UNKNOWN_FUNCTOR = "DL021"
 
 
 @dataclass(frozen=True)
@@ -114,6 +115,8 @@ OTHER_SYNTAX_CODES = {
     INCLUDE_CYCLE: "`.include` files include each other in a cycle (the cycle is named)",
     NUMBER_RANGE: "number literal outside the number range (64-bit signed: magnitude at most 2^63 - 1)",
     TOO_DEEP: "arithmetic nested deeper than 100 levels (parentheses, operators, negations)",
+    UNKNOWN_FUNCTOR: "a functor term other than cat, strlen, substr, to_number and to_string, or with the "
+                     "wrong number of arguments",
 }
 
 

@@ -176,6 +176,8 @@ class _Builder:
 
     def __init__(self, text: str, path: str):
         self.text, self.path = text, path
+        self.pending: list = []  # builtin atoms computing the functors of the literal being built
+        self.fresh = 0
 
     def span(self, item) -> Span:
         if isinstance(item, Token):
@@ -221,9 +223,33 @@ class _Builder:
             return ast.BinOp(str(op), self.term(left, depth + 1), self.term(right, depth + 1), self.span(node))
         if kind == "aggregate":
             func = str(node.children[0])
+            outer, self.pending = self.pending, []
             target = self.term(node.children[1], depth + 1) if len(node.children) == 3 else None
-            return ast.Aggregate(func, target, self.body(node.children[-1]), self.span(node))
+            computed, self.pending = tuple(self.pending), outer  # a functor target: computed per tuple
+            return ast.Aggregate(func, target, self.body(node.children[-1]) + computed, self.span(node))
+        if kind == "functor":
+            return self.functor(node, depth)
         raise AssertionError(kind)
+
+    def functor(self, node, depth: int):
+        """A Soufflé functor term: its value's fresh variable; the builtin atoms computing it
+        go to ``pending`` (see analyzer/engine/functors.py)."""
+        from analyzer.engine import functors
+
+        name, *arg_nodes = node.children
+        args = [self.term(a, depth + 1) for a in arg_nodes if a is not None]
+        problem = functors.problem(str(name), len(args))
+        if problem:
+            raise _error(self.text, self.path, name.line, name.column, et.UNKNOWN_FUNCTOR, problem)
+        span = self.span(node)
+
+        def fresh():
+            self.fresh += 1
+            return ast.Var(f"{functors.FRESH}{name}{self.fresh}", span)
+
+        calls, value = functors.calls(str(name), args, fresh)
+        self.pending += [ast.Atom(builtin, tuple(call_args), span) for builtin, call_args in calls]
+        return value
 
     def atom(self, node) -> ast.Atom:
         name, *args = node.children
@@ -239,7 +265,13 @@ class _Builder:
         return ast.Comparison(str(op), self.term(left), self.term(right), self.span(node))
 
     def body(self, node) -> tuple:
-        return tuple(self.literal(child) for child in node.children)
+        out, outer = [], self.pending
+        for child in node.children:
+            self.pending = []
+            literal = self.literal(child)
+            out += self.pending + [literal]  # a functor's value is computed before its use
+        self.pending = outer
+        return tuple(out)
 
     def statement(self, node, doc: str):
         if node.data == "include":
@@ -259,9 +291,11 @@ class _Builder:
             columns = tuple(ast.Column(str(c.children[0]), str(c.children[1]))
                             for c in node.children[2:] if c is not None)
             return _documented_decl(str(node.children[1]), columns, doc, self.span(node))
+        self.pending = []
         head = self.atom(node.children[0])
+        computed = tuple(self.pending)  # functors of the head: computed after the body binds
         body = self.body(node.children[2]) if node.data == "rule" else ()
-        return ast.Rule(head, body, doc, self.span(node))
+        return ast.Rule(head, body + computed, doc, self.span(node))
 
 
 _COLUMN_DOC = re.compile(r"^-\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*(.*)$")

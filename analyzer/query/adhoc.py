@@ -18,6 +18,7 @@ from typing import Callable, Dict, Iterable, List, Mapping, Optional
 from analyzer.diagnostics import Diagnostic, DiagnosticError
 from analyzer.engine import ast
 from analyzer.engine.builtins import BUILTINS
+from analyzer.engine.functors import FRESH
 from analyzer.span import Span
 
 GOAL = "__goal"
@@ -39,6 +40,7 @@ class Answer:
     relation: Optional[str] = None  # the relation of a one-atom goal
     proofs: Optional[list] = None
     stats: Optional[list] = None
+    warnings: list = field(default_factory=list)  # DL921 near misses (analyzer/query/constants.py)
 
 
 @dataclass
@@ -104,42 +106,75 @@ class Session:
     def add(self, text: str, path: Optional[str] = None) -> List[str]:
         """Add declarations and rules (a rule pack, an ``-e`` text, a shell line); returns the
         relations they define. Nothing is added when anything in ``text`` is wrong."""
+        rules, decls, _sources = self.add_all([(text, path)])[0]
+        return sorted({r.head.rel for r in rules} | {d.name for d in decls})
+
+    def add_all(self, texts) -> List[tuple]:
+        """Add several texts (``(text, path or None)`` pairs) as one program, so that a rule
+        may use a relation a later text (or a later rule) defines; returns each text's
+        ``(rules, declarations, sources)``. Nothing is added when anything in any text is wrong."""
         from analyzer.engine.syntax import parse_program
 
-        self._added += 1
-        path = path or f"<rule {self._added}>"
-        program = parse_program(text, path)
-        decls, rules = dict(self.decls), list(self.rules)
-        for decl in program.all_decls:
-            known = decls.get(decl.name) or self.base_decls.get(decl.name)
-            if known is not None and _shape(known) != _shape(decl):
-                raise _error(decl.span, "DL102", f"relation {decl.name} redeclared with different columns "
-                             f"(first declared at {known.span})", program.sources)
-            decls.setdefault(decl.name, decl)
-        for rule in program.rules:
-            if rule.head.rel in self.base_decls:
-                raise _error(rule.head.span, BUILTIN_HEAD, f"{rule.head.rel} is a relation of the built-in "
-                             "program; added rules define new relations (give this one another name)",
-                             program.sources)
-        rules += program.rules
+        decls, rules, sources, parsed = dict(self.decls), list(self.rules), {}, []
+        for text, path in texts:
+            self._added += 1
+            program = parse_program(text, path or f"<rule {self._added}>")
+            sources.update(program.sources)
+            for decl in program.all_decls:
+                known = decls.get(decl.name) or self.base_decls.get(decl.name)
+                if known is not None and _shape(known) != _shape(decl):
+                    raise _error(decl.span, "DL102", f"relation {decl.name} redeclared with different columns "
+                                 f"(first declared at {known.span})", {**self.sources, **sources})
+                decls.setdefault(decl.name, decl)
+            for rule in program.rules:
+                if rule.head.rel in self.base_decls:
+                    raise _error(rule.head.span, BUILTIN_HEAD, f"{rule.head.rel} is a relation of the built-in "
+                                 "program; added rules define new relations (give this one another name)",
+                                 sources)
+            rules += program.rules
+            parsed.append((program.rules, program.all_decls, program.sources))
         _declare_heads(decls, rules, self.base_decls)
-        self._check(decls, rules, (), {**self.sources, **program.sources})
+        self._check(decls, rules, (), {**self.sources, **sources})
         self.decls, self.rules = decls, rules
-        self.sources.update(program.sources)
-        return sorted({r.head.rel for r in program.rules} | {d.name for d in program.all_decls})
+        self.sources.update(sources)
+        return parsed
 
     # ---- asking -----------------------------------------------------------------------
 
     def ask(self, goal: str, *, provenance: bool = False, profile: bool = False,
-            max_proofs: Optional[int] = None) -> Answer:
+            max_proofs: Optional[int] = None, written: bool = False) -> Answer:
         """Evaluate ``goal`` (e.g. ``owner(I, M, _, _, _), !loaded(M)``) and return its answer
-        (with ``provenance``: proofs of the first ``max_proofs`` rows, all when None)."""
-        from analyzer.engine.evaluate import Engine
-        from analyzer.engine.syntax import parse_goal
+        (with ``provenance``: proofs of the first ``max_proofs`` rows, all when None).
 
-        body = parse_goal(goal)
+        Constants are read as the protocol reads them (analyzer/query/constants.py): a
+        protocol ID matching nothing in its column is matched casefolded, other near misses
+        are warnings on the answer. ``written``: answers show casefolded IDs as written."""
+        from analyzer.engine.syntax import parse_goal
+        from analyzer.query.constants import read_constants, show_written, written_ids
+
+        parsed = parse_goal(goal)
         sources = {**self.sources, "<goal>": goal}
-        columns, head_args, body = _goal_columns(body, self.decls, self.base_decls)
+        answer, tables = self._evaluate(goal, parsed, sources, provenance, profile, max_proofs)
+        body, warnings = read_constants(parsed, tables, sources)
+        if body != parsed:  # the base relations are kept: only the goal is evaluated again
+            answer, _ = self._evaluate(goal, body, sources, provenance, profile, max_proofs)
+        answer.warnings = warnings
+        if written:
+            answer.rows = show_written(answer.rows, written_ids(self._written_facts()))
+        return answer
+
+    def _written_facts(self) -> Dict[str, Iterable[tuple]]:
+        from analyzer.query.constants import WRITTEN
+
+        return {rel: self.facts.get(rel, ()) for rel in WRITTEN}
+
+    def _evaluate(self, goal: str, parsed: tuple, sources: Dict[str, str], provenance: bool, profile: bool,
+                  max_proofs: Optional[int]):
+        """``(answer, column_values)``: the answer to the goal ``parsed`` and a function giving
+        the values of a column of any relation the evaluation holds (None when it holds none)."""
+        from analyzer.engine.evaluate import Engine
+
+        columns, head_args, body = _goal_columns(parsed, self.decls, self.base_decls)
         decls = dict(self.decls)
         rule = ast.Rule(ast.Atom(GOAL, tuple(head_args), Span("<goal>", 1, 1)), body, "", Span("<goal>", 1, 1))
         _unknown_relations([rule], {**self.base_decls, **decls}, sources)
@@ -175,7 +210,14 @@ class Session:
         stats = None
         if profile:
             stats = [s for base_db in {id(d): d for d in dbs.values()}.values() for s in base_db.stats] + db.stats
-        return Answer(goal, columns, rows, relation, proofs, stats)
+
+        def column_values(rel: str, k: int):
+            held = facts.get(rel)
+            if held is None and rel in self.decls and db.evaluated(rel):
+                held = db.tuples(rel)
+            return None if held is None else {row[k] for row in held if k < len(row)}
+
+        return Answer(goal, columns, rows, relation, proofs, stats), column_values
 
     def outputs(self):
         """Soufflé-style output of a program without a goal: ``([(name, columns, rows)],
@@ -316,31 +358,47 @@ def _unknown_relations(rules, decls: Mapping[str, ast.Decl], sources) -> None:
 
 def _declare_heads(decls: Dict[str, ast.Decl], rules: List[ast.Rule], base: Mapping[str, ast.Decl]) -> None:
     """Declare the head relation of every added rule that has no ``.decl``, typing each column
-    from the rule body (a shell line or ``-e`` text need not repeat what the checker infers)."""
+    from the rule body (a shell line or ``-e`` text need not repeat what the checker infers).
+
+    Rules may come in any order: a head is typed from a rule whose body names no relation
+    still waiting for its own declaration (its own head aside), so ``p(N) :- q(N).`` before
+    ``q(N) :- budget(_, N).`` types p's column from q's. Heads that only mutual recursion
+    defines are then typed from what is known."""
     from analyzer.engine.check import variable_types
 
-    changed = True
-    while changed:
-        changed = False
-        for rule in rules:
-            head = rule.head
-            if head.rel in decls or head.rel in base or head.rel in BUILTINS:
-                continue
-            program = ast.Program(decls={**base, **decls}, rules=[])
-            types = variable_types(program, rule.body)
-            columns = []
-            for i, arg in enumerate(head.args):
-                if isinstance(arg, ast.Var):
-                    typ, name = types.get(arg.name, ast.SYMBOL), arg.name.lower()
-                elif isinstance(arg, ast.Const):
-                    typ, name = (ast.NUMBER if isinstance(arg.value, int) else ast.SYMBOL), f"c{i}"
-                else:
-                    typ, name = ast.NUMBER, f"c{i}"
-                if name in {c.name for c in columns}:
-                    name = f"{name}_{i}"
-                columns.append(ast.Column(name, typ))
-            decls[head.rel] = ast.Decl(head.rel, tuple(columns), "", head.span)
-            changed = True
+    def waiting_on(rule) -> set:
+        return {a.rel for a, _neg, _depth in _atoms(rule.body)} & pending - {rule.head.rel}
+
+    pending = {r.head.rel for r in rules if r.head.rel not in decls and r.head.rel not in base
+               and r.head.rel not in BUILTINS}
+    while pending:
+        ready = [r for r in rules if r.head.rel in pending and not waiting_on(r)]
+        for rule in ready or [r for r in rules if r.head.rel in pending]:
+            if rule.head.rel in pending:
+                decls[rule.head.rel] = _head_decl(rule, {**base, **decls}, variable_types)
+                pending.discard(rule.head.rel)
+                if not ready:
+                    break  # one guess at a time: it may let the others be typed exactly
+
+
+def _head_decl(rule: ast.Rule, known: Mapping[str, ast.Decl], variable_types) -> ast.Decl:
+    """The declaration of ``rule``'s head, its columns typed from the body over ``known``."""
+    head = rule.head
+    types = variable_types(ast.Program(decls=dict(known), rules=[]), rule.body)
+    columns: List[ast.Column] = []
+    for i, arg in enumerate(head.args):
+        if isinstance(arg, ast.Var):
+            typ, name = types.get(arg.name, ast.SYMBOL), arg.name.lower()
+            if name.startswith(FRESH):  # a functor's value: no name of the user's
+                name = f"c{i}"
+        elif isinstance(arg, ast.Const):
+            typ, name = (ast.NUMBER if isinstance(arg.value, int) else ast.SYMBOL), f"c{i}"
+        else:
+            typ, name = ast.NUMBER, f"c{i}"
+        if name in {c.name for c in columns}:
+            name = f"{name}_{i}"
+        columns.append(ast.Column(name, typ))
+    return ast.Decl(head.rel, tuple(columns), "", head.span)
 
 
 def _goal_columns(body, decls, base):
@@ -353,7 +411,8 @@ def _goal_columns(body, decls, base):
     names: List[str] = []
 
     def visit(term):
-        if isinstance(term, ast.Var) and term.name not in names:
+        # a functor's value variable (analyzer/engine/functors.py) is no column of the answer
+        if isinstance(term, ast.Var) and term.name not in names and not term.name.startswith(FRESH):
             names.append(term.name)
         elif isinstance(term, ast.BinOp):
             visit(term.left)

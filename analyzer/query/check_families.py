@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from analyzer.query.check_model import CheckFinding, FamilyResult, Location
+from analyzer.query.finding_entries import finding_entries
 
 
 class Locator:
@@ -131,16 +132,14 @@ def _quality(name: str, prefix: str, header: str, facts=None, about: Tuple[str, 
 
 
 CONFLICT_RELATIONS = ("check_conflict_status", "check_conflict_finding", "check_contract_finding",
-                      "conflict_finding_entry", "conflict_finding_scope", "record_issue",
-                      "ref_collision", "alias_collision")
+                      "conflict_finding_entry", "conflict_finding_occurrence", "conflict_finding_scope",
+                      "record_issue", "ref_collision", "alias_collision")
 
 
 def select_conflicts(db, locate: Locator, name: str = "conflicts") -> FamilyResult:
     """The current-worktree conflict block (§9.4): status, findings sorted by (code, subject,
     facet, scopes, entries), the contract finding alone when the manifest contract fails."""
-    entries: Dict[str, List[str]] = {}
-    for key, entry in db.relation("conflict_finding_entry"):
-        entries.setdefault(key, []).append(entry)
+    entries = finding_entries(db)
     scopes: Dict[str, List[Tuple[int, str]]] = {}
     for key, order, scope in db.relation("conflict_finding_scope"):
         scopes.setdefault(key, []).append((order, scope))
@@ -150,7 +149,7 @@ def select_conflicts(db, locate: Locator, name: str = "conflicts") -> FamilyResu
         subjects.setdefault(key, []).extend([a, b])
     findings, seen = [], set()
     for key, code, status, message, subject, facet in db.relation("check_conflict_finding"):
-        shown = sorted(set(entries.get(key, [])), key=str.casefold)
+        shown = sorted(entries.get(key, []), key=str.casefold)
         scope_list = [s for _, s in sorted(set(scopes.get(key, [])))]
         ident = (code, status, message, tuple(shown), subject, facet, tuple(scope_list))
         if ident in seen:

@@ -231,9 +231,12 @@ def _build(packs: Sequence[Pack], facts, spans, use_cache: bool):
     status = data_file("rules", STATUS_FILE)
     owners = {rel: f"rules/{STATUS_FILE}" for rel in _heads(session, status.read_text(encoding="utf-8"), str(status))}
     digests = []
-    for pack in packs:
-        before = len(session.sources)
-        defined = _heads(session, pack.text, pack.path)
+    # every pack at once: a pack's rule may use a relation a later pack (or rule) defines
+    parsed = session.add_all([(pack.text, pack.path) for pack in packs]) if packs else []
+    for pack, (rules, _decls, sources) in zip(packs, parsed):
+        defined = {}
+        for rule in rules:
+            defined.setdefault(rule.head.rel, rule)
         for rel, rule in defined.items():
             if rel in owners:
                 raise _error_at(rule.head.span, COLLISION, f"{rel} is defined by {owners[rel]}; a pack defines "
@@ -252,8 +255,9 @@ def _build(packs: Sequence[Pack], facts, spans, use_cache: bool):
                               f"not a column of {code.relation} ({', '.join(columns)})")
             glue.append(f'pack_fired("{code.code}", "{code.severity}") :- '
                         f'{code.relation}({", ".join("_" for _ in columns)}).')
+        before = len(session.sources)
         session.add("\n".join(glue), f"<glue of {pack.path}>")
-        new = sorted(list(session.sources.items())[before:])
+        new = sorted(list(sources.items()) + list(session.sources.items())[before:])
         digests.append(hashlib.sha256(repr(new).encode()).hexdigest())
     return session, digests
 

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from analyzer.needed import require_usable
+from analyzer.query.finding_entries import finding_entries
 from analyzer.query.paths import probe_path
 from analyzer.query.program import extracted, read_program
 from analyzer.query.read_model import (
@@ -297,15 +298,13 @@ def _modules(db) -> List[ModuleView]:
 def _findings(db) -> List[ConflictFinding]:
     # a finding may list every entry of a file, once per issue of the file: grouped unsorted
     # and sorted per finding below (linear in the output, no sort of the whole relation)
-    entries: Dict[str, List[str]] = {}
-    for fid, e in db.tuples("conflict_finding_entry"):
-        entries.setdefault(fid, []).append(e)
+    entries = finding_entries(db)
     scopes: Dict[str, List[str]] = {}
     for fid, _, s in db.relation("conflict_finding_scope"):
         scopes.setdefault(fid, []).append(s)
     # each distinct entry is ranked once (casefolded, ties in plain order); a finding's list
     # is then sorted by rank, without a casefold per entry and finding
-    rank = {e: i for i, e in enumerate(sorted({e for _, e in db.tuples("conflict_finding_entry")},
+    rank = {e: i for i, e in enumerate(sorted({e for listed in entries.values() for e in listed},
                                               key=_casefold_order))}
     out = []
     for fid, code, status, message, subject, facet in db.relation("conflict_finding"):

@@ -122,8 +122,10 @@ class Shell:
 
         # .why is bounded as `query --why` is: at most WHY_MAX_PROOFS proofs and
         # WHY_MAX_LINES lines, and a note saying what was left out
-        answer = self.session.ask(goal, provenance=proofs, max_proofs=WHY_MAX_PROOFS if proofs else None)
-        out = render_table(answer.columns, answer.rows)
+        answer = self.session.ask(goal, provenance=proofs, max_proofs=WHY_MAX_PROOFS if proofs else None,
+                                  written=True)
+        out = "".join(warning.render() + "\n" for warning in answer.warnings)
+        out += render_table(answer.columns, answer.rows)
         texts, note = capped_proofs(answer)
         for text in texts or ():
             out += "\n" + text + "\n"

@@ -26,6 +26,7 @@ class WhyAnswer:
     error: Optional[str] = None
 
     summaries: List[str] = field(default_factory=list)
+    warnings: list = field(default_factory=list)  # DL921 near misses of a pattern's constants
 
     def render(self, verbose: bool = False) -> str:
         """The proofs as indented text, each under its one-line summary (or title); without
@@ -109,9 +110,13 @@ def pattern_proofs(db, pattern: str) -> WhyAnswer:
     """Proofs of every tuple matching ``pattern`` (e.g. ``skip_reason(_, _)``)."""
     from analyzer.engine import parse_query
 
+    from analyzer.query.constants import read_constants
+
     atom = parse_query(pattern)
+    # an ID constant matches as the protocol matches IDs (caselessly); near misses are said
+    (atom,), warnings = read_constants((atom,), lambda rel, k: _column(db, rel, k), {"<query>": pattern})
     rows = db.query(atom)
-    answer = WhyAnswer(atom.rel, rows)
+    answer = WhyAnswer(atom.rel, rows, warnings=warnings)
     from analyzer.query.readable import summary
 
     for row in rows:
@@ -120,6 +125,13 @@ def pattern_proofs(db, pattern: str) -> WhyAnswer:
         answer.proofs.append(proof)
         answer.summaries.append(shipped_relative(summary(f"{atom.rel}{_show(row)} holds", proof)))
     return answer
+
+
+def _column(db, rel: str, k: int):
+    """The values of column ``k`` of ``rel`` in ``db`` (None when ``db`` does not hold it)."""
+    if not db.evaluated(rel):
+        return None
+    return {row[k] for row in db.tuples(rel) if k < len(row)}
 
 
 def _show(row: Tuple) -> str:

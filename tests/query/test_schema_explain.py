@@ -73,3 +73,11 @@ def test_every_code_the_source_raises_is_explained():
         found |= set(re.findall(r'"(DL\d{3}|MA-[A-Z0-9]+(?:-[A-Z0-9]+)*)"', path.read_text(encoding="utf-8")))
     assert found and sorted(found - set(known)) == []
     assert all(entry.fix and entry.meaning for entry in tool_codes().values())
+
+
+def test_schema_documents_every_relation_and_says_which_include_the_archive():
+    """Issue 25 item 1: no relation is "(undocumented)"; `entry` says it holds archived entries."""
+    listing = analyze("schema").stdout
+    assert [line for line in listing.splitlines() if "(undocumented)" in line] == []
+    entry = analyze("schema", "entry").stdout
+    assert "archive included" in entry and "live_entry" in entry

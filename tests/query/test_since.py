@@ -44,8 +44,8 @@ def test_entries_whose_evidence_changed_since(history, analyze):
     proc = analyze("query", "--project-root", str(root), "--since", first, GOAL, "--format", "csv")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == ["I,Entry,Path",
-                                        "mc-con-20260909-c6d7e8f9,MC-CON-20260909-c6d7e8f9,api/orders.py",
-                                        "mc-dec-20260910-1b2c3d4e,MC-DEC-20260910-1b2c3d4e,api/orders.py"]
+                                        "MC-CON-20260909-c6d7e8f9,MC-CON-20260909-c6d7e8f9,api/orders.py",
+                                        "MC-DEC-20260910-1b2c3d4e,MC-DEC-20260910-1b2c3d4e,api/orders.py"]
     # paths outside the project root are left out; HEAD against itself changes nothing
     proc = analyze("query", "--project-root", str(root), "--since", first, "since_changed(P)", "--format", "csv")
     assert proc.stdout.splitlines() == ["P", "api/orders.py"]
