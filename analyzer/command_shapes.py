@@ -132,7 +132,7 @@ CHECK_SHAPES = (
           CHECK_STATUS.values, (0, 1),
           Obj({"exit_code": "int",
                "families": family_statuses(("routing", "reachability", "freshness", "conflicts", "legacy", "merge",
-                                            "packs")),
+                                            "packs", "security", "privacy", "hidden-text")),
                "findings": list_of(CHECK_FINDING)},
               {"merge": MERGE_BLOCK, "gate": GATE}),
           "status is the worst family status (OK/FAILED for routing, reachability, freshness and the legacy check; "
@@ -151,7 +151,10 @@ CHECK_SHAPES = (
           "them (see_above for a subproof shown before), at most 200 nodes breadth first (elided: how many "
           "subproofs of a node were cut). With --select, --ignore, --baseline or --fail-on, findings holds only "
           "the findings the gate shows, exit_code is the gate's (analyzer/gating.py), and gate says what it did "
-          "(hidden: how many findings it hid); status and families stay the rules' words."),
+          "(hidden: how many findings it hid); status and families stay the rules' words. With --all, families "
+          "security and privacy are the scans of spec §9.8.6 (one finding per line and pattern, MA-SECRET-* and "
+          "MA-PRIVACY-*, its message `<kind>: <redacted line>`) and hidden-text the characters a reviewer cannot "
+          "see (MA-HIDDEN-*, located by line and column); no message ever holds a matched secret."),
     Shape("error", 1, "no check ran: the memory dir is missing (exit 1), is outside docs/ (exit 2), a managed "
           "file the check needs is unusable (a symlink, not a regular file, unreadable, not UTF-8 or over "
           "--max-file-bytes; one diagnostic per file; exit 2), the project configuration is (exit 2) or a --rules "
@@ -163,7 +166,8 @@ REPORT_SHAPES = (
     Shape("result", 1, "the report ran: every check family plus the routing matrix, optional modules and the "
           "reachability graph (findings are not a tool failure)", True, CHECK_STATUS.values, (0, 1),
           Obj({"exit_code": "int",
-               "families": family_statuses(("routing", "reachability", "freshness", "conflicts")),
+               "families": family_statuses(("routing", "reachability", "freshness", "conflicts", "security",
+                                            "privacy", "hidden-text")),
                "findings": list_of(CHECK_FINDING),
                "tasks": "list[str]",
                "routes": list_of(Obj({"task": "str", "module": "str",

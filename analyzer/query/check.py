@@ -24,6 +24,9 @@ from analyzer.query.program import extracted
 # The rank of a family status when several families run in one check (`--all`): the
 # overall status is the worst one (equal ranks: the first family's word), per §9's order
 # CLEAR < REVIEW < CONFLICT < INVALID and OK < FAILED.
+#: Families whose inputs the result cache's key does not cover (analyzer/query/scans.py reads
+#: agent instruction files and the local overlay's modules).
+UNCACHED = ("security", "privacy", "hidden-text")
 STATUS_RANK = {"OK": 0, "CLEAR": 0, "REVIEW": 1, "FAILED": 2, "CONFLICT": 2, "INVALID": 3, "UNAVAILABLE": 2}
 
 
@@ -75,7 +78,10 @@ def run_check(request: CheckRequest) -> CheckResult:
     key = None
     # a merge review reads Git history, which the result cache's key does not cover (nor
     # proofs, which are built from a fresh evaluation with provenance)
-    if request.use_cache and not request.options.get("merge_base") and not request.with_proofs:
+    # nor the scans' inputs outside the memory dir (agent instruction files, the local overlay's
+    # modules): a check running them is always evaluated afresh
+    if (request.use_cache and not request.options.get("merge_base") and not request.with_proofs
+            and not set(request.families) & set(UNCACHED)):
         from analyzer.query import check_cache
 
         key = check_cache.result_key(root, memory_dir, list(request.families),
@@ -156,6 +162,9 @@ def _evaluate(request: CheckRequest, project) -> CheckResult:
                                       proofs=request.with_proofs, covered=needed))
     combined = combine(results)
     combined.merge = merge
+    from analyzer.query.redaction import redact_result
+
+    redact_result(combined)  # before it is cached or rendered: no output prints a secret
     # what the result depends on outside the memory dir (checked again before a cached result is reused)
     probes = dict(facts.get("source_path", ())) if "source_path" in needed else {}
     git = None

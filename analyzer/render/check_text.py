@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Callable, Dict, List
 
 from analyzer.query.check_model import CheckResult, FamilyResult
+from analyzer.query.scans import scan_lines
 
 
 def quality_block(family: FamilyResult) -> List[str]:
@@ -36,6 +37,7 @@ BLOCKS: Dict[str, Callable[[FamilyResult], List[str]]] = {
     "quality": quality_block,
     "conflicts": conflicts_block,
     "merge": merge_block,
+    "scan": scan_lines,
 }
 
 
