@@ -8,16 +8,18 @@ redacted previews already; this covers every other line that happens to hold a s
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
 from analyzer.extract.secrets import hide_secrets
 
 
 def _walk(value: Any) -> Any:
-    """``value`` (JSON-like data: a proof tree) with every string hidden."""
+    """``value`` (JSON-like data, or dataclasses of it) with every string hidden."""
     if isinstance(value, str):
         return hide_secrets(value)
+    if is_dataclass(value) and not isinstance(value, type):
+        return replace(value, **{f.name: _walk(getattr(value, f.name)) for f in fields(value) if f.init})
     if isinstance(value, list):
         return [_walk(v) for v in value]
     if isinstance(value, tuple):
@@ -41,3 +43,9 @@ def redact_result(result) -> None:
     result.notes = [hide_secrets(note) for note in result.notes]
     if result.error is not None:
         result.error = hide_secrets(result.error)
+
+
+def redacted(value: Any) -> Any:
+    """A copy of ``value`` (a result dataclass such as read's ReadResult) with the secrets of
+    every string it holds hidden."""
+    return _walk(value)

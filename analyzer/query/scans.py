@@ -42,8 +42,10 @@ def gather(project) -> Dict[str, List[tuple]]:
     from analyzer.extract import hidden, secrets
 
     facts: Dict[str, List[tuple]] = {rel: [] for rel in GATHERED}
-    memory = sorted(m for (m,) in project.facts.relation_sets().get("memory_file", ()))
-    overlay = [m for m in project.texts if m.startswith("local/")]  # declaration order
+    sets = project.facts.relation_sets()
+    memory = sorted(m for (m,) in sets.get("memory_file", ()))
+    # the local manifest's modules (analyzer/extract/overlay.py declares them sorted)
+    overlay = [f"local/{m}" for (m,) in sorted(sets.get("overlay_module", ()))]
     files = [(m, "memory") for m in memory] + [(m, "overlay") for m in overlay]
     for ord_, (name, origin) in enumerate(files, 1):
         facts["scan_file"].append((name, ord_, origin))
@@ -73,7 +75,12 @@ def _memory_text(project, module: str) -> Tuple[Optional[str], str]:
     if unusable is not None:
         return None, unusable.message
     if module.startswith("local/"):
-        return None, "declared local module is missing or unreadable"
+        # a module the overlay did not load (a REVIEW overlay: not private, say) is still
+        # scanned, as the reference scans every declared module of a REVIEW overlay
+        present = [d for d, state in project.facts.relation_sets().get("overlay_dir", ()) if state == "present"]
+        if not present:
+            return None, "declared local module is missing or unreadable"
+        return _read(os.path.join(present[0], "local", module[len("local/"):]), module)
     return _read(os.path.join(project.root, project.memory_dir, module), module)
 
 
@@ -254,3 +261,54 @@ def finding_rows(family: str, finding: CheckFinding, db) -> List[Tuple[str, tupl
         return [("hidden_finding", r) for r in sorted(rows)]
     rows = [r for r in db.relation("scan_finding") if r[7] == finding.code and r[2] == where.line and at(r[0])]
     return [("scan_finding", r) for r in sorted(rows)]
+
+
+# ---- read's pack ----------------------------------------------------------------------------
+
+
+def protect_pack(result, project) -> List[str]:
+    """Make ``read``'s pack safe to hand to an agent (docs/decisions.md, "Secrets and hidden
+    text in read's pack"): in every section, the matches of the secret patterns become
+    ``[redacted]`` and hidden characters are shown escaped (``\\u202e``). Returns one warning
+    per line concerned, ``<path>:<line>[:<col>]: ...``, for stderr; the pack's other text is
+    left as it is."""
+    from analyzer.extract import hidden, secrets
+
+    warnings: List[str] = []
+    for section in list(result.sections) + list(result.local_sections):
+        shown = secrets.hide_secrets(section.text)
+        shown = hidden.escape(shown)
+        if shown == section.text:
+            continue
+        name = section.title
+        path = name if name.startswith("local/") else f"{project.memory_dir}/{name}"
+        kept = set(section.text.splitlines())
+        full = project.text(name) or section.text
+        lines = full.splitlines()
+        for number, kind, _ in secrets.scan_text(full):
+            if kind in secrets.SECRET_KINDS and lines[number - 1] in kept:
+                warnings.append(f"{path}:{number}: {kind}: a secret in loaded memory, shown as [redacted] in the "
+                                f"pack; run `{HINT_COMMAND} check --all` for every finding")
+        for number, col, kind, count, codes in hidden.scan_text(full):
+            if lines[number - 1] in kept:
+                warnings.append(f"{path}:{number}:{col}: {count} {kind} character(s) ({codes}) a reviewer cannot "
+                                f"see, shown escaped in the pack")
+        section.text = shown
+    return warnings
+
+
+def with_scans(facts: dict, project) -> dict:
+    """``facts`` plus the scan relations (:data:`GATHERED`), gathered only when a goal reads
+    one of them (``analyze query``'s world): previews only, as everywhere."""
+    from functools import lru_cache
+
+    from analyzer.query.world import LazyRows
+
+    @lru_cache(maxsize=1)
+    def gathered():
+        return gather(project)
+
+    out = dict(facts)
+    for rel in GATHERED:
+        out[rel] = LazyRows(lambda rel=rel: gathered()[rel])
+    return out
