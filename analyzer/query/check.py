@@ -24,9 +24,9 @@ from analyzer.query.program import extracted
 # The rank of a family status when several families run in one check (`--all`): the
 # overall status is the worst one (equal ranks: the first family's word), per §9's order
 # CLEAR < REVIEW < CONFLICT < INVALID and OK < FAILED.
-#: Families whose inputs the result cache's key does not cover (analyzer/query/scans.py reads
-#: agent instruction files and the local overlay's modules).
-UNCACHED = ("security", "privacy", "hidden-text")
+#: Families that read files outside the memory dir (agent instruction files, the local
+#: overlay: analyzer/query/scans.py), which a cached result records and checks again.
+SCANNING = ("security", "privacy", "hidden-text")
 STATUS_RANK = {"OK": 0, "CLEAR": 0, "REVIEW": 1, "FAILED": 2, "CONFLICT": 2, "INVALID": 3, "UNAVAILABLE": 2}
 
 
@@ -78,10 +78,7 @@ def run_check(request: CheckRequest) -> CheckResult:
     key = None
     # a merge review reads Git history, which the result cache's key does not cover (nor
     # proofs, which are built from a fresh evaluation with provenance)
-    # nor the scans' inputs outside the memory dir (agent instruction files, the local overlay's
-    # modules): a check running them is always evaluated afresh
-    if (request.use_cache and not request.options.get("merge_base") and not request.with_proofs
-            and not set(request.families) & set(UNCACHED)):
+    if request.use_cache and not request.options.get("merge_base") and not request.with_proofs:
         from analyzer.query import check_cache
 
         key = check_cache.result_key(root, memory_dir, list(request.families),
@@ -167,6 +164,10 @@ def _evaluate(request: CheckRequest, project) -> CheckResult:
     redact_result(combined)  # before it is cached or rendered: no output prints a secret
     # what the result depends on outside the memory dir (checked again before a cached result is reused)
     probes = dict(facts.get("source_path", ())) if "source_path" in needed else {}
+    if set(request.families) & set(SCANNING):
+        from analyzer.query import scans
+
+        probes[scans.PROBE] = scans.outside_probe(project)
     git = None
     if facts.get("git_head"):
         git = (True, next(iter(facts["git_head"]))[0])

@@ -312,3 +312,61 @@ def with_scans(facts: dict, project) -> dict:
     for rel in GATHERED:
         out[rel] = LazyRows(lambda rel=rel: gathered()[rel])
     return out
+
+
+# ---- the result cache (analyzer/query/check_cache.py) -----------------------------------------
+
+#: The key of check_cache's probes under which a scan family's outside inputs are kept.
+PROBE = "\0scans"
+
+
+def outside_probe(project) -> str:
+    """What the scans read outside the memory dir, as ``<overlay dir>\\0<digest>``: the agent
+    instruction files (names, kinds, bytes) and the overlay directory (every path under it,
+    its kind, mode and bytes). A cached result is reused only while this is unchanged."""
+    present = [d for d, _ in project.facts.relation_sets().get("overlay_dir", ())]
+    return probe_value(project.root, present[0] if present else "")
+
+
+def probe_value(root: str, overlay: str) -> str:
+    """:func:`outside_probe` from the project root and the overlay dir ("" when disabled)."""
+    import hashlib
+    import stat
+
+    from analyzer import files
+
+    h = hashlib.sha256()
+
+    def add(path: str, name: str) -> None:
+        try:
+            info = os.lstat(path)
+        except OSError:
+            h.update(f"{name}\0missing\0".encode("utf-8", "surrogateescape"))
+            return
+        h.update(f"{name}\0{info.st_mode}\0".encode("utf-8", "surrogateescape"))
+        if stat.S_ISLNK(info.st_mode):
+            h.update(os.path.realpath(path).encode("utf-8", "surrogateescape"))
+            path = os.path.realpath(path)
+        data, error = files.read_bytes(path) if os.path.isfile(path) else (None, "")
+        h.update(hashlib.sha256(data).digest() if data is not None else (error or "").encode())
+
+    for name in agent_paths(root):
+        add(os.path.join(root, name), name)
+    if overlay:
+        add(overlay, ".")
+        for current, dirs, names in os.walk(overlay):
+            dirs.sort()
+            for name in sorted(dirs + names):
+                add(os.path.join(current, name), os.path.relpath(os.path.join(current, name), overlay))
+    return f"{overlay}\0{h.hexdigest()}"
+
+
+def probe_still_valid(root: str, value: str) -> bool:
+    """Whether the outside inputs :func:`outside_probe` recorded are unchanged."""
+    overlay = value.split("\0", 1)[0]
+    if overlay:
+        from analyzer.extract.overlay import state_root
+
+        if not overlay.startswith(os.path.join(state_root(), "")):
+            return False  # another state home: another overlay
+    return probe_value(root, overlay) == value

@@ -228,3 +228,15 @@ def test_an_agent_file_symlinked_out_of_the_project_is_not_passed(acme, analyze,
     found = {(f["code"], f["locations"][0]["path"]) for f in json.loads(run.stdout)["findings"]
              if f["family"] == "hidden-text"}
     assert found == {("MA-HIDDEN-UNSCANNED", "CLAUDE.md")}
+
+
+def test_a_cached_result_sees_a_changed_agent_file(acme, analyze):
+    """The result cache keeps the scans' outside inputs: a new hidden character in AGENTS.md
+    is seen on the next run, never answered from the cached clean result."""
+    first = analyze("check", "--all", "--format", "json", "--project-root", str(acme))
+    assert json.loads(first.stdout)["families"]["hidden-text"]["status"] == "OK"
+    (acme / "AGENTS.md").write_text("Read the manifest.\u200b\n", encoding="utf-8")
+    second = analyze("check", "--all", "--format", "json", "--project-root", str(acme))
+    assert json.loads(second.stdout)["families"]["hidden-text"]["status"] == "FAILED"
+    third = analyze("check", "--all", "--format", "json", "--project-root", str(acme))
+    assert third.stdout == second.stdout
