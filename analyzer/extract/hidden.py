@@ -27,9 +27,16 @@ _BIDI = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A))
 _ZWJ = 0x200D
 _BOM = 0xFEFF
 
-# A quick necessary condition: every Cf character is outside printable ASCII and Latin-1 but
-# for U+00AD; a line of such characters only is dismissed by one scan.
-_CANDIDATE = re.compile(r"[^\x00-\xac\xae-\u05ff]")
+#: Every character of Unicode category Cf (format) as of Unicode 15, the version of Python
+#: 3.11/3.12's unicodedata (tests/extract/test_hidden.py checks it against unicodedata), plus
+#: the whole tag block: the characters this scan can report. Lines without one are dismissed
+#: by one C-level search.
+_FORMAT_RANGES = ((0x00AD, 0x00AD), (0x0600, 0x0605), (0x061C, 0x061C), (0x06DD, 0x06DD), (0x070F, 0x070F),
+                  (0x0890, 0x0891), (0x08E2, 0x08E2), (0x180E, 0x180E), (0x200B, 0x200F), (0x202A, 0x202E),
+                  (0x2060, 0x2064), (0x2066, 0x206F), (0xFEFF, 0xFEFF), (0xFFF9, 0xFFFB), (0x110BD, 0x110BD),
+                  (0x110CD, 0x110CD), (0x13430, 0x1343F), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
+                  (0xE0000, 0xE007F))
+_CANDIDATE = re.compile("[" + "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in _FORMAT_RANGES) + "]")
 
 
 def kind_of(char: str) -> str:
@@ -57,15 +64,15 @@ def scan_line(line: str, first_line: bool = False) -> Iterator[Tuple[int, str, i
     """``(col, kind, count, codes)`` of every run of hidden characters on a line (col 1-based,
     codes the run's distinct code points as ``U+XXXX``, comma-separated). ``first_line``: a
     byte order mark at column 1 is the file's encoding signature, not hidden text."""
-    if not _CANDIDATE.search(line):
-        return
     run: List[int] = []
     run_kind = ""
-    for i, char in enumerate(line):
+    for match in _CANDIDATE.finditer(line):
+        i = match.start()
+        char = line[i]
         kind = kind_of(char)
         if kind and (ord(char) == _ZWJ and _emoji_joiner(line, i) or ord(char) == _BOM and first_line and i == 0):
             kind = ""
-        if run and kind != run_kind:
+        if run and (kind != run_kind or i != run[-1] + 1):
             yield _run(line, run, run_kind)
             run = []
         if kind:
@@ -97,13 +104,11 @@ def scan_text(text: str) -> Iterator[Tuple[int, int, str, int, str]]:
 def escape(text: str) -> str:
     """``text`` with every hidden character shown as a Python-style escape (``\\u202e``,
     ``\\U000e0041``), so that what a model reads is what a person sees."""
-    if not _CANDIDATE.search(text):
-        return text
-    out = []
-    for i, char in enumerate(text):
-        if kind_of(char) and not (ord(char) == _ZWJ and _emoji_joiner(text, i)) and not (ord(char) == _BOM and i == 0):
-            code = ord(char)
-            out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
-        else:
-            out.append(char)
-    return "".join(out)
+    def shown(match: "re.Match[str]") -> str:
+        char, i = match.group(), match.start()
+        if not kind_of(char) or ord(char) == _ZWJ and _emoji_joiner(text, i) or ord(char) == _BOM and i == 0:
+            return char
+        code = ord(char)
+        return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
+
+    return _CANDIDATE.sub(shown, text)

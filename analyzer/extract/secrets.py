@@ -81,6 +81,8 @@ def _anchored(kind: str, run: "re.Pattern[str]", follow: str, start: "re.Pattern
     regex = _REGEX[kind]
 
     def spans(line: str) -> Iterator[Span]:
+        if follow not in line:
+            return
         pos = 0
         while True:
             for begin, _ in _runs_before(line, run, follow, pos, start):
@@ -135,11 +137,13 @@ def spans(kind: str, line: str) -> Iterator[Span]:
     return (m.span() for m in _REGEX[kind].finditer(line))
 
 
-# A quick necessary condition per pattern: a line none of these literals occur in (case
-# folded) cannot match any pattern, so most lines are dismissed by one linear scan.
+# A quick necessary condition: a line on which neither of these finds anything cannot match
+# any pattern (each alternative is a literal a pattern needs, in the pattern's own case
+# rule; a phone number needs ten digits), so most lines are dismissed by two C-level scans.
 _TRIGGER = re.compile(
-    r"PRIVATE KEY|gh[pousr]_|github_pat_|AKIA|ASIA|sk-|bearer|password|secret|api_key|TOKEN|KEY|SECRET|PASSWORD"
-    r"|://|/Users/|/home/|/Volumes/|C:\\Users\\|@|\d", re.I)
+    r"PRIVATE KEY-----|gh[pousr]_|github_pat_|AKIA|ASIA|sk-|TOKEN|KEY|SECRET|PASSWORD|://|@"
+    r"|/Users/|/home/|/Volumes/|C:\\Users\\|\d(?:\D*\d){9}")
+_TRIGGER_I = re.compile(r"bearer|password|secret|api_key", re.I)
 
 
 def redact(line: str) -> str:
@@ -153,25 +157,78 @@ def scan_line(line: str) -> List[str]:
     ``[UNSCANNED]`` for a line over :data:`MAX_LINE` characters."""
     if len(line) > MAX_LINE:
         return [UNSCANNED]
-    if not _TRIGGER.search(line):
+    if not _TRIGGER.search(line) and not _TRIGGER_I.search(line):
         return []
-    return [kind for kind, _ in PATTERNS if next(iter(spans(kind, line)), None) is not None]
+    found = []
+    for kind, pattern in PATTERNS:
+        finder = FINDERS.get(kind)
+        if finder is None:
+            if pattern.search(line):
+                found.append(kind)
+        elif next(iter(finder(line)), None) is not None:
+            found.append(kind)
+    return found
+
+
+#: Per kind, a literal (or, for phone numbers, ten digits on one line) its pattern needs: a
+#: line without one is never matched against that pattern. Searched over a whole file at C
+#: speed; the classes exclude line breaks, so no hit spans two lines.
+_KIND_TRIGGERS = {
+    "private-key": re.compile("PRIVATE KEY-----"),
+    "github-token": re.compile("gh[pousr]_|github_pat_"),
+    "aws-access-key": re.compile("AKIA|ASIA"),
+    "openai-key": re.compile("sk-"),
+    "anthropic-key": re.compile("sk-ant-"),
+    "bearer-token": re.compile("bearer", re.I),
+    "credential-assignment": re.compile("password|secret|api_key", re.I),
+    "dotenv-credential": re.compile("TOKEN|KEY|SECRET|PASSWORD"),
+    "credential-url": re.compile("://"),
+    "machine-path": re.compile(r"/Users/|/home/|/Volumes/|C:\\Users\\"),
+    "personal-email": re.compile("@"),
+    # ten digits need a run of digits, separators and in-line whitespace ten characters long
+    "phone-number": re.compile("\\d[\\d().+\\-\t\x1f \xa0\u1680\u2000-\u200a\u202f\u205f\u3000]{9,}"),
+}
+#: case-insensitive literals searched in the lower-cased text (the same offsets), unless the
+#: text holds a character whose case folding re.IGNORECASE treats specially
+_FOLDED = {"bearer-token": re.compile("bearer"), "credential-assignment": re.compile("password|secret|api_key")}
+_SPECIAL_FOLDS = ("\u017f", "\u212a", "\u0130", "\u0131")
+# the line boundaries of str.splitlines (§3 splitting)
+_BREAK = re.compile("\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
 
 
 def scan_text(text: str) -> Iterator[Tuple[int, str, str]]:
     """``(line, kind, preview)`` of every match of a file's text, in scan order (line, then
     table order); lines are Python ``splitlines`` lines (§3), numbered from 1, raw (fenced,
     commented and indented lines count). An unscanned line's preview names its length only."""
-    for number, line in enumerate(text.splitlines(), 1):
-        kinds = scan_line(line)
-        if not kinds:
+    from bisect import bisect_right
+
+    lines = text.splitlines()
+    if not lines:
+        return
+    starts = [0] + [m.end() for m in _BREAK.finditer(text)]
+    candidates: dict = {}  # 0-based line -> kinds whose literal it holds
+    lowered = None if any(c in text for c in _SPECIAL_FOLDS) else text.lower()
+    for kind, trigger in _KIND_TRIGGERS.items():
+        searched = text
+        if lowered is not None and kind in _FOLDED:
+            trigger, searched = _FOLDED[kind], lowered
+        for hit in trigger.finditer(searched):
+            candidates.setdefault(bisect_right(starts, hit.start()) - 1, set()).add(kind)
+    if max(map(len, lines)) > MAX_LINE:
+        for index, line in enumerate(lines):
+            if len(line) > MAX_LINE:
+                candidates[index] = {UNSCANNED}
+    for index in sorted(candidates):
+        line = lines[index]
+        if UNSCANNED in candidates[index]:
+            yield index + 1, UNSCANNED, f"[line of {len(line)} characters not scanned]"
             continue
-        if kinds == [UNSCANNED]:
-            yield number, UNSCANNED, f"[line of {len(line)} characters not scanned]"
-            continue
-        preview = redact(line)
-        for kind in kinds:
-            yield number, kind, preview
+        kinds = [kind for kind, pattern in PATTERNS if kind in candidates[index]
+                 and (pattern.search(line) if kind not in FINDERS else next(iter(FINDERS[kind](line)), None))]
+        if kinds:
+            preview = redact(line)
+            for kind in kinds:
+                yield index + 1, kind, preview
 
 
 #: The kinds of :data:`PATTERNS` that are secrets (rules/check/scan.dl's "security"

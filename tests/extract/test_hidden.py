@@ -40,3 +40,16 @@ def test_a_lone_joiner_is_hidden_text():
 def test_escape_shows_what_a_model_reads():
     assert escape("a\u202eb \U000e0041 c\u200bd") == "a\\u202eb \\U000e0041 c\\u200bd"
     assert escape("plain \U0001F468\u200d\U0001F469") == "plain \U0001F468\u200d\U0001F469"
+
+
+def test_the_candidate_class_holds_every_format_character():
+    """hidden._FORMAT_RANGES (the quick dismissal) covers every Cf character unicodedata
+    knows, so no format character escapes the scan by being left out of the class."""
+    import sys
+    import unicodedata
+
+    from analyzer.extract.hidden import _CANDIDATE
+
+    missing = [f"U+{c:04X}" for c in range(sys.maxunicode + 1)
+               if unicodedata.category(chr(c)) == "Cf" and not _CANDIDATE.match(chr(c))]
+    assert missing == []

@@ -163,3 +163,18 @@ def test_a_planted_secret_never_shows_in_a_preview(before, secret, after):
     assert text not in hide_secrets(line)
     for _, _, preview in scan_text(line):
         assert text not in preview
+
+
+_TEXT_ALPHABET = "aAsS1 9+().-\t\u00a0@:/=_KEYTOKENPASSWORDpasswordſKİı\n\r\x0b\x0c\x1c\x85\u2028#ghp"
+_TEXTS = st.lists(st.text(alphabet=_TEXT_ALPHABET, max_size=30) | st.sampled_from(
+    ["password = x", "Bearer abcdefghijklmnopq", "+1 (555) 123-4567", "paſſword=x", "a@b.co", "X_KEY=1",
+     "https://u:p@h", "/home/x/", f"{GH}", "İ bearer abcdefghijklmnopq"]), max_size=6).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TEXTS)
+def test_scan_text_is_the_line_by_line_scan(text):
+    """The whole-file literal triggers never drop a line a pattern matches: scan_text gives
+    exactly what scanning every line with every pattern gives."""
+    naive = [(n, kind, redact(line)) for n, line in enumerate(text.splitlines(), 1) for kind in scan_line(line)]
+    assert list(scan_text(text)) == naive
