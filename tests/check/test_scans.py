@@ -240,3 +240,21 @@ def test_a_cached_result_sees_a_changed_agent_file(acme, analyze):
     assert json.loads(second.stdout)["families"]["hidden-text"]["status"] == "FAILED"
     third = analyze("check", "--all", "--format", "json", "--project-root", str(acme))
     assert third.stdout == second.stdout
+
+
+def test_legacy_lines_from_the_checks_database_equal_those_from_the_project(acme, state):
+    """legacy_scan_lines takes the check's evaluated database (holding SCAN_RELATIONS, the
+    facts of gather supplied) or the loaded project: both give the same lines."""
+    from analyzer.query.check import check_program
+    from analyzer.query.scans import SCAN_RELATIONS, gather
+
+    _append(acme, "decisions.md", [f"- token {GH}", "- mail ops@corp.io"])
+    project = load_project(acme, use_cache=False)
+    engine = check_program(False)
+    facts = {**project.facts.relation_sets(), **gather(project)}
+    db = engine.evaluate({r: rows for r, rows in facts.items() if r in engine.needed(list(SCAN_RELATIONS))},
+                         only=list(SCAN_RELATIONS))
+    for flags in ({}, {"security": True, "privacy": True}):
+        mine = legacy_scan_lines(db, security=bool(flags), privacy=bool(flags))
+        assert mine == legacy_scan_lines(project, security=bool(flags), privacy=bool(flags))
+        assert mine[0]
