@@ -139,7 +139,7 @@ CHECK_SHAPES = (
           CHECK_STATUS.values, (0, 1),
           Obj({"exit_code": "int",
                "families": family_statuses(("routing", "reachability", "freshness", "conflicts", "legacy", "merge",
-                                            "packs")),
+                                            "packs", "security", "privacy", "hidden-text")),
                "findings": list_of(CHECK_FINDING)},
               {"merge": MERGE_BLOCK, "gate": GATE}),
           "status is the worst family status (OK/FAILED for routing, reachability, freshness and the legacy check; "
@@ -161,7 +161,10 @@ CHECK_SHAPES = (
           "(hidden: how many findings it hid); status and families stay the rules' words. With --introduced "
           "every finding has introduced: the first-parent commit of HEAD where its fingerprint first appears "
           "(worktree: uncommitted changes), its age in commits before HEAD, and exact (false: present since that "
-          "commit or earlier, the oldest of the --introduced-depth memory commits read)."),
+          "commit or earlier, the oldest of the --introduced-depth memory commits read). With --all, families "
+          "security and privacy are the scans of spec §9.8.6 (one finding per line and pattern, MA-SECRET-* and "
+          "MA-PRIVACY-*, its message `<kind>: <redacted line>`) and hidden-text the characters a reviewer cannot "
+          "see (MA-HIDDEN-*, located by line and column); no message ever holds a matched secret."),
     Shape("error", 1, "no check ran: the memory dir is missing (exit 1), is outside docs/ (exit 2), a managed "
           "file the check needs is unusable (a symlink, not a regular file, unreadable, not UTF-8 or over "
           "--max-file-bytes; one diagnostic per file; exit 2), the project configuration is (exit 2) or a --rules "
@@ -173,7 +176,8 @@ REPORT_SHAPES = (
     Shape("result", 1, "the report ran: every check family plus the routing matrix, optional modules and the "
           "reachability graph (findings are not a tool failure)", True, CHECK_STATUS.values, (0, 1),
           Obj({"exit_code": "int",
-               "families": family_statuses(("routing", "reachability", "freshness", "conflicts")),
+               "families": family_statuses(("routing", "reachability", "freshness", "conflicts", "security",
+                                            "privacy", "hidden-text")),
                "findings": list_of(CHECK_FINDING),
                "tasks": "list[str]",
                "routes": list_of(Obj({"task": "str", "module": "str",

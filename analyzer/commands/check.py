@@ -23,6 +23,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--conflicts", action="store_true", help="project-wide conflict analysis of the current worktree")
     parser.add_argument("--merge-base", metavar="REF", default=None,
                         help="with --conflicts: also review merging REF into HEAD (read-only Git, spec §9.5)")
+    parser.add_argument("--security", action="store_true",
+                        help="plain check only: list each security scan finding (redacted) and the total")
+    parser.add_argument("--privacy", action="store_true",
+                        help="plain check only: list each privacy scan finding (redacted) and the total")
     parser.add_argument("--all", action="store_true", help="run every family in one evaluation (one block each)")
     parser.add_argument("--introduced", action="store_true",
                         help="name, for each finding, the first-parent commit where it started and its age in commits "

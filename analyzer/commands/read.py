@@ -153,6 +153,12 @@ def run(args: argparse.Namespace) -> int:
     explicit_hints(args, [m.path for m in result.modules if not (m.disposition.startswith("missing")
                                                                   and (m.matching_input or "").startswith(
                                                                       ("rule:", "profile:", "area:")))])
+    from analyzer.query.redaction import redacted
+    from analyzer.query.scans import protect_pack
+
+    for warning in protect_pack(result, project):  # secrets hidden, hidden text escaped
+        print(f"analyze read: warning: {warning}", file=sys.stderr)
+    result = redacted(result)  # and in every other line (findings quote memory lines)
     if args.format == "json":
         from analyzer.render.read_json import read_payload
         from analyzer.output import emit_json

@@ -24,6 +24,9 @@ from analyzer.query.program import extracted
 # The rank of a family status when several families run in one check (`--all`): the
 # overall status is the worst one (equal ranks: the first family's word), per §9's order
 # CLEAR < REVIEW < CONFLICT < INVALID and OK < FAILED.
+#: Families that read files outside the memory dir (agent instruction files, the local
+#: overlay: analyzer/query/scans.py), which a cached result records and checks again.
+SCANNING = ("security", "privacy", "hidden-text")
 STATUS_RANK = {"OK": 0, "CLEAR": 0, "REVIEW": 1, "FAILED": 2, "CONFLICT": 2, "INVALID": 3, "UNAVAILABLE": 2}
 
 
@@ -156,8 +159,15 @@ def _evaluate(request: CheckRequest, project) -> CheckResult:
                                       proofs=request.with_proofs, covered=needed))
     combined = combine(results)
     combined.merge = merge
+    from analyzer.query.redaction import redact_result
+
+    redact_result(combined)  # before it is cached or rendered: no output prints a secret
     # what the result depends on outside the memory dir (checked again before a cached result is reused)
     probes = dict(facts.get("source_path", ())) if "source_path" in needed else {}
+    if set(request.families) & set(SCANNING):
+        from analyzer.query import scans
+
+        probes[scans.PROBE] = scans.outside_probe(project)
     git = None
     if facts.get("git_head"):
         git = (True, next(iter(facts["git_head"]))[0])

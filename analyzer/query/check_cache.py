@@ -9,7 +9,8 @@ markdown``), also a digest of the repository's file list its glob column matches
 the run lists anyway (``git ls-files`` or the walk: analyzer/repofiles.py).
 What a result depends on outside the memory dir is stored with
 it and checked again on every hit: the state of each evidence source path the freshness rules
-read (stat only) and the Git HEAD when it was consulted. Any difference, a managed path
+read (stat only), the Git HEAD when it was consulted, and for the scan families the agent
+instruction files and the local overlay directory (analyzer/query/scans.py outside_probe). Any difference, a managed path
 that is a symlink or not a regular file, or any problem reading the cache is a miss: the check
 then runs in full (and reports those problems itself). Lives under
 ``$XDG_CACHE_HOME/memory-analyzer/results`` (never in the analysed project); ``--no-cache``
@@ -26,7 +27,7 @@ from typing import Dict, Optional, Sequence, Tuple
 
 from analyzer import files
 
-FORMAT = b"memory-analyzer-check-result-5"  # bumped when the result model changes
+FORMAT = b"memory-analyzer-check-result-6"  # bumped when the result model changes
 
 
 def _area():
@@ -92,9 +93,13 @@ def load(key: str, root: str):
 def _still_valid(root: str, probes: Dict[str, str], git: Optional[Tuple[bool, str]]) -> bool:
     from analyzer.project import source_state
 
+    from analyzer.query import scans
+
     real_root = os.path.realpath(root)
-    if any(source_state(root, real_root, path) != state for path, state in probes.items()):
+    if any(source_state(root, real_root, path) != state for path, state in probes.items() if path != scans.PROBE):
         return False
+    if scans.PROBE in probes and not scans.probe_still_valid(root, probes[scans.PROBE]):
+        return False  # an agent instruction file or the local overlay changed
     if git is not None:
         from analyzer.git import head_commit
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
+from analyzer.query import scans
 from analyzer.query.check_model import CheckFinding, FamilyResult, Location
 from analyzer.query.finding_entries import finding_entries
 
@@ -218,7 +219,11 @@ FAMILIES: Dict[str, Family] = {
     "legacy": _quality("legacy", "legacy", "", _git_facts, about=("entry", "subject", "module")),
     # the report's own relations; `analyze report` runs it with ORDER in one evaluation
     "report": Family("report", REPORT_RELATIONS, select_report, _repo_facts),
+    # the scans of §9.8.6 and ours (analyzer/query/scans.py), each finding with its file:line
+    "security": Family("security", scans.SECURITY_RELATIONS, scans.scan_family("security"), scans.family_facts),
+    "privacy": Family("privacy", scans.PRIVACY_RELATIONS, scans.scan_family("privacy"), scans.family_facts),
+    "hidden-text": Family("hidden-text", scans.HIDDEN_RELATIONS, scans.select_hidden, scans.family_facts),
 }
 
 #: The families ``check --all`` runs, in block order.
-ORDER: Tuple[str, ...] = ("routing", "reachability", "freshness", "conflicts")
+ORDER: Tuple[str, ...] = ("routing", "reachability", "freshness", "conflicts", "security", "privacy", "hidden-text")

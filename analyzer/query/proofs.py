@@ -55,6 +55,10 @@ def finding_tuples(family_name: str, finding, db) -> List[Tuple[str, tuple]]:
     family = FAMILIES.get(family_name)
     if family is None:
         return []
+    if family_name in ("security", "privacy", "hidden-text"):
+        from analyzer.query.scans import finding_rows
+
+        return finding_rows(family_name, finding, db)
     if family_name == "conflicts":
         if finding.status is None:  # the contract finding of the conflict block
             return [("check_contract_finding", (finding.code, finding.message))]

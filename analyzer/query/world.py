@@ -68,6 +68,9 @@ def project_session(request, project_root, memory_dir: str = "docs/memory", use_
         engine = world_engine(use_cache)
         facts = request_facts(engine, request, project)
     facts = with_repository(facts, Path(project_root))
+    from analyzer.query.scans import with_scans
+
+    facts = with_scans(facts, project)  # gathered only for a goal that reads them
     hints = dict(OTHER_REQUESTS)
     if since is None:
         hints["since_changed"] = SINCE_HINT
@@ -76,7 +79,9 @@ def project_session(request, project_root, memory_dir: str = "docs/memory", use_
     if request is None:
         hints.update({rel: REQUEST_HINT for rel in REQUEST_RELATIONS})
     check = Session(check_engine(use_cache), facts, spans=project.facts.spans, request_hints=hints, limits=limits)
-    gathered = frozenset({"repo_file", "repo_listing"} | ({"since_changed"} if since is not None else set()))
+    from analyzer.query.scans import GATHERED
+
+    gathered = frozenset({"repo_file", "repo_listing", *GATHERED} | ({"since_changed"} if since is not None else set()))
     return Session(engine, facts, spans=project.facts.spans, request_hints=hints, limits=limits, others=[check],
                    gathered=gathered)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Callable, Dict, List
 
 from analyzer.query.check_model import CheckFinding, CheckResult, FamilyResult
+from analyzer.query.scans import scan_lines
 
 MAX_PROOF_FACTS = 5  # project facts listed under a finding's proof in text (JSON has the tree)
 
@@ -61,6 +62,7 @@ BLOCKS: Dict[str, Callable[[FamilyResult], List[str]]] = {
     "quality": quality_block,
     "conflicts": conflicts_block,
     "merge": merge_block,
+    "scan": scan_lines,
 }
 
 

@@ -12,6 +12,7 @@ import pytest
 REALWORLD = Path(__file__).resolve().parents[3] / "shared" / "realworld"
 PROJECTS = ["memorycustodian-dogfood", "nightnotes-video-demo"]
 FAMILIES = ["routing", "reachability", "freshness", "conflicts"]
+SCANS = ["security", "privacy", "hidden-text"]
 
 
 @pytest.mark.skipif(not REALWORLD.is_dir(), reason="../shared/realworld is not available")
@@ -30,8 +31,12 @@ def test_every_family_runs_and_all_agrees(name, analyze, tmp_path):
             assert data["findings"], data
         single[family] = (data, analyze("check", f"--{family}", "--project-root", str(root)).stdout)
     together = json.loads(analyze("check", "--all", "--project-root", str(root), "--format", "json").stdout)
+    # the scan families (no flag of their own): these real trees hold no secret, no privacy
+    # match and no hidden text
+    assert {f: together["families"].pop(f) for f in SCANS} == {f: {"status": "OK", "exit_code": 0} for f in SCANS}
     assert together["families"] == {f: single[f][0]["families"][f] for f in FAMILIES}
     assert together["findings"] == [x for f in FAMILIES for x in single[f][0]["findings"]]
     assert together["exit_code"] == max(single[f][0]["exit_code"] for f in FAMILIES)
     text = analyze("check", "--all", "--project-root", str(root)).stdout
-    assert text == "\n".join(single[f][1] for f in FAMILIES)
+    scans = "".join(f"\nMemoryCustodian {name} check: OK\n- no findings\n" for name in SCANS)
+    assert text == "\n".join(single[f][1] for f in FAMILIES) + scans

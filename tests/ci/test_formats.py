@@ -66,7 +66,7 @@ def test_junit_parses_with_a_junit_library(tmp_path, clean_env):
     path.write_text(out, encoding="utf-8")
     xml = junitparser.JUnitXml.fromfile(str(path))
     suites = {suite.name: suite for suite in xml}
-    assert list(suites) == ["routing", "reachability", "freshness", "conflicts"]
+    assert list(suites) == ["routing", "reachability", "freshness", "conflicts", "security", "privacy", "hidden-text"]
     reach = list(suites["reachability"])
     assert len(reach) == 1 and reach[0].is_passed  # a family without findings passes
     fresh = {case.name: case for case in suites["freshness"]}

@@ -1,0 +1,278 @@
+"""The security and privacy scan of spec §9.8.6: which lines of a text match which pattern,
+and each line's redacted preview.
+
+The twelve patterns are data (:data:`PATTERNS`, in the spec's table order); what a kind
+means (its category and severity, whether it is a finding at all) is decided by
+rules/check/scan.dl, never here. This module only answers "which kinds match line n, and what
+does line n look like with every match hidden".
+
+No matched text leaves this module: :func:`scan_text` yields the line number, the kind and
+the redacted preview only. The preview is §9.8.6's: every match of all twelve patterns on
+the line, spans merged when they overlap or touch, each merged span replaced by
+``[redacted]``, surrounding whitespace stripped, the first 120 characters kept.
+
+Linear time (docs/decisions.md, "Secret scan in linear time"): Python's ``re`` backtracks
+and retries at every start position, so three of the reference's patterns take time
+quadratic in the length of a hostile line (``credential-url`` and ``personal-email`` rescan a
+long run of their first class from every word boundary in it; ``dotenv-credential`` tries
+every split of a long upper-case name). Those three are found by :data:`FINDERS`: the same
+regular expression, tried only at the one start position per candidate that can succeed
+(tests/extract/test_secrets.py checks they find exactly the spans ``finditer`` finds). As a
+backstop, a line longer than :data:`MAX_LINE` characters is not matched but reported as the
+kind ``unscanned-line`` (an ERROR by the rules): a line that could not be scanned is never
+passed as clean.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator, List, Tuple
+
+#: (kind, regular expression) in the spec's table order (§9.8.6); the order is the order of
+#: the findings on one line. Python ``re`` semantics: Unicode ``\w``, ``\s``, ``\b``.
+PATTERNS: Tuple[Tuple[str, "re.Pattern[str]"], ...] = (
+    ("private-key", re.compile(r"-----BEGIN (RSA |EC |OPENSSH )?PRIVATE KEY-----")),
+    ("github-token", re.compile(r"\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})\b")),
+    ("aws-access-key", re.compile(r"\b(AKIA|ASIA)[A-Z0-9]{16}\b")),
+    ("openai-key", re.compile(r"\bsk-(proj-)?[A-Za-z0-9_-]{20,}\b")),
+    ("anthropic-key", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,}\b")),
+    ("bearer-token", re.compile(r"\bBearer\s+[A-Za-z0-9._~+/-]{16,}={0,2}\b", re.I)),
+    ("credential-assignment", re.compile(r"\b(password|secret|api_key)\s*=\s*[^\s#]+", re.I)),
+    ("dotenv-credential", re.compile(r"^\s*[A-Z][A-Z0-9_]*(TOKEN|KEY|SECRET|PASSWORD)[A-Z0-9_]*\s*=\s*\S+")),
+    ("credential-url", re.compile(r"\b[a-z][a-z0-9+.-]*://[^/\s:@]+:[^/\s@]+@", re.I)),
+    ("machine-path", re.compile(r"/Users/[^/\s]+/|/home/[^/\s]+/|/Volumes/[^/\s]+/|C:\\Users\\[^\\\s]+\\")),
+    # the spec writes the exception as `example.com\b` (an unescaped dot): kept as written
+    ("personal-email", re.compile(r"\b[A-Z0-9._%+-]+@(?!example.com\b)[A-Z0-9.-]+\.[A-Z]{2,}\b", re.I)),
+    ("phone-number", re.compile(r"(?<!\w)(?:\+?\d[\s().-]*){10,15}(?!\w)")),
+)
+
+#: The kind of a line too long to be matched (see the module docstring).
+UNSCANNED = "unscanned-line"
+
+#: Lines longer than this many characters are not matched (a backstop: every pattern is
+#: matched in linear time, docs/decisions.md). Hand-written Markdown lines are far shorter,
+#: even a paragraph kept on one line; a line this long is machine-made.
+MAX_LINE = 65536
+
+PREVIEW = 120  # characters of a preview (§9.8.6)
+REDACTED = "[redacted]"
+
+_REGEX = dict(PATTERNS)
+Span = Tuple[int, int]
+
+
+def _runs_before(line: str, run: "re.Pattern[str]", follow: str, pos: int, start: "re.Pattern[str]"):
+    """For each maximal run of ``run``'s class directly followed by ``follow``, the leftmost
+    position in the run at or after ``pos`` where ``start`` matches (None when there is none),
+    and where ``follow`` begins."""
+    for found in run.finditer(line, pos):
+        r, a = found.span()
+        if not line.startswith(follow, a):
+            continue
+        first = start.search(line, max(r, pos), a)
+        yield (first.start() if first is not None and first.start() < a else None), a
+
+
+def _anchored(kind: str, run: "re.Pattern[str]", follow: str, start: "re.Pattern[str]"):
+    """A linear finder for a pattern ``<start><run class>*<follow><rest>`` whose run class
+    excludes ``follow``'s first character: from any start in a run, the run is consumed up to
+    ``follow`` and the rest is the same, so the leftmost start of each run decides for the
+    whole run (``re`` would try them all, rescanning the run from each)."""
+    regex = _REGEX[kind]
+
+    def spans(line: str) -> Iterator[Span]:
+        if follow not in line:
+            return
+        pos = 0
+        while True:
+            for begin, _ in _runs_before(line, run, follow, pos, start):
+                if begin is None:
+                    continue
+                found = regex.match(line, begin)
+                if found is not None:
+                    yield found.span()
+                    pos = max(found.end(), found.start() + 1)
+                    break
+            else:
+                return
+
+    return spans
+
+
+_DOTENV_NAME = re.compile(r"\s*([A-Z][A-Z0-9_]*)")
+_DOTENV_TAIL = re.compile(r"\s*=\s*\S+")
+_DOTENV_KEYWORDS = ("TOKEN", "KEY", "SECRET", "PASSWORD")
+
+
+def _dotenv(line: str) -> Iterator[Span]:
+    """``dotenv-credential`` in linear time. The pattern's name part
+    ``[A-Z][A-Z0-9_]*(TOKEN|…)[A-Z0-9_]*`` can only end where the name's run of
+    ``[A-Z0-9_]`` ends (what follows it, ``\\s*=``, is outside that class), so the line
+    matches iff a keyword occurs in the run after its first letter and ``\\s*=\\s*\\S+``
+    follows the run; the match spans from the line start to the end of that tail."""
+    name = _DOTENV_NAME.match(line)
+    if name is None or not any(word in name.group(1)[1:] for word in _DOTENV_KEYWORDS):
+        return
+    tail = _DOTENV_TAIL.match(line, name.end())
+    if tail is not None:
+        yield 0, tail.end()
+
+
+#: kind -> a function yielding the spans ``finditer`` would yield, in linear time, for the
+#: patterns ``re`` matches in quadratic time on hostile lines (module docstring)
+FINDERS = {
+    "credential-url": _anchored("credential-url", re.compile(r"[a-z0-9+.-]+", re.I), "://",
+                                re.compile(r"\b[a-z]", re.I)),
+    "personal-email": _anchored("personal-email", re.compile(r"[A-Z0-9._%+-]+", re.I), "@",
+                                re.compile(r"\b[A-Z0-9._%+-]", re.I)),
+    "dotenv-credential": _dotenv,
+}
+
+
+def spans(kind: str, line: str) -> Iterator[Span]:
+    """The spans of the non-overlapping matches of one pattern on a line, left to right."""
+    finder = FINDERS.get(kind)
+    if finder is not None:
+        return finder(line)
+    return (m.span() for m in _REGEX[kind].finditer(line))
+
+
+# A quick necessary condition: a line on which neither of these finds anything cannot match
+# any pattern (each alternative is a literal a pattern needs, in the pattern's own case
+# rule; a phone number needs ten digits), so most lines are dismissed by two C-level scans.
+_TRIGGER = re.compile(
+    r"PRIVATE KEY-----|gh[pousr]_|github_pat_|AKIA|ASIA|sk-|TOKEN|KEY|SECRET|PASSWORD|://|@"
+    r"|/Users/|/home/|/Volumes/|C:\\Users\\|\d(?:\D*\d){9}")
+_TRIGGER_I = re.compile(r"bearer|password|secret|api_key", re.I)
+
+
+def redact(line: str) -> str:
+    """The §9.8.6 preview of a line: every match of every pattern hidden, stripped, 120 chars."""
+    found = sorted(span for kind, _ in PATTERNS for span in spans(kind, line))
+    return _replace(line, found).strip()[:PREVIEW]
+
+
+def scan_line(line: str) -> List[str]:
+    """The kinds that match a line, in table order (one each, however many matches), or
+    ``[UNSCANNED]`` for a line over :data:`MAX_LINE` characters."""
+    if len(line) > MAX_LINE:
+        return [UNSCANNED]
+    if not _TRIGGER.search(line) and not _TRIGGER_I.search(line):
+        return []
+    found = []
+    for kind, pattern in PATTERNS:
+        finder = FINDERS.get(kind)
+        if finder is None:
+            if pattern.search(line):
+                found.append(kind)
+        elif next(iter(finder(line)), None) is not None:
+            found.append(kind)
+    return found
+
+
+#: Per kind, a literal (or, for phone numbers, ten digits on one line) its pattern needs: a
+#: line without one is never matched against that pattern. Searched over a whole file at C
+#: speed; the classes exclude line breaks, so no hit spans two lines.
+_KIND_TRIGGERS = {
+    "private-key": re.compile("PRIVATE KEY-----"),
+    "github-token": re.compile("gh[pousr]_|github_pat_"),
+    "aws-access-key": re.compile("AKIA|ASIA"),
+    "openai-key": re.compile("sk-"),
+    "anthropic-key": re.compile("sk-ant-"),
+    "bearer-token": re.compile("bearer", re.I),
+    "credential-assignment": re.compile("password|secret|api_key", re.I),
+    "dotenv-credential": re.compile("TOKEN|KEY|SECRET|PASSWORD"),
+    "credential-url": re.compile("://"),
+    "machine-path": re.compile(r"/Users/|/home/|/Volumes/|C:\\Users\\"),
+    "personal-email": re.compile("@"),
+    # ten digits need a run of digits, separators and in-line whitespace ten characters long
+    "phone-number": re.compile("\\d[\\d().+\\-\t\x1f \xa0\u1680\u2000-\u200a\u202f\u205f\u3000]{9,}"),
+}
+#: case-insensitive literals searched in the lower-cased text (the same offsets), unless the
+#: text holds a character whose case folding re.IGNORECASE treats specially
+_FOLDED = {"bearer-token": re.compile("bearer"), "credential-assignment": re.compile("password|secret|api_key")}
+_SPECIAL_FOLDS = ("\u017f", "\u212a", "\u0130", "\u0131")
+# the line boundaries of str.splitlines (§3 splitting)
+_BREAK = re.compile("\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+
+
+def scan_text(text: str) -> Iterator[Tuple[int, str, str]]:
+    """``(line, kind, preview)`` of every match of a file's text, in scan order (line, then
+    table order); lines are Python ``splitlines`` lines (§3), numbered from 1, raw (fenced,
+    commented and indented lines count). An unscanned line's preview names its length only."""
+    from bisect import bisect_right
+
+    lines = text.splitlines()
+    if not lines:
+        return
+    starts = [0] + [m.end() for m in _BREAK.finditer(text)]
+    candidates: dict = {}  # 0-based line -> kinds whose literal it holds
+    lowered = None if any(c in text for c in _SPECIAL_FOLDS) else text.lower()
+    for kind, trigger in _KIND_TRIGGERS.items():
+        searched = text
+        if lowered is not None and kind in _FOLDED:
+            trigger, searched = _FOLDED[kind], lowered
+        for hit in trigger.finditer(searched):
+            candidates.setdefault(bisect_right(starts, hit.start()) - 1, set()).add(kind)
+    if max(map(len, lines)) > MAX_LINE:
+        for index, line in enumerate(lines):
+            if len(line) > MAX_LINE:
+                candidates[index] = {UNSCANNED}
+    for index in sorted(candidates):
+        line = lines[index]
+        if UNSCANNED in candidates[index]:
+            yield index + 1, UNSCANNED, f"[line of {len(line)} characters not scanned]"
+            continue
+        kinds = [kind for kind, pattern in PATTERNS if kind in candidates[index]
+                 and (pattern.search(line) if kind not in FINDERS else next(iter(FINDERS[kind](line)), None))]
+        if kinds:
+            preview = redact(line)
+            for kind in kinds:
+                yield index + 1, kind, preview
+
+
+#: The kinds of :data:`PATTERNS` that are secrets (rules/check/scan.dl's "security"
+#: category; tests/extract/test_secrets.py keeps the two in step). Every check output hides
+#: their matches, whatever finding prints a line (:func:`hide_secrets`).
+SECRET_KINDS = ("private-key", "github-token", "aws-access-key", "openai-key", "anthropic-key", "bearer-token",
+                "credential-assignment", "dotenv-credential", "credential-url")
+_SECRET_TRIGGER = re.compile(
+    r"PRIVATE KEY|gh[pousr]_|github_pat_|AKIA|ASIA|sk-|bearer|password|secret|api_key|TOKEN|KEY|SECRET|PASSWORD"
+    r"|://", re.I)
+
+
+def hide_secrets(text: str) -> str:
+    """``text`` with every match of a secret pattern replaced by ``[redacted]`` (line by line,
+    spans merged as in a preview; nothing stripped or cut): what a finding's message, a
+    proof's fact or any other output line becomes before it is printed."""
+    if not _SECRET_TRIGGER.search(text):
+        return text
+    out = []
+    for line in text.splitlines(keepends=True):
+        body = line.rstrip("\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+        end = line[len(body):]
+        if len(body) > MAX_LINE:
+            out.append(REDACTED + end)  # too long to match: hidden whole (fail closed)
+            continue
+        found = sorted(span for kind in SECRET_KINDS for span in spans(kind, body))
+        out.append(_replace(body, found) + end)
+    return "".join(out)
+
+
+def _replace(line: str, found: List[Span]) -> str:
+    """``line`` with the merged spans replaced by ``[redacted]`` (spans sorted)."""
+    if not found:
+        return line
+    merged: List[List[int]] = []
+    for start, end in found:
+        if merged and start <= merged[-1][1]:  # overlapping or touching
+            merged[-1][1] = max(merged[-1][1], end)
+        else:
+            merged.append([start, end])
+    out, at = [], 0
+    for start, end in merged:
+        out.append(line[at:start])
+        out.append(REDACTED)
+        at = end
+    out.append(line[at:])
+    return "".join(out)
