@@ -26,7 +26,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
 from analyzer.fingerprint import SHIPPED
 from analyzer.resources import data_dir
 
-TAGS = ("code", "kind", "title", "severity", "relation")
+TAGS = ("code", "kind", "title", "severity", "relation", "fix")
 REQUIRED_TAGS = ("code", "kind", "title", "relation")
 KINDS = ("reason", "finding", "completeness", "status", "reserved")
 # Reserved codes are protocol codes no rule derives yet (they belong to the unbuilt `check`
@@ -59,6 +59,7 @@ class CodeEntry:
     rule_file: str
     explanation: str
     fixtures: Tuple[str, ...] = ()
+    fix: str = ""  # what to do about it (`@fix`): every protocol code has one
 
     @property
     def reserved(self) -> bool:
@@ -141,7 +142,8 @@ def load(locate: Callable[[str], Path] = data_dir, root: Optional[Path] = None) 
             seen[key] = block["_where"]
             catalogue.entries.append(CodeEntry(
                 code, block.get("kind", ""), block.get("title", ""), block.get("severity", "none"),
-                block.get("relation", ""), rel, block["explanation"], tuple(sorted(fixtures.get(code, ())))))
+                block.get("relation", ""), rel, block["explanation"], tuple(sorted(fixtures.get(code, ()))),
+                block.get("fix", "")))
     catalogue.entries.sort(key=lambda e: (e.code, e.kind))
     return catalogue
 
@@ -303,6 +305,8 @@ def render_entry(entry: CodeEntry, with_fixtures: bool = True) -> str:
         lines.append(f"- fixtures: {shown}")
     if entry.explanation:
         lines += ["", entry.explanation]
+    if entry.fix:
+        lines += ["", f"What to do: {entry.fix}"]
     return "\n".join(lines) + "\n"
 
 

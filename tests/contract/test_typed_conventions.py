@@ -72,3 +72,13 @@ def test_mistyped_module_in_why_and_read(capsys):
                     "--area", "web", "--names-only", "--no-local", "--project-root", str(ACME))
     assert "hint: --area paymnts: did you mean 'payments'?" in err
     assert "hint: --rule relase: did you mean 'release'?" in err and "--area web" not in err
+
+
+def test_explain_says_what_to_do_for_every_protocol_code(capsys):
+    from analyzer import catalog
+
+    codes = [e for e in catalog.load().entries if e.code.startswith("MC-") and e.kind not in catalog.VALUE_KINDS]
+    assert len(codes) > 40
+    assert [e.code for e in codes if not e.fix] == []
+    code, out, _ = run(capsys, "explain", "MC-ROUTING-005")
+    assert code == 0 and "\nWhat to do: create the module file" in out
