@@ -177,6 +177,23 @@ def apply_config(args: argparse.Namespace, command: str):
     return refuse_targets(args)  # before any work: a refused target fails at once
 
 
+def mistyped_format(spec: str, names=None):
+    """Why ``--output FORMAT:FILE`` names no format when FORMAT is a near miss of one
+    (``sarf:x`` would write a file named ``sarf:x``); None when it is a format or not close
+    to one (a file name with a colon stays a file name, ``./sarf:x`` always does)."""
+    import re
+
+    from analyzer.hints import did_you_mean
+    from analyzer.render.check_formats import RENDERERS
+
+    head, sep, tail = spec.partition(":")
+    known = list(names or RENDERERS)
+    if not sep or not tail or head in known or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]+", head):
+        return None
+    hint = did_you_mean(head, known)
+    return f"{head!r} is not an output format{hint} (write ./{spec} for a file of that name)" if hint else None
+
+
 def refuse_targets(args: argparse.Namespace, names=None):
     """Exit 2 after one ``MA-OUTPUT`` line when an ``--output`` target may not be written
     (analyzer/outfiles.py: memory dir, .git, symlink, not a regular file); None when all
@@ -186,6 +203,10 @@ def refuse_targets(args: argparse.Namespace, names=None):
 
     root, memory_dir = str(getattr(args, "project_root", ".") or "."), getattr(args, "memory_dir", "docs/memory")
     for spec in args.output:
+        typo = mistyped_format(spec, names)
+        if typo:
+            print(f"analyze: error: MA-USAGE --output {spec}: {typo}", file=sys.stderr)
+            return exitcodes.INVALID
         path = parse_output(spec, args.format, names)[1]
         reason = path is not None and refusal(path, root, memory_dir)
         if reason:

@@ -82,3 +82,13 @@ def test_explain_says_what_to_do_for_every_protocol_code(capsys):
     assert [e.code for e in codes if not e.fix] == []
     code, out, _ = run(capsys, "explain", "MC-ROUTING-005")
     assert code == 0 and "\nWhat to do: create the module file" in out
+
+
+def test_a_mistyped_output_format_is_refused(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = run(capsys, "check", "--project-root", str(ACME), "--output", "sarf:x")
+    assert code == 2 and "'sarf' is not an output format; did you mean 'sarif'?" in err
+    assert not (tmp_path / "sarf:x").exists()
+    # a file name with a colon that is no near miss stays a file name
+    code, _, err = run(capsys, "check", "--project-root", str(ACME), "--output", "notes:today.txt")
+    assert "not an output format" not in err and (tmp_path / "notes:today.txt").exists()
