@@ -14,15 +14,18 @@ repository's file list) is read as it is now.
 A finding the work tree has and HEAD has not is ``worktree`` (age 0). One still present at
 the oldest commit read is reported as started at or before it (``exact`` false). A walk that
 reaches a shallow clone's boundary before that is an error naming the missing commit
-(analyzer/shallow.py), never a guessed start.
+(analyzer/shallow.py), never a guessed start. A commit whose memory cannot be read (a
+symlink or a name that is not UTF-8 in its memory dir) ends the walk with a note: what is
+still present then started at or before the commit after it (``exact`` false).
 """
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Dict, List, Optional
 
-from analyzer.git import GitError, History, Repo
+from analyzer.git import FileError, GitError, History, Repo
 
 DEPTH = 100  # memory commits read at most, by default (`--introduced-depth`)
 
@@ -44,7 +47,8 @@ class Introduced:
     def words(self) -> str:
         """How the text and Markdown outputs say it."""
         if self.commit == "worktree":
-            return "introduced by uncommitted changes (the work tree)"
+            return ("introduced by uncommitted changes (the work tree)" if self.exact
+                    else "present in the work tree; HEAD's memory could not be read to tell since when")
         ago = "HEAD" if self.age == 0 else f"{self.age} commit{'s' if self.age != 1 else ''} before HEAD"
         if self.exact:
             return f"introduced by {self.commit[:12]} ({ago})"
@@ -70,10 +74,20 @@ def trace(request, result, depth: int = DEPTH) -> Dict[str, Introduced]:
     open_ = set(current)
     bounded = False
     for n, commit in enumerate(commits):
-        seen = _fingerprints(request, repo, read_revisions, commit.sha)
+        def newer(exact: bool = True) -> Introduced:  # the state after this commit (a Git call)
+            return Introduced("worktree", 0, exact) if n == 0 else _at(repo, head, commits[n - 1].sha, exact)
+
+        try:
+            seen = _fingerprints(request, repo, read_revisions, commit.sha)
+        except FileError as exc:
+            # a commit whose memory cannot be read (the history's writer controls it: a
+            # symlink, a name that is not UTF-8) ends the walk, not the command: what is
+            # still open was present in the newer state, since when is not known
+            print(f"analyze check: note: --introduced stops at {commit.sha[:12]}: {exc}", file=sys.stderr)
+            return {**found, **dict.fromkeys(open_, newer(False))}
         # absent here, present in the newer state (the work tree for the newest commit):
         # started with the newer one
-        started = Introduced("worktree", 0, True) if n == 0 else _at(repo, head, commits[n - 1].sha, True)
+        started = newer() if open_ - seen else None
         for fp in open_ - seen:
             found[fp] = started
         open_ &= seen

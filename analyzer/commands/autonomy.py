@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     if others:  # never run one of them silently instead of the other
         return error(args, "MA-USAGE", f"--base/--autonomy judge memory changes; they cannot be combined with "
                                        f"{', '.join(others)}")
-    failed = history_options(args, "check")
+    failed = history_options(args, "check", configured=True)  # check.run applied it (base-trusted keys)
     if failed is not None:
         return error(args, *failed)
     if any(not name.strip() for name in args.reviewers or []):  # it would match an empty trailer value

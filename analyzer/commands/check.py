@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     from analyzer.commands import autonomy
 
     judge_changes = autonomy.wanted(args)  # before the configuration fills --autonomy
-    failed = apply_config(args, "check")
+    failed = apply_config(args, "check", trust_base=args.base if judge_changes else None)
     if failed is not None:
         return failed
     if judge_changes:
@@ -156,13 +156,17 @@ def run(args: argparse.Namespace) -> int:
     return result.exit_code if result.exit_code in (0, 1, 2) else exitcodes.INTERNAL
 
 
-def apply_config(args: argparse.Namespace, command: str):
+def apply_config(args: argparse.Namespace, command: str, trust_base=None):
     """Fill unset options from the project configuration; an unusable file is exit 2 with
-    ``path:line:col`` (None when all is well)."""
+    ``path:line:col`` (None when all is well). With ``trust_base`` (the ``--base`` of judged
+    changes), :data:`analyzer.config.TRUST_KEYS` come from the configuration at that revision."""
     from analyzer import config
 
     try:
-        config.apply(args, command, config.load(args.project_root))
+        current = config.load(args.project_root)
+        if trust_base is not None:
+            current = _trusted_from_base(args, command, current, trust_base)
+        config.apply(args, command, current)
     except config.ConfigError as exc:
         args.format = args.format or "text"
         print(f"analyze {command}: error: {exc}", file=sys.stderr)
@@ -192,6 +196,43 @@ def mistyped_format(spec: str, names=None):
         return None
     hint = did_you_mean(head, known)
     return f"{head!r} is not an output format{hint} (write ./{spec} for a file of that name)" if hint else None
+
+
+def _trusted_from_base(args: argparse.Namespace, command: str, current, base: str):
+    """Apply :data:`~analyzer.config.TRUST_KEYS` as the base revision's configuration and the
+    current one together allow, and return the current configuration without them: the judged
+    changes (a pull request, possibly an agent's) may tighten them, never loosen them. A
+    reviewer counts only when the base's list names them too, an agent pattern of either
+    counts, and the stricter autonomy level wins. A note on stderr names what was not taken.
+    When Git cannot resolve the base, the base has no configuration (the autonomy check then
+    fails on that base, exit 2)."""
+    from analyzer import config
+    from analyzer.git import GitError
+
+    try:
+        at_base = config.load_at(str(args.project_root), base).values
+    except GitError:
+        at_base = {}
+    now, merged, dropped = current.values, {}, []
+    if "reviewers" in now or "reviewers" in at_base:
+        allowed = at_base.get("reviewers", [])
+        merged["reviewers"] = [r for r in now["reviewers"] if r in allowed] if "reviewers" in now else allowed
+        dropped += [f"reviewer {r!r}" for r in now.get("reviewers", []) if r not in allowed]
+    if "agent-authors" in now or "agent-authors" in at_base:
+        patterns = at_base.get("agent-authors", [])
+        merged["agent-authors"] = patterns + [p for p in now.get("agent-authors", []) if p not in patterns]
+    if "autonomy" in now or "autonomy" in at_base:
+        levels = ("plan", "confirm", "full")  # strictest first; unset means confirm
+        merged["autonomy"] = min(now.get("autonomy", "confirm"), at_base.get("autonomy", "confirm"), key=levels.index)
+        if merged["autonomy"] != now.get("autonomy", "confirm"):
+            dropped.append(f"autonomy {now['autonomy']!r}")
+    config.apply(args, command, config.Config(merged))
+    if dropped:
+        print(f"analyze {command}: note: not taken from the configuration the changes leave: {', '.join(dropped)} "
+              f"(not so in the configuration at the base revision {base}; judged changes cannot loosen who "
+              "confirms them: give --reviewer/--autonomy on the command line to choose otherwise)", file=sys.stderr)
+    rest = {k: v for k, v in now.items() if k not in config.TRUST_KEYS}
+    return config.Config(rest, current.path, current.lines)
 
 
 def refuse_targets(args: argparse.Namespace, names=None):

@@ -35,14 +35,16 @@ def add_agent_option(parser: argparse.ArgumentParser) -> None:
                              "`agent-authors`)")
 
 
-def history_options(args: argparse.Namespace, command: str):
-    """Fill the options the configuration sets and check the author patterns: None, or
-    ``(code, message, path, line)`` of the first problem."""
+def history_options(args: argparse.Namespace, command: str, configured: bool = False):
+    """Fill the options the configuration sets (unless ``configured``: the caller applied it,
+    as check --base does with the base revision's trusted keys) and check the author
+    patterns: None, or ``(code, message, path, line)`` of the first problem."""
     from analyzer import config
     from analyzer.engine.linear_re import pattern_problem
 
     try:
-        config.apply(args, command, config.load(args.project_root))
+        if not configured:
+            config.apply(args, command, config.load(args.project_root))
     except config.ConfigError as exc:
         return exc.code, exc.message, exc.path, exc.line
     args.agent_authors = args.agent_authors or []

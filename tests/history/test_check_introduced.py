@@ -115,3 +115,23 @@ def test_memory_dir_added_after_the_root(tmp_path):
     added = git("rev-parse", "HEAD")
     found = by_message(json.loads(check(root, "--introduced", "--format", "json").stdout))
     assert found[OLD] == {"commit": added, "age": 0, "exact": True}
+
+
+def test_a_commit_whose_memory_cannot_be_read_ends_the_walk_not_the_command(tmp_path):
+    """A repository's writer controls its history: one old commit holding a symlink in the
+    memory dir (added, then removed) made every `check --introduced` exit 2. The walk now
+    stops at the newest commit it cannot read; what is still present there started at the
+    commit after it or earlier (exact false), never a guess of exact."""
+    repo = Repo(tmp_path / "p")
+    (repo.path("link.md")).symlink_to("brief.md")
+    bad = repo.commit("a symlink in the memory dir")
+    (repo.path("link.md")).unlink()
+    after = repo.commit("remove it")
+    repo.edit("constraints.md", "- doc:docs/security.md\n", "- doc:docs/security.md\n- repo:../outside.txt\n")
+    unsafe = repo.commit("an unsafe evidence path")
+    out = check(repo.root, "--introduced", "--format", "json")
+    assert out.returncode == 1, out.stderr
+    found = by_message(json.loads(out.stdout))
+    assert found[UNSAFE] == {"commit": unsafe, "age": 0, "exact": True}
+    assert found[OLD] == {"commit": after, "age": 1, "exact": False}
+    assert bad[:12] in out.stderr and "MA-FILE-SYMLINK" in out.stderr  # said, not hidden
