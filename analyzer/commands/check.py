@@ -23,6 +23,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--conflicts", action="store_true", help="project-wide conflict analysis of the current worktree")
     parser.add_argument("--merge-base", metavar="REF", default=None,
                         help="with --conflicts: also review merging REF into HEAD (read-only Git, spec §9.5)")
+    parser.add_argument("--security", action="store_true",
+                        help="plain check only: list each security scan finding (redacted) and the total")
+    parser.add_argument("--privacy", action="store_true",
+                        help="plain check only: list each privacy scan finding (redacted) and the total")
     parser.add_argument("--all", action="store_true", help="run every family in one evaluation (one block each)")
     from analyzer.commands.read import add_max_file_bytes
     from analyzer.root import add_root_arguments
@@ -83,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
     if judge_changes:
         return autonomy.run(args)
     options = {"merge_base": args.merge_base} if args.merge_base is not None else {}
+    # §9.8: --security/--privacy act only on plain check (ignored with a family flag)
+    options.update({flag: "1" for flag in ("security", "privacy") if getattr(args, flag, False)})
     from analyzer.commands import check_packs
 
     packs, failed = check_packs.load(args)

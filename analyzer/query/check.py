@@ -75,7 +75,10 @@ def run_check(request: CheckRequest) -> CheckResult:
     key = None
     # a merge review reads Git history, which the result cache's key does not cover (nor
     # proofs, which are built from a fresh evaluation with provenance)
-    if request.use_cache and not request.options.get("merge_base") and not request.with_proofs:
+    # nor the plain check's inputs outside the memory dir (agent entry files, the local
+    # overlay, empty optional folders): it is always evaluated afresh
+    if (request.use_cache and not request.options.get("merge_base") and not request.with_proofs
+            and "legacy" not in request.families):
         from analyzer.query import check_cache
 
         key = check_cache.result_key(root, memory_dir, list(request.families),
@@ -141,6 +144,15 @@ def _evaluate(request: CheckRequest, project) -> CheckResult:
     lifetime.keep(db, facts)
     locate = Locator(project)
     results: List[FamilyResult] = [family.select(db, locate) for family in families]
+    if list(request.families) == ["legacy"]:
+        # plain `check`: a lexical error aborts it (§9.8.1); the scans are its pass 5 (with
+        # `--all` they are families of their own)
+        from analyzer.query.check_legacy import aborted, add_scans
+
+        stop = aborted(db, project)
+        if stop is not None:
+            return stop, {}, None
+        add_scans(results[0], project, bool(request.options.get("security")), bool(request.options.get("privacy")))
     if request.with_proofs:
         from analyzer.query.proofs import attach
 

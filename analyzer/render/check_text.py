@@ -22,6 +22,17 @@ def quality_block(family: FamilyResult) -> List[str]:
     return lines
 
 
+def legacy_block(family: FamilyResult) -> List[str]:
+    """Plain `check` (§9.8.1): ``MemoryCustodian check: OK|FAILED``, ``- <issue>`` lines,
+    ``Warnings:`` and ``- <warning>`` lines when there are warnings, then the scans' totals."""
+    lines = [f"MemoryCustodian check: {family.status}"]
+    lines += [f"- {f.message}" for f in family.findings if f.severity == "ERROR"]
+    warnings = [f"- {f.message}" for f in family.findings if f.severity != "ERROR"]
+    if warnings:
+        lines += ["Warnings:"] + warnings
+    return lines + list(family.lines)
+
+
 def conflicts_block(family: FamilyResult) -> List[str]:
     """``Conflict status: <STATUS>`` then one ``- `` line per finding (§9.4)."""
     return [f"Conflict status: {family.status}"] + [f"- {f.conflict_text()}" for f in family.findings]
@@ -35,6 +46,7 @@ def merge_block(family: FamilyResult) -> List[str]:
 BLOCKS: Dict[str, Callable[[FamilyResult], List[str]]] = {
     "quality": quality_block,
     "conflicts": conflicts_block,
+    "legacy": legacy_block,
     "merge": merge_block,
 }
 

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from analyzer.query.check_legacy import SCAN_CODES
+
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "acme-shop"
 
@@ -46,17 +48,21 @@ def test_dispatch_follows_the_reference_priority(example):
 
 
 def test_all_agrees_with_the_per_family_runs(example):
-    """`--all` prints each family's block exactly as its own run does; the exit is the worst."""
+    """`--all` prints each family's block exactly as its own run does; the exit is the worst.
+    Its legacy block is plain `check` without the scans (their own families under `--all`)."""
     single = {f: run(example, f"--{f}") for f in ("routing", "reachability", "freshness", "conflicts")}
     together = run(example, "--all")
-    assert together.stdout == "\n".join(p.stdout for p in single.values())
-    assert together.returncode == max(p.returncode for p in single.values())
+    assert together.stdout.startswith("\n".join(p.stdout for p in single.values()) + "\nMemoryCustodian check: ")
     data = json.loads(run(example, "--all", "--format", "json").stdout)
     for family, proc in single.items():
         one = json.loads(run(example, f"--{family}", "--format", "json").stdout)
         assert data["families"][family] == one["families"][family]
         assert [f for f in data["findings"] if f["family"] == family] == one["findings"]
-    assert data["exit_code"] == together.returncode
+    plain = json.loads(run(example, "--format", "json").stdout)
+    assert [f for f in data["findings"] if f["family"] == "legacy"] == [
+        f for f in plain["findings"] if f["code"] not in SCAN_CODES]
+    assert data["exit_code"] == together.returncode == max(
+        [p.returncode for p in single.values()] + [data["families"]["legacy"]["exit_code"]])
 
 
 def test_every_finding_is_located(example):
