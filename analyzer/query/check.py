@@ -75,15 +75,20 @@ def run_check(request: CheckRequest) -> CheckResult:
     key = None
     # a merge review reads Git history, which the result cache's key does not cover (nor
     # proofs, which are built from a fresh evaluation with provenance)
-    # nor the plain check's inputs outside the memory dir (agent entry files, the local
-    # overlay, empty optional folders): it is always evaluated afresh
-    if (request.use_cache and not request.options.get("merge_base") and not request.with_proofs
-            and "legacy" not in request.families):
+    if request.use_cache and not request.options.get("merge_base") and not request.with_proofs:
         from analyzer.query import check_cache
 
-        key = check_cache.result_key(root, memory_dir, list(request.families),
+        # the plain check also reads agent entry files, empty optional folders and the local
+        # overlay, outside the managed files the key covers: their digest joins the key
+        outside = b""
+        if "legacy" in request.families:
+            from analyzer.query.check_legacy import outside_inputs
+
+            outside = outside_inputs(root, memory_dir)
+        flags = [f"+{flag}" for flag in ("security", "privacy") if request.options.get(flag)]
+        key = check_cache.result_key(root, memory_dir, list(request.families) + flags,
                                      request.packs.key() if request.packs else b"", request.max_file_bytes,
-                                     check_cache.listing_digest(request.repo_files))
+                                     check_cache.listing_digest(request.repo_files) + outside)
         cached = check_cache.load(key, root) if key else None
         if cached is not None:
             return cached

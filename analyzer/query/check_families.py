@@ -218,11 +218,9 @@ FAMILIES: Dict[str, Family] = {
     "conflicts": Family("conflicts", CONFLICT_RELATIONS, select_conflicts),
     # the full legacy check (no family flag, spec §9.8): analyzer/query/check_legacy.py
     "legacy": Family("legacy", check_legacy.RELATIONS, check_legacy.select_legacy, check_legacy.legacy_facts),
-    # the report's own relations; `analyze report` runs it with REPORTED in one evaluation
+    # the report's own relations; `analyze report` runs it with ORDER in one evaluation
     "report": Family("report", REPORT_RELATIONS, select_report, _repo_facts),
 }
 
 #: The families ``check --all`` runs, in block order.
 ORDER: Tuple[str, ...] = ("routing", "reachability", "freshness", "conflicts", "legacy")
-#: The families ``analyze report`` shows (the plain check's lines are not part of the report).
-REPORTED: Tuple[str, ...] = ("routing", "reachability", "freshness", "conflicts")

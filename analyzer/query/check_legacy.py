@@ -82,6 +82,38 @@ def source_tuples(finding, db) -> List[Tuple[str, tuple]]:
     return [("legacy_line", row) for row in sorted(rows, key=_order)]
 
 
+def outside_inputs(root: str, memory_dir: str) -> bytes:
+    """A digest of what plain `check` reads outside the managed files, for the result cache's
+    key: the agent entry files, which optional folders exist (even empty), and the local
+    overlay's state tree (paths, modes and bytes: its status depends on permissions too)."""
+    import hashlib
+
+    from analyzer.extract.overlay import state_root
+
+    h = hashlib.sha256(b"legacy-inputs\0")
+    for name in AGENT_FILES:
+        text = _read_text(os.path.join(root, name))
+        h.update(name.encode() + (b"\1" + text.encode("utf-8", "surrogateescape") if text is not None else b"\0"))
+    for folder in FOLDERS:
+        h.update(folder.encode() + (b"\1" if os.path.isdir(os.path.join(root, memory_dir, folder)) else b"\0"))
+    state = state_root()
+    for base, dirs, names in sorted(os.walk(state, followlinks=False)):
+        dirs.sort()
+        for name in sorted(dirs + names):
+            path = os.path.join(base, name)
+            try:
+                st = os.lstat(path)
+                data = b""
+                if os.path.isfile(path) and not os.path.islink(path) and st.st_size < 1 << 20:
+                    with open(path, "rb") as handle:
+                        data = handle.read()
+            except OSError:
+                st, data = None, b"?"
+            h.update(os.path.relpath(path, state).encode("utf-8", "surrogateescape") + b"\0"
+                     + (f"{st.st_mode}:{st.st_uid}".encode() if st else b"-") + b"\0" + data)
+    return h.digest()
+
+
 def _order(row) -> tuple:
     _kind, pas, module, o1, o2, key, _code, text, _quoted = row
     return (pas, module, o1, o2, text, key)
@@ -105,8 +137,9 @@ def select_legacy(db, locate) -> FamilyResult:
         where: List[Location] = []
         for entry in shown:
             where += locate.entry(entry)
-        for module in sorted(set(modules.get(key, []))):
-            where += locate.module(module)
+        if not where:  # a line about entries points at them, not also at line 1 of their file
+            for module in sorted(set(modules.get(key, []))):
+                where += locate.module(module)
         findings[kind].append(CheckFinding(code, "legacy", message, severity="ERROR" if kind == "issue" else "WARNING",
                                            entries=shown, locations=sorted(set(where)) or locate.module("manifest.md")))
     (status, exit_code), = db.relation("legacy_status")

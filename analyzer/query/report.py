@@ -75,9 +75,9 @@ def run_report(project_root: Path, memory_dir: str = "docs/memory", use_cache: b
                max_file_bytes: Optional[int] = None) -> Report:
     """Check every family and select the report's relations, in one evaluation."""
     from analyzer.query.check import CheckRequest, run_check
-    from analyzer.query.check_families import REPORTED
+    from analyzer.query.check_families import ORDER
 
-    return report_of(run_check(CheckRequest([*REPORTED, "report"], project_root, memory_dir, use_cache,
+    return report_of(run_check(CheckRequest([*ORDER, "report"], project_root, memory_dir, use_cache,
                                             max_file_bytes=max_file_bytes)))
 
 
