@@ -176,7 +176,7 @@ REPORT_SHAPES = (
     Shape("result", 1, "the report ran: every check family plus the routing matrix, optional modules and the "
           "reachability graph (findings are not a tool failure)", True, CHECK_STATUS.values, (0, 1),
           Obj({"exit_code": "int",
-               "families": family_statuses(("routing", "reachability", "freshness", "conflicts", "security",
+               "families": family_statuses(("routing", "reachability", "freshness", "conflicts", "legacy", "security",
                                             "privacy", "hidden-text")),
                "findings": list_of(CHECK_FINDING),
                "tasks": "list[str]",

@@ -150,8 +150,11 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "check", LIVE, "analyzer.commands.check",
         "run the protocol's project checks (routing, reachability, freshness, conflicts)",
         "Check the whole project as the reference's `check` does: --conflicts, else --routing, else "
-        "--reachability, else --freshness, else the full legacy check (routing, reachability and freshness in "
-        "one report). --all runs every family in one evaluation and prints each family's block. "
+        "--reachability, else --freshness, else the reference's full legacy check (spec §9.8: core files, manifest "
+        "metadata and policies, route files, the per-file entry, budget and unit rules, registry, relations, "
+        "conflicts, optional folders, overlay, agent entry files, duplicate IDs, then the security and privacy "
+        "scans; --security/--privacy list the scans' redacted findings). --all runs every family in one "
+        "evaluation and prints each family's block (the legacy block without the scans). "
         "--format text|json|sarif|junit|github|markdown picks the output (SARIF 2.1.0 for code scanning, JUnit XML, "
         "GitHub workflow annotations, the Markdown reachability report of `analyze report`, with only the families "
         "run in its status and findings); --output FILE "

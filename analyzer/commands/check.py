@@ -111,6 +111,8 @@ def run(args: argparse.Namespace) -> int:
         return autonomy.error(args, "MA-USAGE", "--introduced cannot be combined with --merge-base (the merge "
                                                 "review is judged between revisions, not traced through them)")
     options = {"merge_base": args.merge_base} if args.merge_base is not None else {}
+    # §9.8: --security/--privacy act only on plain check (ignored with a family flag)
+    options.update({flag: "1" for flag in ("security", "privacy") if getattr(args, flag, False)})
     from analyzer.commands import check_packs
 
     packs, failed = check_packs.load(args)

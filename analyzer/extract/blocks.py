@@ -96,7 +96,9 @@ def markdown_errors(lexed, module: str, sink: Sink, issue_rel: str) -> None:
     for index, message in lexed.errors:
         sink.fact("markdown_error", module, message, line=index + 1)
         if issue_rel == "entry_issue":
-            sink.fact(issue_rel, module, "", f"Markdown entry parsing failed: {message}", line=index + 1)
+            from analyzer.extract.entry_rules import add_issue
+
+            add_issue(sink, module, "", f"Markdown entry parsing failed: {message}", index + 1)
         else:  # the rules add the file name
             label = "Subject registry" if issue_rel == "registry_issue" else "Reconciliation"
             sink.fact(issue_rel, "", f"{label} parsing failed: {message}", line=index + 1)

@@ -9,6 +9,8 @@ and validated per entry (:mod:`analyzer.extract.entry_rules`). Cross-entry quest
 
 from __future__ import annotations
 
+import re
+
 from analyzer.extract import entry_rules
 from analyzer.extract.blocks import markdown_errors
 from analyzer.extract.fields import parse_fields
@@ -74,6 +76,24 @@ def extract_entries(text: str, module: str, schema: int, sink: Sink, prefix: str
         emitter.unit(lexed, ordinal, unit, tokens[ordinal - 1])
 
 
+_CLOSING = re.compile(r"[ \t]+#+[ \t]*$")
+
+
+def h2_text(line: str) -> str:
+    """An h2 line's text as plain `check` quotes it: without `##` and a closing sequence, trimmed."""
+    rest = line.strip()[2:]
+    return _CLOSING.sub("", rest).strip()
+
+
+def _decision_line(lexed, unit) -> bool:
+    """Whether a unit has a visible, non-indented line that is exactly `Decision:` (trailing
+    blanks allowed): plain `check` measures such a unit as a decision (§9.8.4 (e))."""
+    for i in range(unit.start, min(unit.end + 1, len(lexed.lines))):
+        if lexed.visible[i] and not lexed.indented[i] and lexed.lines[i].rstrip() == "Decision:":
+            return True
+    return False
+
+
 class UnitEmitter:
     """Emits the facts of one file's units in order (it counts the list items, §3.1)."""
 
@@ -88,7 +108,7 @@ class UnitEmitter:
         if self.prefix:
             self.sink.fact("overlay_issue", f"{self.module}: {msg}", line=line_no)
         else:
-            self.sink.fact("entry_issue", self.module, "", msg, line=line_no)
+            entry_rules.add_issue(self.sink, self.module, "", msg, line_no)
         self.sink.diag("MC-CONFLICT-007", msg, line=line_no, severity=severity)
 
     def unit(self, lexed, ordinal: int, unit, tokens: int) -> None:
@@ -102,19 +122,26 @@ class UnitEmitter:
                 self.entry(ordinal, m, parse_fields(lexed, unit, self.schema), line_no, tokens)
                 return
             if self.id_re.search(first):
-                self.issue(f"malformed Entry heading {first.strip()!r}; expected `## <ENTRY_ID> — <title>`", line_no)
+                self.issue(f"malformed Entry heading {first!r}; expected `## <ENTRY_ID> — <title>`", line_no)
+                if not self.prefix:
+                    self.sink.fact("unit_names_id", self.module, ordinal, line=line_no)
+            if not self.prefix and _decision_line(lexed, unit):
+                self.sink.fact("unit_decision_line", self.module, ordinal, h2_text(first), line=line_no)
         legacy = kind != "preamble" and kind != "body"
         if legacy:
             self.list_n += 1
             if not self.prefix:
                 self.sink.fact("unit_legacy", self.module, ordinal, self.list_n, line=line_no)
         if kind == "ambiguous-bullet":
-            self.issue(f"ambiguous legacy bullet after a formal Entry: {first.strip()!r}", line_no, "warning")
+            self.issue("ambiguous column-zero bullet follows a formal Entry; indent body bullets or move legacy "
+                       "memory under an explicit heading", line_no, "warning")
         self.sink.fact(self.prefix + "unit", self.module, ordinal, kind, "", tokens, line=line_no)
 
     def entry(self, ordinal: int, heading, parsed, line_no: int, tokens: int) -> None:
         """The facts of a formal entry unit: its canonical ``heading`` match and fields."""
         entry_rules.emit_entry(self.sink, self.module, ordinal, heading, parsed, line_no, self.prefix)
+        if not self.prefix and any(not occ.value for occ in parsed.fields.get("Decision", ())):
+            self.sink.fact("unit_decision_line", self.module, ordinal, f"{heading.group('id')} — {heading.group('title')}", line=line_no)
         self.formal_unit(ordinal, heading.group("id"), line_no, tokens)
 
     def formal_unit(self, ordinal: int, shown_id: str, line_no: int, tokens: int) -> None:

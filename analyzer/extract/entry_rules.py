@@ -45,9 +45,7 @@ def expected_bodies(code: str, module: str) -> tuple:
         return ("Rule",)
     if top == "profiles":
         return ("Profile",)
-    if top == "archive":
-        return ("Decision", "Rule", "Profile")
-    return ("Decision",)
+    return ("Decision",)  # areas/, archive/ and anywhere else (§9.8.4)
 
 
 @lru_cache(maxsize=4096)
@@ -76,44 +74,43 @@ def _singles(fields) -> dict:
 
 
 def schema_issues(e: str, entry: ParsedEntry, one: Optional[dict] = None) -> List[str]:
-    """Field-level issues (§5.12 items 4-6)."""
+    """Field-level issues (§5.12 items 4-6), worded and ordered as the reference's plain
+    `check` prints them (§9.8.4): unknown fields, empty or continued scalars, the
+    Status/Scope/Evidence counts, Evidence items, invalid Status/Scope, duplicate fields."""
     out: List[str] = []
     fields = entry.fields
-    for name, occs in fields.items():
-        if name not in KNOWN:
-            out.append(f"{e} has unknown field {name}")
-            continue
-        if len(occs) > 1:
-            out.append(f"{e} has duplicate {name} fields")
-            if name in _SCALAR_SET:
-                if not all([o.value for o in occs]):
-                    out.append(f"{e} has empty {name}")
-                if True in [o.visible_body for o in occs]:
-                    out.append(f"{e} has a continuation line in scalar field {name}")
-        elif name in _SCALAR_SET:
-            occ = occs[0]
-            if not occ.value:
-                out.append(f"{e} has empty {name}")
-            if occ.visible_body:
-                out.append(f"{e} has a continuation line in scalar field {name}")
-    if "Status" not in fields:
-        out.append(f"{e} is missing Status")
-    if "Scope" not in fields:
-        out.append(f"{e} is missing Scope")
-    if "Evidence" not in fields:
-        out.append(f"{e} is missing Evidence")
-    elif not entry.evidence:
-        out.append(f"{e} has an empty Evidence list")
-    elif not all([item for item, _ in entry.evidence]):
-        out.append(f"{e} has an empty Evidence item")
-    one = _singles(fields) if one is None else one
-    status = one.get("Status")
+    names = sorted(fields)
+    out += [f"{e} has unknown field {name}" for name in names if name not in KNOWN]
+    for name in names:
+        if name in _SCALAR_SET:
+            occs = fields[name]
+            if not all([o.value for o in occs]):
+                out.append(f"{e} {name} must not be empty")
+            if True in [o.visible_body for o in occs]:
+                out.append(f"{e} scalar field {name} has an unexpected visible continuation line")
+    for name in ("Status", "Scope", "Evidence"):
+        n = len(fields.get(name, ()))
+        if n != 1:
+            out.append(f"{e} must declare exactly one {name} field (found {n})")
+    if len(fields.get("Evidence", ())) == 1:
+        if not entry.evidence:
+            out.append(f"{e} Evidence must contain at least one non-empty item")
+        elif not all([item for item, _ in entry.evidence]):
+            out.append(f"{e} Evidence must not contain empty items")
+    status = _last(fields, "Status")
     if status and status not in STATUSES:
         out.append(f"{e} has invalid Status {status!r}")
-    scope = one.get("Scope")
+    scope = _last(fields, "Scope")
     if scope and not scope_ok(scope):
         out.append(f"{e} has invalid Scope {scope!r}")
+    out += [f"{e} has duplicate {name} fields" for name in names if len(fields[name]) > 1 and name in KNOWN]
     return out
+
+
+def _last(fields, name: str) -> str:
+    """The value a field's last occurrence gives (§5.4: the last one wins in the value map)."""
+    occs = fields.get(name)
+    return occs[-1].value if occs else ""
 
 
 def scope_ok(scope: str) -> bool:
@@ -127,107 +124,131 @@ def scope_ok(scope: str) -> bool:
 
 
 def body_issues(e: str, code: str, module: str, entry: ParsedEntry) -> List[str]:
-    """Typed-body issues (§5.12 item 7)."""
+    """Typed-body issues (§5.12 item 7, worded as §9.8.4): the expected body once and
+    non-empty, no other typed body (sorted)."""
     out: List[str] = []
     wanted = expected_bodies(code, module)
     fields = entry.fields
-    present = [name for name in fields if name in _TYPED_SET]
-    if len(present) > 1:
-        present.sort(key=TYPED.index)
-    for name in present:
-        if name not in wanted:
-            out.append(f"{e} uses {name} body but its Entry ID/storage requires {wanted[0]}")
-    mine = [name for name in present if name in wanted]
-    if not mine:
-        out.append(f"{e} is missing its {wanted[0]} body")
-    elif len(mine) > 1:
-        out.append(f"{e} has more than one typed body")
+    mine = [name for name in fields if name in wanted]
+    found = sum(len(fields[name]) for name in mine)
+    if found != 1:
+        out.append(f"{e} must declare exactly one {wanted[0]} typed body (found {found})")
     elif not entry.body_text(mine[0]).strip():
-        out.append(f"{e} has an empty {mine[0]} body")
+        out.append(f"{e} has an empty {mine[0]} typed body")
+    others = sorted(name for name in fields if name in _TYPED_SET and name not in wanted)
+    out += [f"{e} uses {name} body but its Entry ID/storage requires {wanted[0]}" for name in others]
     return out
-
-
-_FORBIDDEN = {"active": ("Superseded-By", "Promoted-To"),
-              "candidate": ("Supersedes", "Superseded-By", "Promoted-From", "Promoted-To"),
-              "superseded": ("Promoted-To",), "promoted": ("Superseded-By",)}
 
 
 def lifecycle_issues(e: str, entry: ParsedEntry, one: Optional[dict] = None) -> List[str]:
-    """Lifecycle contradictions and candidate field rules (§5.6, §5.12 item 8)."""
+    """Lifecycle contradictions and candidate field rules (§5.6, §5.12 item 8), in the
+    order and words of §9.8.4."""
     out: List[str] = []
     fields = entry.fields
-    status = (_singles(fields) if one is None else one).get("Status", "")
-    if "Superseded-By" in fields and "Promoted-To" in fields:
-        out.append(f"{e} cannot have both Superseded-By and Promoted-To")
-    out.extend(f"{status} entry {e} cannot have {name}" for name in _FORBIDDEN.get(status, ()) if name in fields)
-    if status == "superseded" and "Superseded-By" not in fields:
-        out.append(f"superseded entry {e} requires Superseded-By")
-    if status == "promoted" and "Promoted-To" not in fields:
-        out.append(f"promoted entry {e} requires Promoted-To")
+    status = _last(fields, "Status")
+    terminal_by, promoted_to = "Superseded-By" in fields, "Promoted-To" in fields
+    if terminal_by and promoted_to:
+        out.append(f"{e} cannot declare both Superseded-By and Promoted-To")
+    if status == "active" and (terminal_by or promoted_to):
+        out.append(f"{e} active lifecycle conflicts with terminal relation fields")
+    if status == "candidate" and any(name in fields for name in RELATIONS[:4]):
+        out.append(f"{e} candidate lifecycle cannot declare transition relations")
+    if status == "superseded" and promoted_to:
+        out.append(f"{e} superseded lifecycle cannot declare Promoted-To")
+    if status == "promoted" and terminal_by:
+        out.append(f"{e} promoted lifecycle cannot declare Superseded-By")
+    if status == "superseded" and not terminal_by:
+        out.append(f"{e} superseded entry has no Superseded-By")
+    if status == "promoted" and not promoted_to:
+        out.append(f"{e} promoted entry has no Promoted-To")
     if status in ("candidate", "promoted"):
-        if len(fields.get("Candidate-Type", ())) != 1:
-            out.append(f"{status} entry {e} requires exactly one Candidate-Type")
-        if len(fields.get("Promotion-Requirement", ())) != 1 or not entry.body_text("Promotion-Requirement"):
-            out.append(f"{status} entry {e} requires exactly one non-empty Promotion-Requirement")
         if ("Provisional-Subject" in fields) != ("Provisional-Facet" in fields):
-            out.append(f"{e} must declare both Provisional-Subject and Provisional-Facet or neither")
-    elif "Candidate-Type" in fields and status:
-        out.append(f"{status} entry {e} cannot have Candidate-Type")
+            out.append(f"{e} must declare Provisional-Subject and Provisional-Facet together")
+        n = len(fields.get("Candidate-Type", ()))
+        if n != 1:
+            out.append(f"{e} must declare exactly one Candidate-Type field (found {n})")
+        n = len(fields.get("Promotion-Requirement", ()))
+        if n != 1:
+            out.append(f"{e} must declare exactly one Promotion-Requirement field (found {n})")
+        elif not entry.body_text("Promotion-Requirement").strip():
+            out.append(f"{e} has an empty Promotion-Requirement body")
+    elif "Candidate-Type" in fields:
+        out.append(f"{e} non-candidate lifecycle cannot declare Candidate-Type")
     return out
+
+
+def _values(entry: ParsedEntry) -> dict:
+    """Each field's value as the reference's value map holds it (the last occurrence wins)."""
+    return {name: occs[-1].value for name, occs in entry.fields.items() if occs}
 
 
 @lru_cache(maxsize=1024)
 def _storage(module: str) -> tuple:
-    """Where ``module`` stores entries (§5.9): ("archive",), ("inbox",), ("outside",), or
-    ("canonical", allowed ID codes, the Scope it requires). Computed once per file."""
-    if module.split("/", 1)[0] == "archive":
+    """Where ``module`` stores entries (§5.9): ("archive",), ("inbox",), ("outside",),
+    ("area-path",) for a nested areas/ path, or (kind, allowed ID codes, the Scope it
+    requires, the message's location word). Computed once per file."""
+    parts = module.split("/")
+    if parts[0] == "archive":
         return ("archive",)
     if module == "inbox.md":
         return ("inbox",)
-    parts = module.split("/")
     if module in PROJECT_FILES:
-        return ("canonical", PROJECT_FILES[module], "project")
-    if len(parts) == 2 and parts[0] == "areas":
-        return ("canonical", ("AREA", "CON", "PREF", "DNU"), f"area:{parts[1][:-3]}")
-    if len(parts) == 2 and parts[0] in ("rules", "profiles"):
-        return ("canonical", ("AREA",), "project")
+        return ("project", PROJECT_FILES[module], "project", "")
+    if parts[0] == "areas" and len(parts) > 1:
+        if len(parts) > 2:
+            return ("area-path",)
+        return ("area", ("AREA", "CON", "PREF", "DNU"), f"area:{parts[1][:-3]}", "area ")
+    if parts[0] in ("rules", "profiles") and len(parts) > 1:
+        return (parts[0][:-1], ("AREA",), "project", parts[0][:-1] + " ")
     return ("outside",)
 
 
-def storage_issues(e: str, code: str, module: str, entry: ParsedEntry, one: Optional[dict] = None) -> List[str]:
-    """ID/file/Scope storage rules (§5.9); not applied to archive/."""
+def storage_issues(e: str, code: str, module: str, entry: Optional[ParsedEntry], one: Optional[dict] = None
+                   ) -> List[str]:
+    """ID/file/Scope storage rules (§5.9, worded as §9.8.4); not applied to archive/.
+    ``one``: the field values (the last occurrence of each), read from ``entry`` when None."""
     where = _storage(module)
     if where[0] == "archive":
         return []
-    one = _singles(entry.fields) if one is None else one
+    one = _values(entry) if one is None else one
     status, scope = one.get("Status", ""), one.get("Scope", "")
     lifecycle_candidate = status in ("candidate", "promoted")
     if where[0] == "inbox":
-        out = [] if code == "INBOX" else [f"{e}: Entry ID type {code} is not allowed in inbox.md"]
-        if status and not lifecycle_candidate:
-            out.append(f"{e}: inbox.md entries must have Status candidate or promoted")
+        out = [] if code == "INBOX" else [f"{e} type does not match its storage location"]
+        if not lifecycle_candidate:
+            out.append(f"{e} has Status {status!r}; inbox entries must be candidate or promoted")
         return out
-    if code == "INBOX" or lifecycle_candidate:
+    if code == "INBOX":
         return [f"{e} must be stored in inbox.md"]
+    if lifecycle_candidate:
+        return [f"{e} {status} Entry must be stored in inbox.md"]
     if where[0] == "outside":
-        return [f"{e}: formal entry is outside a canonical storage file"]
-    _, allowed, want_scope = where
+        return [f"{e} formal entry is outside a canonical storage file"]
+    if where[0] == "area-path":
+        return [f"{e} has a non-canonical area storage path"]
+    kind, allowed, want_scope, word = where
     out = []
     if code not in allowed:
-        out.append(f"{e}: Entry ID type {code} is not allowed in {module}")
-    if scope and scope != want_scope:
-        out.append(f"{e}: Scope must be {want_scope} in {module}")
+        out.append(f"{e} type does not match its {word}storage location")
+    if scope != want_scope:
+        if kind == "area":
+            out.append(f"{e} must use Scope: {want_scope} for {module}")
+        else:
+            out.append(f"{e} {kind} storage requires Scope: project")
     return out
 
 
-def evidence_issues(e: str, entry: ParsedEntry, kinds: List[str], one: Optional[dict] = None) -> List[str]:
-    """Evidence admissibility (§5.8, §5.12 item 10); the payload is never echoed."""
-    status = (_singles(entry.fields) if one is None else one).get("Status", "")
+def evidence_issues(e: str, entry: Optional[ParsedEntry], kinds: List[str], one: Optional[dict] = None
+                    ) -> List[str]:
+    """Evidence admissibility (§5.8, §5.12 item 10): candidate/promoted entries may cite
+    candidate-only items but not `legacy-unverified`, other statuses the reverse (one
+    candidate-only item fails). The payload is never echoed."""
+    status = (_values(entry) if one is None else one).get("Status", "")
     candidate = status in ("candidate", "promoted")
     bad = "invalid" in kinds
     if candidate and "legacy-unverified" in kinds:
         bad = True
-    if not candidate and kinds and all(k in CANDIDATE_ONLY for k in kinds):
+    if not candidate and any(k in CANDIDATE_ONLY for k in kinds):
         bad = True
     return [f"{e} has invalid Evidence schema or unsafe source path"] if bad else []
 
@@ -239,6 +260,7 @@ def emit_entry(sink, module: str, ordinal: int, heading, entry: ParsedEntry, lin
     code = code.upper()
     one = _singles(entry.fields)
     status, scope = one.get("Status", ""), one.get("Scope", "")
+    values = _values(entry)
     add = sink.row  # positional: no keyword or *values packing per fact
     add(prefix + "entry", (eid, module, intern(code), intern(status), intern(scope)), line, 1)
     for fence in entry.fences:
@@ -250,19 +272,27 @@ def emit_entry(sink, module: str, ordinal: int, heading, entry: ParsedEntry, lin
         add("entry_title", (eid, title), line, 1)
         add("entry_display", (eid, e), line, 1)
         _emit_fields(add, eid, entry)
-        issues += storage_issues(e, code, module, entry, one)
+        issues += storage_issues(e, code, module, entry, values)
     else:
         issues += local_issues(e, code, module, entry)
-    issues += evidence_issues(e, entry, kinds, one)
+    issues += evidence_issues(e, entry, kinds, values)
     if issues:
         for message in dict.fromkeys(issues):
             if prefix:
                 sink.fact("overlay_issue", f"{module}: {message}", line=line)
             else:
-                sink.fact("entry_issue", module, eid, message, line=line)
+                add_issue(sink, module, eid, message, line)
             sink.diag("MC-CONFLICT-007", message, line=line)
     if not prefix:
         _identity(sink, module, e, code, one, line)
+
+
+def add_issue(sink, module: str, eid: str, message: str, line: int) -> None:
+    """An ``entry_issue`` fact and its ``entry_issue_rank``: the position among the file's
+    issues in the order they were found (plain `check` prints them in that order, §9.8.4)."""
+    rank = len(sink.rel("entry_issue")[0])
+    sink.fact("entry_issue", module, eid, message, line=line)
+    sink.fact("entry_issue_rank", module, message, rank, line=line)
 
 
 def _emit_fields(add, eid: str, entry: ParsedEntry) -> None:
@@ -279,6 +309,7 @@ def _emit_fields(add, eid: str, entry: ParsedEntry) -> None:
     for occ in fields.get("Subject", ()):
         if occ.value:
             add("entry_subject", (eid, intern(occ.value.casefold())), occ.line + 1, 1)
+            add("entry_field", (eid, "Subject", occ.value), occ.line + 1, 1)
     for occ in fields.get("Facet", ()):
         if occ.value:
             add("entry_facet", (eid, intern(occ.value)), occ.line + 1, 1)

@@ -140,6 +140,7 @@ def _clean(sink: Sink, module: str, ordinal: int, e: _Entry, line_no: int) -> bo
     add("entry_display", (eid, shown), line_no, 1)
     if subject is not None:
         add("entry_subject", (eid, intern(subject.casefold())), at["Subject"] + 1, 1)
+        add("entry_field", (eid, "Subject", subject), at["Subject"] + 1, 1)
     if facet is not None:
         add("entry_facet", (eid, intern(facet)), at["Facet"] + 1, 1)
     add("entry_body", (eid, intern(bname)), at["body"] + 1, 1)
@@ -179,6 +180,9 @@ def entries(text: str, module: str, schema: int, sink: Sink) -> bool:
         else:
             entry = _Entry(m, unit[0])
             if _clean(sink, module, ordinal, entry, unit[0] + 1):
+                if entry.g["bname"] == "Decision" and not entry.g["bv"].strip():
+                    sink.fact("unit_decision_line", module, ordinal, f"{entry.g['id']} — {entry.g['title']}",
+                              line=unit[0] + 1)
                 emitter.formal_unit(ordinal, entry.g["id"], unit[0] + 1, tokens)
             else:
                 emitter.entry(ordinal, m, entry.parsed(), unit[0] + 1, tokens)

@@ -41,7 +41,9 @@ REQUIRED_07 = (
     ("conflict_policy", "canonical-subject-and-review"),
 )
 CURRENT = version_key("0.7")
-MENTIONS = ("brief.md", "do-not-use.md", "archive/", "rules/", "profiles/")
+# raw substrings plain `check` looks for (§9.8.3 policy mentions, §9.8.5 optional folders,
+# the metadata line's wording), compared case-sensitively as the reference does
+MENTIONS = ("brief.md", "do-not-use.md", "archive/", "rules/", "profiles/", "areas/", "MemoryCustodian Protocol")
 
 
 @dataclass
@@ -209,9 +211,10 @@ def extract_manifest(text: str, sink: Sink) -> ManifestInfo:
     sink.fact("entry_schema", schema, line=section_line + 1)
     routes.extract_routes(lexed, sink, errors)
     optional_index.extract_index(lexed, kinds, sink, errors, legacy=version != "0.7")
-    low = text.casefold()
     for word in MENTIONS:
-        if word in low:
+        if word in text:
             sink.fact("manifest_mentions", word, line=1)
+    if text:
+        sink.fact("manifest_nonempty", 1, line=1)
     exact_valid = exact and errors.count == (1 if errors.migration else 0)
     return ManifestInfo(version, schema, keys.get("project_id", ""), exact_valid)

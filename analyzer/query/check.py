@@ -81,9 +81,17 @@ def run_check(request: CheckRequest) -> CheckResult:
     if request.use_cache and not request.options.get("merge_base") and not request.with_proofs:
         from analyzer.query import check_cache
 
-        key = check_cache.result_key(root, memory_dir, list(request.families),
+        # the plain check also reads agent entry files, empty optional folders and the local
+        # overlay, outside the managed files the key covers: their digest joins the key
+        outside = b""
+        if "legacy" in request.families:
+            from analyzer.query.check_legacy import outside_inputs
+
+            outside = outside_inputs(root, memory_dir)
+        flags = [f"+{flag}" for flag in ("security", "privacy") if request.options.get(flag)]
+        key = check_cache.result_key(root, memory_dir, list(request.families) + flags,
                                      request.packs.key() if request.packs else b"", request.max_file_bytes,
-                                     check_cache.listing_digest(request.repo_files))
+                                     check_cache.listing_digest(request.repo_files) + outside)
         cached = check_cache.load(key, root) if key else None
         if cached is not None:
             return cached
@@ -144,6 +152,15 @@ def _evaluate(request: CheckRequest, project) -> CheckResult:
     lifetime.keep(db, facts)
     locate = Locator(project)
     results: List[FamilyResult] = [family.select(db, locate) for family in families]
+    if list(request.families) == ["legacy"]:
+        # plain `check`: a lexical error aborts it (§9.8.1); the scans are its pass 5 (with
+        # `--all` they are families of their own)
+        from analyzer.query.check_legacy import aborted, add_scans
+
+        stop = aborted(db, project)
+        if stop is not None:
+            return stop, {}, None
+        add_scans(results[0], project, bool(request.options.get("security")), bool(request.options.get("privacy")))
     if request.with_proofs:
         from analyzer.query.proofs import attach
 

@@ -65,6 +65,10 @@ def finding_tuples(family_name: str, finding, db) -> List[Tuple[str, tuple]]:
         rows = [row for row in db.relation("check_conflict_finding")
                 if row[1:] == (finding.code, finding.status, finding.message, finding.subject, finding.facet)]
         return [("check_conflict_finding", row) for row in sorted(rows)]
+    if family_name == "legacy":
+        from analyzer.query.check_legacy import source_tuples
+
+        return source_tuples(finding, db)
     return [(family.relations[0], (finding.code, finding.severity, finding.message))]
 
 

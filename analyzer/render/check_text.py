@@ -44,6 +44,17 @@ def quality_block(family: FamilyResult) -> List[str]:
     return lines if family.findings else lines + ["- no findings"]
 
 
+def legacy_block(family: FamilyResult) -> List[str]:
+    """Plain `check` (§9.8.1): ``MemoryCustodian check: OK|FAILED``, ``- <issue>`` lines,
+    ``Warnings:`` and ``- <warning>`` lines when there are warnings, then the scans' totals."""
+    lines = [f"MemoryCustodian check: {family.status}"]
+    lines += [f"- {f.message}" for f in family.findings if f.severity == "ERROR"]
+    warnings = [f"- {f.message}" for f in family.findings if f.severity != "ERROR"]
+    if warnings:
+        lines += ["Warnings:"] + warnings
+    return lines + list(family.lines)
+
+
 def conflicts_block(family: FamilyResult) -> List[str]:
     """``Conflict status: <STATUS>`` then one ``- `` line per finding (§9.4)."""
     lines = [f"Conflict status: {family.shown_status or family.status}"]
@@ -61,6 +72,7 @@ def merge_block(family: FamilyResult) -> List[str]:
 BLOCKS: Dict[str, Callable[[FamilyResult], List[str]]] = {
     "quality": quality_block,
     "conflicts": conflicts_block,
+    "legacy": legacy_block,
     "merge": merge_block,
     "scan": scan_lines,
 }

@@ -102,7 +102,7 @@ def repo_path(location: Location, prefix: str) -> str:
 def _catalogue() -> Dict[str, Tuple[str, str, str]]:
     from analyzer.catalog import load
 
-    return {e.code: (e.title, e.explanation, e.severity) for e in load().entries if e.code.startswith("MC-")}
+    return {e.code: (e.title, e.explanation, e.severity) for e in load().entries if e.code.startswith(("MC-", "MA-"))}
 
 
 def describe(code: str, result: Optional[CheckResult] = None) -> Tuple[str, str, Optional[str]]:

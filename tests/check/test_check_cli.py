@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from analyzer.query.check_legacy import SCAN_CODES
+
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "acme-shop"
 
@@ -46,20 +48,25 @@ def test_dispatch_follows_the_reference_priority(example):
 
 
 def test_all_agrees_with_the_per_family_runs(example):
-    """`--all` prints each family's block exactly as its own run does; the exit is the worst."""
+    """`--all` prints each family's block exactly as its own run does; the exit is the worst.
+    Its legacy block is plain `check` without the scans (their own families under `--all`)."""
     single = {f: run(example, f"--{f}") for f in ("routing", "reachability", "freshness", "conflicts")}
     together = run(example, "--all")
     # the scan families have no flag of their own (--security/--privacy belong to plain check);
-    # the bundled example holds no secret and no hidden text
+    # the bundled example holds no secret and no hidden text; the legacy block sits before them
     scans = "".join(f"\nMemoryCustodian {name} check: OK\n- no findings\n" for name in ("security", "privacy", "hidden-text"))
-    assert together.stdout == "\n".join(p.stdout for p in single.values()) + scans
-    assert together.returncode == max(p.returncode for p in single.values())
+    assert together.stdout.startswith("\n".join(p.stdout for p in single.values()) + "\nMemoryCustodian check: ")
+    assert together.stdout.endswith(scans)
     data = json.loads(run(example, "--all", "--format", "json").stdout)
     for family, proc in single.items():
         one = json.loads(run(example, f"--{family}", "--format", "json").stdout)
         assert data["families"][family] == one["families"][family]
         assert [f for f in data["findings"] if f["family"] == family] == one["findings"]
-    assert data["exit_code"] == together.returncode
+    plain = json.loads(run(example, "--format", "json").stdout)
+    assert [f for f in data["findings"] if f["family"] == "legacy"] == [
+        f for f in plain["findings"] if f["code"] not in SCAN_CODES]
+    assert data["exit_code"] == together.returncode == max(
+        [p.returncode for p in single.values()] + [data["families"]["legacy"]["exit_code"]])
 
 
 def test_every_finding_is_located(example):

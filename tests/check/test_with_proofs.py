@@ -8,8 +8,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 PACK = REPO / "examples" / "packs" / "acme-audit" / "acme-audit.dl"
-FINDING_RELATION = {"routing": "routing_finding", "reachability": "reach_finding", "freshness": "fresh_finding",
-                    "legacy": "legacy_finding"}
+FINDING_RELATION = {"routing": "routing_finding", "reachability": "reach_finding", "freshness": "fresh_finding"}
 
 
 def _nodes(proof):
@@ -43,6 +42,9 @@ def test_every_finding_gets_its_proofs(acme, analyze):
             if finding["family"] in FINDING_RELATION:
                 assert proof["relation"] == FINDING_RELATION[finding["family"]]
                 assert proof["tuple"] == [finding["code"], finding["severity"], finding["message"]]
+            elif finding["family"] == "legacy":
+                assert proof["relation"] in ("legacy_line", "legacy_duplicate_id")
+                assert proof["relation"] == "legacy_duplicate_id" or proof["tuple"][6] == finding["code"]
             elif finding["family"] == "conflicts":
                 assert proof["relation"] == "check_conflict_finding" and proof["tuple"][1] == finding["code"]
             # every proof rests on project lines
@@ -75,10 +77,10 @@ def test_proofs_are_bounded():
 
 
 def test_sarif_code_flows(acme, analyze, sarif_errors):
-    plain = json.loads(analyze("check", "--project-root", str(acme), "--format", "sarif").stdout)
+    plain = json.loads(analyze("check", "--routing", "--project-root", str(acme), "--format", "sarif").stdout)
     assert all("codeFlows" not in r for r in plain["runs"][0]["results"])
-    document = json.loads(analyze("check", "--project-root", str(acme), "--rules", str(PACK), "--with-proofs",
-                                  "--format", "sarif").stdout)
+    document = json.loads(analyze("check", "--routing", "--project-root", str(acme), "--rules", str(PACK),
+                                  "--with-proofs", "--format", "sarif").stdout)
     results = document["runs"][0]["results"]
     routing = next(r for r in results if r["ruleId"] == "MC-ROUTING-005")
     (flow,) = routing["codeFlows"]

@@ -30,9 +30,10 @@ def test_select_and_ignore_codes_and_prefixes(tmp_path):
     root = copy_example(tmp_path)
     proc, document = _check(root, tmp_path, "--select", "MC-FRESH")
     assert {f["code"][:8] for f in document["findings"]} == {"MC-FRESH"} and proc.returncode == 1
-    assert document["gate"]["hidden"] == 6 and "6 finding(s) hidden" in proc.stderr
+    # 6 of the four families, 13 of the plain check's lines (family legacy)
+    assert document["gate"]["hidden"] == 19 and "19 finding(s) hidden" in proc.stderr
     assert document["status"] == "INVALID"  # the rules' word stays
-    proc, document = _check(root, tmp_path, "--ignore", "MC-FRESH,MC-CONFLICT")
+    proc, document = _check(root, tmp_path, "--ignore", "MC-FRESH,MC-CONFLICT,MA-LEGACY")
     assert [f["code"] for f in document["findings"]] == ["MC-ROUTING-005"] and proc.returncode == 0
     proc, document = _check(root, tmp_path, "--select", "MC-CONFLICT-001", "--select", "MC-ROUTING-005")
     assert sorted(f["code"] for f in document["findings"]) == ["MC-CONFLICT-001", "MC-ROUTING-005"]
@@ -59,7 +60,7 @@ def test_baseline_from_json_and_from_sarif(tmp_path):
     for baseline in (base_json, base_sarif):
         proc, document = _check(root, tmp_path, "--baseline", str(baseline))
         assert document["findings"] == [] and proc.returncode == 0
-        assert document["gate"]["hidden"] == 11
+        assert document["gate"]["hidden"] == 24
     # a new problem is reported, the old ones stay hidden, even though lines moved
     constraints = root / "docs" / "memory" / "constraints.md"
     head, rest = constraints.read_text(encoding="utf-8").split("\n", 1)
@@ -171,7 +172,7 @@ def _report(root, *argv, fmt="json"):
 def test_report_is_gated_as_check_is(tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     root = copy_example(tmp_path)
-    for argv in (("--select", "MC-FRESH"), ("--ignore", "MC-FRESH,MC-CONFLICT"), ("--fail-on", "never"),
+    for argv in (("--select", "MC-FRESH"), ("--ignore", "MC-FRESH,MC-CONFLICT,MA-LEGACY"), ("--fail-on", "never"),
                  ("--select", "MC-ROUTING", "--fail-on", "review")):
         status, document, err = _report(root, *argv)
         proc, checked = _check(root, tmp_path, *argv)
@@ -180,9 +181,9 @@ def test_report_is_gated_as_check_is(tmp_path, monkeypatch):
         assert document["exit_code"] == status
         hidden = checked["gate"]["hidden"]
         assert (f"analyze report: {hidden} finding(s) hidden" in err) == bool(hidden or "never" in argv)
-    status, markdown, _ = _report(root, "--ignore", "MC-FRESH,MC-CONFLICT", fmt="markdown")
+    status, markdown, _ = _report(root, "--ignore", "MC-FRESH,MC-CONFLICT,MA-LEGACY", fmt="markdown")
     assert status == 0 and set(re.findall(r"^- \*\*(MC-[A-Z]+-\d+)\*\*", markdown, re.M)) == {"MC-ROUTING-005"}
-    assert "10 finding(s) hidden by --select/--ignore/--baseline" in markdown
+    assert "23 finding(s) hidden by --select/--ignore/--baseline" in markdown
     status, document, _ = _report(root)
     assert status == 1 and "gate" not in document  # no option: the reference's exit rule
 
@@ -193,7 +194,7 @@ def test_report_baseline_and_configuration(tmp_path, monkeypatch):
     base = tmp_path / "base.sarif"
     run_inproc(["check", "--all", "--format", "sarif", "--output", str(base), "--project-root", str(root)])
     status, document, _ = _report(root, "--baseline", str(base))
-    assert status == 0 and document["findings"] == [] and document["gate"]["hidden"] == 11
+    assert status == 0 and document["findings"] == [] and document["gate"]["hidden"] == 24
     status, out, err = _report(root, "--baseline", str(tmp_path / "missing.json"))
     assert status == 2 and "analyze report: error: MA-BASELINE" in err and out == ""
     (root / ".memory-analyzer.toml").write_text('fail-on = "never"\nselect = ["MC-CONFLICT"]\n', encoding="utf-8")

@@ -8,6 +8,8 @@ A case folder ``tests/corpus/<CODE>/<fires|quiet>/`` holds:
   manifest differs from the base one (see :func:`manifest_text`), which memory files to drop
   (``manifest.md`` included), and whether the project is a Git repository with one commit;
 - ``docs/...`` (optional): files written over the base project ``tests/corpus/_base``;
+- ``root/...`` (optional): files written at the project root, outside the memory dir (the
+  agent entry files plain `check` reads);
 - ``state.json`` (optional): a local overlay to create under XDG_STATE_HOME (see
   :func:`write_overlay`);
 - ``git.json`` (optional, for merge review codes): a two-sided Git history built on the
@@ -127,6 +129,8 @@ def build_project(case: Path, root: Path) -> Path:
     shutil.copytree(BASE, root)
     if (case / "docs").is_dir():
         shutil.copytree(case / "docs", root / "docs", dirs_exist_ok=True)
+    if (case / "root").is_dir():
+        shutil.copytree(case / "root", root, dirs_exist_ok=True)
     spec = read_json(case, "project.json")
     (root / MEMORY / "manifest.md").write_text(manifest_text(spec.get("manifest")), encoding="utf-8")
     for name in spec.get("remove", []):

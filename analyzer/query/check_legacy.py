@@ -1,0 +1,220 @@
+"""Plain ``check`` (no family flag): the reference's full legacy check (spec §9.8).
+
+rules/check/legacy.dl decides every line (``legacy_line``: issue or warning, pass, order
+keys, our MA-LEGACY code, text). This module gathers the few facts outside the fact base
+(optional folders that exist, agent entry files at the project root, the brief's scaffold
+markers), puts the derived lines in the reference's order, renders the values the reference
+shows with ``repr()``, and adds the security and privacy scans (pass 5, §9.8.6).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Dict, List, Tuple
+
+from analyzer.query.check_model import CheckFinding, FamilyResult, Location
+
+RELATIONS = ("legacy_line", "legacy_line_entry", "legacy_line_module", "legacy_duplicate_id", "legacy_status",
+             "legacy_abort")
+
+# the `init` markers of a generated brief.md (§9.8.3)
+BRIEF_MARKERS = (
+    "TODO: Describe what this project does and who it serves.",
+    "TODO: Describe the current product or engineering priorities.",
+    "TODO: Name the runtime, architecture, and external boundaries that matter across tasks.",
+    "This project uses MemoryCustodian to maintain local, plain-text project memory.",
+)
+AGENT_FILES = ("AGENTS.md", "CLAUDE.md", "GEMINI.md")
+# what an agent entry file must not hold (§9.8.5), matched as substrings
+AGENT_MARKERS = ("# Decisions", "# Constraints", "# Do Not Use", "# Memory Inbox",
+                 "@./docs/memory/", "@/docs/memory/", "@docs/memory/")
+FOLDERS = ("rules", "profiles", "areas")
+SCAN_CODES = ("MA-LEGACY-SECURITY", "MA-LEGACY-PRIVACY")
+
+
+def _read_text(path: str):
+    """The text of a regular file (UTF-8, undecodable bytes replaced), or None."""
+    from analyzer import files
+
+    if os.path.islink(path) or not os.path.isfile(path):
+        return None
+    data, _error = files.read_bytes(path, files.SIZE_CAP)
+    return None if data is None else data.decode("utf-8", "replace")
+
+
+def legacy_facts(request, project) -> Dict[str, list]:
+    """The facts plain `check` reads outside the extracted fact base: ``memory_folder``,
+    ``agent_file`` and ``text_marker`` (substrings found, never a decision)."""
+    from analyzer.markdown import estimate_tokens
+
+    root = str(request.project_root)
+    memory = os.path.join(root, project.memory_dir)
+    out: Dict[str, list] = {"memory_folder": [], "agent_file": [], "text_marker": []}
+    for folder in FOLDERS:
+        path = os.path.join(memory, folder)
+        if os.path.isdir(path) and not os.path.islink(path):
+            out["memory_folder"].append((folder,))
+    brief = _read_text(os.path.join(memory, "brief.md"))
+    if brief and brief.strip():
+        out["text_marker"] += [("brief.md", m) for m in BRIEF_MARKERS if m in brief]
+    for name in AGENT_FILES:
+        text = _read_text(os.path.join(root, name))
+        if text is None:
+            continue
+        out["agent_file"].append((name, estimate_tokens(text)))
+        out["text_marker"] += [(name, m) for m in AGENT_MARKERS if m in text]
+    return out
+
+
+def _text(text: str, quoted: str) -> str:
+    """A line's text with ``{q}`` replaced by ``repr(quoted)`` (the reference's ``!r``)."""
+    return text.replace("{q}", repr(quoted)) if "{q}" in text else text
+
+
+def source_tuples(finding, db) -> List[Tuple[str, tuple]]:
+    """The derived tuples a plain-check finding was selected from (for its proofs): its
+    ``legacy_line`` rows, or the ``legacy_duplicate_id`` rows of a duplicate Entry ID line;
+    none for a scan line (the scans are not rules yet)."""
+    if finding.code == "MA-LEGACY-DUPLICATE-ID":
+        ident = finding.message.split(" ")[3].casefold()
+        return [("legacy_duplicate_id", row) for row in sorted(db.relation("legacy_duplicate_id")) if row[0] == ident]
+    rows = [row for row in db.relation("legacy_line") if row[6] == finding.code and _text(row[7], row[8]) == finding.message]
+    return [("legacy_line", row) for row in sorted(rows, key=_order)]
+
+
+def outside_inputs(root: str, memory_dir: str) -> bytes:
+    """A digest of what plain `check` reads outside the managed files, for the result cache's
+    key: the agent entry files, which optional folders exist (even empty), and the local
+    overlay's state tree (paths, modes and bytes: its status depends on permissions too)."""
+    import hashlib
+
+    from analyzer.extract.overlay import state_root
+
+    h = hashlib.sha256(b"legacy-inputs\0")
+    for name in AGENT_FILES:
+        text = _read_text(os.path.join(root, name))
+        h.update(name.encode() + (b"\1" + text.encode("utf-8", "surrogateescape") if text is not None else b"\0"))
+    for folder in FOLDERS:
+        h.update(folder.encode() + (b"\1" if os.path.isdir(os.path.join(root, memory_dir, folder)) else b"\0"))
+    state = state_root()
+    for base, dirs, names in sorted(os.walk(state, followlinks=False)):
+        dirs.sort()
+        for name in sorted(dirs + names):
+            path = os.path.join(base, name)
+            try:
+                st = os.lstat(path)
+                data = b""
+                if os.path.isfile(path) and not os.path.islink(path) and st.st_size < 1 << 20:
+                    with open(path, "rb") as handle:
+                        data = handle.read()
+            except OSError:
+                st, data = None, b"?"
+            h.update(os.path.relpath(path, state).encode("utf-8", "surrogateescape") + b"\0"
+                     + (f"{st.st_mode}:{st.st_uid}".encode() if st else b"-") + b"\0" + data)
+    return h.digest()
+
+
+def _order(row) -> tuple:
+    _kind, pas, module, o1, o2, key, _code, text, _quoted = row
+    return (pas, module, o1, o2, text, key)
+
+
+def select_legacy(db, locate) -> FamilyResult:
+    """The plain check's lines in the reference's order: issues, then warnings (each list in
+    pass order, §9.8.2), each a finding with its MA-LEGACY code and locations."""
+    entries: Dict[str, List[str]] = {}
+    for key, entry in db.relation("legacy_line_entry"):
+        entries.setdefault(key, []).append(entry)
+    modules: Dict[str, List[str]] = {}
+    for key, module in db.relation("legacy_line_module"):
+        modules.setdefault(key, []).append(module)
+    rows = sorted(db.relation("legacy_line"), key=_order)
+    rows += _duplicate_id_rows(db)
+    findings: Dict[str, List[CheckFinding]] = {"issue": [], "warning": []}
+    for kind, _pas, _module, _o1, _o2, key, code, text, quoted in rows:
+        message = _text(text, quoted)
+        shown = sorted(set(entries.get(key, [])), key=str.casefold)
+        where: List[Location] = []
+        for entry in shown:
+            where += locate.entry(entry)
+        if not where:  # a line about entries points at them, not also at line 1 of their file
+            for module in sorted(set(modules.get(key, []))):
+                where += locate.module(module)
+        findings[kind].append(CheckFinding(code, "legacy", message, severity="ERROR" if kind == "issue" else "WARNING",
+                                           entries=shown, locations=sorted(set(where)) or locate.module("manifest.md")))
+    (status, exit_code), = db.relation("legacy_status")
+    return FamilyResult("legacy", "legacy", status, exit_code, findings["issue"] + findings["warning"])
+
+
+def _duplicate_id_rows(db) -> List[tuple]:
+    """``duplicate Entry ID <ID> in: <file>, …`` per ID carried by several headings (README
+    files aside), one path per occurrence, IDs in first-seen order (§9.8.5): always the last
+    project-wide rule, so these rows follow every other pass-4 row."""
+    spots: Dict[str, List[Tuple[str, int]]] = {}
+    for ident, module, ordinal in db.relation("legacy_duplicate_id"):
+        spots.setdefault(ident, []).append((module, ordinal))
+    out = []
+    for ident, where in sorted(spots.items(), key=lambda kv: min(kv[1])):
+        where.sort()
+        text = f"duplicate Entry ID {ident.upper()} in: {', '.join(m for m, _ in where)}"
+        out.append(("issue", 4, "", 99, 0, text, "MA-LEGACY-DUPLICATE-ID", text, ""))
+    return out
+
+
+def aborted(db, project):
+    """The error result of a plain check the reference aborts (§9.8.1: a Markdown lexical error
+    in a managed file is `Error: …` on stderr, exit 2, nothing on stdout), or None. Each line
+    names the file, line and column (``Error: <path>:<line>:<col>: <CODE> <message>``)."""
+    modules = {m for (m,) in db.relation("legacy_abort")}
+    if not modules:
+        return None
+    from analyzer.needed import error_line
+    from analyzer.query.check_model import CheckResult
+
+    paths = {f"{project.memory_dir}/{m}" for m in modules}
+    found = [d for d in project.diagnostics if d.span.path in paths and d.code in ("MA-MARKDOWN", "MC-ROUTING-007")]
+    first: Dict[str, object] = {}
+    for d in found:
+        first.setdefault(d.span.path, d)
+    lines = [first[p] for p in sorted(first)]
+    if not lines:  # never without a diagnostic; still an error, never a clean check
+        return CheckResult([], "INVALID", 2, error="Error: " + ", ".join(sorted(paths)) + ": Markdown lexical error",
+                           error_code="MA-MARKDOWN", error_path=sorted(paths)[0])
+    d = lines[0]
+    return CheckResult([], "INVALID", 2, error="\n".join(error_line(x) for x in lines), error_code="MA-MARKDOWN",
+                       error_path=d.span.path, error_line=d.span.line, error_col=d.span.col, error_diagnostics=lines)
+
+
+def add_scans(family: FamilyResult, project, security: bool, privacy: bool) -> FamilyResult:
+    """Pass 5 (§9.8.6): the security and privacy scans' issues, warnings and tail lines,
+    always after every other line. The scans belong to analyzer/query/scans.py."""
+    from analyzer.query.scans import legacy_scan_lines
+
+    issues, warnings, tail = legacy_scan_lines(project, security=security, privacy=privacy)
+    where = [Location(f"{project.memory_dir}/manifest.md")]
+    mine = [f for f in family.findings if f.severity == "ERROR"]
+    theirs = [f for f in family.findings if f.severity != "ERROR"]
+    mine += [CheckFinding(SCAN_CODES[0], "legacy", m, severity="ERROR", locations=_scan_location(m, project, where))
+             for m in issues]
+    theirs += [CheckFinding(_scan_code(m), "legacy", m, severity="WARNING",
+                            locations=_scan_location(m, project, where)) for m in warnings]
+    family.findings = mine + theirs
+    family.lines = list(tail)
+    if mine:
+        family.status, family.exit_code = "FAILED", 1
+    return family
+
+
+def _scan_code(message: str) -> str:
+    return SCAN_CODES[1] if ("privacy" in message or "machine-specific" in message
+                             or any(k in message for k in (": machine-path:", ": personal-email:", ": phone-number:"))) \
+        else SCAN_CODES[0]
+
+
+def _scan_location(message: str, project, default: List[Location]) -> List[Location]:
+    """``<loc>:<line>: <kind>: …`` locates itself; a summary line points at the manifest."""
+    head = message.split(": ", 1)[0]
+    path, _, line = head.rpartition(":")
+    if path and line.isdigit() and not path.startswith("local/"):
+        return [Location(f"{project.memory_dir}/{path}", int(line), 1)]
+    return default
