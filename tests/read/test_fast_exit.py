@@ -25,6 +25,7 @@ def _in_process(*args: str):
 
 def test_subprocess_output_equals_in_process(acme, analyze, tmp_path, monkeypatch):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "inproc-cache"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))  # as `analyze` sets it: --explain names it
     for args in (["read", "--project-root", str(acme), "--task", "implementation", "--path", "src/x.py", "--explain"],
                  ["read", "--project-root", str(acme), "--task", "implementation", "--format", "json"],
                  ["check", "--all", "--project-root", str(acme), "--format", "json"],
