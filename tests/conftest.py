@@ -1,16 +1,57 @@
 """Options shared by every test suite, and a private cache directory for the whole run."""
 
 import os
+import re
 import shutil
 import tempfile
+from functools import lru_cache
+from pathlib import Path
 
 import pytest
+
+# Markers given by what a test module (or a conftest.py beside it) uses, so that tests other
+# branches add are sorted without a list to keep up to date: ``git`` for modules that build Git
+# histories, ``cli`` for modules that start processes. ``slow`` is given by hand (builds of
+# wheels and venvs) and to the folders listed here: the wheel builds, and the runner of the
+# protocol's own scenarios (a subprocess per run; tests/conformance_corpus covers the same
+# behaviour in process).
+_GIT_USE = re.compile(r"gitsteps|histrepo|\[\"git\"|\(\"git\"|'git',|\"git\", ")
+_CLI_USE = re.compile(r"\bsubprocess\b|sys\.executable")
+_SLOW_FOLDERS = ("packaging", "scenarios")
 
 
 def pytest_addoption(parser):
     """``--update-golden`` rewrites golden files from current behaviour (review the diff!)."""
     parser.addoption("--update-golden", action="store_true", default=False,
                      help="rewrite tests/golden/*/*/{stdout,exit} from the current output")
+
+
+@lru_cache(maxsize=None)
+def _source(path: Path) -> str:
+    """The text of a test module or conftest.py ('' when it cannot be read)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError:
+        return ""
+
+
+def _uses(pattern: "re.Pattern[str]", module: Path) -> bool:
+    """Whether the module, or the conftest.py of its folder (whose fixtures it may use), matches."""
+    conftest = module.parent / "conftest.py"
+    return any(pattern.search(_source(p)) for p in (module, conftest) if p.name != "conftest.py" or
+               p.parent.name != "tests")
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark tests ``git``, ``cli`` and ``slow`` by what their modules use (see _GIT_USE)."""
+    for item in items:
+        module = Path(str(item.fspath))
+        if _uses(_GIT_USE, module):
+            item.add_marker(pytest.mark.git)
+        if _uses(_CLI_USE, module):
+            item.add_marker(pytest.mark.cli)
+        if module.parent.name in _SLOW_FOLDERS:
+            item.add_marker(pytest.mark.slow)
 
 
 def pytest_configure(config):

@@ -45,6 +45,18 @@ def test_invalid_globs(glob):
     assert isinstance(glob_valid(glob), str)
 
 
+@pytest.mark.parametrize("path", ["", "/etc/kettle.toml", "D:/kettle.toml", "../kettle.toml", "src/../kettle.toml",
+                                  "src//kettle.toml", "src/", "src/./kettle.toml"])
+def test_invalid_input_paths(path):
+    # an input path must be relative, normalized and name a file (the protocol's §8.1.3 checks)
+    assert isinstance(path_valid(path), str)
+
+
+@pytest.mark.parametrize("path", ["kettle.toml", "src/kettle.toml", ".github/workflows/ci.yml", "a b/c.md"])
+def test_valid_input_paths(path):
+    assert path_valid(path) is None
+
+
 @pytest.mark.parametrize("glob", ["*.md", "**", "a/**/b/**", ".github/**", "a-b_c/?x*"])
 def test_valid_globs(glob):
     assert glob_valid(glob) is None
