@@ -47,6 +47,11 @@ def add_output_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output", action="append", default=None, metavar="[FORMAT:]FILE",
                         help="write the output to FILE instead of stdout; FORMAT:FILE writes that format to FILE "
                              "as well (repeatable, e.g. --output sarif:check.sarif --output junit:check.xml)")
+    parser.add_argument("--sarif-category", default=None, metavar="CATEGORY",
+                        help="SARIF automationDetails.id category (default memory-analyzer/check): give each "
+                             "SARIF upload of one commit its own, as upload-sarif's `category`")
+    parser.add_argument("--help-uri", default=None, metavar="URL",
+                        help="absolute URL of docs/findings.md that SARIF rules link to (default: docs/ci.md)")
 
 
 def families_of(args: argparse.Namespace):
@@ -80,6 +85,9 @@ def run(args: argparse.Namespace) -> int:
     failed = apply_config(args, "check")
     if failed is not None:
         return failed
+    if getattr(args, "help_uri", None) and not args.help_uri.startswith(("https://", "http://")):
+        return usage_error("check", args, f"--help-uri / help-uri {args.help_uri!r}: give an absolute http(s) URL "
+                           "(code scanning rejects a relative helpUri)")
     if judge_changes:
         return autonomy.run(args)
     options = {"merge_base": args.merge_base} if args.merge_base is not None else {}
@@ -111,11 +119,17 @@ def run(args: argparse.Namespace) -> int:
 
     parts = report_of(result)  # the report family split out (a result without it as it is)
     result = check_gate.apply_gate(parts.check, gate)
-    ctx = Context(str(args.project_root), report=parts if parts.full else None)
+    ctx = Context(str(args.project_root), report=parts if parts.full else None, **sarif_options(args))
     status = write_outputs(args, lambda fmt: render(fmt, result, ctx))
     if status:
         return status
     return result.exit_code if result.exit_code in (0, 1, 2) else exitcodes.INTERNAL
+
+
+def sarif_options(args: argparse.Namespace) -> dict:
+    """The SARIF options of a command line as :class:`Context` fields."""
+    return {"help_uri": getattr(args, "help_uri", None) or "", "memory_dir": getattr(args, "memory_dir", None)
+            or "docs/memory", "sarif_category": getattr(args, "sarif_category", None) or ""}
 
 
 def apply_config(args: argparse.Namespace, command: str):

@@ -26,7 +26,7 @@ from typing import Dict, Optional, Sequence, Tuple
 
 from analyzer import files
 
-FORMAT = b"memory-analyzer-check-result-5"  # bumped when the result model changes
+FORMAT = b"memory-analyzer-check-result-6"  # bumped when the result model changes
 
 
 def _area():

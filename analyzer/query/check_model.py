@@ -55,7 +55,7 @@ class FamilyResult:
     exit_code: int
     findings: List[CheckFinding] = field(default_factory=list)
     lines: List[str] = field(default_factory=list)  # extra block lines a family may carry
-    # the codes a rule-pack family declares: code -> (title, explanation, severity, pack path)
+    # the codes a rule-pack family declares: code -> (title, explanation, severity, @help URL or "")
     codes: Dict[str, Tuple[str, str, str, str]] = field(default_factory=dict)
     # derived tuples a renderer shows as they are, by relation (the report's matrix and graph)
     relations: Dict[str, list] = field(default_factory=dict)

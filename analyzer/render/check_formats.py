@@ -31,6 +31,11 @@ class Context:
     warn: Callable[[str], None] = lambda message: print(message, file=sys.stderr)
     env: Mapping[str, str] = field(default_factory=lambda: os.environ)
     report: Optional[object] = None
+    #: SARIF: the base URL of built-in rules' ``helpUri``, the ``automationDetails`` category
+    #: and the memory dir (where a finding without a line is placed); "" = the defaults
+    help_uri: str = ""
+    sarif_category: str = ""
+    memory_dir: str = "docs/memory"
 
     def repo_prefix(self) -> str:
         """The project root's path in its repository (asked of Git once)."""
@@ -63,7 +68,8 @@ def _json(result: CheckResult, ctx: Context) -> Tuple[str, int]:
 def _sarif(result: CheckResult, ctx: Context) -> Tuple[str, int]:
     from analyzer.render.check_sarif import render_sarif
 
-    return render_sarif(result, ctx.repo_prefix(), ctx.warn), exitcodes.OK
+    options = {"help_uri": ctx.help_uri, "category": ctx.sarif_category, "memory_dir": ctx.memory_dir}
+    return render_sarif(result, ctx.repo_prefix(), ctx.warn, options), exitcodes.OK
 
 
 def _junit(result: CheckResult, ctx: Context) -> Tuple[str, int]:

@@ -118,7 +118,7 @@ def describe(code: str, result: Optional[CheckResult] = None) -> Tuple[str, str,
 
 
 def pack_code(code: str, result: CheckResult) -> Optional[Tuple[str, str, str, str]]:
-    """``(title, explanation, severity, pack path)`` of a rule pack's code in ``result``."""
+    """``(title, explanation, severity, @help URL or "")`` of a rule pack's code in ``result``."""
     for family in result.families:
         if code in family.codes:
             return family.codes[code]
