@@ -92,7 +92,7 @@ def load_baseline(path: str) -> Set[str]:
 def _finding(data: dict) -> CheckFinding:
     return CheckFinding(data["code"], data["family"], data["message"], entries=list(data.get("entries", [])),
                         subject=data.get("subject", ""), facet=data.get("facet", ""),
-                        scopes=list(data.get("scopes", [])),
+                        scopes=list(data.get("scopes", [])), at=str(data.get("at", "")),
                         locations=[Location(l["path"], l["line"], l["col"]) for l in data["locations"]])
 
 

@@ -37,6 +37,13 @@ class CheckFinding:
     #: "HEAD" or the ref as given; only a merge review finding has them (empty: the work tree)
     revisions: List[Tuple[str, str]] = field(default_factory=list)
     proofs: Optional[list] = None  # proof trees, with `check --with-proofs` (analyzer/query/proofs.py)
+    #: the one entry or record the finding is at ("entry MC-CON-…", "record MC-REC-…"; rules'
+    #: ``*_finding_at``): its heading is the first location, and the fingerprint names it
+    at: str = ""
+    #: how many leading locations the CI formats show (0: all): an entry issue lists every ID
+    #: of its file (the reference's Entries, kept in JSON); SARIF, JUnit and annotations show the
+    #: entry it is at, so their size stays linear in the findings
+    shown: int = 0
 
     def conflict_text(self) -> str:
         """``<code> <STATUS>: <message>[ [Subject..; Facet..; Scope..]][ Entries: a, b.]`` (§9.4)."""

@@ -51,7 +51,7 @@ def _family_findings(result: CheckResult) -> Dict[str, List[CheckFinding]]:
 
 
 def _where(finding: CheckFinding, prefix: str) -> List[str]:
-    return [f"{common.repo_path(l, prefix)}:{l.line}:{l.col}" for l in finding.locations]
+    return [f"{common.repo_path(l, prefix)}:{l.line}:{l.col}" for l in common.shown_locations(finding)]
 
 
 def case_name(finding: CheckFinding, prefix: str) -> str:

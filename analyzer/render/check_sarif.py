@@ -97,7 +97,7 @@ def located(finding: CheckFinding, memory_dir: str) -> Tuple[List[Location], str
     """The finding's locations, or (when it names no line) the one it falls back to and why:
     code scanning rejects a result without a location."""
     if finding.locations:
-        return list(finding.locations), ""
+        return list(common.shown_locations(finding)), ""
     return [Location(f"{memory_dir}/manifest.md")], ("the finding names no file or line of the project; "
                                                       "placed on the memory dir's manifest")
 
@@ -124,10 +124,11 @@ def result_entry(finding: CheckFinding, fingerprint: str, index: int, prefix: st
         out["codeFlows"] = flows
     if fallback:
         out["properties"]["locationFallback"] = fallback
-    for key in ("entries", "scopes"):
-        if getattr(finding, key):
-            out["properties"][key] = list(getattr(finding, key))
-    for key in ("subject", "facet"):
+    if common.shown_entries(finding):
+        out["properties"]["entries"] = list(common.shown_entries(finding))
+    if finding.scopes:
+        out["properties"]["scopes"] = list(finding.scopes)
+    for key in ("subject", "facet", "at"):
         if getattr(finding, key):
             out["properties"][key] = getattr(finding, key)
     return out
