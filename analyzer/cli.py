@@ -59,12 +59,21 @@ def main(argv: Optional[List[str]] = None) -> int:
     # --version); anything else, an unknown command included, gets the full parser
     first = words[0] if words else None
     parser = build_parser(first if first in _LIVE else None)
-    args, extra = parser.parse_known_args(words)
+    if first == "check":  # a refused command line still writes the artefacts it asked for
+        from analyzer.commands.check_errors import parse_or_report
+
+        args, extra = parse_or_report(parser, words)
+    else:
+        args, extra = parser.parse_known_args(words)
     # argparse takes a command's positionals in one run; a command that names its positional
     # list in ``_intermixed`` also gets positionals written after options (query's GOAL)
     intermixed = getattr(args, "_intermixed", None)
     if extra and intermixed and not any(e.startswith("-") for e in extra):
         getattr(args, intermixed).extend(extra)
+    elif extra and first == "check":
+        from analyzer.commands.check_errors import parse_or_report
+
+        parse_or_report(_Refuse(f"unrecognized arguments: {' '.join(extra)}", parser), words)
     elif extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if not getattr(args, "_module", None):
@@ -91,6 +100,17 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"analyze: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         print("please report this with the command line that caused it", file=sys.stderr)
         return exitcodes.INTERNAL
+
+
+class _Refuse:
+    """A stand-in parser whose parsing is ``parser.error(message)`` (an argument left over)."""
+
+    def __init__(self, message: str, parser) -> None:
+        self.message, self.parser = message, parser
+
+    def parse_known_args(self, words):
+        """Refuse, as argparse does: usage and message on stderr, SystemExit(2)."""
+        self.parser.error(self.message)
 
 
 def console() -> None:

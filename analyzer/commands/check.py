@@ -11,6 +11,7 @@ import argparse
 import sys
 
 from analyzer import exitcodes
+from analyzer.commands import check_errors
 
 FLAGS = ("conflicts", "routing", "reachability", "freshness")  # dispatch priority (§9)
 
@@ -51,7 +52,7 @@ def add_output_arguments(parser: argparse.ArgumentParser) -> None:
                         help="SARIF automationDetails.id category (default memory-analyzer/check): give each "
                              "SARIF upload of one commit its own, as upload-sarif's `category`")
     parser.add_argument("--help-uri", default=None, metavar="URL",
-                        help="absolute URL of docs/findings.md that SARIF rules link to (default: docs/ci.md)")
+                        help="absolute URL of the findings catalogue that SARIF rules link to (CODE anchors are added)")
 
 
 def families_of(args: argparse.Namespace):
@@ -78,7 +79,9 @@ def run(args: argparse.Namespace) -> int:
     args.project_root = resolve_root(args.project_root, args.memory_dir).path
     if not Path(args.project_root).is_dir():
         args.format = args.format or "text"
-        return usage_error("check", args, f"project root is not a directory: {args.project_root}")
+        message = f"project root is not a directory: {args.project_root}"
+        usage_error("check", args, message)
+        return check_errors.write(args, message, "MA-USAGE")
     from analyzer.commands import autonomy
 
     judge_changes = autonomy.wanted(args)  # before the configuration fills --autonomy
@@ -86,8 +89,11 @@ def run(args: argparse.Namespace) -> int:
     if failed is not None:
         return failed
     if getattr(args, "help_uri", None) and not args.help_uri.startswith(("https://", "http://")):
-        return usage_error("check", args, f"--help-uri / help-uri {args.help_uri!r}: give an absolute http(s) URL "
-                           "(code scanning rejects a relative helpUri)")
+        message = f"--help-uri / help-uri {args.help_uri!r}: give an absolute http(s) URL " \
+                  "(code scanning rejects a relative helpUri)"
+        usage_error("check", args, message)
+        args.help_uri = None  # the artefacts link to the default
+        return check_errors.write(args, message, "MA-USAGE")
     if judge_changes:
         return autonomy.run(args)
     options = {"merge_base": args.merge_base} if args.merge_base is not None else {}
@@ -98,7 +104,8 @@ def run(args: argparse.Namespace) -> int:
         return failed
     from analyzer.commands import check_gate
 
-    gate = check_gate.make_gate(args, "check", [c.code for c in packs.codes()] if packs else ())
+    gate = check_gate.make_gate(args, "check", [c.code for c in packs.codes()] if packs else (),
+                                on_error=lambda code, message: check_errors.write(args, message, code))
     if isinstance(gate, int):
         return gate
     from analyzer.render.check_formats import Context, parse_output, render, wants_report
@@ -147,16 +154,18 @@ def apply_config(args: argparse.Namespace, command: str):
 
             emit_json(command, "error", {"status": "INVALID", "exit_code": exitcodes.INVALID,
                                          "diagnostics": [exc.diagnostic()]})
+        if command == "check":  # the CI artefacts asked for on the command line carry the error
+            check_errors.write(args, exc.message, exc.code, exc.path, exc.line, exc.col)
         return exitcodes.INVALID
     args.format = args.format or "text"
     args.output = args.output or []
     return None
 
 
-def write_outputs(args: argparse.Namespace, render, names=None) -> int:
-    """Print the ``--format`` output (unless a plain ``--output FILE`` takes it) and write
-    every ``--output``; ``render(format)`` gives ``(text, status)``. 0, or the first failure's
-    exit status."""
+def write_outputs(args: argparse.Namespace, render, names=None, stdout: bool = True) -> int:
+    """Print the ``--format`` output (unless a plain ``--output FILE`` takes it, or ``stdout``
+    is false: the caller printed it) and write every ``--output``; ``render(format)`` gives
+    ``(text, status)``. 0, or the first failure's exit status."""
     from analyzer.render.check_formats import foreign_format, parse_output
 
     for spec in args.output:
@@ -166,7 +175,7 @@ def write_outputs(args: argparse.Namespace, render, names=None) -> int:
                   file=sys.stderr)
             return exitcodes.INVALID
     targets = [parse_output(spec, args.format, names) for spec in args.output]
-    if not any(plain for _, _, plain in targets):
+    if stdout and not any(plain for _, _, plain in targets):
         targets.insert(0, (args.format, None, False))
     done: dict = {}
     for fmt, path, _ in targets:
