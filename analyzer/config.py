@@ -46,7 +46,7 @@ class Key:
 #: Every key a configuration file may hold. Add a row to add a key.
 KEYS: Dict[str, Key] = {k.name: k for k in (
     Key("format", "str", ("check",), "format", "default output format",
-        ("text", "json", "sarif", "junit", "github", "markdown")),
+        ("text", "json", "sarif", "junit", "github", "markdown", "gitlab")),
     Key("output", "list", ("check",), "output",
         "files to write, each FILE or FORMAT:FILE (as repeated --output)"),
     Key("sarif-category", "str", ("check",), "sarif_category",

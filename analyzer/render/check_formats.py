@@ -16,7 +16,7 @@ from typing import Callable, Dict, Iterable, Mapping, Optional, Tuple
 from analyzer import exitcodes
 from analyzer.query.check_model import CheckResult
 
-FORMATS = ("text", "json", "sarif", "junit", "github", "markdown")
+FORMATS = ("text", "json", "sarif", "junit", "github", "markdown", "gitlab")
 
 
 @dataclass
@@ -78,16 +78,23 @@ def _junit(result: CheckResult, ctx: Context) -> Tuple[str, int]:
     return render_junit(result, ctx.repo_prefix()), exitcodes.OK
 
 
-def _markdown(result: CheckResult, ctx: Context) -> Tuple[str, int]:
+def _gitlab(result: CheckResult, ctx: Context) -> Tuple[str, int]:
+    from analyzer.render.check_gitlab import render_gitlab
+
+    return render_gitlab(result, ctx.repo_prefix(), ctx.memory_dir), exitcodes.OK
+
+
+def _markdown(result: CheckResult, ctx: Context, limit: Optional[int] = None) -> Tuple[str, int]:
     from analyzer.query.report import Report
-    from analyzer.render.md import link_base
+    from analyzer.render.md import LIMIT, link_base
     from analyzer.render.report_markdown import render_report_markdown
 
     # the report's relations with this (gated) result's status and findings
     report = dataclasses.replace(ctx.report, check=result) if ctx.report is not None else Report(result)
     if ctx.prefix is None and ctx.report is not None:
         ctx.prefix = ctx.report.repo_prefix(ctx.project_root)
-    return render_report_markdown(report, ctx.repo_prefix(), link_base(ctx.env), command="check"), exitcodes.OK
+    return render_report_markdown(report, ctx.repo_prefix(), link_base(ctx.env), LIMIT if limit is None else limit,
+                                  command="check"), exitcodes.OK
 
 
 def _github(result: CheckResult, ctx: Context) -> Tuple[str, int]:
@@ -95,7 +102,13 @@ def _github(result: CheckResult, ctx: Context) -> Tuple[str, int]:
 
     summary = ctx.env.get("GITHUB_STEP_SUMMARY")
     if summary:
-        text, _ = _markdown(result, ctx)
+        from analyzer.render.md import LIMIT
+
+        try:  # GitHub's 1 MiB holds what earlier steps wrote too: ours fits in what is left
+            room = LIMIT - os.stat(summary).st_size
+        except OSError:
+            room = LIMIT
+        text, _ = _markdown(result, ctx, max(room, 0))
         try:
             with open(summary, "a", encoding="utf-8", newline="\n") as handle:
                 handle.write(text)
@@ -111,6 +124,7 @@ RENDERERS: Dict[str, Callable[[CheckResult, Context], Tuple[str, int]]] = {
     "junit": _junit,
     "github": _github,
     "markdown": _markdown,
+    "gitlab": _gitlab,
 }
 
 
