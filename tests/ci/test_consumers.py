@@ -103,3 +103,37 @@ def test_pre_commit_runs_the_hook_for_a_project_in_a_subfolder(spaced, tmp_path)
                              capture_output=True, text=True, env=env, timeout=900)
     # the example has errors: the hook ran in the subfolder and failed on them
     assert touched.returncode == 1 and "MemoryCustodian routing check:" in touched.stdout, touched.stdout
+
+
+def test_rev_evidence_outside_git_is_located_for_every_sarif_reader(tmp_path):
+    """`@rev` Evidence outside Git gives MC-FRESH-003 with no line of its own: code scanning
+    rejects a result without a location, so it is placed on manifest.md; sarif-tools (a real
+    SARIF reader from the index) lists every result with a file."""
+    root = tmp_path / "acme"
+    shutil.copytree(EXAMPLE, root)
+    constraints = root / "docs" / "memory" / "constraints.md"
+    constraints.write_text(constraints.read_text(encoding="utf-8").replace(
+        "- doc:docs/security.md", "- repo:README.md@abc1234", 1), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "XDG_", "GIT_"))}
+    env.update(XDG_CACHE_HOME=str(tmp_path / "cache"), PYTHONPATH=str(REPO), GIT_CEILING_DIRECTORIES=str(tmp_path))
+    sarif_path = tmp_path / "c.sarif"
+    proc = subprocess.run([sys.executable, "-m", "analyzer", "check", "--all", "--project-root", str(root),
+                           "--output", f"sarif:{sarif_path}"], capture_output=True, text=True, env=env, timeout=300)
+    assert proc.returncode == 1, proc.stderr
+    document = json.loads(sarif_path.read_text(encoding="utf-8"))
+    results = document["runs"][0]["results"]
+    fresh = [r for r in results if r["ruleId"] == "MC-FRESH-003"]
+    assert fresh and fresh[0]["properties"]["locationFallback"]
+    assert all(r["locations"] for r in results)
+    validator = sarif_validator()
+    if validator is not None:
+        assert not list(validator.iter_errors(document))
+    tool = shutil.which("sarif", path=str(BIN))
+    if tool is None:
+        pytest.skip("sarif-tools is not installed")
+    csv = tmp_path / "c.csv"
+    listed = subprocess.run([tool, "csv", str(sarif_path), "--output", str(csv)], capture_output=True, text=True,
+                            timeout=300)
+    assert listed.returncode == 0, listed.stderr
+    rows = csv.read_text(encoding="utf-8").splitlines()[1:]
+    assert len(rows) == len(results) and all(",docs/memory/" in row for row in rows)
