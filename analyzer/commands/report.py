@@ -9,7 +9,7 @@ import sys
 
 from analyzer import exitcodes
 
-FORMATS = ("markdown", "json")
+FORMATS = ("markdown", "json", "mermaid")  # mermaid: the full graph, for a file artefact
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -76,7 +76,10 @@ def _render(fmt: str, report, prefix: str) -> tuple:
             return "", exitcodes.INTERNAL
         return dumps(document), exitcodes.OK
     from analyzer.render.md import link_base
-    from analyzer.render.report_markdown import render_report_markdown
+    from analyzer.render.report_markdown import full_graph, render_report_markdown
+
+    if fmt == "mermaid":
+        return full_graph(report), exitcodes.OK
 
     return render_report_markdown(report, prefix, link_base(), command="report"), exitcodes.OK
 
