@@ -81,3 +81,31 @@ def test_the_step_summary_keeps_what_the_job_wrote_within_githubs_limit(tmp_path
     text = summary.read_text(encoding="utf-8")
     assert proc.returncode == 1 and text.startswith(earlier)
     assert len(text.encode("utf-8")) <= LIMIT and "**Truncated:**" in text
+
+
+def test_a_mistyped_option_writes_the_artefacts_and_names_the_option_meant(tmp_path):
+    """The check's refused command line keeps both behaviours: the requested SARIF carries the
+    MA-USAGE error, and stderr suggests the option (the CLI's did-you-mean)."""
+    root = copy_example(tmp_path)
+    proc = run_proc(["check", "--project-root", str(root), "--formt", "json",
+                     "--output", f"sarif:{tmp_path / 'x.sarif'}"], tmp_path, cwd=tmp_path)
+    assert proc.returncode == 2
+    assert "did you mean '--format'?" in proc.stderr and proc.stderr.count("usage: analyze check") == 1
+    notes = json.loads((tmp_path / "x.sarif").read_text(encoding="utf-8"))["runs"][0]["invocations"][0]
+    assert notes["toolExecutionNotifications"][0]["descriptor"]["id"] == "MA-USAGE"
+
+
+@pytest.mark.parametrize("make", [_config, _usage, _pack], ids=lambda f: f.__name__[1:])
+def test_an_error_artefact_is_never_written_into_the_memory_dir(make, tmp_path):
+    """Error artefacts go through analyzer/outfiles.py like every write: a target in the
+    project's memory dir is refused (MA-OUTPUT) and nothing is written, whatever the directory
+    the command runs in (here not the project root)."""
+    root = copy_example(tmp_path)
+    argv, _ = make(root, tmp_path)
+    before = sorted(p.relative_to(root) for p in root.rglob("*"))
+    proc = run_proc(["check", "--project-root", str(root), *argv,
+                     "--output", f"sarif:{root / 'docs' / 'memory' / 'c.sarif'}",
+                     "--output", f"json:{tmp_path / 'c.json'}"], tmp_path, cwd=tmp_path)
+    assert proc.returncode == 2 and "MA-OUTPUT refused" in proc.stderr, proc.stderr
+    assert sorted(p.relative_to(root) for p in root.rglob("*")) == before
+    assert not (tmp_path / "c.json").exists()  # judged before any target is written
