@@ -177,9 +177,10 @@ def sarif_options(args: argparse.Namespace) -> dict:
             or "docs/memory", "sarif_category": getattr(args, "sarif_category", None) or ""}
 
 
-def apply_config(args: argparse.Namespace, command: str):
+def apply_config(args: argparse.Namespace, command: str, names=None):
     """Fill unset options from the project configuration; an unusable file is exit 2 with
-    ``path:line:col`` (None when all is well)."""
+    ``path:line:col`` (None when all is well). ``names``: the formats the command writes
+    (as :func:`write_outputs`), so ``FORMAT:FILE`` targets are judged as the file they name."""
     from analyzer import config
 
     try:
@@ -197,7 +198,7 @@ def apply_config(args: argparse.Namespace, command: str):
         return exitcodes.INVALID
     args.format = args.format or "text"
     args.output = args.output or []
-    return refuse_targets(args)  # before any work: a refused target fails at once
+    return refuse_targets(args, names)  # before any work: a refused target fails at once
 
 
 def refuse_targets(args: argparse.Namespace, names=None):

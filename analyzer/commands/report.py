@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     if not Path(args.project_root).is_dir():
         args.format = "json" if args.format == "json" else "text"
         return usage_error("report", args, f"project root is not a directory: {args.project_root}")
-    failed = apply_config(args, "report")
+    failed = apply_config(args, "report", FORMATS)
     if failed is not None:
         return failed
     if args.format == "text":  # apply_config's default is check's
