@@ -93,7 +93,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     # --version); anything else, an unknown command included, gets the full parser
     first = words[0] if words else None
     parser = build_parser(first if first in _LIVE else None)
-    args, extra = parser.parse_known_args(words)
+    if first == "check":  # a refused command line still writes the artefacts it asked for
+        from analyzer.commands.check_errors import parse_or_report
+
+        args, extra = parse_or_report(parser, words)
+    else:
+        args, extra = parser.parse_known_args(words)
     # argparse takes a command's positionals in one run; a command that names its positional
     # list in ``_intermixed`` also gets positionals written after options (query's GOAL)
     intermixed = getattr(args, "_intermixed", None)
@@ -102,6 +107,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     elif extra:
         # the command's own usage, not the top level's: the error is about its options
         command_parser = _command_parser(parser, getattr(args, "command", None))
+        if first == "check":  # the same refusal, and the artefacts the command line asked for
+            from analyzer.commands.check_errors import parse_or_report
+
+            parse_or_report(_Refuse(command_parser, extra), words)
         command_parser.unknown_arguments(extra)
     if not getattr(args, "_module", None):
         parser.print_help(sys.stderr)
@@ -168,6 +177,18 @@ def _known_failure(exc: BaseException, command: str, cwd_gone: bool) -> Optional
         return (f"analyze {command}: error: MA-USAGE the current directory no longer exists "
                 f"({exc.strerror or exc}); cd to an existing directory or pass an absolute --project-root")
     return None
+
+
+class _Refuse:
+    """A stand-in parser whose parsing is refusing the arguments left over, as
+    :meth:`Parser.unknown_arguments` does (usage, did-you-mean, SystemExit(2))."""
+
+    def __init__(self, parser: "Parser", extra: List[str]) -> None:
+        self.parser, self.extra = parser, extra
+
+    def parse_known_args(self, words):
+        """Refuse ``extra`` with the command's usage and the closest options."""
+        self.parser.unknown_arguments(self.extra)
 
 
 def console() -> None:

@@ -114,7 +114,7 @@ CHECK_STATUS = Enum("OK", "FAILED", "CLEAR", "REVIEW", "CONFLICT", "INVALID", "U
 CHECK_FINDING = Obj(
     {"code": "str", "family": "str", "message": "str", "entries": "list[str]", "subject": "str", "facet": "str",
      "scopes": "list[str]", "locations": list_of(Obj({"path": "str", "line": "int", "col": "int"}))},
-    {"status": "str", "severity": "str", "proofs": "list[dict[any]]",
+    {"status": "str", "severity": "str", "proofs": "list[dict[any]]", "at": "str",
      # `check --introduced`: the first-parent commit where the finding started ("worktree" for
      # uncommitted changes), its age in commits before HEAD, and whether it is exact (false:
      # present since that commit or earlier, the oldest read within --introduced-depth)
@@ -147,7 +147,9 @@ CHECK_SHAPES = (
           "each family run to its status and exit code. Each finding has severity (quality checks: ERROR, WARNING, "
           "INFO) or status (conflict statuses; ERROR for the contract finding of the conflict block), the Entry IDs "
           "it involves as written, casefolded subject and facet, scopes, and locations: the path (relative to the "
-          "project root), line and column of every entry, Subject, record or manifest line involved. With "
+          "project root), line and column of every entry, Subject, record or manifest line involved. A finding "
+          "about one entry or reconciliation record has at (`entry ID`, `record ID`): that heading is its first "
+          "location and its fingerprint (--baseline, SARIF) names it rather than every ID of its file. With "
           "--conflicts --merge-base REF, families.merge is the merge review (CLEAR/REVIEW/CONFLICT, or UNAVAILABLE "
           "when Git could not answer: exit 1, never CLEAR) and merge holds its block: ref, commits (base, head, "
           "target), the Git error, and its findings with locations on the revisions (revision label and commit). "

@@ -46,10 +46,14 @@ class Key:
 #: Every key a configuration file may hold. Add a row to add a key.
 KEYS: Dict[str, Key] = {k.name: k for k in (
     Key("format", "str", ("check",), "format", "default output format",
-        ("text", "json", "sarif", "junit", "github", "markdown")),
+        ("text", "concise", "json", "sarif", "junit", "github", "markdown", "gitlab")),
     # known so that it is refused by name, never set: see _check (docs/decisions.md)
     Key("output", "list", ("check",), "output",
         "refused: output files come only from the command line (--output)"),
+    Key("sarif-category", "str", ("check",), "sarif_category",
+        "the SARIF automationDetails.id category (as --sarif-category)"),
+    Key("help-uri", "str", ("check",), "help_uri",
+        "absolute URL of docs/findings.md that SARIF rules' helpUri points into (as --help-uri)"),
     Key("fail-on", "str", ("check", "report"), "fail_on", "which findings fail the run (as --fail-on)",
         ("review", "conflict", "error", "never")),
     Key("select", "list", ("check", "report"), "select", "codes or code prefixes to report (as --select)"),

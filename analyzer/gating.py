@@ -157,7 +157,7 @@ def _finding(path: str, data) -> CheckFinding:
     if not isinstance(data, dict):
         raise BaselineError(f"{path}: a finding is not an object")
     text = {key: _text(path, data.get(key, ""), f"a finding's {key}")
-            for key in ("code", "family", "message", "subject", "facet")}
+            for key in ("code", "family", "message", "subject", "facet", "at")}
     if not all(text[key] for key in ("code", "family", "message")):
         raise BaselineError(f"{path}: a finding lacks code, family, message or locations")
     lists = {}
@@ -175,7 +175,8 @@ def _finding(path: str, data) -> CheckFinding:
     return CheckFinding(text["code"], text["family"], text["message"],
                         entries=[_text(path, e, "an entry ID") for e in lists["entries"]],
                         subject=text["subject"], facet=text["facet"],
-                        scopes=[_text(path, e, "a scope") for e in lists["scopes"]], locations=locations)
+                        scopes=[_text(path, e, "a scope") for e in lists["scopes"]], at=text["at"],
+                        locations=locations)
 
 
 def apply(result: CheckResult, gate: Gate) -> CheckResult:

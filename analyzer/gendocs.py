@@ -31,7 +31,7 @@ def source_root() -> Optional[Path]:
     """The source checkout this package runs from, or None when installed from a wheel."""
     candidate = Path(__file__).resolve().parent.parent
     project = candidate / "pyproject.toml"
-    if project.is_file() and 'name = "memory-analyzer"' in project.read_text(encoding="utf-8"):
+    if project.is_file() and 'name = "memory-custodian-analyzer"' in project.read_text(encoding="utf-8"):
         return candidate
     return None
 

@@ -200,7 +200,8 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "report: a status row per family, the routing matrix of the canonical tasks x modules, every declared "
         "optional module with whether any repository file (git ls-files, else a walk) matches its globs, a "
         "Mermaid flowchart tasks -> modules -> entries with unreachable and outside-canonical entries marked "
-        "(entries collapse into per-module counts past a node budget), the findings by family with file:line "
+        "(entries collapse into per-module counts past a node budget, modules into counted groups past mermaid's "
+        "500 edges or 50,000 characters; --output mermaid:FILE writes the full graph), the findings by family with file:line "
         "links, and every entry in a table. Markdown stays under 1 MiB (GitHub's step summary) with a visible "
         "truncation note; --format json has the same content as the report.result shape. --fail-on, --select, "
         "--ignore and --baseline gate its findings and exit status as check's do.",

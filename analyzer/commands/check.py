@@ -11,6 +11,7 @@ import argparse
 import sys
 
 from analyzer import exitcodes
+from analyzer.commands import check_errors
 
 FLAGS = ("conflicts", "routing", "reachability", "freshness")  # dispatch priority (§9)
 
@@ -66,6 +67,11 @@ def add_output_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output", action="append", default=None, metavar="[FORMAT:]FILE",
                         help="write the output to FILE instead of stdout; FORMAT:FILE writes that format to FILE "
                              "as well (repeatable, e.g. --output sarif:check.sarif --output junit:check.xml)")
+    parser.add_argument("--sarif-category", default=None, metavar="CATEGORY",
+                        help="SARIF automationDetails.id category (default memory-analyzer/check): give each "
+                             "SARIF upload of one commit its own, as upload-sarif's `category`")
+    parser.add_argument("--help-uri", default=None, metavar="URL",
+                        help="absolute URL of the findings catalogue that SARIF rules link to (CODE anchors are added)")
 
 
 def families_of(args: argparse.Namespace):
@@ -92,13 +98,21 @@ def run(args: argparse.Namespace) -> int:
     args.project_root = resolve_root(args.project_root, args.memory_dir).path
     if not Path(args.project_root).is_dir():
         args.format = args.format or "text"
-        return usage_error("check", args, f"project root is not a directory: {args.project_root}")
+        message = f"project root is not a directory: {args.project_root}"
+        usage_error("check", args, message)
+        return check_errors.write(args, message, "MA-USAGE")
     from analyzer.commands import autonomy
 
     judge_changes = autonomy.wanted(args)  # before the configuration fills --autonomy
     failed = apply_config(args, "check", trust_base=args.base if judge_changes else None)
     if failed is not None:
         return failed
+    if getattr(args, "help_uri", None) and not args.help_uri.startswith(("https://", "http://")):
+        message = f"--help-uri / help-uri {args.help_uri!r}: give an absolute http(s) URL " \
+                  "(code scanning rejects a relative helpUri)"
+        usage_error("check", args, message)
+        args.help_uri = None  # the artefacts link to the default
+        return check_errors.write(args, message, "MA-USAGE")
     if judge_changes:
         if args.introduced or args.introduced_depth is not None:
             return autonomy.error(args, "MA-USAGE", "--introduced traces the findings of the check; it cannot be "
@@ -120,7 +134,8 @@ def run(args: argparse.Namespace) -> int:
         return failed
     from analyzer.commands import check_gate
 
-    gate = check_gate.make_gate(args, "check", [c.code for c in packs.codes()] if packs else ())
+    gate = check_gate.make_gate(args, "check", [c.code for c in packs.codes()] if packs else (),
+                                on_error=lambda code, message: check_errors.write(args, message, code))
     if isinstance(gate, int):
         return gate
     from analyzer.render.check_formats import Context, parse_output, render, wants_report
@@ -151,17 +166,25 @@ def run(args: argparse.Namespace) -> int:
             attach(result, trace(request, result, args.introduced_depth or DEPTH))
         except GitError as exc:
             return autonomy.error(args, "MA-GIT", f"--introduced: {exc}")
-    ctx = Context(str(args.project_root), report=parts if parts.full else None, memory_dir=args.memory_dir)
+    ctx = Context(str(args.project_root), report=parts if parts.full else None, **sarif_options(args))
     status = write_outputs(args, lambda fmt: render(fmt, result, ctx))
     if status:
         return status
     return result.exit_code if result.exit_code in (0, 1, 2) else exitcodes.INTERNAL
 
 
-def apply_config(args: argparse.Namespace, command: str, trust_base=None):
+def sarif_options(args: argparse.Namespace) -> dict:
+    """The SARIF options of a command line as :class:`Context` fields."""
+    return {"help_uri": getattr(args, "help_uri", None) or "", "memory_dir": getattr(args, "memory_dir", None)
+            or "docs/memory", "sarif_category": getattr(args, "sarif_category", None) or ""}
+
+
+def apply_config(args: argparse.Namespace, command: str, names=None, trust_base=None):
     """Fill unset options from the project configuration; an unusable file is exit 2 with
-    ``path:line:col`` (None when all is well). With ``trust_base`` (the ``--base`` of judged
-    changes), :data:`analyzer.config.TRUST_KEYS` come from the configuration at that revision."""
+    ``path:line:col`` (None when all is well). ``names``: the formats the command writes
+    (as :func:`write_outputs`), so ``FORMAT:FILE`` targets are judged as the file they name.
+    With ``trust_base`` (the ``--base`` of judged changes), :data:`analyzer.config.TRUST_KEYS`
+    come from the configuration at that revision."""
     from analyzer import config
 
     try:
@@ -177,10 +200,12 @@ def apply_config(args: argparse.Namespace, command: str, trust_base=None):
 
             emit_json(command, "error", {"status": "INVALID", "exit_code": exitcodes.INVALID,
                                          "diagnostics": [exc.diagnostic()]})
+        if command == "check":  # the CI artefacts asked for on the command line carry the error
+            check_errors.write(args, exc.message, exc.code, exc.path, exc.line, exc.col)
         return exitcodes.INVALID
     args.format = args.format or "text"
     args.output = args.output or []
-    return refuse_targets(args)  # before any work: a refused target fails at once
+    return refuse_targets(args, names)  # before any work: a refused target fails at once
 
 
 def mistyped_format(spec: str, names=None):
@@ -258,10 +283,10 @@ def refuse_targets(args: argparse.Namespace, names=None):
     return None
 
 
-def write_outputs(args: argparse.Namespace, render, names=None) -> int:
-    """Print the ``--format`` output (unless a plain ``--output FILE`` takes it) and write
-    every ``--output``; ``render(format)`` gives ``(text, status)``. 0, or the first failure's
-    exit status."""
+def write_outputs(args: argparse.Namespace, render, names=None, stdout: bool = True) -> int:
+    """Print the ``--format`` output (unless a plain ``--output FILE`` takes it, or ``stdout``
+    is false: the caller printed it) and write every ``--output``; ``render(format)`` gives
+    ``(text, status)``. 0, or the first failure's exit status."""
     from analyzer.render.check_formats import foreign_format, parse_output
 
     for spec in args.output:
@@ -277,7 +302,7 @@ def write_outputs(args: argparse.Namespace, render, names=None) -> int:
     refused = refuse_targets(args, names)  # every target is judged before any is written
     if refused is not None:
         return refused
-    if not any(plain for _, _, plain in targets):
+    if stdout and not any(plain for _, _, plain in targets):
         targets.insert(0, (args.format, None, False))
     done: dict = {}
     for fmt, path, _ in targets:

@@ -27,11 +27,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(matched by fingerprint)")
 
 
-def make_gate(args: argparse.Namespace, command: str = "check", extra_codes=()):
+def make_gate(args: argparse.Namespace, command: str = "check", extra_codes=(), on_error=None):
     """The gate of the command line with its baseline read, or exit 2 (an int) for an
     unusable baseline or a ``--select`` / ``--ignore`` pattern that matches no code the
     run can report (the catalogue's and ``extra_codes``, a rule pack's); ``command`` names
-    the command in the error line."""
+    the command in the error line; ``on_error(code, message)`` is told the error too (check
+    writes it to its requested artefacts)."""
     from analyzer.gating import BaselineError, Gate, load_baseline, unknown_patterns
 
     def codes(values):
@@ -44,15 +45,19 @@ def make_gate(args: argparse.Namespace, command: str = "check", extra_codes=()):
         known = {e.code for e in catalog.load().entries if e.kind not in catalog.VALUE_KINDS} | set(extra_codes)
         unknown = unknown_patterns(list(gate.select) + list(gate.ignore), known)
         if unknown:
-            print(f"analyze {command}: error: MA-USAGE: --select/--ignore: no finding code starts with "
-                  f"{', '.join(map(repr, unknown))} (codes are case-sensitive, e.g. MC-FRESH or MC-CONFLICT-001; "
-                  f"`analyze explain CODE` describes one)", file=sys.stderr)
+            message = (f"--select/--ignore: no finding code starts with {', '.join(map(repr, unknown))} (codes are "
+                       "case-sensitive, e.g. MC-FRESH or MC-CONFLICT-001; `analyze explain CODE` describes one)")
+            print(f"analyze {command}: error: MA-USAGE: {message}", file=sys.stderr)
+            if on_error is not None:
+                on_error("MA-USAGE", message)
             return exitcodes.INVALID
     if args.baseline:
         try:
             gate.known = load_baseline(args.baseline)
         except BaselineError as exc:
             print(f"analyze {command}: error: MA-BASELINE: {exc}", file=sys.stderr)
+            if on_error is not None:
+                on_error("MA-BASELINE", str(exc))
             return exitcodes.INVALID
     return gate
 

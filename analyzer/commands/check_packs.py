@@ -32,6 +32,13 @@ def load(args: argparse.Namespace) -> Tuple[Optional[object], Optional[int]]:
     except DiagnosticError as exc:
         for diag in exc.diagnostics:
             print(diag.render(), file=sys.stderr)
+        from analyzer.commands import check_errors
+
+        first = exc.diagnostics[0]
+        status = check_errors.write(args, "\n".join(d.render(caret=False) for d in exc.diagnostics), first.code,
+                                    first.span.path, first.span.line, first.span.col)
+        if status != exitcodes.INVALID:
+            return None, status
         if args.format == "json":
             from analyzer.output import emit_json
 

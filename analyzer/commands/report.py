@@ -9,7 +9,7 @@ import sys
 
 from analyzer import exitcodes
 
-FORMATS = ("markdown", "json")
+FORMATS = ("markdown", "json", "mermaid")  # mermaid: the full graph, for a file artefact
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     if not Path(args.project_root).is_dir():
         args.format = "json" if args.format == "json" else "text"
         return usage_error("report", args, f"project root is not a directory: {args.project_root}")
-    failed = apply_config(args, "report")
+    failed = apply_config(args, "report", FORMATS)
     if failed is not None:
         return failed
     if args.format == "text":  # apply_config's default is check's
@@ -76,7 +76,10 @@ def _render(fmt: str, report, prefix: str) -> tuple:
             return "", exitcodes.INTERNAL
         return dumps(document), exitcodes.OK
     from analyzer.render.md import link_base
-    from analyzer.render.report_markdown import render_report_markdown
+    from analyzer.render.report_markdown import full_graph, render_report_markdown
+
+    if fmt == "mermaid":
+        return full_graph(report), exitcodes.OK
 
     return render_report_markdown(report, prefix, link_base(), command="report"), exitcodes.OK
 

@@ -60,6 +60,10 @@ class Locator:
         """Every heading of a reconciliation record ID."""
         return self._by_first("rec_unit").get(record_id.casefold(), [])
 
+    def at(self, kind: str, ident: str) -> List[Location]:
+        """The heading of what a finding is at (``*_finding_at``): an entry or a record."""
+        return self.record(ident) if kind == "record" else self.entry(ident)
+
     def module(self, module: str) -> List[Location]:
         """A managed file (line 1); a file that does not exist, where the manifest names it
         (its optional-module declaration and route lines)."""
@@ -94,6 +98,22 @@ class Family:
     facts: Optional[Callable[[object, object], Dict[str, list]]] = None
 
 
+def placed(finding: CheckFinding, at: List[Tuple[str, str]], locate: Locator) -> CheckFinding:
+    """``finding`` located first at the heading of the entry or record it is at (the rules'
+    ``*_finding_at``, the least in ID order when several), its other locations after it;
+    a "file entry" is shown alone by the CI formats (:attr:`CheckFinding.shown`)."""
+    if not at:
+        return finding
+    kind, ident = min(at, key=lambda a: (a[1].casefold(), a[0]))
+    first = locate.at(kind, ident)
+    if not first:
+        return finding
+    finding.at = f"{'record' if kind == 'record' else 'entry'} {ident}"
+    finding.locations = first + [l for l in finding.locations if l not in first]
+    finding.shown = len(first) if kind == "file entry" else 0
+    return finding
+
+
 def _grouped(rows: Iterable[tuple]) -> Dict[Tuple[str, str], List[str]]:
     out: Dict[Tuple[str, str], List[str]] = {}
     for code, message, value in rows:
@@ -113,6 +133,10 @@ def _quality(name: str, prefix: str, header: str, facts=None, about: Tuple[str, 
 
     def select(db, locate: Locator) -> FamilyResult:
         entries, modules, subjects = part(db, "entry"), part(db, "module"), part(db, "subject")
+        at: Dict[Tuple[str, str], List[Tuple[str, str]]] = {}
+        if "at" in about:
+            for code, message, kind, ident in db.relation(f"{prefix}_finding_at"):
+                at.setdefault((code, message), []).append((kind, ident))
         findings = []
         for code, severity, message in sorted(db.relation(f"{prefix}_finding"), key=lambda f: (f[1], f[0], f[2])):
             key = (code, message)
@@ -124,9 +148,9 @@ def _quality(name: str, prefix: str, header: str, facts=None, about: Tuple[str, 
                 where += locate.subject(subject)
             for module in sorted(set(modules.get(key, []))):
                 where += locate.manifest_error(message) if module == "manifest.md" else locate.module(module)
-            findings.append(CheckFinding(code, name, message, severity=severity, entries=shown,
-                                         subject=",".join(sorted(set(subjects.get(key, [])))),
-                                         locations=sorted(set(where))))
+            findings.append(placed(CheckFinding(code, name, message, severity=severity, entries=shown,
+                                                subject=",".join(sorted(set(subjects.get(key, [])))),
+                                                locations=sorted(set(where))), at.get(key, []), locate))
         (status, exit_code), = db.relation(f"{prefix}_status")
         return FamilyResult(name, "quality", status, exit_code, findings, [header])
 
@@ -134,8 +158,8 @@ def _quality(name: str, prefix: str, header: str, facts=None, about: Tuple[str, 
 
 
 CONFLICT_RELATIONS = ("check_conflict_status", "check_conflict_finding", "check_contract_finding",
-                      "conflict_finding_entry", "conflict_finding_occurrence", "conflict_finding_scope",
-                      "record_issue", "ref_collision", "alias_collision")
+                      "conflict_finding_entry", "conflict_finding_occurrence", "conflict_finding_at",
+                      "conflict_finding_scope", "record_issue", "ref_collision", "alias_collision")
 
 
 def select_conflicts(db, locate: Locator, name: str = "conflicts") -> FamilyResult:
@@ -146,6 +170,9 @@ def select_conflicts(db, locate: Locator, name: str = "conflicts") -> FamilyResu
     for key, order, scope in db.relation("conflict_finding_scope"):
         scopes.setdefault(key, []).append((order, scope))
     records = {key: rid for key, rid, _ in db.relation("record_issue")}
+    at: Dict[str, List[Tuple[str, str]]] = {}
+    for key, kind, ident in db.relation("conflict_finding_at"):
+        at.setdefault(key, []).append((kind, ident))
     subjects: Dict[str, List[str]] = {}
     for key, _, a, b in list(db.relation("ref_collision")) + list(db.relation("alias_collision")):
         subjects.setdefault(key, []).extend([a, b])
@@ -167,8 +194,9 @@ def select_conflicts(db, locate: Locator, name: str = "conflicts") -> FamilyResu
         if not where:
             where = locate.module("subjects.md" if code in ("MC-CONFLICT-003", "MC-CONFLICT-004", "MC-CONFLICT-010")
                                   else "reconciliations.md" if message.startswith("reconciliations.md") else "manifest.md")
-        findings.append(CheckFinding(code, name, message, status=status, entries=shown, subject=subject,
-                                     facet=facet, scopes=scope_list, locations=sorted(set(where))))
+        findings.append(placed(CheckFinding(code, name, message, status=status, entries=shown, subject=subject,
+                                            facet=facet, scopes=scope_list, locations=sorted(set(where))),
+                               at.get(key, []), locate))
     findings.sort(key=lambda f: (f.code, f.subject, f.facet, f.scopes, f.entries))
     for code, message in sorted(db.relation("check_contract_finding")):
         findings.append(CheckFinding(code, name, message, severity="ERROR", locations=locate.manifest_error(message)))
@@ -214,7 +242,7 @@ def select_report(db, locate: Locator) -> FamilyResult:
 FAMILIES: Dict[str, Family] = {
     "routing": _quality("routing", "routing", "routing"),
     "reachability": _quality("reachability", "reach", "reachability", about=("entry", "module")),
-    "freshness": _quality("freshness", "fresh", "freshness", _git_facts, about=("entry", "subject", "module")),
+    "freshness": _quality("freshness", "fresh", "freshness", _git_facts, about=("entry", "subject", "module", "at")),
     "conflicts": Family("conflicts", CONFLICT_RELATIONS, select_conflicts),
     # the full legacy check (no family flag, spec §9.8): analyzer/query/check_legacy.py
     "legacy": Family("legacy", check_legacy.RELATIONS, check_legacy.select_legacy, check_legacy.legacy_facts),

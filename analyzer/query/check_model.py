@@ -38,6 +38,13 @@ class CheckFinding:
     revisions: List[Tuple[str, str]] = field(default_factory=list)
     proofs: Optional[list] = None  # proof trees, with `check --with-proofs` (analyzer/query/proofs.py)
     introduced: Optional[object] = None  # where it started, with `check --introduced` (analyzer/introduced.py)
+    #: the one entry or record the finding is at ("entry MC-CON-…", "record MC-REC-…"; rules'
+    #: ``*_finding_at``): its heading is the first location, and the fingerprint names it
+    at: str = ""
+    #: how many leading locations the CI formats show (0: all): an entry issue lists every ID
+    #: of its file (the reference's Entries, kept in JSON); SARIF, JUnit and annotations show the
+    #: entry it is at, so their size stays linear in the findings
+    shown: int = 0
 
     def conflict_text(self) -> str:
         """``<code> <STATUS>: <message>[ [Subject..; Facet..; Scope..]][ Entries: a, b.]`` (§9.4)."""
@@ -56,7 +63,7 @@ class FamilyResult:
     exit_code: int
     findings: List[CheckFinding] = field(default_factory=list)
     lines: List[str] = field(default_factory=list)  # extra block lines a family may carry
-    # the codes a rule-pack family declares: code -> (title, explanation, severity, pack path)
+    # the codes a rule-pack family declares: code -> (title, explanation, severity, @help URL or "")
     codes: Dict[str, Tuple[str, str, str, str]] = field(default_factory=dict)
     # derived tuples a renderer shows as they are, by relation (the report's matrix and graph)
     relations: Dict[str, list] = field(default_factory=dict)

@@ -26,7 +26,7 @@ from analyzer.span import Span
 
 FAMILY = "packs"  # the family name of pack findings (JSON key, text block header)
 STATUS_FILE = "check/packs.dl"  # under rules/
-TAGS = ("code", "kind", "title", "severity", "relation", "message")
+TAGS = ("code", "kind", "title", "severity", "relation", "message", "help")
 REQUIRED = ("code", "title", "severity", "relation")
 SEVERITIES = ("ERROR", "WARNING", "INFO")
 # MC- codes are the protocol's, MA- and DL codes the analyzer's own (docs/decisions.md)
@@ -53,6 +53,7 @@ class PackCode:
     span: Span  # the @code line
     relation_line: int
     message_line: int
+    help: str = ""  # @help: an absolute http(s) URL explaining the finding (SARIF helpUri)
 
 
 @dataclass(frozen=True)
@@ -193,8 +194,12 @@ def _code_of(path: str, lines: List[str], block: Dict[str, tuple]) -> PackCode:
         raise _at(path, lines, severity[1], severity[2], HEADER,
                   f"@severity {severity[0]}: a pack finding is {', '.join(SEVERITIES)}")
     relation, message = block["relation"], block.get("message", ("", number, col))
+    link = block.get("help", ("", number, col))
+    if link[0] and not re.match(r"https?://[^\s/]+\S*$", link[0]):
+        raise _at(path, lines, link[1], link[2], HEADER, f"@help {link[0]}: give an absolute http(s) URL "
+                  "(code scanning opens it; a local path opens nothing there)")
     return PackCode(code, block["title"][0], severity[0], relation[0], message[0],
-                    block.get("_doc", ("",))[0], Span(path, number, col), relation[1], message[1])
+                    block.get("_doc", ("",))[0], Span(path, number, col), relation[1], message[1], link[0])
 
 
 def _check_codes(packs: Sequence[Pack]) -> None:
@@ -347,7 +352,7 @@ def evaluate(packs: PackSet, facts, locate, check_db=None, proofs: bool = False,
             finding.proofs = [bounded(p) for p in about["proofs"][:MAX_PROOFS]]
         findings.append(finding)
     (status, exit_code), = session.ask("pack_status(S, X)").rows
-    declared = {c.code: (c.title, c.explanation, c.severity, c.span.path) for c in packs.codes()}
+    declared = {c.code: (c.title, c.explanation, c.severity, c.help) for c in packs.codes()}
     return FamilyResult(FAMILY, "quality", status, exit_code, findings, [FAMILY], declared)
 
 

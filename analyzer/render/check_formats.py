@@ -16,7 +16,7 @@ from typing import Callable, Dict, Iterable, Mapping, Optional, Tuple
 from analyzer import exitcodes
 from analyzer.query.check_model import CheckResult
 
-FORMATS = ("text", "concise", "json", "sarif", "junit", "github", "markdown")
+FORMATS = ("text", "concise", "json", "sarif", "junit", "github", "markdown", "gitlab")
 
 
 @dataclass
@@ -31,7 +31,12 @@ class Context:
     warn: Callable[[str], None] = lambda message: print(message, file=sys.stderr)
     env: Mapping[str, str] = field(default_factory=lambda: os.environ)
     report: Optional[object] = None
-    memory_dir: str = "docs/memory"  # never written: the step summary is refused there
+    #: SARIF: the base URL of built-in rules' ``helpUri``, the ``automationDetails`` category
+    #: and the memory dir (where a finding without a line is placed, and never written: the step
+    #: summary is refused there); "" = the defaults
+    help_uri: str = ""
+    sarif_category: str = ""
+    memory_dir: str = "docs/memory"
 
     def repo_prefix(self) -> str:
         """The project root's path in its repository (asked of Git once)."""
@@ -70,7 +75,8 @@ def _json(result: CheckResult, ctx: Context) -> Tuple[str, int]:
 def _sarif(result: CheckResult, ctx: Context) -> Tuple[str, int]:
     from analyzer.render.check_sarif import render_sarif
 
-    return render_sarif(result, ctx.repo_prefix(), ctx.warn), exitcodes.OK
+    options = {"help_uri": ctx.help_uri, "category": ctx.sarif_category, "memory_dir": ctx.memory_dir}
+    return render_sarif(result, ctx.repo_prefix(), ctx.warn, options), exitcodes.OK
 
 
 def _junit(result: CheckResult, ctx: Context) -> Tuple[str, int]:
@@ -79,16 +85,23 @@ def _junit(result: CheckResult, ctx: Context) -> Tuple[str, int]:
     return render_junit(result, ctx.repo_prefix()), exitcodes.OK
 
 
-def _markdown(result: CheckResult, ctx: Context) -> Tuple[str, int]:
+def _gitlab(result: CheckResult, ctx: Context) -> Tuple[str, int]:
+    from analyzer.render.check_gitlab import render_gitlab
+
+    return render_gitlab(result, ctx.repo_prefix(), ctx.memory_dir), exitcodes.OK
+
+
+def _markdown(result: CheckResult, ctx: Context, limit: Optional[int] = None) -> Tuple[str, int]:
     from analyzer.query.report import Report
-    from analyzer.render.md import link_base
+    from analyzer.render.md import LIMIT, link_base
     from analyzer.render.report_markdown import render_report_markdown
 
     # the report's relations with this (gated) result's status and findings
     report = dataclasses.replace(ctx.report, check=result) if ctx.report is not None else Report(result)
     if ctx.prefix is None and ctx.report is not None:
         ctx.prefix = ctx.report.repo_prefix(ctx.project_root)
-    return render_report_markdown(report, ctx.repo_prefix(), link_base(ctx.env), command="check"), exitcodes.OK
+    return render_report_markdown(report, ctx.repo_prefix(), link_base(ctx.env), LIMIT if limit is None else limit,
+                                  command="check"), exitcodes.OK
 
 
 def _github(result: CheckResult, ctx: Context) -> Tuple[str, int]:
@@ -98,7 +111,13 @@ def _github(result: CheckResult, ctx: Context) -> Tuple[str, int]:
 
     summary = ctx.env.get("GITHUB_STEP_SUMMARY")
     if summary:
-        text, _ = _markdown(result, ctx)
+        from analyzer.render.md import LIMIT
+
+        try:  # GitHub's 1 MiB holds what earlier steps wrote too: ours fits in what is left
+            room = LIMIT - os.stat(summary).st_size
+        except OSError:
+            room = LIMIT
+        text, _ = _markdown(result, ctx, max(room, 0))
         try:
             write_text(summary, text, ctx.project_root, ctx.memory_dir, append=True)
         except OutputRefused as exc:  # the memory dir, .git, a symlink, a FIFO: never written
@@ -117,6 +136,7 @@ RENDERERS: Dict[str, Callable[[CheckResult, Context], Tuple[str, int]]] = {
     "junit": _junit,
     "github": _github,
     "markdown": _markdown,
+    "gitlab": _gitlab,
 }
 
 

@@ -32,18 +32,19 @@ def escape_property(text: str) -> str:
 def command(finding: CheckFinding, prefix: str) -> str:
     """The workflow command of one finding (its first location; the others in the message)."""
     props: List[str] = []
-    if finding.locations:
-        first = finding.locations[0]
+    where = common.shown_locations(finding)
+    if where:
+        first = where[0]
         props.append(f"file={escape_property(common.repo_path(first, prefix))}")
         if first.line > 0:  # line 0: the file itself (a deleted unit's file the head no longer has)
             props += [f"line={first.line}", f"col={first.col}"]
     props.append(f"title={escape_property(finding.code)}")
     # a merge review's lines are in Git revisions: say which
-    notes = [common.revision_note(finding, n) for n in range(len(finding.locations))]
+    notes = [common.revision_note(finding, n) for n in range(len(where))]
     side = f"; {notes[0]}" if notes and notes[0] else ""
     message = f"{finding.message} ({finding.family}, {common.word(finding)}{side})"
     others = [common.repo_path(l, prefix) + (f":{l.line}" if l.line > 0 else "") + (f" ({note})" if note else "")
-              for l, note in zip(finding.locations[1:], notes[1:])]
+              for l, note in zip(where[1:], notes[1:])]
     if others:
         message += "\nAlso: " + ", ".join(others)
     return f"::{COMMANDS[common.level(finding)]} {','.join(props)}::{escape_data(message)}"

@@ -20,6 +20,8 @@ def finding_payload(finding: CheckFinding) -> Dict[str, Any]:
         out["status"] = finding.status
     if finding.severity is not None:
         out["severity"] = finding.severity
+    if finding.at:
+        out["at"] = finding.at
     if getattr(finding, "proofs", None) is not None:  # --with-proofs
         out["proofs"] = list(finding.proofs)
     if getattr(finding, "introduced", None) is not None:  # --introduced

@@ -3,8 +3,15 @@
 One run; ``tool.driver.rules`` has one entry per code that has a result, from the code's
 ``@code`` block (title, explanation, declared severity); each result has the finding's
 first location as ``locations`` and the others as ``relatedLocations``, repository-relative
-under ``%SRCROOT%``, and a ``partialFingerprints`` entry that does not depend on line
-numbers. GitHub code scanning's documented upload limits (25,000 results and rules per run,
+under ``%SRCROOT%`` and percent-encoded as RFC 3986 wants (a space, ``%``, ``#`` or a
+non-ASCII letter in a path is an escape, never a different file), and a ``partialFingerprints``
+entry that does not depend on line numbers. Code scanning rejects a result without a location:
+a finding that names no file or line (Git unavailable for ``@rev`` Evidence) is placed on the
+memory dir's ``manifest.md``, and its ``locationFallback`` property says why. ``helpUri`` is absolute:
+the documented base (:data:`HELP_URI`, the ``help-uri`` configuration key or ``--help-uri``)
+with the code's anchor; a rule pack's code links to its ``@help`` URL, or to nothing (never to
+the pack's local path). ``automationDetails.id`` is ``CATEGORY/`` from ``--sarif-category``, so
+two uploads in one job stay apart. GitHub code scanning's documented upload limits (25,000 results and rules per run,
 1,000 locations per result, 10 MB gzip-compressed) are kept by dropping the least severe
 results last in result order, deterministically; the run's properties and stderr say so.
 """
@@ -16,12 +23,17 @@ import json
 import re
 from typing import Any, Dict, List, Optional, Tuple
 
+from urllib.parse import quote
+
 from analyzer import __version__
 from analyzer.query.check_model import CheckFinding, CheckResult, Location
 from analyzer.render import findings as common
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
-DOCS = "docs/findings.md"
+#: Where docs/findings.md is published: the default base of every built-in rule's ``helpUri``
+#: (docs/ci.md; the ``help-uri`` configuration key overrides it, e.g. with a fork's copy).
+HELP_URI = "https://pypi.org/project/memory-custodian-analyzer/"
+DEFAULT_CATEGORY = "memory-analyzer/check"
 MAX_RESULTS = 25_000  # GitHub: results per run (also rules per run)
 MAX_LOCATIONS = 1_000  # GitHub: locations per result
 MAX_GZIP_BYTES = 10 * 1024 * 1024  # GitHub: SARIF upload size, gzip-compressed
@@ -36,27 +48,44 @@ def _name(title: str) -> str:
     return "".join(w[:1].upper() + w[1:] for w in re.findall(r"[A-Za-z0-9]+", title))
 
 
-def rule(code: str, result: Optional[CheckResult] = None) -> Dict[str, Any]:
+def uri(path: str) -> str:
+    """A repository-relative path as a URI reference (RFC 3986): every byte but unreserved
+    characters and ``/`` percent-encoded, so ``a b%20#.md`` stays that file."""
+    return quote(path, safe="/")
+
+
+def help_link(code: str, result: Optional[CheckResult] = None, base: str = HELP_URI) -> str:
+    """The absolute ``helpUri`` of a code: a rule pack's ``@help`` (``""`` without one; a local
+    pack path is no link a reader of code scanning can open), else ``base#anchor``."""
+    pack = common.pack_code(code, result) if result is not None else None
+    if pack is not None:
+        return pack[3]
+    return f"{base.split('#', 1)[0]}#{common.anchor(code)}"
+
+
+def rule(code: str, result: Optional[CheckResult] = None, base: str = HELP_URI) -> Dict[str, Any]:
     """A ``reportingDescriptor`` from the code's ``@code`` block (a rule pack's too)."""
     title, explanation, severity = common.describe(code, result)
     full = explanation.replace("\n", " ").strip() or title
-    pack = common.pack_code(code, result) if result is not None else None
-    link = pack[3] if pack is not None else f"{DOCS}#{common.anchor(code)}"
-    return {
+    link = help_link(code, result, base)
+    see = (f" See {link}.", f"\n\nSee [{code}]({link}).") if link else ("", "")
+    out = {
         "id": code,
         "name": _name(title) or code,
         "shortDescription": _text(title),
         "fullDescription": _text(full),
-        "help": {"text": f"{full} See {link}.", "markdown": f"**{title}**\n\n{explanation}\n\nSee [{code}]({link})."},
-        "helpUri": link,
+        "help": {"text": full + see[0], "markdown": f"**{title}**\n\n{explanation}{see[1]}"},
         "defaultConfiguration": {"level": common.LEVELS.get(severity or "", "warning")},
         "properties": {"tags": ["memory-analyzer"]},
     }
+    if link:
+        out["helpUri"] = link
+    return out
 
 
 def _location(loc, prefix: str, note: str = "") -> Dict[str, Any]:
     out: Dict[str, Any] = {"physicalLocation": {
-        "artifactLocation": {"uri": common.repo_path(loc, prefix), "uriBaseId": "%SRCROOT%"},
+        "artifactLocation": {"uri": uri(common.repo_path(loc, prefix)), "uriBaseId": "%SRCROOT%"},
     }}
     if loc.line > 0:  # line 0: the file itself, no region
         out["physicalLocation"]["region"] = {"startLine": loc.line, "startColumn": loc.col}
@@ -65,9 +94,20 @@ def _location(loc, prefix: str, note: str = "") -> Dict[str, Any]:
     return out
 
 
-def result_entry(finding: CheckFinding, fingerprint: str, index: int, prefix: str) -> Dict[str, Any]:
+def located(finding: CheckFinding, memory_dir: str) -> Tuple[List[Location], str]:
+    """The finding's locations, or (when it names no line) the one it falls back to and why:
+    code scanning rejects a result without a location."""
+    if finding.locations:
+        return list(common.shown_locations(finding)), ""
+    return [Location(f"{memory_dir}/manifest.md")], ("the finding names no file or line of the project; "
+                                                      "placed on the memory dir's manifest")
+
+
+def result_entry(finding: CheckFinding, fingerprint: str, index: int, prefix: str,
+                 memory_dir: str = "docs/memory") -> Dict[str, Any]:
     """A SARIF ``result`` of one finding."""
-    where = finding.locations[:MAX_LOCATIONS]
+    where, fallback = located(finding, memory_dir)
+    where = where[:MAX_LOCATIONS]
     out: Dict[str, Any] = {
         "ruleId": finding.code,
         "ruleIndex": index,
@@ -83,10 +123,13 @@ def result_entry(finding: CheckFinding, fingerprint: str, index: int, prefix: st
     flows = [flow for flow in (code_flow(proof, prefix) for proof in finding.proofs or ()) if flow]
     if flows:  # --with-proofs
         out["codeFlows"] = flows
-    for key in ("entries", "scopes"):
-        if getattr(finding, key):
-            out["properties"][key] = list(getattr(finding, key))
-    for key in ("subject", "facet"):
+    if fallback:
+        out["properties"]["locationFallback"] = fallback
+    if common.shown_entries(finding):
+        out["properties"]["entries"] = list(common.shown_entries(finding))
+    if finding.scopes:
+        out["properties"]["scopes"] = list(finding.scopes)
+    for key in ("subject", "facet", "at"):
         if getattr(finding, key):
             out["properties"][key] = getattr(finding, key)
     if getattr(finding, "introduced", None) is not None:  # --introduced: where it started
@@ -115,8 +158,13 @@ def _kept(findings: List[CheckFinding], limit: int) -> List[int]:
     return sorted(ranked[:limit])
 
 
-def sarif_document(result: CheckResult, prefix: str = "", limit: int = MAX_RESULTS) -> Tuple[Dict[str, Any], int]:
-    """The SARIF log and the number of results left out to stay within the upload limits."""
+def sarif_document(result: CheckResult, prefix: str = "", limit: int = MAX_RESULTS,
+                   options: Optional[Dict[str, str]] = None) -> Tuple[Dict[str, Any], int]:
+    """The SARIF log and the number of results left out to stay within the upload limits.
+    ``options``: ``help_uri`` (the base of built-in rules' links), ``category`` (of
+    ``automationDetails.id``), ``memory_dir`` (for the fallback location)."""
+    options = options or {}
+    memory_dir = options.get("memory_dir") or "docs/memory"
     from analyzer.fingerprint import ruleset_fingerprint
 
     findings = common.all_findings(result)
@@ -124,7 +172,7 @@ def sarif_document(result: CheckResult, prefix: str = "", limit: int = MAX_RESUL
     kept = _kept(findings, limit)
     codes = sorted({findings[i].code for i in kept})
     index = {code: n for n, code in enumerate(codes)}
-    results = [result_entry(findings[i], prints[i], index[findings[i].code], prefix) for i in kept]
+    results = [result_entry(findings[i], prints[i], index[findings[i].code], prefix, memory_dir) for i in kept]
     omitted = len(findings) - len(kept)
     clipped = sum(1 for i in kept if len(findings[i].locations) > MAX_LOCATIONS)
     invocation: Dict[str, Any] = {"exitCode": result.exit_code, "executionSuccessful": result.error is None}
@@ -133,7 +181,7 @@ def sarif_document(result: CheckResult, prefix: str = "", limit: int = MAX_RESUL
                                         "descriptor": {"id": result.error_code}}
         if result.error_path:  # no file is at fault in a Git failure: no location, not an empty URI
             notification["locations"] = [{"physicalLocation": {
-                "artifactLocation": {"uri": prefix + result.error_path, "uriBaseId": "%SRCROOT%"},
+                "artifactLocation": {"uri": uri(prefix + result.error_path), "uriBaseId": "%SRCROOT%"},
                 "region": {"startLine": result.error_line, "startColumn": result.error_col}}}]
         invocation["toolExecutionNotifications"] = [notification]
     properties: Dict[str, Any] = {
@@ -150,9 +198,9 @@ def sarif_document(result: CheckResult, prefix: str = "", limit: int = MAX_RESUL
     run = {
         "tool": {"driver": {
             "name": "memory-analyzer", "version": __version__, "semanticVersion": __version__,
-            "rules": [rule(code, result) for code in codes],
+            "rules": [rule(code, result, options.get("help_uri") or HELP_URI) for code in codes],
         }},
-        "automationDetails": {"id": "memory-analyzer/check/"},
+        "automationDetails": {"id": (options.get("category") or DEFAULT_CATEGORY).rstrip("/") + "/"},
         "originalUriBaseIds": {"%SRCROOT%": {"description": _text("the root of the repository")}},
         "invocations": [invocation],
         "columnKind": "unicodeCodePoints",
@@ -180,11 +228,11 @@ def dumps(document: Dict[str, Any]) -> str:
     return text.replace(json.dumps(_RESULTS), f"[\n{body}\n      ]" if results else "[]", 1) + "\n"
 
 
-def render_sarif(result: CheckResult, prefix: str = "", warn=None) -> str:
+def render_sarif(result: CheckResult, prefix: str = "", warn=None, options: Optional[Dict[str, str]] = None) -> str:
     """The SARIF text; past the upload limits fewer results, with a note through ``warn``."""
     limit = MAX_RESULTS
     while True:
-        document, omitted = sarif_document(result, prefix, limit)
+        document, omitted = sarif_document(result, prefix, limit, options)
         text = dumps(document)
         # compressing costs time: only a text over the limit can compress to over the limit
         if limit == 0 or len(text) <= MAX_GZIP_BYTES or \

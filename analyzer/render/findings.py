@@ -57,13 +57,29 @@ def word(finding: CheckFinding) -> str:
 
 
 def identity(finding: CheckFinding) -> str:
-    """What a finding is, without where its lines are: code, family, message, Subject, Facet,
-    scopes, entries and the files it points into (not line numbers, so moving unrelated
-    lines keeps it)."""
-    paths = sorted({l.path for l in finding.locations})
-    parts = [finding.code, finding.family, finding.message, finding.subject, finding.facet,
-             ",".join(finding.scopes), ",".join(finding.entries), ",".join(paths)]
+    """What a finding is, without where its lines are: code, family, normalized message,
+    Subject, Facet, scopes and what it is about: the entry or record it is at when it has one
+    (never every ID of its file, so adding an unrelated entry there reopens nothing), else its
+    entries and the files it points into. No line numbers: moving lines keeps it."""
+    message = " ".join(finding.message.split())
+    if finding.at:
+        about = [finding.at]
+    else:
+        about = [",".join(finding.entries), ",".join(sorted({l.path for l in finding.locations}))]
+    parts = [finding.code, finding.family, message, finding.subject, finding.facet, ",".join(finding.scopes), *about]
     return "\x00".join(parts)
+
+
+def shown_locations(finding: CheckFinding) -> List[Location]:
+    """The locations the CI formats show: the entry a file-wide entry issue is at alone (its
+    JSON lists every ID of the file, as the reference does), else every location."""
+    return finding.locations[:finding.shown] if finding.shown else finding.locations
+
+
+def shown_entries(finding: CheckFinding) -> List[str]:
+    """The entries the CI formats name: the one the finding is at when the others are just
+    the IDs of its file (:func:`shown_locations`), else all."""
+    return [finding.at.split(" ", 1)[1]] if finding.shown and finding.at.startswith("entry ") else finding.entries
 
 
 def fingerprints(findings: Iterable[CheckFinding]) -> List[str]:
@@ -77,6 +93,12 @@ def fingerprints(findings: Iterable[CheckFinding]) -> List[str]:
         seen[digest] = count + 1
         out.append(digest if count == 0 else f"{digest}:{count}")
     return out
+
+
+def error_fingerprint(result: CheckResult) -> str:
+    """A stable fingerprint of a run's error (code, file and message): what it is, not when."""
+    text = "\x00".join([result.error_code, result.error_path, " ".join((result.error or "").split())])
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 
 def repo_prefix(project_root: str) -> str:
@@ -118,7 +140,7 @@ def describe(code: str, result: Optional[CheckResult] = None) -> Tuple[str, str,
 
 
 def pack_code(code: str, result: CheckResult) -> Optional[Tuple[str, str, str, str]]:
-    """``(title, explanation, severity, pack path)`` of a rule pack's code in ``result``."""
+    """``(title, explanation, severity, @help URL or "")`` of a rule pack's code in ``result``."""
     for family in result.families:
         if code in family.codes:
             return family.codes[code]

@@ -55,19 +55,33 @@ def modules_section(report: Report) -> List[str]:
     return lines
 
 
-def graph_section(report: Report) -> List[str]:
-    """The Mermaid flowchart and a line on how it was drawn."""
+def graph(report: Report, **limits) -> tuple:
+    """The report's Mermaid flowchart lines and how they were drawn (mermaid.flowchart's
+    ``budget``, ``max_edges``, ``max_text`` as ``limits``)."""
     missing = sorted({m for m, cells in report.matrix.items() if any(s in ("missing", "absent") for s in cells.values())}
                      | {m.module for m in report.modules if not m.exists})
     sources = list(report.tasks) + ["path", "explicit"]
-    chart, mode = flowchart(sources, report.edges, report.entries, missing)
+    return flowchart(sources, report.edges, report.entries, missing, **limits)
+
+
+def full_graph(report: Report) -> str:
+    """The whole graph, every module and entry, for a file (``analyze report --output
+    mermaid:FILE``): no budget, so it may be past what GitHub renders inline."""
+    big = 1 << 62
+    return "\n".join(graph(report, budget=big, max_edges=big, max_text=big)[0]) + "\n"
+
+
+def graph_section(report: Report) -> List[str]:
+    """The Mermaid flowchart and a line on how it was drawn."""
+    chart, mode = graph(report)
     marked = sum(1 for e in report.entries if e[2] != "reachable")
     lines = ["## Reachability", "",
              f"{len(report.entries)} active entries, {marked} marked (unreachable, outside canonical storage or "
              "unchecked). Red: unreachable; amber: outside canonical storage; dashed: module file missing."]
     if mode != "entries":
-        lines.append(f"The graph would be over {BUDGET} nodes: entries are drawn as {mode} per module; "
-                     "the table below lists every entry.")
+        lines.append(f"The graph would be over {BUDGET} nodes or mermaid's limits (500 edges, 50,000 characters): "
+                     f"entries are drawn as {mode}; the table below lists every entry, and "
+                     "`analyze report --output mermaid:FILE` writes the full graph as a file.")
     return lines + ["", "```mermaid", *chart, "```"]
 
 

@@ -137,14 +137,14 @@ def test_the_result_cache_keys_on_pack_contents(acme, analyze, tmp_path):
 
 def test_pack_findings_in_sarif_carry_the_pack_block(acme, analyze, sarif_errors):
     """SARIF rules of pack codes come from the pack's @code block (title, explanation,
-    severity) and link to the pack; the document is valid SARIF 2.1.0."""
+    severity); the document is valid SARIF 2.1.0."""
     proc = analyze("check", "--project-root", str(acme), "--rules", str(PACK), "--format", "sarif")
     document = json.loads(proc.stdout)
     run = document["runs"][0]
     rules = {r["id"]: r for r in run["tool"]["driver"]["rules"]}
     assert rules["ACME-001"]["shortDescription"]["text"] == "An active constraint rests on user confirmation alone"
     assert rules["ACME-001"]["defaultConfiguration"]["level"] == "warning"
-    assert rules["ACME-001"]["helpUri"] == str(PACK)
+    assert "helpUri" not in rules["ACME-001"]  # no @help: no link, never the runner's local path
     assert "traceable to code or a document" in rules["ACME-001"]["fullDescription"]["text"]
     ours = [r for r in run["results"] if r["ruleId"].startswith("ACME-")]
     assert [(r["ruleId"], r["level"]) for r in ours] == [("ACME-003", "error"), ("ACME-002", "note"),
@@ -205,3 +205,17 @@ def test_fixed_vocabulary_tags_in_any_case(acme, analyze, tmp_path):
     proc = analyze("check", "--all", "--format", "json", "--project-root", str(acme), "--rules", str(pack))
     found = [f for f in json.loads(proc.stdout)["findings"] if f["code"] == "ACME-002"]
     assert found and {f["severity"] for f in found} == {"WARNING"}, proc.stderr
+
+
+def test_pack_help_tag_is_the_sarif_help_uri(acme, analyze, tmp_path):
+    """``/// @help URL`` links the SARIF rule; a relative one is a header error with its line."""
+    text = PACK.read_text(encoding="utf-8").replace(
+        "/// @code ACME-001\n", "/// @code ACME-001\n/// @help https://example.org/acme#001\n", 1)
+    linked = tmp_path / "linked.dl"
+    linked.write_text(text, encoding="utf-8")
+    proc = analyze("check", "--project-root", str(acme), "--rules", str(linked), "--format", "sarif")
+    rules = {r["id"]: r for r in json.loads(proc.stdout)["runs"][0]["tool"]["driver"]["rules"]}
+    assert rules["ACME-001"]["helpUri"] == "https://example.org/acme#001"
+    linked.write_text(text.replace("https://example.org/acme#001", "docs/acme.md"), encoding="utf-8")
+    proc = analyze("check", "--project-root", str(acme), "--rules", str(linked))
+    assert proc.returncode == 2 and "linked.dl:7:" in proc.stderr and "absolute" in proc.stderr

@@ -72,13 +72,19 @@ def check_golden(name: str, text: str, request) -> None:
 
 
 def sarif_validator():
-    """A validator of the SARIF 2.1.0 schema from ../shared (None when shared/ is absent)."""
+    """A validator of the SARIF 2.1.0 schema from ../shared, checking formats too (``uri``:
+    code scanning rejects a relative ``helpUri``); None when shared/ is absent."""
     if not SARIF_SCHEMA.is_file():
         return None
     import jsonschema
 
     schema = json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))
-    return jsonschema.validators.validator_for(schema)(schema)
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    # without a URI parser installed jsonschema passes any "uri" silently: the test extra
+    # installs jsonschema[format-nongpl]; fail loudly rather than validate nothing
+    assert "uri" in cls.FORMAT_CHECKER.checkers, "install jsonschema[format-nongpl] (the test extra)"
+    return cls(schema, format_checker=cls.FORMAT_CHECKER)
 
 
 def count_evaluations(monkeypatch) -> list:

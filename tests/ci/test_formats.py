@@ -13,7 +13,9 @@ from analyzer.render import check_github, md
 from analyzer.render.check_junit import render_junit
 from analyzer.query.report import Report
 from analyzer.render.report_markdown import render_report_markdown
-from cihelp import check_golden, copy_example, normalize, run_inproc, run_proc
+from cihelp import REPO, check_golden, copy_example, normalize, run_inproc, run_proc
+
+JUNIT_XSD = REPO / "tests" / "ci" / "schemas" / "junit-jenkins.xsd"
 
 FORMATS = ("junit", "github", "markdown")
 SUFFIX = {"junit": "xml", "github": "txt", "markdown": "md"}
@@ -59,6 +61,8 @@ def test_junit_every_check_finding_fails_info_included_and_a_diffs_changes_pass(
 
 
 def test_junit_parses_with_a_junit_library(tmp_path, clean_env):
+    """One test case per finding, at most one failure each, named CODE path:line; junitparser,
+    xunitparser and our Jenkins-style XSD read the document whole."""
     junitparser = pytest.importorskip("junitparser")
     root = copy_example(tmp_path)
     out, _, _ = run_inproc(["check", "--all", "--format", "junit", "--project-root", str(root)])
@@ -69,12 +73,53 @@ def test_junit_parses_with_a_junit_library(tmp_path, clean_env):
     assert list(suites) == ["routing", "reachability", "freshness", "conflicts", "legacy", "security", "privacy", "hidden-text"]
     reach = list(suites["reachability"])
     assert len(reach) == 1 and reach[0].is_passed  # a family without findings passes
-    fresh = {case.name: case for case in suites["freshness"]}
-    assert set(fresh) == {"MC-FRESH-001", "MC-FRESH-004", "MC-FRESH-006"}
-    failures = [r for r in fresh["MC-FRESH-004"].result if isinstance(r, junitparser.Failure)]
-    assert len(failures) == 3 and all(f.type == "ERROR" for f in failures)
-    assert "docs/memory/" in failures[0].text and failures[0].message.startswith("Invalid Entry relation")
-    assert xml.failures == sum(s.failures for s in xml)
+    fresh = list(suites["freshness"])
+    assert [c.name.split()[0] for c in fresh] == ["MC-FRESH-001", "MC-FRESH-004", "MC-FRESH-004", "MC-FRESH-004",
+                                                  "MC-FRESH-006"]
+    assert all(len(case.result) == 1 and isinstance(case.result[0], junitparser.Failure) for case in fresh)
+    relation = next(c for c in fresh if c.result[0].message.startswith("Invalid Entry relation"))
+    assert relation.name.startswith("MC-FRESH-004 docs/memory/") and relation.result[0].type == "ERROR"
+    assert "docs/memory/" in relation.result[0].text
+    assert xml.failures == sum(s.failures for s in xml) == sum(1 for s in xml for c in s if not c.is_passed)
+    assert junit_consumers_agree(path) == xml.tests
+
+
+def junit_consumers_agree(path) -> int:
+    """Validate ``path`` against tests/ci/schemas/junit-jenkins.xsd and read it with xunitparser
+    (which asserts on repeated properties and wrong counts); the number of test cases."""
+    xmlschema = pytest.importorskip("xmlschema")
+    xmlschema.XMLSchema(str(JUNIT_XSD)).validate(str(path))
+    xunitparser = pytest.importorskip("xunitparser")
+    with open(path, encoding="utf-8") as handle:
+        _, run = xunitparser.parse(handle)
+    return run.testsRun
+
+
+def test_junit_xsd_rejects_what_jenkins_rejects(tmp_path):
+    """The schema is not a no-op: a file/line attribute on a test case and a missing name fail."""
+    xmlschema = pytest.importorskip("xmlschema")
+    schema = xmlschema.XMLSchema(str(JUNIT_XSD))
+    good = '<testsuites><testsuite name="s" tests="1"><testcase name="c"/></testsuite></testsuites>'
+    assert schema.is_valid(good)
+    assert not schema.is_valid(good.replace('name="c"', 'name="c" file="a.md" line="3"'))
+    assert not schema.is_valid(good.replace(' name="c"', ''))
+
+
+def test_junit_one_case_per_finding_and_illegal_characters_replaced(tmp_path):
+    """Control characters (a module name can hold them) become \\xNN: the document parses."""
+    import xml.etree.ElementTree as ET
+
+    odd = "areas/a\x01b\x1b.md"
+    findings = [CheckFinding("MC-ROUTING-005", "routing", f"missing: {odd}", severity="WARNING",
+                             locations=[Location(f"docs/memory/{odd}", i + 1)]) for i in range(3)]
+    result = CheckResult([FamilyResult("routing", "quality", "FAILED", 1, findings)], "FAILED", 1)
+    text = render_junit(result)
+    cases = ET.fromstring(text).findall(".//testcase")
+    assert len(cases) == 3 and all(len(c.findall("failure")) == 1 for c in cases)
+    assert cases[1].get("name") == "MC-ROUTING-005 docs/memory/areas/a\\x01b\\x1b.md:2"
+    path = tmp_path / "odd.xml"
+    path.write_text(text, encoding="utf-8")
+    assert junit_consumers_agree(path) == 3
 
 
 def test_junit_error_result(tmp_path):
@@ -86,6 +131,7 @@ def test_junit_error_result(tmp_path):
     path.write_text(proc.stdout, encoding="utf-8")
     case = next(iter(next(iter(junitparser.JUnitXml.fromfile(str(path))))))
     assert isinstance(case.result[0], junitparser.Error) and proc.returncode == 1
+    assert junit_consumers_agree(path) == 1
     assert case.result[0].text.startswith("docs/memory:1:1: Memory directory missing")
 
 
@@ -154,7 +200,7 @@ def test_junit_is_generic_over_families_and_codes():
     pack = CheckFinding("PACK-EXAMPLE-1", "my-pack", "custom", severity="WARNING", locations=[Location("x.md", 2)])
     result = CheckResult([FamilyResult("my-pack", "quality", "OK", 0, [pack])], "OK", 0)
     text = render_junit(result)
-    assert '<testsuite name="my-pack"' in text and 'name="PACK-EXAMPLE-1"' in text
+    assert '<testsuite name="my-pack"' in text and 'name="PACK-EXAMPLE-1 x.md:2"' in text
 
 
 @settings(max_examples=300, deadline=None)

@@ -231,7 +231,7 @@ def test_report_output_files_and_errors(tmp_path):
     assert missing.returncode == 1 and json.loads(missing.stdout)["schema"]["name"] == "report.error"
     # a check format the report does not write is an error, not a file named "sarif:…"
     wrong = run_proc(["report", "--project-root", str(root), "--output", f"sarif:{tmp_path / 'r.sarif'}"], tmp_path)
-    assert wrong.returncode == 2 and "writes markdown or json, not sarif" in wrong.stderr
+    assert wrong.returncode == 2 and "writes markdown or json or mermaid, not sarif" in wrong.stderr
     assert not list(tmp_path.glob("sarif:*")) and not (tmp_path / "r.sarif").exists()
 
 
@@ -275,3 +275,45 @@ def test_outside_any_repository_no_git_process_starts(tmp_path, monkeypatch):
     (root / ".git").mkdir()  # now Git is asked (and fails: not a repository)
     with pytest.raises(AssertionError, match="git was started"):
         list_files(str(root))
+
+
+def _within_mermaid_limits(block: str) -> None:
+    _, edges, _ = check_flowchart(block)
+    assert len(edges) < 500 and len(block) < 50_000, (len(edges), len(block))
+
+
+@pytest.mark.parametrize("modules_count", [240, 1000])
+def test_many_modules_collapse_into_counted_groups_within_mermaids_limits(modules_count):
+    """238 optional modules gave 502 edges (mermaid draws 500), 1,000 "Maximum text size"."""
+    edges = [(s, f"areas/m{n:04d}.md") for n in range(modules_count) for s in ("path", "explicit")]
+    entries = [(f"MC-AREA-{n:04d}", f"areas/m{n:04d}.md", "reachable" if n % 3 else "unreachable")
+               for n in range(modules_count)]
+    missing = [f"areas/m{n:04d}.md" for n in range(0, modules_count, 7)]
+    lines, mode = mermaid.flowchart(["path", "explicit"], edges, entries, missing)
+    _within_mermaid_limits("\n".join(lines))
+    assert mode.endswith("modules grouped by folder")
+    nodes, _, classes = check_flowchart("\n".join(lines))
+    counted = sum(int(m.group(1)) for label in nodes.values() if (m := re.match(r'(\d+) modules? in areas/', label)))
+    assert counted == modules_count  # every module is in one group
+    assert set(classes.values()) >= {"missing", "unreachable"}
+    # as many folders as modules, past the limit: grouped by mark alone, which always fits
+    edges = [("path", f"f{n}/m.md") for n in range(modules_count * 3)]
+    lines, mode = mermaid.flowchart(["path"], edges, [], [])
+    _within_mermaid_limits("\n".join(lines))
+    assert mode.endswith("modules grouped")
+
+
+def test_a_project_with_240_optional_modules_and_the_full_graph_file(tmp_path, clean_env):
+    root = copy_example(tmp_path)
+    manifest = root / "docs" / "memory" / "manifest.md"
+    extra = "".join(f"- `areas/x{n:03d}.md`\n  - activation: path\n  - paths: `x/{n}/**`\n"
+                    f"  - description: Area {n}.\n" for n in range(240))
+    text = manifest.read_text(encoding="utf-8").replace("### Enabled areas\n", "### Enabled areas\n" + extra, 1)
+    manifest.write_text(text, encoding="utf-8")
+    full = tmp_path / "graph.mmd"
+    out, err, _ = run_inproc(["report", "--project-root", str(root), "--output", f"mermaid:{full}"])
+    [block] = mermaid_blocks(out)
+    _within_mermaid_limits(block)
+    assert "`analyze report --output mermaid:FILE`" in out
+    nodes, _, _ = check_flowchart(full.read_text(encoding="utf-8").rstrip("\n"))
+    assert sum(1 for label in nodes.values() if label.startswith('areas/x')) == 240

@@ -79,7 +79,7 @@ def test_rules_come_from_the_code_blocks():
     entry = {e.code: e for e in catalog.load().entries}["MC-REACH-001"]
     rule = check_sarif.rule("MC-REACH-001")
     assert rule["shortDescription"]["text"] == entry.title
-    assert rule["helpUri"] == "docs/findings.md#mc-reach-001"
+    assert rule["helpUri"] == check_sarif.HELP_URI + "#mc-reach-001"
     assert rule["defaultConfiguration"]["level"] == "error"
     # a code no shipped rule declares (a rule pack's) still renders
     assert check_sarif.rule("PACK-EXAMPLE-1")["shortDescription"]["text"] == "PACK-EXAMPLE-1"
@@ -239,3 +239,58 @@ def test_merge_review_locations_name_their_revision():
     assert "docs/memory/subjects.md:23 (in origin/main (bbbbbbbbbbbb))" in line
     findings = "\n".join(md.findings_section(result, "", ""))
     assert "[docs/memory/subjects.md:23](docs/memory/subjects.md#L23) (in origin/main (bbbbbbbbbbbb))" in findings
+
+
+def test_the_schema_validator_rejects_garbage():
+    """The validator is not a no-op: a broken log, a relative helpUri and an empty
+    ``locations`` all fail (the schema copy once lacked its root and validated nothing)."""
+    validator = sarif_validator()
+    if validator is None:
+        pytest.skip("../shared/schemas/sarif-schema-2.1.0.json is not here")
+    assert list(validator.iter_errors({"version": "9", "runs": "no"}))
+    document, _ = check_sarif.sarif_document(_result(_finding(3)))
+    assert not list(validator.iter_errors(document))
+    document["runs"][0]["tool"]["driver"]["rules"][0]["helpUri"] = "docs/findings.md#mc-reach-001"
+    assert [e.validator for e in validator.iter_errors(document)] == ["format"]
+
+
+def test_every_result_has_a_location_with_the_reason_when_it_falls_back():
+    bare = CheckFinding("MC-FRESH-003", "freshness", "Git is unavailable", severity="INFO")
+    result = CheckResult([FamilyResult("freshness", "quality", "OK", 0, [bare])], "OK", 0)
+    entry = check_sarif.sarif_document(result, "sub/", options={"memory_dir": "notes/mem"})[0]["runs"][0]["results"][0]
+    assert entry["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "sub/notes/mem/manifest.md"
+    assert "no file or line" in entry["properties"]["locationFallback"]
+
+
+def test_uris_are_percent_encoded():
+    finding = _finding(3, path="my notes/100%#d\u00e9cisions.md")
+    run = check_sarif.sarif_document(_result(finding), "a b/")[0]["runs"][0]
+    where = run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]
+    assert where == {"uri": "a%20b/my%20notes/100%25%23d%C3%A9cisions.md", "uriBaseId": "%SRCROOT%"}
+    from urllib.parse import unquote
+
+    assert unquote(where["uri"]) == "a b/my notes/100%#d\u00e9cisions.md"
+
+
+def test_help_uri_is_absolute_and_overridable_and_category_sets_the_automation_id():
+    run = check_sarif.sarif_document(_result(_finding(3)))[0]["runs"][0]
+    assert run["tool"]["driver"]["rules"][0]["helpUri"] == check_sarif.HELP_URI + "#mc-reach-001"
+    assert run["automationDetails"]["id"] == "memory-analyzer/check/"
+    options = {"help_uri": "https://example.org/docs/findings.md", "category": "memory/pr"}
+    run = check_sarif.sarif_document(_result(_finding(3)), options=options)[0]["runs"][0]
+    assert run["tool"]["driver"]["rules"][0]["helpUri"] == "https://example.org/docs/findings.md#mc-reach-001"
+    assert run["automationDetails"]["id"] == "memory/pr/"
+
+
+def test_sarif_category_and_help_uri_from_the_command_line_and_configuration(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    root = copy_example(tmp_path)
+    out, err, _ = run_inproc(["check", "--format", "sarif", "--sarif-category", "memory/main",
+                              "--project-root", str(root)])
+    assert json.loads(out)["runs"][0]["automationDetails"]["id"] == "memory/main/", err
+    (root / ".memory-analyzer.toml").write_text('help-uri = "https://example.org/f.md"\n', encoding="utf-8")
+    out, err, _ = run_inproc(["check", "--format", "sarif", "--project-root", str(root)])
+    assert json.loads(out)["runs"][0]["tool"]["driver"]["rules"][0]["helpUri"].startswith("https://example.org/f.md#")
+    out, err, status = run_inproc(["check", "--format", "sarif", "--help-uri", "docs/findings.md",
+                                   "--project-root", str(root)])
+    assert status == 2 and "absolute" in err

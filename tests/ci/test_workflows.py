@@ -105,11 +105,14 @@ def test_pre_commit_hooks(repo, tmp_path):
     assert proc.returncode == 1 and proc.stdout.startswith("MemoryCustodian routing check:")
 
 
-def test_composite_action(repo, tmp_path):
+def _run_action(repo, tmp_path, **overrides):
+    """The composite action's run steps as a runner runs them: (inputs, results, $GITHUB_OUTPUT, summary)."""
     action = yaml.safe_load((REPO / "action.yml").read_text(encoding="utf-8"))
     assert action["runs"]["using"] == "composite"
     inputs = {name: spec.get("default", "") for name, spec in action["inputs"].items()}
+    inputs.update(overrides)
     output, summary = tmp_path / "output", tmp_path / "summary.md"
+    summary.write_text("an earlier step\n", encoding="utf-8")
     base = _env(tmp_path, GITHUB_OUTPUT=str(output), GITHUB_STEP_SUMMARY=str(summary))
     results = {}
     for step in action["runs"]["steps"]:
@@ -124,12 +127,40 @@ def test_composite_action(repo, tmp_path):
             else:
                 env[key] = dict(line.split("=", 1) for line in output.read_text().splitlines())[match.group(3)]
         results[step["name"]] = _bash(step["run"], repo, env)
+    return inputs, results, output, summary
+
+
+def test_composite_action(repo, tmp_path):
+    inputs, results, output, summary = _run_action(repo, tmp_path)
     assert results["Check memory"].returncode == 0  # the step records the status, the last step fails
     assert "exit-code=1" in output.read_text()
     assert results["Fail on the check's exit status"].returncode == 1
     sarif = json.loads((repo / inputs["sarif-file"]).read_text())
     assert sarif["runs"][0]["results"]
-    assert summary.read_text().startswith("# memory-analyzer check:")
+    assert sarif["runs"][0]["automationDetails"]["id"] == inputs["category"] + "/"
+    # appended after what earlier steps wrote
+    assert summary.read_text().startswith("an earlier step\n# memory-analyzer check:")
+
+
+def test_composite_action_passes_args_without_splitting_them(repo, tmp_path):
+    """One argument per line: a baseline whose name has a space stays one argument."""
+    base = repo / "my base.json"
+    proc = subprocess.run([sys.executable, "-m", "analyzer", "check", "--all", "--format", "json",
+                           "--project-root", str(repo)], capture_output=True, text=True, env=_env(tmp_path))
+    base.write_text(proc.stdout, encoding="utf-8")
+    _, results, output, _ = _run_action(repo, tmp_path, args="--all\n--baseline\nmy base.json\n", category="pr")
+    assert "exit-code=0" in output.read_text(), results["Check memory"].stderr  # every finding is in the baseline
+    assert "hidden" in results["Check memory"].stderr
+
+
+def test_gitlab_job_writes_a_code_quality_report(repo, tmp_path):
+    job = yaml.safe_load((CI / "gitlab-ci.yml").read_text(encoding="utf-8"))["memory-analyzer"]
+    env = _env(tmp_path, GITLAB_CI="true")
+    for line in job["script"]:
+        if "pip install" not in line:
+            _bash(line, repo, env)
+    issues = json.loads((repo / job["artifacts"]["reports"]["codequality"]).read_text(encoding="utf-8"))
+    assert issues and all({"description", "check_name", "fingerprint", "severity", "location"} <= set(i) for i in issues)
 
 
 def test_docs_show_the_tested_files_verbatim():

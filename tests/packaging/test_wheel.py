@@ -35,7 +35,7 @@ def test_wheel_installs_into_fresh_venv_and_runs_outside_the_tree(tmp_path):
     if built.returncode != 0:  # fall back to an isolated build (needs setuptools from the index)
         built = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(dist), str(REPO)], cwd=tmp_path)
     assert built.returncode == 0, built.stderr
-    wheel = next(dist.glob("memory_analyzer-*.whl"))
+    wheel = next(dist.glob("memory_custodian_analyzer-*.whl"))
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
     py = env_dir / "bin" / "python"
