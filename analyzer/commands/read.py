@@ -166,7 +166,10 @@ def run(args: argparse.Namespace) -> int:
         status = emit_json("read", "result", read_payload(result, explain=args.explain, names_only=args.names_only,
                                                           root=root))
         return status if status else result.exit_code
-    from analyzer.render.read_text import read_text_lines
+    from analyzer.render.read_text import overlay_dir_text, read_text_lines
+
+    if args.explain:  # stderr: the pack's text stays the reference's, line for line
+        print(f"Local overlay directory: {overlay_dir_text(result.local_dir)}", file=sys.stderr)
 
     write = sys.stdout.write
     for line in read_text_lines(result, explain=args.explain, names_only=args.names_only):

@@ -48,8 +48,6 @@ def read_text_lines(result: ReadResult, *, explain: bool, names_only: bool) -> L
     if result.shared_completeness != result.completeness:
         out.append(f"Shared routing completeness: {result.shared_completeness}")
     out.append(f"Local overlay status: {result.local_status}")
-    if explain:
-        out.append(f"Local overlay directory: {overlay_dir_text(result.local_dir)}")
     out += [f"- {w}" for w in result.local_warnings]
     if result.local_loaded:
         out.append("Local loaded:")

@@ -23,7 +23,7 @@ def test_an_unrouted_area_fails_where_its_path_glob_has_no_touched_path(session)
     answer = why_not(session, 'disposition("areas/web.md", "loaded")')
     text = answer.render()
     assert text.splitlines()[0] == ('disposition("areas/web.md", "loaded") does not hold: routed(M) no tuple '
-                                    'matches under M = "areas/web.md" (rules/read/modules.dl:64:1)')
+                                    'matches under M = "areas/web.md" (rules/read/modules.dl:66:1)')
     # the path rule binds the area's glob and stops at the missing touched path
     assert 'with M = "areas/web.md", G = "web/**", O = 1' in text
     assert "fails at touched_path(P): no tuple matches" in text
