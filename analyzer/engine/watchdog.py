@@ -167,7 +167,9 @@ def _arm(dog: Watchdog) -> bool:
             handler = signal.signal(signal.SIGALRM, _on_tick)
         except (ValueError, OSError):
             return False
-        _PREVIOUS[:] = [handler, signal.setitimer(signal.ITIMER_REAL, TICK, TICK)]
+        # the first tick no later than the deadline: a bound shorter than a tick is met too
+        first = TICK if dog.deadline is None else min(TICK, max(dog.deadline - time.monotonic(), 1e-4))
+        _PREVIOUS[:] = [handler, signal.setitimer(signal.ITIMER_REAL, first, TICK)]
     _ACTIVE.append(dog)
     return True
 

@@ -71,6 +71,7 @@ def test_a_file_the_head_no_longer_has_is_annotated_at_file_level(tmp_path):
     [found] = json.loads(sarif)["runs"][0]["results"]
     assert found["locations"][0]["physicalLocation"] == {"artifactLocation": {"uri": path, "uriBaseId": "%SRCROOT%"}}
     junit, _ = render("junit", checked, Context(str(repo.root)))
-    assert f'file="{path}"' in junit and "line=" not in junit
+    # JUnit carries locations in the case name and output (Jenkins' schema has no file/line)
+    assert path in junit and ' line="' not in junit
     markdown, _ = render("markdown", checked, Context(str(repo.root)))
     assert f"[{path}]({path})" in markdown
