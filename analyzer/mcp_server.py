@@ -23,8 +23,6 @@ from analyzer.mcp_tools import EXPLICIT, TOOLS, tool_description
 
 PACK_SCHEME = "memory"
 PACK_TEMPLATE = "memory://pack/{task}"
-#: seconds without a call after which the garbage of earlier calls is collected
-IDLE_GC_S = 0.5
 INSTRUCTIONS = (
     "memory-analyzer answers questions about this repository's agent memory (MemoryCustodian Protocol "
     "0.7) deterministically, with reasons, from its rules; it never writes. Before touching files call "
@@ -60,13 +58,8 @@ def build_server(calls: Calls):
     async def list_tools(ctx, params) -> Any:
         return types.ListToolsResult(tools=tools)
 
-    idle = _IdleCollector(calls)
-
     async def call_tool(ctx, params) -> Any:
-        try:
-            return _result(types, calls.call(params.name, params.arguments))
-        finally:
-            idle.schedule()
+        return _result(types, calls.call(params.name, params.arguments))
 
     async def list_resources(ctx, params) -> Any:
         return types.ListResourcesResult(resources=[types.Resource(
@@ -85,10 +78,7 @@ def build_server(calls: Calls):
             words = pack_words(uri)
         except ValueError as exc:
             raise MCPError(-32602, f"MA-USAGE {exc}") from None
-        try:
-            answer = calls.text("read", words)
-        finally:
-            idle.schedule()
+        answer = calls.text("read", words)
         if answer.error:
             raise MCPError(-32603, answer.text.strip(), {"code": answer.code})
         return types.ReadResourceResult(contents=[types.TextResourceContents(
@@ -97,23 +87,6 @@ def build_server(calls: Calls):
     return Server("memory-analyzer", version=__version__, instructions=INSTRUCTIONS,
                   on_list_tools=list_tools, on_call_tool=call_tool, on_list_resources=list_resources,
                   on_list_resource_templates=list_templates, on_read_resource=read_resource)
-
-
-class _IdleCollector:
-    """Collect the garbage of the last calls once the server has been idle for
-    :data:`IDLE_GC_S` seconds (after the answers went out, not while a host waits for one)."""
-
-    def __init__(self, calls: Calls) -> None:
-        self.calls = calls
-        self.handle = None
-
-    def schedule(self) -> None:
-        """(Re)start the idle timer: a call that comes first postpones the collection."""
-        import asyncio
-
-        if self.handle is not None:
-            self.handle.cancel()
-        self.handle = asyncio.get_running_loop().call_later(IDLE_GC_S, self.calls.collect)
 
 
 def _result(types, answer: Answer):

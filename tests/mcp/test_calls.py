@@ -37,18 +37,15 @@ def test_the_fingerprint_follows_content_paths_and_configuration(tmp_path):
     assert fingerprint(str(root), "docs/memory", ["api/x.py"]) != third
 
 
-def test_garbage_is_collected_at_least_every_gc_every_calls(monkeypatch):
+def test_garbage_is_collected_every_gc_every_calls(monkeypatch):
     collected = []
     monkeypatch.setattr(mcp_calls.gc, "collect", lambda *a: collected.append(1) or 0)
     calls = Calls(str(EXAMPLE))
     for _ in range(2 * mcp_calls.GC_EVERY):
         calls.call("memory_explain", {"code": "DL902"})
     assert len(collected) == 2
-    calls.call("memory_explain", {"code": "DL902"})
-    calls.collect()  # what the server does once idle
-    assert len(collected) == 3
-    calls.collect()  # nothing new since: nothing to do
-    assert len(collected) == 3
+    calls.text("read", ["--task=implementation"])  # the pack resource counts too
+    assert len(collected) == 2
 
 
 def test_no_cache_reaches_the_commands(monkeypatch):
