@@ -6,10 +6,10 @@ import argparse
 import os
 import sys
 
-from analyzer import exitcodes
-from analyzer.bounds import positive_int, seconds
+from analyzer.core import exitcodes
+from analyzer.commands.bounds import positive_int, seconds
 from analyzer.engine.limits import QUERY_TIMEOUT_S
-from analyzer.root import add_root_arguments, resolve_root
+from analyzer.project.root import add_root_arguments, resolve_root
 
 #: the optional dependency's install line, said when it is missing
 INSTALL = "pip install 'memory-custodian-analyzer[mcp]'"
@@ -21,7 +21,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=seconds, default=QUERY_TIMEOUT_S, metavar="S",
                         help=f"stop any one tool call after S seconds with a DL902 tool error (default "
                              f"{QUERY_TIMEOUT_S:g}; 0 means no limit); the server keeps running")
-    from analyzer.mcp_calls import MAX_ANSWER_BYTES
+    from analyzer.commands.mcp_calls import MAX_ANSWER_BYTES
 
     parser.add_argument("--max-answer-bytes", type=positive_int, default=MAX_ANSWER_BYTES, metavar="N",
                         help=f"largest answer of one call, in bytes (default {MAX_ANSWER_BYTES}); a larger one is "
@@ -38,9 +38,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"analyze mcp: error: MA-USAGE the MCP server needs the optional dependency `mcp`: {INSTALL}",
               file=sys.stderr)
         return exitcodes.INVALID
-    from analyzer import lifetime
-    from analyzer.mcp_calls import Calls
-    from analyzer.mcp_server import serve
+    from analyzer.core import lifetime
+    from analyzer.commands.mcp_calls import Calls
+    from analyzer.commands.mcp_server import serve
 
     lifetime.disable()  # a server answers many calls: what one built must be freed, not kept to exit
     root = resolve_root(args.project_root, args.memory_dir)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from analyzer import mcp_calls
-from analyzer.mcp_calls import Answer, Calls, fingerprint
+from analyzer.commands import mcp_calls
+from analyzer.commands.mcp_calls import Answer, Calls, fingerprint
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "acme-shop"

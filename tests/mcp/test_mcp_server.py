@@ -108,8 +108,8 @@ def test_every_tool_answers_as_the_cli_on_the_real_world_trees(tmp_path, tree):
 
 
 def test_the_tool_list_is_the_generated_one():
-    from analyzer.mcp_calls import Calls
-    from analyzer.mcp_tools import TOOLS, tool_description
+    from analyzer.commands.mcp_calls import Calls
+    from analyzer.commands.mcp_tools import TOOLS, tool_description
 
     calls = Calls(str(EXAMPLE))
 
@@ -289,7 +289,7 @@ def test_without_the_sdk_the_command_names_the_extra():
                "        if name == 'mcp' or name.startswith('mcp.'):\n"
                "            raise ImportError('blocked: ' + name)\n"
                "sys.meta_path.insert(0, Block())\n"
-               "from analyzer.cli import main\n"
+               "from analyzer.commands.cli import main\n"
                "sys.exit(main(['mcp', '--project-root', sys.argv[1]]))\n")
     proc = subprocess.run([sys.executable, "-c", blocker, str(EXAMPLE)], capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": str(REPO)}, stdin=subprocess.DEVNULL, timeout=60)

@@ -10,9 +10,9 @@ import argparse
 
 import pytest
 
-from analyzer.cli import build_parser
-from analyzer.mcp_tools import TOOLS, ArgumentError, command_line, tool, tool_description, tool_schema
-from analyzer.registry import command
+from analyzer.commands.cli import build_parser
+from analyzer.commands.mcp_tools import TOOLS, ArgumentError, command_line, tool, tool_description, tool_schema
+from analyzer.contract.registry import command
 
 
 def _parser(name):
