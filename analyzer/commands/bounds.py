@@ -6,6 +6,7 @@ as ``query`` did for its evaluation. Defaults (docs/cli.md, "Time bounds"):
 
 - ``query``: :data:`~analyzer.engine.limits.QUERY_TIMEOUT_S` (60 s);
 - ``shell``: the same, for each line (the session itself waits for its user);
+- ``mcp``: the same, for each tool call (the server itself runs until its input ends);
 - every other command: :data:`COMMAND_TIMEOUT_S`.
 
 The bound is a :class:`~analyzer.engine.watchdog.Watchdog` armed around the command
@@ -87,14 +88,14 @@ def add_timeout(parser: argparse.ArgumentParser, command: str) -> None:
 
 def command_watchdog(args: Any) -> Optional[Any]:
     """The watchdog that bounds the whole command (None for the shell, which bounds each
-    line, for ``query``, which bounds itself from ``args._started``, and when ``--timeout 0``
+    line, for ``mcp``, which bounds each call, for ``query``, which bounds itself from ``args._started``, and when ``--timeout 0``
     asks for no bound). Only time is checked here: the
     memory and tuple limits stay those of each evaluation (``query`` adds its own)."""
     import time
 
     args._started = time.monotonic()
     timeout = getattr(args, "timeout", None)
-    if args.command in ("shell", "query") or not timeout:
+    if args.command in ("shell", "query", "mcp") or not timeout:
         return None
     from analyzer.engine.limits import Limits
     from analyzer.engine.watchdog import Watchdog

@@ -128,6 +128,18 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         exits=((0, "end of input or .quit"), (2, "the project root is not a directory")),
     ),
     CommandSpec(
+        "mcp", LIVE, "analyzer.commands.mcp",
+        "serve the project's memory to agents over the Model Context Protocol (stdio, read-only)",
+        "An MCP server over standard input and output (the optional dependency: pip install "
+        "'memory-custodian-analyzer[mcp]'). Its tools memory_read, memory_why, memory_whynot, memory_check, "
+        "memory_query, memory_schema, memory_diff and memory_explain answer with the documents the commands "
+        "print with --format json (explain and why-not: their text); the context pack is the resource "
+        "memory://pack/{task}. Every call is bounded by --timeout and --max-answer-bytes, a failed call is a tool "
+        "error carrying its code, answers are cached until a memory file changes. The documentation's MCP page configures hosts.",
+        exits=((0, "standard input ended"),
+               (2, "the `mcp` package is not installed (`MA-USAGE`, the pip command to install it on stderr)")),
+    ),
+    CommandSpec(
         "explain", LIVE, "analyzer.commands.explain",
         "print the catalogue entry of a finding or reason code, or what a DL/MA code means and what to do",
         "Print the catalogue entry of CODE, read from the metadata of the shipped rule files: title, kind, "

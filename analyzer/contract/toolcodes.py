@@ -224,6 +224,13 @@ _OTHER: Dict[str, tuple] = {
                              "run `analyze diff --base SHA~1 --head SHA` on the commit named to see the blind spots; "
                              "a later commit that fixes the file does not repair history: take the readings --as-of "
                              "a time after the commit left the 30-day window; until then `full` is not available."),
+    "MA-MCP-SIZE": ("an `analyze mcp` tool answer is larger than the server's --max-answer-bytes: the tool error "
+                    "holds its first bytes and a note with the whole answer's size",
+                    "narrow the request (fewer paths, a narrower goal or check family), or start the server with a "
+                    "larger --max-answer-bytes."),
+    "MA-INTERNAL": ("the analyzer failed while answering (exit 3: an unexpected exception or an output that does "
+                    "not match its declared shape); `analyze mcp` returns it as a tool error and keeps serving",
+                    "report it with the request that caused it; the answer must not be trusted."),
     "MA-GIT": ("Git could not answer a history request (`diff`, `readiness`, `check --autonomy`, `restore`): "
                "a revision it cannot resolve, not a repository, history a shallow clone does not hold, an object "
                "a partial clone lacks, a file it cannot read",

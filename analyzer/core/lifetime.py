@@ -31,6 +31,12 @@ def enable() -> None:
     _ENABLED = True
 
 
+def disable() -> None:
+    """From now on :func:`keep` holds nothing (a long-running server, ``analyze mcp``)."""
+    global _ENABLED
+    _ENABLED = False
+
+
 def keep(*objects) -> None:
     """Keep ``objects`` alive until exit (a no-op unless :func:`enable` was called)."""
     if _ENABLED:

@@ -19,6 +19,7 @@ from analyzer.engine.astfmt import literal_text, rule_text, value_text
 
 MAX_DEPTH = 3
 MAX_CLOSEST = 3
+_NEVER = "DL917"  # the goal can never match (an empty relation nothing derives)
 _UNSAFE = {"DL108", "DL109", "DL110", "DL111", "DL112"}
 
 
@@ -149,8 +150,10 @@ def _first_failure(session, rule, binds, miss: Miss, depth: int) -> None:
         except DiagnosticError as exc:
             if any(d.code in _UNSAFE for d in exc.diagnostics):
                 continue  # not yet evaluable on its own: take the next literal with it
-            raise
-        if not answer.rows:
+            if not any(d.code == _NEVER for d in exc.diagnostics):
+                raise
+            answer = None  # a relation with no facts and no rule (e.g. no --rule given): it fails here
+        if answer is None or not answer.rows:
             failing = pending[-1]
             miss.failing = _lit_text(failing)
             env = dict(zip(last_cols, last_rows[0])) if last_rows and last_cols else {}

@@ -56,3 +56,12 @@ def test_why_not_takes_one_atom(session):
 
     with pytest.raises(DiagnosticError):
         why_not(session, "memory_file(M), memory_file(N)")
+
+
+def test_a_relation_without_facts_or_rules_fails_there_not_as_an_internal_error(session):
+    # no --rule/--profile/--area: req_explicit is empty and nothing derives it, which the query
+    # layer refuses as a goal that can never match (DL917); why-not reported that as exit 3
+    from analyzer.query.whynot import why_not
+
+    text = why_not(session, 'disposition("nope.md", "missing-optional")').render()
+    assert "fails at req_explicit(F, R): no tuple matches" in text
