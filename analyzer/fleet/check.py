@@ -43,7 +43,7 @@ def prepare(path: str, families, use_cache: bool = True) -> Prepared:
     project, refused = load_checked(request)
     if refused is not None:
         return Prepared(path, refused)
-    facts, _only, needed = gather(request, project, check_program(use_cache))
+    facts, _only, needed = gather(request, project, check_program(True))
     return Prepared(path, None, request, project, facts, needed)
 
 
@@ -59,7 +59,7 @@ def fleet_check(paths: List[str], engine: str = "duckdb", use_cache: bool = True
         _warm(paths, jobs)
     prepared = [prepare(p, families, use_cache) for p in paths]
     live = [p for p in prepared if p.result is None]
-    program = check_program(use_cache)
+    program = check_program(True)  # the compiled rules, not repository data: cached whatever --no-cache
     only = sorted({rel for name in families for rel in FAMILIES[name].relations})
     run = evaluate(program, [{rel: rows for rel, rows in p.facts.items() if rel in p.needed} for p in live], only,
                    engine, memory_limit, spark_master)

@@ -16,6 +16,7 @@ from typing import Dict, Iterable, List, Mapping, Optional, Sequence
 from analyzer.engine import ast
 from analyzer.engine.database import sorted_tuples
 from analyzer.engine.errors import EngineError
+from analyzer.engine.limits import MAX_SYMBOL_LENGTH
 from analyzer.sqlback import emit
 from analyzer.sqlback.tables import REPO, arrow_table, columns, create_sql, quote
 
@@ -102,7 +103,19 @@ class DuckRun:
                     selects = [self._select(rule) for rule in rules if rule.head.rel == rel]
                     if selects:
                         self._insert_new(rel, " UNION ".join(f"({s})" for s in selects))
+                        self._bounded(rel)
         return self
+
+    def _bounded(self, rel: str, table: Optional[str] = None) -> None:
+        """DL931 when a symbol of ``rel`` (in ``table``) is longer than the native builtins
+        may build: checked per stored column, where the native engine checks per call."""
+        decl = self.decls[rel]
+        lengths = [f"max(length({quote(n)}))" for n, c in zip(columns(decl), decl.columns) if c.type == ast.SYMBOL]
+        if lengths:
+            row = self._sql(f"SELECT {', '.join(lengths)} FROM {quote(table or rel)}").fetchone()
+            if max((v or 0 for v in row), default=0) > MAX_SYMBOL_LENGTH:
+                raise EngineError(f"a rule of {rel} built a symbol over the maximum of {MAX_SYMBOL_LENGTH:,} "
+                                  f"characters", code="DL931")
 
     def _facts(self, rels: List[str]) -> None:
         """The program's own facts (``p("a").``), which hold in every repository."""
@@ -137,6 +150,7 @@ class DuckRun:
             first = [self._select(r) for r in rules if r.head.rel == rel and not reads(r)]
             if first:
                 self._insert_new(rel, " UNION ".join(f"({s})" for s in first))
+                self._bounded(rel)
         for rel in rels:
             self._sql(f"DROP TABLE IF EXISTS {quote('__d_' + rel)}")
             self._sql(f"CREATE TABLE {quote('__d_' + rel)} AS SELECT * FROM {quote(rel)}")
@@ -153,6 +167,7 @@ class DuckRun:
                 self._create(rel, "__n_" + rel)
                 if variants[rel]:
                     new += self._insert_new(rel, " UNION ".join(f"({s})" for s in variants[rel]), "__n_" + rel)
+                    self._bounded(rel, "__n_" + rel)
             if not new:
                 break
             for rel in rels:

@@ -21,7 +21,6 @@ from typing import Callable, Dict, List, Optional, Set, Tuple
 
 from analyzer.engine import ast
 from analyzer.engine.errors import EngineError
-from analyzer.engine.limits import MAX_SYMBOL_LENGTH
 from analyzer.sqlback.tables import REPO, columns, quote
 
 REPOS = "__repos"  # the table of repository numbers: the source of a body without relation atoms
@@ -44,13 +43,6 @@ def literal(value) -> str:
     if isinstance(value, int):
         return f"CAST({value} AS BIGINT)"
     return "'" + value.replace("'", "''") + "'"
-
-
-def _limited(parts: List[str], built: str, name: str) -> str:
-    # the native builtins refuse a symbol over the maximum length (DL931); so does the SQL
-    size = " + ".join(f"length({p})" for p in parts)
-    return (f"(CASE WHEN {size} > {MAX_SYMBOL_LENGTH} THEN error('DL931 {name} would build a symbol over the "
-            f"maximum length') ELSE {built} END)")
 
 
 # builtin -> {mode: fn(args) -> ("test", cond) | ("value", {position: expr}, udf)}; ``udf``
@@ -80,12 +72,11 @@ SCALARS: Dict[str, Dict[str, Callable]] = {
     "to_number": {"bf": _value("ma_to_number({0})", True)},
     "strlen": {"bf": _value("CAST(length({0}) AS BIGINT)")},
     "to_string": {"bf": _value("CAST({0} AS VARCHAR)")},
-    "concat": {"bbf": lambda a: ("value", {2: _limited(a[:2], f"({a[0]} || {a[1]})", "concat")}, False)},
-    "concat3": {"bbbf": lambda a: ("value", {3: _limited(a[:3], f"({a[0]} || {a[1]} || {a[2]})", "concat3")},
-                                   False)},
-    "replace": {"bbbf": lambda a: ("value", {3: f"(CASE WHEN {a[1]} <> '' THEN "
-                                               f"{_limited([a[0], a[0]], f'replace({a[0]}, {a[1]}, {a[2]})', 'replace')}"
-                                               f" END)"}, False)},
+    # the native builtins refuse to build a symbol over the maximum length (DL931): the runner
+    # checks every stored symbol column after each stratum and recursive round (duck.py)
+    "concat": {"bbf": _value("({0} || {1})")},
+    "concat3": {"bbbf": _value("({0} || {1} || {2})")},
+    "replace": {"bbbf": _value("(CASE WHEN {1} <> '' THEN replace({0}, {1}, {2}) END)")},
 }
 
 #: builtin -> {mode: fn(args) -> (source SQL, output column per position)}: several results
