@@ -7,9 +7,11 @@ usage: python bench/fleet_bench.py ROOT [--repos 100] [--entries 1000] [--runs 2
 
 ROOT/repoNNNN is made by ../shared/bench/gen_project.py (--seed NNNN: other IDs and texts per
 repository) when absent. Planted: every 10th repository (i % 10 == 3) points its Evidence at a
-missing source file (freshness findings), every 10th (i % 10 == 7) loses a required area file
-(routing and reachability findings). Both sides run without the facts cache (--no-cache):
-each extracts every repository. Wall time and peak memory (of the process tree: ru_maxrss of
+missing source file (freshness findings), every 10th (i % 10 == 7) loses decisions.md, a
+required core file (routing and legacy findings). Each side runs with a fresh cache directory
+(XDG_CACHE_HOME) in which only the compiled rules are cached first (one `check --all` of the
+notebook fixture): no repository's facts or result is cached, so each side extracts and
+evaluates every repository. Wall time and peak memory (of the process tree: ru_maxrss of
 the children) are printed per run.
 """
 
@@ -43,30 +45,39 @@ def generate(root: Path, repos: int, entries: int, gen: str) -> None:
                 text = path.read_text(encoding="utf-8")
                 path.write_text(text.replace("\n- user-confirmed\n", "\n- repo:missing/gone.py\n"), encoding="utf-8")
         if i % 10 == 7:
-            areas = sorted((memory / "areas").glob("*.md"))
-            if areas:
-                areas[0].unlink()
+            (memory / "decisions.md").unlink()
 
 
 def _children_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
 
+def fresh_cache() -> None:
+    """A new, empty XDG_CACHE_HOME holding only the compiled rules."""
+    import tempfile
+
+    os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="fleet-bench-cache-")
+    subprocess.run(ANALYZE + ["check", "--all"], cwd=str(HERE.parent / "tests" / "golden" / "fixtures" / "notebook"),
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
 def run_fleet(root: Path, out: Path) -> float:
-    """`analyze fleet check ROOT --format json --no-cache`; wall seconds."""
+    """`analyze fleet check ROOT --format json`; wall seconds."""
+    fresh_cache()
     start = time.perf_counter()
     with open(out, "w", encoding="utf-8") as handle:
-        subprocess.run(ANALYZE + ["fleet", "check", str(root), "--format", "json", "--no-cache"], stdout=handle,
+        subprocess.run(ANALYZE + ["fleet", "check", str(root), "--format", "json"], stdout=handle,
                        cwd=str(HERE.parent))
     return time.perf_counter() - start
 
 
 def run_each(root: Path, out: Path) -> float:
-    """`analyze check --all --format json --no-cache` in each repository, one after the other."""
+    """`analyze check --all --format json` in each repository, one after the other."""
+    fresh_cache()
     start = time.perf_counter()
     documents = []
     for repo in sorted(p for p in root.iterdir() if p.is_dir()):
-        proc = subprocess.run(ANALYZE + ["check", "--all", "--format", "json", "--no-cache"], cwd=str(repo),
+        proc = subprocess.run(ANALYZE + ["check", "--all", "--format", "json"], cwd=str(repo),
                               capture_output=True, text=True)
         documents.append({"path": str(repo), "result": json.loads(proc.stdout)})
     elapsed = time.perf_counter() - start

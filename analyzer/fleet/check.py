@@ -55,9 +55,7 @@ def fleet_check(paths: List[str], engine: str = "duckdb", use_cache: bool = True
     from analyzer.query.check_families import FAMILIES, ORDER
 
     families = list(ORDER)
-    if jobs > 1 and use_cache:
-        _warm(paths, jobs)
-    prepared = [prepare(p, families, use_cache) for p in paths]
+    prepared = prepare_all(paths, families, use_cache, jobs)
     live = [p for p in prepared if p.result is None]
     program = check_program(True)  # the compiled rules, not repository data: cached whatever --no-cache
     only = sorted({rel for name in families for rel in FAMILIES[name].relations})
@@ -92,22 +90,17 @@ def _as_cli(result: CheckResult) -> CheckResult:
     return apply(report_of(result).check, Gate(None, [], [], None))
 
 
-def _warm(paths: List[str], jobs: int) -> None:
-    """Extract the repositories in ``jobs`` processes, filling the facts cache the main
-    process then reads (extraction is per repository and independent)."""
+def prepare_all(paths: List[str], families, use_cache: bool = True, jobs: int = 1) -> List[Prepared]:
+    """:func:`prepare` for every path, in ``jobs`` processes (extraction is per repository
+    and independent; a prepared repository travels back pickled), in the order of ``paths``."""
+    if jobs <= 1 or len(paths) < 2:
+        return [prepare(p, families, use_cache) for p in paths]
+    import functools
     import multiprocessing
 
-    with multiprocessing.get_context("fork").Pool(jobs) as pool:
-        pool.map(_warm_one, paths, chunksize=max(1, len(paths) // (jobs * 4)))
-
-
-def _warm_one(path: str) -> None:
-    from analyzer import files
-    from analyzer.project import load_project
-
-    memory_dir = files.memory_dir_name("docs/memory")
-    if files.check_memory_dir(path, memory_dir) is None:
-        load_project(Path(path), memory_dir=memory_dir, use_cache=True)
+    with multiprocessing.get_context("fork").Pool(min(jobs, len(paths))) as pool:
+        return pool.map(functools.partial(prepare, families=families, use_cache=use_cache), paths,
+                        chunksize=max(1, len(paths) // (jobs * 8)))
 
 
 def result_document(path: str, result: CheckResult) -> dict:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from typing import List, Tuple
 
-from analyzer.fleet.check import prepare
+from analyzer.fleet.check import prepare_all
 from analyzer.query.check_families import ORDER
 
 
@@ -16,7 +16,7 @@ def _run(args, paths, only):
     from analyzer.fleet.check import evaluate
     from analyzer.query.check import check_program
 
-    prepared = [prepare(p, ORDER, not args.no_cache) for p in paths]
+    prepared = prepare_all(paths, ORDER, not args.no_cache, args.jobs)
     live = [p for p in prepared if p.result is None]
     facts = [dict(p.project.facts.relation_sets()) | {r: v for r, v in p.facts.items()} for p in live]
     run = evaluate(check_program(not args.no_cache), facts, only, args.engine, args.memory_limit,
@@ -64,7 +64,7 @@ def export(args, paths) -> List[str]:
 
     os.makedirs(args.out, exist_ok=True)
     if not args.derived:
-        prepared = [prepare(p, ORDER, not args.no_cache) for p in paths]
+        prepared = prepare_all(paths, ORDER, not args.no_cache, args.jobs)
         live = [p for p in prepared if p.result is None]
         return parquet.write_base(args.out, [p.path for p in live],
                                   [p.project.facts.relation_sets() for p in live])

@@ -47,6 +47,7 @@ class DuckRun:
         self.decls: Dict[str, ast.Decl] = engine.program.decls
         self.con = con if con is not None else connect()
         self.tables: set = set()
+        self.filled: set = set()  # tables that may hold tuples (loaded, or inserted into)
         self._rows: Dict[str, Dict[int, set]] = {}
         self.repos = 0
 
@@ -65,6 +66,7 @@ class DuckRun:
             self._create(rel)
             self.con.register("__facts_in", table)
             self._sql(f"INSERT INTO {quote(rel)} SELECT DISTINCT * FROM __facts_in")
+            self.filled.add(rel)
             self.con.unregister("__facts_in")
 
     def _create(self, rel: str, name: Optional[str] = None) -> None:
@@ -103,7 +105,8 @@ class DuckRun:
                     selects = [self._select(rule) for rule in rules if rule.head.rel == rel]
                     if selects:
                         self._insert_new(rel, " UNION ".join(f"({s})" for s in selects))
-                        self._bounded(rel)
+                        if _builds_symbols(rules, rel):
+                            self._bounded(rel)
         return self
 
     def _bounded(self, rel: str, table: Optional[str] = None) -> None:
@@ -137,7 +140,13 @@ class DuckRun:
     def _insert_new(self, rel: str, select: str, into: Optional[str] = None) -> int:
         """Insert the tuples of ``select`` not yet in ``rel``; how many were new."""
         target = quote(into or rel)
+        if into is None and rel not in self.filled:
+            # an empty table: the union of the rules is already without duplicates
+            self._sql(f"INSERT INTO {target} {select}")
+            self.filled.add(rel)
+            return 0
         self._sql(f"INSERT INTO {target} SELECT * FROM ({select}) EXCEPT SELECT * FROM {quote(rel)}")
+        self.filled.add(rel)
         return self.con.execute(f"SELECT count(*) FROM {target}").fetchone()[0] if into else 0
 
     def _recursive(self, rels: List[str], rules: List[ast.Rule]) -> None:
@@ -216,6 +225,12 @@ class DuckRun:
     def database(self, repo: int) -> "RepoDatabase":
         """What repository ``repo`` derives, read like the native engine's Database."""
         return RepoDatabase(self, repo)
+
+
+def _builds_symbols(rules, rel: str) -> bool:
+    """Whether a rule of ``rel`` calls a builtin that makes longer symbols than it reads."""
+    return any(isinstance(lit, ast.Atom) and lit.rel in ("concat", "concat3", "replace")
+               for rule in rules if rule.head.rel == rel for lit in rule.body)
 
 
 class RepoDatabase:
