@@ -282,7 +282,7 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "check, report on, query or export many repositories at once, the rules evaluated in SQL",
         "fleet check|report|query|export SOURCE...: extract each repository (a directory of checkouts, one "
         "repository, or a file listing paths), evaluate rules/check/check.dl once over all of them in DuckDB "
-        "(or Spark with --engine spark), and print each repository's `check --all` result, a fleet report, the "
+        "and print each repository's `check --all` result, a fleet report, the "
         "answer to a datalog goal or SQL, or Parquet files. Needs the [fleet] extra (docs/fleet.md).",
         shapes=Shapes("analyzer.fleet.shapes:FLEET_SHAPES"),
         exits=((0, "every repository's check exits 0 (check); the report, answer or files were written"),

@@ -145,7 +145,7 @@ _OTHER: Dict[str, tuple] = {
               "translation, or a graph builtin whose relation is not a constant",
               "evaluate the rule with the native engine (analyze query in each repository), or rewrite it with "
               "builtins docs/fleet.md lists as compiled."),
-    "DL941": ("the SQL engine (DuckDB or Spark) failed while evaluating the compiled program",
+    "DL941": ("the SQL engine (DuckDB) failed while evaluating the compiled program",
               "the message carries the engine's error; --memory-limit raises DuckDB's memory limit."),
     "MA-PACK-HEADER": ("a rule pack's `@code` block is incomplete or wrong: a missing or unknown tag, a severity other "
                        "than ERROR/WARNING/INFO, an @relation no rule of the pack derives, an @message placeholder "
@@ -204,9 +204,9 @@ _OTHER: Dict[str, tuple] = {
                   "on a full device, an --output target inside the memory dir or .git, a symlink or a path that "
                   "is not a regular file (FIFO, device, directory); exit 2, the output is incomplete",
                   "write to a regular file outside the memory dir and .git, on a device with space left."),
-    "MA-FLEET-EXTRA": ("`analyze fleet` needs an optional extra that is not installed: `[fleet]` (duckdb, "
-                       "pyarrow) for every fleet command, `[spark]` (pyspark, and Java) for --engine spark",
-                       "pip install 'memory-custodian-analyzer[fleet]' (or [spark])."),
+    "MA-FLEET-EXTRA": ("`analyze fleet` needs the optional extra `[fleet]` (duckdb, pyarrow), which is not "
+                       "installed",
+                       "pip install 'memory-custodian-analyzer[fleet]'."),
     "MA-FLEET-INPUT": ("a fleet source is neither a directory nor a file listing repository paths, or a "
                        "listed path is not a directory",
                        "name a directory of checkouts, one repository, or a file with one path a line."),

@@ -1,5 +1,5 @@
 """``analyze fleet check|report|query|export``: many repositories, the rules evaluated once in
-SQL (DuckDB by default, Spark with ``--engine spark``); docs/fleet.md.
+SQL on DuckDB (Spark is not yet an engine: docs/fleet.md); docs/fleet.md.
 
 Exit status: ``check`` the worst of the repositories' ``check --all`` exits (0, 1, 2);
 ``report``, ``query`` and ``export`` 0; any command 2 for an unusable source, a missing
@@ -16,7 +16,7 @@ import sys
 
 from analyzer import exitcodes
 
-EXTRAS = {"duckdb": ("fleet", ("duckdb", "pyarrow")), "spark": ("spark", ("pyspark", "pyarrow"))}
+EXTRAS = {"duckdb": ("fleet", ("duckdb", "pyarrow"))}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,9 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         sub = subs.add_parser(name, help=help_text)
         sub.add_argument("sources", nargs="+", metavar="SOURCE",
                          help="a directory of checkouts, one repository, or a file listing repository paths")
-        sub.add_argument("--engine", choices=("duckdb", "spark"), default="duckdb")
-        sub.add_argument("--spark-master", default=None, metavar="URL",
-                         help="Spark master (default local[*]; e.g. spark://host:7077)")
+        sub.add_argument("--engine", choices=("duckdb",), default="duckdb",
+                         help="the SQL engine (DuckDB, embedded; Spark is planned: docs/fleet.md)")
         sub.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="extraction processes")
         sub.add_argument("--memory-limit", default=None, metavar="SIZE", help="DuckDB memory limit, e.g. 4GB")
         sub.add_argument("--no-cache", action="store_true", help="do not read or write the facts cache")
@@ -69,12 +68,11 @@ def run(args: argparse.Namespace) -> int:
     from analyzer.engine.errors import EngineError
     from analyzer.fleet.repos import FleetError, resolve
 
-    for engine in ("duckdb", args.engine):
-        missing = missing_extra(engine)
-        if missing:
-            extra, absent = missing
-            return _error("MA-FLEET-EXTRA", f"{', '.join(absent)} not installed: "
-                                            f"pip install 'memory-custodian-analyzer[{extra}]'")
+    missing = missing_extra(args.engine)
+    if missing:
+        extra, absent = missing
+        return _error("MA-FLEET-EXTRA", f"{', '.join(absent)} not installed: "
+                                        f"pip install 'memory-custodian-analyzer[{extra}]'")
     try:
         paths = resolve(args.sources)
     except (FleetError, OSError, UnicodeDecodeError) as exc:
@@ -108,7 +106,7 @@ def _check(args, paths) -> int:
 def _results(args, paths):
     from analyzer.fleet.check import fleet_check
 
-    return fleet_check(paths, args.engine, not args.no_cache, args.jobs, args.memory_limit, args.spark_master)
+    return fleet_check(paths, args.engine, not args.no_cache, args.jobs, args.memory_limit)
 
 
 def _status(results) -> str:

@@ -48,8 +48,7 @@ def prepare(path: str, families, use_cache: bool = True) -> Prepared:
 
 
 def fleet_check(paths: List[str], engine: str = "duckdb", use_cache: bool = True, jobs: int = 1,
-                memory_limit: Optional[str] = None, spark_master: Optional[str] = None
-                ) -> List[Tuple[str, CheckResult]]:
+                memory_limit: Optional[str] = None) -> List[Tuple[str, CheckResult]]:
     """``(path, result)`` per repository, in the order of ``paths``."""
     from analyzer.query.check import check_program, finish
     from analyzer.query.check_families import FAMILIES, ORDER
@@ -60,23 +59,19 @@ def fleet_check(paths: List[str], engine: str = "duckdb", use_cache: bool = True
     program = check_program(True)  # the compiled rules, not repository data: cached whatever --no-cache
     only = sorted({rel for name in families for rel in FAMILIES[name].relations})
     run = evaluate(program, [{rel: rows for rel, rows in p.facts.items() if rel in p.needed} for p in live], only,
-                   engine, memory_limit, spark_master)
+                   engine, memory_limit)
     for index, item in enumerate(live):
         result, _probes, _git = finish(item.request, item.project, item.facts, item.needed, run.database(index))
         item.result = result
     return [(p.path, _as_cli(p.result)) for p in prepared]
 
 
-def evaluate(program, fleet, only, engine: str = "duckdb", memory_limit=None, spark_master=None):
-    """The program evaluated over ``fleet`` (a list of per-repository facts) by ``engine``."""
-    if engine == "spark":
-        from analyzer.sqlback.spark import SparkRun
+def evaluate(program, fleet, only, engine: str = "duckdb", memory_limit=None):
+    """The program evaluated over ``fleet`` (a list of per-repository facts) by ``engine``
+    (DuckDB, the one engine so far)."""
+    from analyzer.sqlback.duck import DuckRun, connect
 
-        run = SparkRun(program, master=spark_master)
-    else:
-        from analyzer.sqlback.duck import DuckRun, connect
-
-        run = DuckRun(program, connect(memory_limit))
+    run = DuckRun(program, connect(memory_limit))
     run.load(fleet)
     return run.evaluate(only)
 

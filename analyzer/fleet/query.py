@@ -19,8 +19,7 @@ def _run(args, paths, only):
     prepared = prepare_all(paths, ORDER, not args.no_cache, args.jobs)
     live = [p for p in prepared if p.result is None]
     facts = [dict(p.project.facts.relation_sets()) | {r: v for r, v in p.facts.items()} for p in live]
-    run = evaluate(check_program(not args.no_cache), facts, only, args.engine, args.memory_limit,
-                   args.spark_master)
+    run = evaluate(check_program(True), facts, only, args.engine, args.memory_limit)
     return [p.path for p in live], facts, run
 
 

@@ -39,17 +39,6 @@ def test_a_missing_extra_names_the_extra_and_exits_2(monkeypatch):
     assert "MA-FLEET-EXTRA" in err and "[fleet]" in err and "duckdb" in err
 
 
-def test_spark_without_pyspark_names_the_spark_extra(monkeypatch):
-    import importlib.util
-
-    from analyzer.commands import fleet
-
-    real = importlib.util.find_spec
-    monkeypatch.setattr(fleet.importlib.util, "find_spec", lambda name: None if name == "pyspark" else real(name))
-    code, _, err = run("fleet", "check", EXAMPLE, "--engine", "spark")
-    assert code == 2 and "[spark]" in err
-
-
 def test_a_listing_naming_no_directory_is_refused_at_its_line(tmp_path):
     listing = tmp_path / "fleet.txt"
     listing.write_text(f"# two repositories\n{EXAMPLE}\nnowhere\n", encoding="utf-8")
