@@ -9,9 +9,6 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("duckdb")
-pytest.importorskip("pyarrow")
-
 REPO = Path(__file__).resolve().parents[2]
 REALWORLD = REPO.parent / "shared" / "realworld"
 

@@ -4,11 +4,15 @@ fleet of every corpus project, the bundled example and the real-world trees."""
 
 from __future__ import annotations
 
+import pytest
+
+pytest.importorskip("duckdb")  # the [fleet] extra (in [test]: CI runs these)
+pytest.importorskip("pyarrow")
+
 import json
 import subprocess
 import sys
 
-import pytest
 
 from analyzer.fleet.check import fleet_check, prepare, result_document
 from analyzer.query.check_families import FAMILIES, ORDER

@@ -3,12 +3,16 @@ repository and the Parquet export (read back with pyarrow)."""
 
 from __future__ import annotations
 
+import pytest
+
+pytest.importorskip("duckdb")  # the [fleet] extra (in [test]: CI runs these)
+pytest.importorskip("pyarrow")
+
 import contextlib
 import io
 import json
 from pathlib import Path
 
-import pytest
 
 from analyzer.cli import main
 

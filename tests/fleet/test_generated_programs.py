@@ -4,6 +4,11 @@ must derive, per repository, exactly what the native engine derives from that re
 
 from __future__ import annotations
 
+import pytest
+
+pytest.importorskip("duckdb")  # the [fleet] extra (in [test]: CI runs these)
+pytest.importorskip("pyarrow")
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

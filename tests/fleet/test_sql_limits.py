@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+pytest.importorskip("duckdb")  # the [fleet] extra (in [test]: CI runs these)
+pytest.importorskip("pyarrow")
+
+
 from analyzer.engine.errors import EngineError
 from analyzer.engine.evaluate import Engine
 from analyzer.engine.syntax import parse_program
