@@ -14,7 +14,7 @@ import json
 import os
 import sys
 
-from analyzer import exitcodes
+from analyzer.core import exitcodes
 
 EXTRAS = {"duckdb": ("fleet", ("duckdb", "pyarrow"))}
 
@@ -66,7 +66,7 @@ def missing_extra(engine: str):
 def run(args: argparse.Namespace) -> int:
     """Resolve the fleet and run the subcommand."""
     from analyzer.engine.errors import EngineError
-    from analyzer.fleet.repos import FleetError, resolve
+    from analyzer.project.fleet_repos import FleetError, resolve
 
     missing = missing_extra(args.engine)
     if missing:
@@ -84,13 +84,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _check(args, paths) -> int:
-    from analyzer.fleet.check import result_document
+    from analyzer.commands.fleet_check import result_document
 
     results = _results(args, paths)
     if args.sarif_dir:
         _write_sarif(args.sarif_dir, results)
     if args.format == "json":
-        from analyzer.output import emit_json
+        from analyzer.contract.output import emit_json
 
         documents = [result_document(path, result) for path, result in results]
         code = emit_json("fleet", "result", {"status": _status(results), "repositories": documents})
@@ -104,7 +104,7 @@ def _check(args, paths) -> int:
 
 
 def _results(args, paths):
-    from analyzer.fleet.check import fleet_check
+    from analyzer.commands.fleet_check import fleet_check
 
     return fleet_check(paths, args.engine, not args.no_cache, args.jobs, args.memory_limit)
 
@@ -115,7 +115,7 @@ def _status(results) -> str:
 
 
 def _write_sarif(directory: str, results) -> None:
-    from analyzer.render.check_formats import Context, render
+    from analyzer.commands.check_formats import Context, render
 
     os.makedirs(directory, exist_ok=True)
     for number, (path, result) in enumerate(results, 1):
@@ -126,11 +126,11 @@ def _write_sarif(directory: str, results) -> None:
 
 
 def _report(args, paths) -> int:
-    from analyzer.fleet.report import markdown, summary
+    from analyzer.query.fleet_report import markdown, summary
 
     report = summary(_results(args, paths))
     if args.format == "json":
-        from analyzer.output import emit_json
+        from analyzer.contract.output import emit_json
 
         return emit_json("fleet", "report", {"status": "OK", **report})
     sys.stdout.write(markdown(report))
@@ -138,7 +138,7 @@ def _report(args, paths) -> int:
 
 
 def _query(args, paths) -> int:
-    from analyzer.fleet.query import goal_rows, sql_rows
+    from analyzer.commands.fleet_query import goal_rows, sql_rows
 
     if (args.goal is None) == (args.sql is None):
         return _error("MA-USAGE", "give a datalog goal or --sql, not both or neither")
@@ -153,11 +153,11 @@ def _query(args, paths) -> int:
 
 
 def _export(args, paths) -> int:
-    from analyzer.fleet.query import export
+    from analyzer.commands.fleet_query import export
 
     files = export(args, paths)
     if args.format == "json":
-        from analyzer.output import emit_json
+        from analyzer.contract.output import emit_json
 
         return emit_json("fleet", "export", {"status": "OK", "files": files})
     for path in files:

@@ -14,7 +14,7 @@ import subprocess
 import sys
 
 
-from analyzer.fleet.check import fleet_check, prepare, result_document
+from analyzer.commands.fleet_check import fleet_check, prepare, result_document
 from analyzer.query.check_families import FAMILIES, ORDER
 
 
@@ -26,7 +26,7 @@ def prepared(fleet_paths):
 
 def test_every_derived_relation_agrees_per_repository(prepared):
     from analyzer.query.check import check_program
-    from analyzer.sqlback.duck import DuckRun
+    from analyzer.engine.sql.duck import DuckRun
 
     engine = check_program(False)
     only = sorted({rel for name in ORDER for rel in FAMILIES[name].relations})
@@ -45,7 +45,7 @@ def test_every_derived_relation_agrees_per_repository(prepared):
 
 
 def test_fleet_check_documents_equal_the_native_check(fleet_paths):
-    from analyzer.fleet.check import _as_cli
+    from analyzer.commands.fleet_check import _as_cli
     from analyzer.query.check import CheckRequest, run_check
     from pathlib import Path
 

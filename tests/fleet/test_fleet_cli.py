@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 
-from analyzer.cli import main
+from analyzer.commands.cli import main
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = str(REPO / "examples" / "acme-shop")

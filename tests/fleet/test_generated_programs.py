@@ -72,7 +72,7 @@ FACTS = st.fixed_dictionaries({
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=st.sets(st.sampled_from(TEMPLATES), min_size=1), fleet=st.lists(FACTS, min_size=1, max_size=3))
 def test_sql_back_end_derives_what_the_native_engine_derives(rules, fleet):
-    from analyzer.sqlback.duck import DuckRun
+    from analyzer.engine.sql.duck import DuckRun
 
     program = parse_program(DECLS + "\n".join(sorted(rules)), "<generated>")
     assert not check_program(program)
@@ -93,8 +93,8 @@ def test_the_emitted_sql_transpiles_to_other_dialects():
     import sqlglot
 
     from analyzer.query.check import check_program as shipped
-    from analyzer.sqlback import emit
-    from analyzer.sqlback.tables import quote
+    from analyzer.engine.sql import emit
+    from analyzer.engine.sql.tables import quote
 
     engine = shipped(False)
     ctx = emit.Context(engine.program.decls, engine.builtins, lambda atom: quote(atom.rel))

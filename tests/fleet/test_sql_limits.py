@@ -16,7 +16,7 @@ from analyzer.engine.syntax import parse_program
 
 def _both(source: str, facts: dict):
     """The codes the native engine and the SQL back end stop with."""
-    from analyzer.sqlback.duck import DuckRun
+    from analyzer.engine.sql.duck import DuckRun
 
     engine = Engine(parse_program(source, "<test>"))
     with pytest.raises(EngineError) as native:
@@ -39,7 +39,7 @@ def test_division_by_zero_stops_with_dl905_in_both():
 
 
 def test_a_graph_builtin_over_a_variable_relation_is_refused_with_dl940():
-    from analyzer.sqlback import emit
+    from analyzer.engine.sql import emit
     from analyzer.engine import ast
 
     engine = Engine(parse_program('.decl e(a: symbol, b: symbol)\n.decl r(a: symbol)\nr(X) :- reaches("e", X, X).',
