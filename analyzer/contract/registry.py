@@ -290,6 +290,19 @@ COMMANDS: Tuple[CommandSpec, ...] = (
                    "or configuration (`<file>:<line>:<col>: MA-CONFIG-…`)")),
     ),
     CommandSpec(
+        "fleet", LIVE, "analyzer.commands.fleet",
+        "check, report on, query or export many repositories at once, the rules evaluated in SQL",
+        "fleet check|report|query|export SOURCE...: extract each repository (a directory of checkouts, one "
+        "repository, or a file listing paths), evaluate rules/check/check.dl once over all of them in DuckDB "
+        "and print each repository's `check --all` result, a fleet report, the "
+        "answer to a datalog goal or SQL, or Parquet files. Needs the [fleet] extra (docs/fleet.md).",
+        shapes=Shapes("analyzer.contract.fleet_shapes:FLEET_SHAPES"),
+        exits=((0, "every repository's check exits 0 (check); the report, answer or files were written"),
+               (1, "fleet check: the worst repository's `check --all` exits 1"),
+               (2, "a repository's check exits 2, a source is unusable (MA-FLEET-INPUT), an optional extra is "
+                   "missing (MA-FLEET-EXTRA), or the SQL back end cannot run the rules (DL940, DL941)")),
+    ),
+    CommandSpec(
         "restore", LIVE, "analyzer.commands.restore",
         "preview restoring one memory unit to its text at a base revision (never applied)",
         "Show the Entry, Subject or record --preview ID as it was at --base and a unit-level patch that "

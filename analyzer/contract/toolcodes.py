@@ -141,6 +141,12 @@ _OTHER: Dict[str, tuple] = {
               "bound the recursion that grows the symbol, e.g. with strlen(S, N), N < 1000."),
     "DL932": ("an aggregate body with more relation atoms and builtin calls than the maximum (12)",
               "move part of the aggregate body into a rule of its own and aggregate over that relation."),
+    "DL940": ("the SQL back end (analyze fleet) cannot compile a rule: a builtin mode without a SQL "
+              "translation, or a graph builtin whose relation is not a constant",
+              "evaluate the rule with the native engine (analyze query in each repository), or rewrite it with "
+              "builtins docs/fleet.md lists as compiled."),
+    "DL941": ("the SQL engine (DuckDB) failed while evaluating the compiled program",
+              "the message carries the engine's error; --memory-limit raises DuckDB's memory limit."),
     "MA-PACK-HEADER": ("a rule pack's `@code` block is incomplete or wrong: a missing or unknown tag, a severity other "
                        "than ERROR/WARNING/INFO, an @relation no rule of the pack derives, an @message placeholder "
                        "that is not a column",
@@ -198,6 +204,12 @@ _OTHER: Dict[str, tuple] = {
                   "on a full device, an --output target inside the memory dir or .git, a symlink or a path that "
                   "is not a regular file (FIFO, device, directory); exit 2, the output is incomplete",
                   "write to a regular file outside the memory dir and .git, on a device with space left."),
+    "MA-FLEET-EXTRA": ("`analyze fleet` needs the optional extra `[fleet]` (duckdb, pyarrow), which is not "
+                       "installed",
+                       "pip install 'memory-custodian-analyzer[fleet]'."),
+    "MA-FLEET-INPUT": ("a fleet source is neither a directory nor a file listing repository paths, or a "
+                       "listed path is not a directory",
+                       "name a directory of checkouts, one repository, or a file with one path a line."),
     "MA-CONFIG-READ": ("the project configuration file (.memory-analyzer.toml, or pyproject.toml with a "
                        "[tool.memory-analyzer] table) cannot be read, is not UTF-8, or TOML cannot be read here "
                        "(Python 3.10 without the tomli package)",

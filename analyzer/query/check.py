@@ -56,25 +56,12 @@ def check_program(use_cache: bool = True):
 
 def run_check(request: CheckRequest) -> CheckResult:
     """Run the requested families; an unusable project is an error result, never a crash."""
-    from analyzer.project import files
-    from analyzer.project.loader import gc_paused, load_project
+    from analyzer.project.loader import gc_paused
 
-    root = str(request.project_root)
-    memory_dir = files.memory_dir_name(request.memory_dir)
-    problem = files.check_memory_dir(root, memory_dir)
-    if problem == files.MEMORY_DIR_MISSING:
-        return CheckResult([], "INVALID", 1, error=f"Memory directory missing: {os.path.join(root, memory_dir)}",
-                           error_path=memory_dir)
-    if problem is not None:
-        return CheckResult([], "INVALID", 2, error=f"Error: {problem}: {memory_dir}", error_path=memory_dir)
-    if "report" in request.families and request.repo_files is None:
-        # the report depends on the repository's file list (its glob column): listed once,
-        # here, for the facts and for the result cache's key
-        from dataclasses import replace
-
-        from analyzer.history.repofiles import list_files
-
-        request = replace(request, repo_files=list_files(root))
+    request, early = open_request(request)
+    if early is not None:
+        return early
+    root, memory_dir = str(request.project_root), request.memory_dir
     key = None
     # a merge review reads Git history, which the result cache's key does not cover (nor
     # proofs, which are built from a fresh evaluation with provenance)
@@ -96,10 +83,7 @@ def run_check(request: CheckRequest) -> CheckResult:
         if cached is not None:
             return cached
     with gc_paused(freeze=True):
-        limit = {} if request.max_file_bytes is None else {"max_file_bytes": request.max_file_bytes}
-        project = load_project(request.project_root, memory_dir=memory_dir, use_cache=request.use_cache, **limit)
-        lifetime.keep(project)  # the console script frees it by exiting (analyzer/core/lifetime.py)
-        refused = _refused(project, request.use_cache)
+        project, refused = load_checked(request)
         if refused is not None:
             return refused
         result, probes, git = _evaluate(request, project)
@@ -108,6 +92,41 @@ def run_check(request: CheckRequest) -> CheckResult:
     return result
 
 
+def open_request(request: CheckRequest):
+    """``(request, early)``: the request with its memory dir normalized (and the repository's
+    files listed when the report family runs), and the error result of a missing or unusable
+    memory dir (None when the check can go on)."""
+    from dataclasses import replace
+
+    from analyzer.project import files
+
+    root = str(request.project_root)
+    memory_dir = files.memory_dir_name(request.memory_dir)
+    request = replace(request, memory_dir=memory_dir)
+    problem = files.check_memory_dir(root, memory_dir)
+    if problem == files.MEMORY_DIR_MISSING:
+        return request, CheckResult([], "INVALID", 1, error=f"Memory directory missing: "
+                                    f"{os.path.join(root, memory_dir)}", error_path=memory_dir)
+    if problem is not None:
+        return request, CheckResult([], "INVALID", 2, error=f"Error: {problem}: {memory_dir}", error_path=memory_dir)
+    if "report" in request.families and request.repo_files is None:
+        # the report depends on the repository's file list (its glob column): listed once,
+        # here, for the facts and for the result cache's key
+        from analyzer.history.repofiles import list_files
+
+        request = replace(request, repo_files=list_files(root))
+    return request, None
+
+
+def load_checked(request: CheckRequest):
+    """``(project, refused)``: the loaded project, and the error result naming the managed
+    files it needs but cannot use (None when there are none)."""
+    limit = {} if request.max_file_bytes is None else {"max_file_bytes": request.max_file_bytes}
+    from analyzer.project.loader import load_project
+
+    project = load_project(request.project_root, memory_dir=request.memory_dir, use_cache=request.use_cache, **limit)
+    lifetime.keep(project)  # the console script frees it by exiting (analyzer/core/lifetime.py)
+    return project, _refused(project, request.use_cache)
 def _refused(project, use_cache: bool):
     """An error result naming every managed file the check needs (``needed_file``,
     rules/needed.dl) but could not use: a symlink, not a regular file, unreadable, not UTF-8,
@@ -132,6 +151,19 @@ def _refused(project, use_cache: bool):
 
 def _evaluate(request: CheckRequest, project) -> CheckResult:
     engine = check_program(request.use_cache)
+    facts, only, needed = gather(request, project, engine)
+    spans = project.facts.spans() if request.with_proofs else None
+    supplied = {rel: rows for rel, rows in facts.items() if rel in needed}
+    db = engine.evaluate(supplied, only=only, provenance=request.with_proofs, spans=spans,
+                         checked=extracted(engine, supplied, project))
+    lifetime.keep(db, facts)
+    return finish(request, project, facts, needed, db)
+
+
+def gather(request: CheckRequest, project, engine):
+    """``(facts, only, needed)``: every fact the families read (the project's and those the
+    families gather), the relations to evaluate, and the relations those need. Shared with
+    the fleet's SQL evaluation (analyzer/commands/fleet_check.py), which evaluates many at once."""
     families = [FAMILIES[name] for name in request.families]
     facts = dict(project.facts.relation_sets())
     gathered = set()
@@ -144,12 +176,14 @@ def _evaluate(request: CheckRequest, project) -> CheckResult:
     extra = ["merge_review_runs", "revision_problem"] if merge_ref is not None else []
     only = sorted({rel for family in families for rel in family.relations} | set(extra) | set(_pack_reads(request)))
     # facts of relations the chosen families never read are left out (not even type-checked)
-    needed = engine.needed(only)
-    spans = project.facts.spans() if request.with_proofs else None
-    supplied = {rel: rows for rel, rows in facts.items() if rel in needed}
-    db = engine.evaluate(supplied, only=only, provenance=request.with_proofs, spans=spans,
-                         checked=extracted(engine, supplied, project))
-    lifetime.keep(db, facts)
+    return facts, only, engine.needed(only)
+
+
+def finish(request: CheckRequest, project, facts, needed, db):
+    """The result, its probes and Git state from an evaluated database (``db`` answers
+    ``relation(name)``: the native engine's, or one repository's of the SQL back end)."""
+    families = [FAMILIES[name] for name in request.families]
+    merge_ref = request.options.get("merge_base") if "conflicts" in request.families else None
     locate = Locator(project)
     results: List[FamilyResult] = [family.select(db, locate) for family in families]
     if list(request.families) == ["legacy"]:

@@ -1,0 +1,168 @@
+"""``analyze fleet check|report|query|export``: many repositories, the rules evaluated once in
+SQL on DuckDB (Spark is not yet an engine: docs/fleet.md); docs/fleet.md.
+
+Exit status: ``check`` the worst of the repositories' ``check --all`` exits (0, 1, 2);
+``report``, ``query`` and ``export`` 0; any command 2 for an unusable source, a missing
+optional extra (MA-FLEET-EXTRA) or a rule the SQL back end cannot run (DL940, DL941).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import sys
+
+from analyzer.core import exitcodes
+
+EXTRAS = {"duckdb": ("fleet", ("duckdb", "pyarrow"))}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare the fleet subcommands and their options."""
+    subs = parser.add_subparsers(dest="fleet_command", metavar="check|report|query|export", required=True)
+    for name, help_text in (("check", "check --all in every repository, evaluated once"),
+                            ("report", "status per repository, the most common findings, unreached memory"),
+                            ("query", "a datalog goal or plain SQL over the fleet's tables"),
+                            ("export", "every base relation (and with --derived every derived one) as Parquet")):
+        sub = subs.add_parser(name, help=help_text)
+        sub.add_argument("sources", nargs="+", metavar="SOURCE",
+                         help="a directory of checkouts, one repository, or a file listing repository paths")
+        sub.add_argument("--engine", choices=("duckdb",), default="duckdb",
+                         help="the SQL engine (DuckDB, embedded; Spark is planned: docs/fleet.md)")
+        sub.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="extraction processes")
+        sub.add_argument("--memory-limit", default=None, metavar="SIZE", help="DuckDB memory limit, e.g. 4GB")
+        sub.add_argument("--no-cache", action="store_true", help="do not read or write the facts cache")
+        if name == "check":
+            sub.add_argument("--format", choices=("text", "json"), default="text")
+            sub.add_argument("--sarif-dir", default=None, metavar="DIR",
+                             help="also write one SARIF log per repository into DIR (NNNN-<name>.sarif)")
+        elif name == "report":
+            sub.add_argument("--format", choices=("markdown", "json"), default="markdown")
+        elif name == "query":
+            sub.add_argument("--goal", default=None, help='a datalog goal, e.g. check_conflict_status(S, _)')
+            sub.add_argument("--sql", default=None, help="plain SQL over the tables (`repos` maps repo to path)")
+            sub.add_argument("--format", choices=("text", "json"), default="text")
+        else:
+            sub.add_argument("--format", choices=("text", "json"), default="text",
+                             help="how the written files are listed (the files are Parquet)")
+            sub.add_argument("--out", required=True, metavar="DIR", help="directory for the .parquet files")
+            sub.add_argument("--derived", action="store_true", help="also write the check program's derived relations")
+
+
+def _error(code: str, message: str) -> int:
+    print(f"analyze fleet: error: {code}: {message}", file=sys.stderr)
+    return exitcodes.INVALID
+
+
+def missing_extra(engine: str):
+    """``(extra, modules)`` when a module ``engine`` needs is not installed, else None."""
+    extra, modules = EXTRAS[engine]
+    absent = [m for m in modules if importlib.util.find_spec(m) is None]
+    return (extra, absent) if absent else None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Resolve the fleet and run the subcommand."""
+    from analyzer.engine.errors import EngineError
+    from analyzer.project.fleet_repos import FleetError, resolve
+
+    missing = missing_extra(args.engine)
+    if missing:
+        extra, absent = missing
+        return _error("MA-FLEET-EXTRA", f"{', '.join(absent)} not installed: "
+                                        f"pip install 'memory-custodian-analyzer[{extra}]'")
+    try:
+        paths = resolve(args.sources)
+    except (FleetError, OSError, UnicodeDecodeError) as exc:
+        return _error("MA-FLEET-INPUT", str(exc))
+    try:
+        return _COMMANDS[args.fleet_command](args, paths)
+    except EngineError as exc:
+        return _error(exc.code or "DL941", exc.message if hasattr(exc, "message") else str(exc))
+
+
+def _check(args, paths) -> int:
+    from analyzer.commands.fleet_check import result_document
+
+    results = _results(args, paths)
+    if args.sarif_dir:
+        _write_sarif(args.sarif_dir, results)
+    if args.format == "json":
+        from analyzer.contract.output import emit_json
+
+        documents = [result_document(path, result) for path, result in results]
+        code = emit_json("fleet", "result", {"status": _status(results), "repositories": documents})
+        if code:
+            return code
+    else:
+        for path, result in results:
+            found = sum(len(f.findings) for f in result.families)
+            print(f"{path}: {result.status} (exit {result.exit_code}, {found} finding{'s' * (found != 1)})")
+    return max((r.exit_code if r.exit_code in (0, 1, 2) else 2 for _, r in results), default=0)
+
+
+def _results(args, paths):
+    from analyzer.commands.fleet_check import fleet_check
+
+    return fleet_check(paths, args.engine, not args.no_cache, args.jobs, args.memory_limit)
+
+
+def _status(results) -> str:
+    worst = max((r.exit_code for _, r in results), default=0)
+    return {0: "CLEAN", 1: "FINDINGS"}.get(worst, "FAILED")
+
+
+def _write_sarif(directory: str, results) -> None:
+    from analyzer.commands.check_formats import Context, render
+
+    os.makedirs(directory, exist_ok=True)
+    for number, (path, result) in enumerate(results, 1):
+        name = os.path.basename(os.path.normpath(path)) or "repo"
+        text, _ = render("sarif", result, Context(os.path.abspath(path)))
+        with open(os.path.join(directory, f"{number:04d}-{name}.sarif"), "w", encoding="utf-8") as handle:
+            handle.write(text)
+
+
+def _report(args, paths) -> int:
+    from analyzer.query.fleet_report import markdown, summary
+
+    report = summary(_results(args, paths))
+    if args.format == "json":
+        from analyzer.contract.output import emit_json
+
+        return emit_json("fleet", "report", {"status": "OK", **report})
+    sys.stdout.write(markdown(report))
+    return exitcodes.OK
+
+
+def _query(args, paths) -> int:
+    from analyzer.commands.fleet_query import goal_rows, sql_rows
+
+    if (args.goal is None) == (args.sql is None):
+        return _error("MA-USAGE", "give a datalog goal or --sql, not both or neither")
+    columns, rows = (sql_rows if args.sql else goal_rows)(args, paths)
+    if args.format == "json":
+        print(json.dumps({"columns": columns, "rows": [list(r) for r in rows]}, indent=2, ensure_ascii=True))
+    else:
+        print("\t".join(columns))
+        for row in rows:
+            print("\t".join(str(v) for v in row))
+    return exitcodes.OK
+
+
+def _export(args, paths) -> int:
+    from analyzer.commands.fleet_query import export
+
+    files = export(args, paths)
+    if args.format == "json":
+        from analyzer.contract.output import emit_json
+
+        return emit_json("fleet", "export", {"status": "OK", "files": files})
+    for path in files:
+        print(path)
+    return exitcodes.OK
+
+
+_COMMANDS = {"check": _check, "report": _report, "query": _query, "export": _export}

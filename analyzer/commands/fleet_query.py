@@ -1,0 +1,73 @@
+"""``fleet query`` and ``fleet export``: the fleet's facts (and the check program's derived
+relations) as tables, asked with a datalog goal or plain SQL, or written as Parquet."""
+
+from __future__ import annotations
+
+import os
+from typing import List, Tuple
+
+from analyzer.commands.fleet_check import prepare_all
+from analyzer.query.check_families import ORDER
+
+
+def _run(args, paths, only):
+    """Every repository prepared and the check program evaluated over them for ``only``
+    (None: every relation); also the table ``repos(repo, path)``."""
+    from analyzer.commands.fleet_check import evaluate
+    from analyzer.query.check import check_program
+
+    prepared = prepare_all(paths, ORDER, not args.no_cache, args.jobs)
+    live = [p for p in prepared if p.result is None]
+    facts = [dict(p.project.facts.relation_sets()) | {r: v for r, v in p.facts.items()} for p in live]
+    run = evaluate(check_program(True), facts, only, args.engine, args.memory_limit)
+    return [p.path for p in live], facts, run
+
+
+def goal_rows(args, paths) -> Tuple[List[str], List[tuple]]:
+    """``(columns, rows)``: the tuples matching the goal, per repository path."""
+    from analyzer.engine import ast
+    from analyzer.engine.syntax import parse_query
+
+    goal = parse_query(args.goal)
+    repos, _facts, run = _run(args, paths, [goal.rel])
+    rows = []
+    for index, path in enumerate(repos):
+        for tup in run.database(index).relation(goal.rel):
+            binding = {}
+            if all(_matches(term, value, binding, ast) for term, value in zip(goal.args, tup)):
+                rows.append((path, *tup))
+    names = [t.name if isinstance(t, ast.Var) else f"_{i}" for i, t in enumerate(goal.args)]
+    return ["repository"] + names, rows
+
+
+def _matches(term, value, binding, ast) -> bool:
+    if isinstance(term, ast.Const):
+        return term.value == value
+    if isinstance(term, ast.Var):
+        return binding.setdefault(term.name, value) == value
+    return True
+
+
+def sql_rows(args, paths) -> Tuple[List[str], List[tuple]]:
+    """``(columns, rows)`` of plain SQL over every relation (``repos`` maps repo to path)."""
+    repos, _facts, run = _run(args, paths, None)
+    run.con.execute("CREATE TABLE repos (repo INTEGER, path VARCHAR)")
+    run.con.executemany("INSERT INTO repos VALUES (?, ?)", list(enumerate(repos)))
+    cursor = run.con.execute(args.sql)
+    return [d[0] for d in cursor.description], cursor.fetchall()
+
+
+def export(args, paths) -> List[str]:
+    """Write the Parquet files; their paths."""
+    from analyzer.engine.sql import parquet
+
+    os.makedirs(args.out, exist_ok=True)
+    if not args.derived:
+        prepared = prepare_all(paths, ORDER, not args.no_cache, args.jobs)
+        live = [p for p in prepared if p.result is None]
+        return parquet.write_base(args.out, [p.path for p in live],
+                                  [p.project.facts.relation_sets() for p in live])
+    repos, facts, run = _run(args, paths, None)
+    written = parquet.write_base(args.out, repos, facts)
+    derived = sorted({r.head.rel for r in run.engine.rules if not r.is_fact} | set(run.engine.facts))
+    return written + parquet.write_derived(args.out, repos, run, derived)

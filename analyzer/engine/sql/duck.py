@@ -1,0 +1,254 @@
+"""Evaluate a checked program in DuckDB over the facts of many repositories at once.
+
+Strata run in the native engine's order (analyzer/engine/stratify.py). A stratum's tables
+are created from their declarations; a non-recursive stratum is one ``INSERT`` of the union
+of its rules' ``SELECT``s per relation; a recursive one runs semi-naively to a fixpoint:
+each round evaluates every rule once per body atom of the stratum with that atom reading
+only the previous round's new tuples (``__d_<rel>``), keeps what is not already known, and
+stops when a round finds nothing new. Graph helpers (transitive closure, cycles, components)
+are built once their relation is complete, before the first stratum that reads them.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence
+
+from analyzer.engine import ast
+from analyzer.engine.database import sorted_tuples
+from analyzer.engine.errors import EngineError
+from analyzer.engine.limits import MAX_SYMBOL_LENGTH
+from analyzer.engine.sql import emit
+from analyzer.engine.sql.tables import REPO, arrow_table, columns, create_sql, quote
+
+FAILED = "DL941"
+
+
+def connect(memory_limit: Optional[str] = None, threads: Optional[int] = None):
+    """A DuckDB connection with the builtins registered (analyzer/engine/sql/functions.py)."""
+    import duckdb
+
+    from analyzer.engine.sql.functions import register_duckdb
+
+    con = duckdb.connect()
+    if memory_limit:
+        con.execute(f"SET memory_limit = '{memory_limit}'")
+    if threads:
+        con.execute(f"SET threads = {int(threads)}")
+    con.execute("SET preserve_insertion_order = false")
+    register_duckdb(con)
+    return con
+
+
+class DuckRun:
+    """One program evaluated over one fleet's facts (repositories numbered 0..n-1)."""
+
+    def __init__(self, engine, con=None):
+        self.engine = engine
+        self.decls: Dict[str, ast.Decl] = engine.program.decls
+        self.con = con if con is not None else connect()
+        self.tables: set = set()
+        self.filled: set = set()  # tables that may hold tuples (loaded, or inserted into)
+        self._rows: Dict[str, Dict[int, set]] = {}
+        self.repos = 0
+
+    # -- input -------------------------------------------------------------------------
+    def load(self, fleet: Sequence[Mapping[str, Iterable[tuple]]]) -> None:
+        """Load every repository's facts (``fleet[i]`` is repository i's relation -> tuples)."""
+        import pyarrow as pa
+
+        self.repos = len(fleet)
+        self.con.register("__repos_in", pa.table({REPO: pa.array(range(len(fleet)), type=pa.int32())}))
+        self._sql(f"CREATE TABLE {quote(emit.REPOS)} AS SELECT * FROM __repos_in")
+        self.con.unregister("__repos_in")
+        names = sorted({rel for facts in fleet for rel in facts if rel in self.decls})
+        for rel in names:
+            table = arrow_table(self.decls[rel], ((i, facts.get(rel, ())) for i, facts in enumerate(fleet)))
+            self._create(rel)
+            self.con.register("__facts_in", table)
+            self._sql(f"INSERT INTO {quote(rel)} SELECT DISTINCT * FROM __facts_in")
+            self.filled.add(rel)
+            self.con.unregister("__facts_in")
+
+    def _create(self, rel: str, name: Optional[str] = None) -> None:
+        name = name or rel
+        if name not in self.tables:
+            self._sql(create_sql(self.decls[rel], name))
+            self.tables.add(name)
+
+    def _sql(self, sql: str):
+        try:
+            return self.con.execute(sql)
+        except Exception as exc:  # duckdb's errors: one stable code, the engine's own when it raised one
+            message = str(exc)
+            code = next((w[:5] for w in message.split() if w[:2] == "DL" and w[2:5].isdigit()), FAILED)
+            raise EngineError(f"SQL evaluation failed: {message.splitlines()[0]}", code=code) from None
+
+    # -- evaluation --------------------------------------------------------------------
+    def evaluate(self, only: Optional[Iterable[str]] = None) -> "DuckRun":
+        """Evaluate the strata ``only`` needs (every stratum when None)."""
+        engine = self.engine
+        needed = engine.needed(list(only)) if only is not None else set(self.decls)
+        self.needed = needed
+        for rel in sorted(needed):
+            if rel in self.decls:
+                self._create(rel)
+        for stratum in engine.strata:
+            rels = [r for r in stratum.relations if r in needed]
+            if not rels:
+                continue
+            rules = [engine.rules[i] for i in stratum.rules if not engine.rules[i].is_fact]
+            self._facts(rels)
+            if stratum.recursive:
+                self._recursive(rels, rules)
+            else:
+                for rel in rels:
+                    selects = [self._select(rule) for rule in rules if rule.head.rel == rel]
+                    if selects:
+                        self._insert_new(rel, " UNION ".join(f"({s})" for s in selects))
+                        if _builds_symbols(rules, rel):
+                            self._bounded(rel)
+        return self
+
+    def _bounded(self, rel: str, table: Optional[str] = None) -> None:
+        """DL931 when a symbol of ``rel`` (in ``table``) is longer than the native builtins
+        may build: checked per stored column, where the native engine checks per call."""
+        decl = self.decls[rel]
+        lengths = [f"max(length({quote(n)}))" for n, c in zip(columns(decl), decl.columns) if c.type == ast.SYMBOL]
+        if lengths:
+            row = self._sql(f"SELECT {', '.join(lengths)} FROM {quote(table or rel)}").fetchone()
+            if max((v or 0 for v in row), default=0) > MAX_SYMBOL_LENGTH:
+                raise EngineError(f"a rule of {rel} built a symbol over the maximum of {MAX_SYMBOL_LENGTH:,} "
+                                  f"characters", code="DL931")
+
+    def _facts(self, rels: List[str]) -> None:
+        """The program's own facts (``p("a").``), which hold in every repository."""
+        for rel in rels:
+            rows = [tup for tup, _ in self.engine.facts.get(rel, ())]
+            if rows:
+                values = ", ".join("(" + ", ".join(emit.literal(v) for v in tup) + ")" for tup in rows) \
+                    if self.decls[rel].arity else None
+                source = f"{quote(emit.REPOS)} AS r" + (f", (VALUES {values}) AS v" if values else "")
+                self._insert_new(rel, f"SELECT DISTINCT r.{REPO}{', v.*' if values else ''} FROM {source}")
+
+    def _select(self, rule: ast.Rule, table=None) -> str:
+        ctx = emit.Context(self.decls, self.engine.builtins, table or (lambda atom: quote(atom.rel)))
+        sql = emit.rule_select(ctx, rule)
+        for kind, rel in sorted(ctx.helpers):
+            self._helper(kind, rel)
+        return sql
+
+    def _insert_new(self, rel: str, select: str, into: Optional[str] = None) -> int:
+        """Insert the tuples of ``select`` not yet in ``rel``; how many were new."""
+        target = quote(into or rel)
+        if into is None and rel not in self.filled:
+            # an empty table: the union of the rules is already without duplicates
+            self._sql(f"INSERT INTO {target} {select}")
+            self.filled.add(rel)
+            return 0
+        self._sql(f"INSERT INTO {target} SELECT * FROM ({select}) EXCEPT SELECT * FROM {quote(rel)}")
+        self.filled.add(rel)
+        return self.con.execute(f"SELECT count(*) FROM {target}").fetchone()[0] if into else 0
+
+    def _recursive(self, rels: List[str], rules: List[ast.Rule]) -> None:
+        inside = set(rels)
+
+        def reads(rule):
+            return [lit for lit in rule.body if isinstance(lit, ast.Atom) and lit.rel in inside]
+
+        for rel in rels:
+            first = [self._select(r) for r in rules if r.head.rel == rel and not reads(r)]
+            if first:
+                self._insert_new(rel, " UNION ".join(f"({s})" for s in first))
+                self._bounded(rel)
+        for rel in rels:
+            self._sql(f"DROP TABLE IF EXISTS {quote('__d_' + rel)}")
+            self._sql(f"CREATE TABLE {quote('__d_' + rel)} AS SELECT * FROM {quote(rel)}")
+        variants = {rel: [] for rel in rels}
+        for rule in rules:
+            for target in reads(rule):
+                table = (lambda t: lambda atom: quote(("__d_" if atom is t else "") + atom.rel))(target)
+                variants[rule.head.rel].append(self._select(rule, table))
+        while True:
+            new = 0
+            for rel in rels:
+                self._sql(f"DROP TABLE IF EXISTS {quote('__n_' + rel)}")
+                self.tables.discard("__n_" + rel)
+                self._create(rel, "__n_" + rel)
+                if variants[rel]:
+                    new += self._insert_new(rel, " UNION ".join(f"({s})" for s in variants[rel]), "__n_" + rel)
+                    self._bounded(rel, "__n_" + rel)
+            if not new:
+                break
+            for rel in rels:
+                self._sql(f"INSERT INTO {quote(rel)} SELECT * FROM {quote('__n_' + rel)}")
+                self._sql(f"DROP TABLE {quote('__d_' + rel)}")
+                self._sql(f"ALTER TABLE {quote('__n_' + rel)} RENAME TO {quote('__d_' + rel)}")
+                self.tables.discard("__n_" + rel)
+
+    def _helper(self, kind: str, rel: str) -> None:
+        """Build a graph helper of the complete binary relation ``rel`` (once)."""
+        name = emit.helper_table(kind, rel)
+        if name in self.tables:
+            return
+        if kind in ("cyc", "scc"):
+            self._helper("tc", rel)
+        src, dst = (quote(c) for c in columns(self.decls[rel]))
+        tc = quote(emit.helper_table("tc", rel))
+        if kind == "tc":
+            sql = (f"WITH RECURSIVE tc({REPO}, src, dst) AS (SELECT {REPO}, {src}, {dst} FROM {quote(rel)} UNION "
+                   f"SELECT tc.{REPO}, tc.src, e.{dst} FROM tc JOIN {quote(rel)} AS e "
+                   f"ON e.{REPO} = tc.{REPO} AND e.{src} = tc.dst) SELECT * FROM tc")
+        elif kind == "cyc":
+            sql = f"SELECT DISTINCT {REPO}, src AS node FROM {tc} WHERE src = dst"
+        else:
+            nodes = f"SELECT {REPO}, {src} AS node FROM {quote(rel)} UNION SELECT {REPO}, {dst} FROM {quote(rel)}"
+            sql = (f"SELECT n.{REPO}, n.node, least(n.node, coalesce((SELECT min(t.dst) FROM {tc} AS t JOIN {tc} AS u "
+                   f"ON u.{REPO} = t.{REPO} AND u.src = t.dst AND u.dst = t.src "
+                   f"WHERE t.{REPO} = n.{REPO} AND t.src = n.node), n.node)) AS comp FROM ({nodes}) AS n")
+        self._sql(f"CREATE TABLE {quote(name)} AS {sql}")
+        self.tables.add(name)
+
+    # -- output ------------------------------------------------------------------------
+    def rows(self, rel: str) -> Dict[int, set]:
+        """Every tuple of ``rel`` grouped by repository number (fetched once)."""
+        if rel not in self._rows:
+            if rel not in self.decls:
+                raise EngineError(f"undeclared relation {rel!r}", code="DL906")
+            if rel not in self.tables:
+                raise EngineError(f"relation {rel!r} was not evaluated (not needed by only=)", code="DL906")
+            grouped: Dict[int, set] = {}
+            for row in self._sql(f"SELECT * FROM {quote(rel)}").fetchall():
+                grouped.setdefault(row[0], set()).add(row[1:])
+            self._rows[rel] = grouped
+        return self._rows[rel]
+
+    def database(self, repo: int) -> "RepoDatabase":
+        """What repository ``repo`` derives, read like the native engine's Database."""
+        return RepoDatabase(self, repo)
+
+
+def _builds_symbols(rules, rel: str) -> bool:
+    """Whether a rule of ``rel`` calls a builtin that makes longer symbols than it reads."""
+    return any(isinstance(lit, ast.Atom) and lit.rel in ("concat", "concat3", "replace")
+               for rule in rules if rule.head.rel == rel for lit in rule.body)
+
+
+class RepoDatabase:
+    """One repository's relations of a :class:`DuckRun` (``relation``, ``tuples``,
+    ``evaluated``: what the check families read from a native Database)."""
+
+    def __init__(self, run: DuckRun, repo: int):
+        self.run = run
+        self.repo = repo
+
+    def tuples(self, name: str) -> set:
+        """Every tuple of relation ``name`` in this repository (unsorted; do not modify)."""
+        return self.run.rows(name).get(self.repo, set())
+
+    def relation(self, name: str) -> List[tuple]:
+        """Every tuple of relation ``name`` in this repository, sorted as the engine sorts."""
+        return sorted_tuples(self.tuples(name))
+
+    def evaluated(self, name: str) -> bool:
+        """Whether ``name`` was evaluated."""
+        return name in self.run.tables and name in self.run.decls

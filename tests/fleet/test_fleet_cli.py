@@ -1,0 +1,85 @@
+"""`analyze fleet`: the missing-extra and bad-source refusals, the report, query, SARIF per
+repository and the Parquet export (read back with pyarrow)."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("duckdb")  # the [fleet] extra (in [test]: CI runs these)
+pytest.importorskip("pyarrow")
+
+import contextlib
+import io
+import json
+from pathlib import Path
+
+
+from analyzer.commands.cli import main
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLE = str(REPO / "examples" / "acme-shop")
+NOTEBOOK = str(REPO / "tests" / "golden" / "fixtures" / "notebook")
+
+
+def run(*argv):
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(argv))
+        except SystemExit as exc:
+            code = exc.code
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_a_missing_extra_names_the_extra_and_exits_2(monkeypatch):
+    import importlib.util
+
+    from analyzer.commands import fleet
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(fleet.importlib.util, "find_spec", lambda name: None if name == "duckdb" else real(name))
+    code, out, err = run("fleet", "check", EXAMPLE)
+    assert code == 2 and out == ""
+    assert "MA-FLEET-EXTRA" in err and "[fleet]" in err and "duckdb" in err
+
+
+def test_a_listing_naming_no_directory_is_refused_at_its_line(tmp_path):
+    listing = tmp_path / "fleet.txt"
+    listing.write_text(f"# two repositories\n{EXAMPLE}\nnowhere\n", encoding="utf-8")
+    code, out, err = run("fleet", "check", str(listing))
+    assert code == 2 and out == ""
+    assert f"MA-FLEET-INPUT: {listing}:3:1: not a directory: nowhere" in err
+
+
+def test_report_query_and_sarif_per_repository(tmp_path):
+    code, out, _ = run("fleet", "report", EXAMPLE, NOTEBOOK, "--no-cache")
+    assert code == 0 and out.startswith("# Fleet report\n\n2 repositories:")
+    assert f"| {EXAMPLE} | INVALID | 1 |" in out and "## Most common findings" in out
+    code, out, _ = run("fleet", "query", EXAMPLE, NOTEBOOK, "--goal", 'check_conflict_status(S, _)', "--format", "json")
+    assert code == 0 and json.loads(out)["rows"] == [[EXAMPLE, "INVALID", 1], [NOTEBOOK, "CLEAR", 0]]
+    code, out, _ = run("fleet", "query", EXAMPLE, NOTEBOOK, "--sql",
+                       "SELECT path, count(*) AS n FROM entry JOIN repos USING (repo) GROUP BY path ORDER BY path")
+    assert code == 0 and out.splitlines()[0] == "path\tn" and len(out.splitlines()) == 3
+    code, _, _ = run("fleet", "check", EXAMPLE, NOTEBOOK, "--sarif-dir", str(tmp_path / "sarif"))
+    assert code == 1
+    logs = sorted(p.name for p in (tmp_path / "sarif").iterdir())
+    assert logs == ["0001-acme-shop.sarif", "0002-notebook.sarif"]
+    sarif = json.loads((tmp_path / "sarif" / logs[0]).read_text())
+    assert sarif["version"] == "2.1.0" and sarif["runs"][0]["results"]
+
+
+def test_parquet_export_has_a_repo_column_and_the_declared_types(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    code, out, _ = run("fleet", "export", EXAMPLE, NOTEBOOK, "--out", str(tmp_path), "--derived", "--format", "json")
+    assert code == 0
+    files = json.loads(out)["files"]
+    entry = pq.read_table(tmp_path / "entry.parquet")
+    assert entry.schema.names[0] == "repo" and entry.schema.field("repo").type == pa.string()
+    assert set(entry.column("repo").to_pylist()) == {EXAMPLE, NOTEBOOK}
+    diagnostic = pq.read_table(tmp_path / "diagnostic.parquet")
+    assert diagnostic.schema.field("line").type == pa.int64()
+    status = pq.read_table(tmp_path / "check_conflict_status.parquet").to_pylist()  # a derived relation
+    assert {(r["repo"], r[status and list(r)[1]]) for r in status} == {(EXAMPLE, "INVALID"), (NOTEBOOK, "CLEAR")}
+    assert str(tmp_path / "check_conflict_status.parquet") in files
