@@ -44,7 +44,8 @@ def _read_text(path: str):
 
 def legacy_facts(request, project) -> Dict[str, list]:
     """The facts plain `check` reads outside the extracted fact base: ``memory_folder``,
-    ``agent_file`` and ``text_marker`` (substrings found, never a decision)."""
+    ``agent_file``, ``text_marker`` (substrings found, never a decision) and the README
+    files' entry facts (analyzer/query/legacy_readmes.py)."""
     from analyzer.markdown import estimate_tokens
 
     root = str(request.project_root)
@@ -63,6 +64,9 @@ def legacy_facts(request, project) -> Dict[str, list]:
             continue
         out["agent_file"].append((name, estimate_tokens(text)))
         out["text_marker"] += [(name, m) for m in AGENT_MARKERS if m in text]
+    from analyzer.query.legacy_readmes import readme_facts
+
+    out.update(readme_facts(request, project))  # READMEs are entry files here only (§9.8.4)
     return out
 
 

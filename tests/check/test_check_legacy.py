@@ -195,4 +195,6 @@ def test_entry_lines_follow_the_reference_order(tmp_path):
         "non-candidate lifecycle cannot declare Candidate-Type",
         "project storage requires Scope: project",
         "has invalid Evidence schema or unsafe source path",
+        # a warning: the last `Status:` (active) is the entry's status, and Subject is empty
+        "legacy Subject/Facet coverage is incomplete",
     ]
