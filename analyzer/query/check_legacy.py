@@ -50,7 +50,8 @@ def legacy_facts(request, project) -> Dict[str, list]:
 
     root = str(request.project_root)
     memory = os.path.join(root, project.memory_dir)
-    out: Dict[str, list] = {"memory_folder": [], "agent_file": [], "text_marker": []}
+    out: Dict[str, list] = {"memory_folder": [], "agent_file": [], "text_marker": [],
+                            "route_resolves": _route_paths(project, memory), "inbox_h2": _inbox_h2(project)}
     for folder in FOLDERS:
         path = os.path.join(memory, folder)
         if os.path.isdir(path) and not os.path.islink(path):
@@ -67,6 +68,45 @@ def legacy_facts(request, project) -> Dict[str, list]:
     from analyzer.query.legacy_readmes import readme_facts
 
     out.update(readme_facts(request, project))  # READMEs are entry files here only (§9.8.4)
+    return out
+
+
+def _inbox_h2(project) -> List[tuple]:
+    """``inbox_h2(ordinal, names_inbox_id, candidate_line)`` for each h2 unit of inbox.md:
+    whether its heading names an MC-INBOX ID (any case, canonical heading or not) and whether
+    it has a visible, non-indented line `Status: candidate` (any case); 1 or 0 each. The
+    reference's inbox count reads the units so (§9.8.5); the rule decides what counts."""
+    import re
+
+    from analyzer.markdown import lex, split_units
+
+    text = project.texts.get("inbox.md")
+    if text is None:
+        return []
+    lexed = lex(text)
+    out = []
+    for ordinal, unit in enumerate(split_units(lexed).units, 1):
+        if unit.kind != "h2":
+            continue
+        names = re.search(r"\bMC-INBOX-\d{8}-[0-9a-f]{8}\b", lexed.lines[unit.start], re.I) is not None
+        candidate = any(lexed.visible[i] and not lexed.indented[i]
+                        and re.fullmatch(r"Status:\s*candidate\s*", lexed.lines[i], re.I)
+                        for i in range(unit.start + 1, min(unit.end + 1, len(lexed.lines))))
+        out.append((ordinal, int(names), int(candidate)))
+    return out
+
+
+def _route_paths(project, memory: str) -> List[tuple]:
+    """``route_resolves(name, state)`` for every route name of the manifest: "escapes" when
+    the path, symlinks resolved (stat only, nothing is read), lies outside the memory dir,
+    else "inside" (the reference resolves each route name so, §9.8.3)."""
+    real = os.path.realpath(memory)
+    names = {row[1] for row in project.facts.relation_sets(["route"]).get("route", ())}
+    out = []
+    for name in sorted(names):
+        target = os.path.realpath(os.path.join(memory, name))
+        inside = target == real or target.startswith(real.rstrip(os.sep) + os.sep)
+        out.append((name, "inside" if inside else "escapes"))
     return out
 
 
@@ -88,8 +128,8 @@ def source_tuples(finding, db) -> List[Tuple[str, tuple]]:
 
 def outside_inputs(root: str, memory_dir: str) -> bytes:
     """A digest of what plain `check` reads outside the managed files, for the result cache's
-    key: the agent entry files, which optional folders exist (even empty), and the local
-    overlay's state tree (paths, modes and bytes: its status depends on permissions too)."""
+    key: the agent entry files, which optional folders exist (even empty), where the memory
+    dir's symlinks lead, and the local overlay's state tree (paths, modes and bytes: its status depends on permissions too)."""
     import hashlib
 
     from analyzer.extract.overlay import state_root
@@ -100,6 +140,15 @@ def outside_inputs(root: str, memory_dir: str) -> bytes:
         h.update(name.encode() + (b"\1" + text.encode("utf-8", "surrogateescape") if text is not None else b"\0"))
     for folder in FOLDERS:
         h.update(folder.encode() + (b"\1" if os.path.isdir(os.path.join(root, memory_dir, folder)) else b"\0"))
+    # symlinks in the memory dir decide whether a route name escapes it (route_resolves)
+    memory = os.path.join(root, memory_dir)
+    for base, dirs, names in sorted(os.walk(memory, followlinks=False)):
+        dirs.sort()
+        for name in sorted(dirs + names):
+            path = os.path.join(base, name)
+            if os.path.islink(path):
+                h.update(b"link\0" + os.path.relpath(path, memory).encode("utf-8", "surrogateescape") + b"\0"
+                         + os.path.realpath(path).encode("utf-8", "surrogateescape") + b"\0")
     state = state_root()
     for base, dirs, names in sorted(os.walk(state, followlinks=False)):
         dirs.sort()

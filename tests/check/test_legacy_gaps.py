@@ -143,3 +143,64 @@ def test_readme_lexical_error_outside_archive_aborts(tmp_path):
     root = project(tmp_path, {"README.md": "# Memory\n\n```\nnever closed\n"})
     result = run_check(CheckRequest(["legacy"], root, use_cache=False, options={}))
     assert result.exit_code == 2 and result.error.startswith("Error: docs/memory/README.md:3:1: MA-MARKDOWN")
+
+
+def test_overlay_entry_with_a_shared_scope(tmp_path, monkeypatch):
+    """§9.8.5, the first project-wide rule: `local/<module>: <ID> has non-local Scope <scope!r>`
+    for an entry of a BOUND or REVIEW overlay's declared module, before the overlay's own
+    REVIEW lines; a local Scope is quiet."""
+    import json
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    root = project(tmp_path, {})
+    text = corpus.LOCAL_PREFERENCES.replace("Scope: local-user", "Scope: Project")
+    case = tmp_path / "case"
+    case.mkdir()
+    (case / "state.json").write_text(json.dumps({"roots": ["<root>"], "preferences": text}), encoding="utf-8")
+    corpus.write_overlay(case, tmp_path / "state", root)
+    lines = plain(root)
+    line = "- local/preferences.md: MC-PREF-20270110-0e0e0e01 has non-local Scope 'Project'"
+    assert line in lines
+    later = [x for x in lines if x.startswith("- local overlay: ")]
+    assert later and lines.index(line) < lines.index(later[0])
+    (tmp_path / "state" / "memory-custodian" / "projects" / corpus.PROJECT_ID / "local" / "preferences.md").write_text(
+        corpus.LOCAL_PREFERENCES, encoding="utf-8")
+    assert not [x for x in plain(root) if "non-local Scope" in x]
+
+
+def test_route_name_escaping_through_a_symlink(tmp_path):
+    """§9.8.3: a route name that resolves outside the memory dir (a symlinked subdirectory)
+    is `manifest.md: memory path escapes the configured memory directory: <name!r>` instead
+    of a missing route file; nothing behind the link is read."""
+    root = project(tmp_path, {})
+    (root / "elsewhere").mkdir()
+    (root / "elsewhere" / "notes.md").write_text("# Notes\n", encoding="utf-8")
+    (root / "docs" / "memory" / "linked").symlink_to("../../elsewhere", target_is_directory=True)
+    mem = root / "docs" / "memory" / "manifest.md"
+    text = mem.read_text(encoding="utf-8")
+    head = "### Implementation / execution / debugging\nLoad:\n"
+    assert head in text
+    mem.write_text(text.replace(head, head + "- linked/notes.md\n", 1), encoding="utf-8")
+    lines = plain(root)
+    assert "- manifest.md: memory path escapes the configured memory directory: 'linked/notes.md'" in lines
+    assert not [x for x in lines if "required route file is missing: linked/notes.md" in x]
+
+
+def _inbox(n: int, form: str) -> str:
+    units = []
+    for k in range(n):
+        ident = f"MC-INBOX-20270107-{k:08x}"
+        head = f"## {ident} — Item {k}" if form == "canonical" else f"## {ident.lower()} - item {k}"
+        status = "Status: candidate" if form == "canonical" else "status:   CANDIDATE  "
+        units.append(f"{head}\n\n{status}\nCandidate-Type: decision\nScope: project\nEvidence:\n- agent-observed\n\n"
+                     f"Statement:\nItem {k}.\n\nPromotion-Requirement:\nAsk.\n")
+    return "# Memory Inbox\n\n" + "\n".join(units)
+
+
+def test_inbox_count_reads_units_as_the_reference(tmp_path):
+    """§9.8.5: an h2 whose heading names an MC-INBOX ID, canonical or not, with a visible
+    `Status: candidate` line in any case counts, as bullets do: 31 such units warn."""
+    lines = plain(project(tmp_path, {"inbox.md": _inbox(31, "loose")}))
+    assert "- inbox.md: 31 items, compaction recommended" in lines
+    lines = plain(project(tmp_path / "b", {"inbox.md": _inbox(30, "loose")}))
+    assert not [x for x in lines if "compaction recommended" in x]
