@@ -15,7 +15,9 @@ from typing import Dict, List, Tuple
 from analyzer.query.check_model import CheckFinding, FamilyResult, Location
 
 RELATIONS = ("legacy_line", "legacy_line_entry", "legacy_line_module", "legacy_duplicate_id", "legacy_status",
-             "legacy_abort")
+             "legacy_abort", "scan_finding", "scan_summary", "scan_detail_list")
+# the check families that gather the scan facts themselves
+SCAN_FAMILIES = ("security", "privacy", "hidden-text")
 
 # the `init` markers of a generated brief.md (§9.8.3)
 BRIEF_MARKERS = (
@@ -68,6 +70,12 @@ def legacy_facts(request, project) -> Dict[str, list]:
     from analyzer.query.legacy_readmes import readme_facts
 
     out.update(readme_facts(request, project))  # READMEs are entry files here only (§9.8.4)
+    if not set(request.families) & set(SCAN_FAMILIES):
+        # pass 5's facts, evaluated with the rest (RELATIONS holds the scan relations): the
+        # scan families gather the same facts when they run
+        from analyzer.query.scans import gather
+
+        out.update(gather(project))
     return out
 
 
@@ -238,12 +246,13 @@ def aborted(db, project):
                        error_path=d.span.path, error_line=d.span.line, error_col=d.span.col, error_diagnostics=lines)
 
 
-def add_scans(family: FamilyResult, project, security: bool, privacy: bool) -> FamilyResult:
+def add_scans(family: FamilyResult, db, project, security: bool, privacy: bool) -> FamilyResult:
     """Pass 5 (§9.8.6): the security and privacy scans' issues, warnings and tail lines,
-    always after every other line. The scans belong to analyzer/query/scans.py."""
+    always after every other line, read from ``db``, the check's one evaluation (the scan
+    relations are among :data:`RELATIONS`). The scans belong to analyzer/query/scans.py."""
     from analyzer.query.scans import legacy_scan_lines
 
-    issues, warnings, tail = legacy_scan_lines(project, security=security, privacy=privacy)
+    issues, warnings, tail = legacy_scan_lines(db, security=security, privacy=privacy)
     where = [Location(f"{project.memory_dir}/manifest.md")]
     mine = [f for f in family.findings if f.severity == "ERROR"]
     theirs = [f for f in family.findings if f.severity != "ERROR"]

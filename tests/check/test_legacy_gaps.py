@@ -204,3 +204,29 @@ def test_inbox_count_reads_units_as_the_reference(tmp_path):
     assert "- inbox.md: 31 items, compaction recommended" in lines
     lines = plain(project(tmp_path / "b", {"inbox.md": _inbox(30, "loose")}))
     assert not [x for x in lines if "compaction recommended" in x]
+
+
+def test_plain_check_evaluates_once(tmp_path, monkeypatch):
+    """The scans of pass 5 read the check's own evaluated database: plain `check` evaluates
+    the rules once (it evaluated them a second time for the scan lines)."""
+    from analyzer.query import check as check_module
+
+    calls = []
+    real = check_module.check_program
+
+    class Counting:
+        def __init__(self, engine):
+            self._engine = engine
+
+        def __getattr__(self, name):
+            return getattr(self._engine, name)
+
+        def evaluate(self, *args, **kwargs):
+            calls.append(kwargs.get("only"))
+            return self._engine.evaluate(*args, **kwargs)
+
+    monkeypatch.setattr(check_module, "check_program", lambda use_cache=True: Counting(real(use_cache)))
+    secret = "- token " + "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1l2M3n4\n"
+    lines = plain(project(tmp_path, {"brief.md": "# Brief\n\n" + secret}))
+    assert [x for x in lines if x.startswith("- security scan: 1 error finding(s)")]
+    assert len(calls) == 1, calls
