@@ -26,13 +26,16 @@ def readme_facts(request, project) -> Dict[str, list]:
     """The entry facts of every readable README (the legacy family's extra facts), plus
     ``readme_entries(module)`` for each. A README that is a symlink, not a regular file, too
     large or not UTF-8 is left out, as for every other command."""
+    out: Dict[str, list] = {"readme_entries": []}
+    modules = readme_modules(project)
+    if not modules:
+        return out  # most projects: the extractor is not even imported (a warm run needs none)
     from analyzer import files
     from analyzer.extract.entries import extract_entries
     from analyzer.extract.sink import Sink
 
     schema = _entry_schema(project)
-    out: Dict[str, list] = {"readme_entries": []}
-    for module in readme_modules(project):
+    for module in modules:
         path = os.path.join(str(request.project_root), project.memory_dir, module)
         data, _error = files.read_bytes(path, files.SIZE_CAP)
         if data is None:
