@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from typing import Dict, List, Tuple
 
-from analyzer.query.check_model import CheckFinding, FamilyResult, Location
+from analyzer.contract.check_model import CheckFinding, FamilyResult, Location
 
 RELATIONS = ("legacy_line", "legacy_line_entry", "legacy_line_module", "legacy_duplicate_id", "legacy_status",
              "legacy_abort", "scan_finding", "scan_summary", "scan_detail_list")
@@ -36,7 +36,7 @@ SCAN_CODES = ("MA-LEGACY-SECURITY", "MA-LEGACY-PRIVACY")
 
 def _read_text(path: str):
     """The text of a regular file (UTF-8, undecodable bytes replaced), or None."""
-    from analyzer import files
+    from analyzer.project import files
 
     if os.path.islink(path) or not os.path.isfile(path):
         return None
@@ -48,7 +48,7 @@ def legacy_facts(request, project) -> Dict[str, list]:
     """The facts plain `check` reads outside the extracted fact base: ``memory_folder``,
     ``agent_file``, ``text_marker`` (substrings found, never a decision) and the README
     files' entry facts (analyzer/query/legacy_readmes.py)."""
-    from analyzer.markdown import estimate_tokens
+    from analyzer.project.markdown import estimate_tokens
 
     root = str(request.project_root)
     memory = os.path.join(root, project.memory_dir)
@@ -86,7 +86,7 @@ def _inbox_h2(project) -> List[tuple]:
     reference's inbox count reads the units so (§9.8.5); the rule decides what counts."""
     import re
 
-    from analyzer.markdown import lex, split_units
+    from analyzer.project.markdown import lex, split_units
 
     text = project.texts.get("inbox.md")
     if text is None:
@@ -140,7 +140,7 @@ def outside_inputs(root: str, memory_dir: str) -> bytes:
     dir's symlinks lead, and the local overlay's state tree (paths, modes and bytes: its status depends on permissions too)."""
     import hashlib
 
-    from analyzer.extract.overlay import state_root
+    from analyzer.project.extract.overlay import state_root
 
     h = hashlib.sha256(b"legacy-inputs\0")
     for name in AGENT_FILES:
@@ -229,8 +229,8 @@ def aborted(db, project):
     modules = {m for (m,) in db.relation("legacy_abort")}
     if not modules:
         return None
-    from analyzer.needed import error_line
-    from analyzer.query.check_model import CheckResult
+    from analyzer.query.needed import error_line
+    from analyzer.contract.check_model import CheckResult
 
     paths = {f"{project.memory_dir}/{m}" for m in modules}
     found = [d for d in project.diagnostics if d.span.path in paths and d.code in ("MA-MARKDOWN", "MC-ROUTING-007")]

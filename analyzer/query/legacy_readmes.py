@@ -30,9 +30,9 @@ def readme_facts(request, project) -> Dict[str, list]:
     modules = readme_modules(project)
     if not modules:
         return out  # most projects: the extractor is not even imported (a warm run needs none)
-    from analyzer import files
-    from analyzer.extract.entries import extract_entries
-    from analyzer.extract.sink import Sink
+    from analyzer.project import files
+    from analyzer.project.extract.entries import extract_entries
+    from analyzer.project.extract.sink import Sink
 
     schema = _entry_schema(project)
     for module in modules:
@@ -55,8 +55,8 @@ def readme_facts(request, project) -> Dict[str, list]:
 def _keep_lexical_errors(project, sink, text: str) -> None:
     """A README's lexical errors join the project's diagnostics: the abort a non-archive
     README's error causes names its file, line and column (check_legacy.aborted)."""
-    from analyzer.diagnostics import Diagnostic
-    from analyzer.span import Span
+    from analyzer.core.diagnostics import Diagnostic
+    from analyzer.core.span import Span
 
     lines = text.splitlines()
     for code, message, line, col, _severity in sink.diagnostics:
