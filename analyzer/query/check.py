@@ -194,7 +194,8 @@ def finish(request: CheckRequest, project, facts, needed, db):
         stop = aborted(db, project)
         if stop is not None:
             return stop, {}, None
-        add_scans(results[0], project, bool(request.options.get("security")), bool(request.options.get("privacy")))
+        add_scans(results[0], db, project, bool(request.options.get("security")),
+                  bool(request.options.get("privacy")))
     if request.with_proofs:
         from analyzer.query.proofs import attach
 

@@ -15,7 +15,9 @@ from typing import Dict, List, Tuple
 from analyzer.contract.check_model import CheckFinding, FamilyResult, Location
 
 RELATIONS = ("legacy_line", "legacy_line_entry", "legacy_line_module", "legacy_duplicate_id", "legacy_status",
-             "legacy_abort")
+             "legacy_abort", "scan_finding", "scan_summary", "scan_detail_list")
+# the check families that gather the scan facts themselves
+SCAN_FAMILIES = ("security", "privacy", "hidden-text")
 
 # the `init` markers of a generated brief.md (§9.8.3)
 BRIEF_MARKERS = (
@@ -44,12 +46,14 @@ def _read_text(path: str):
 
 def legacy_facts(request, project) -> Dict[str, list]:
     """The facts plain `check` reads outside the extracted fact base: ``memory_folder``,
-    ``agent_file`` and ``text_marker`` (substrings found, never a decision)."""
+    ``agent_file``, ``text_marker`` (substrings found, never a decision) and the README
+    files' entry facts (analyzer/query/legacy_readmes.py)."""
     from analyzer.project.markdown import estimate_tokens
 
     root = str(request.project_root)
     memory = os.path.join(root, project.memory_dir)
-    out: Dict[str, list] = {"memory_folder": [], "agent_file": [], "text_marker": []}
+    out: Dict[str, list] = {"memory_folder": [], "agent_file": [], "text_marker": [],
+                            "route_resolves": _route_paths(project, memory), "inbox_h2": _inbox_h2(project)}
     for folder in FOLDERS:
         path = os.path.join(memory, folder)
         if os.path.isdir(path) and not os.path.islink(path):
@@ -63,6 +67,54 @@ def legacy_facts(request, project) -> Dict[str, list]:
             continue
         out["agent_file"].append((name, estimate_tokens(text)))
         out["text_marker"] += [(name, m) for m in AGENT_MARKERS if m in text]
+    from analyzer.query.legacy_readmes import readme_facts
+
+    out.update(readme_facts(request, project))  # READMEs are entry files here only (§9.8.4)
+    if not set(request.families) & set(SCAN_FAMILIES):
+        # pass 5's facts, evaluated with the rest (RELATIONS holds the scan relations): the
+        # scan families gather the same facts when they run
+        from analyzer.query.scans import gather
+
+        out.update(gather(project))
+    return out
+
+
+def _inbox_h2(project) -> List[tuple]:
+    """``inbox_h2(ordinal, names_inbox_id, candidate_line)`` for each h2 unit of inbox.md:
+    whether its heading names an MC-INBOX ID (any case, canonical heading or not) and whether
+    it has a visible, non-indented line `Status: candidate` (any case); 1 or 0 each. The
+    reference's inbox count reads the units so (§9.8.5); the rule decides what counts."""
+    import re
+
+    from analyzer.project.markdown import lex, split_units
+
+    text = project.texts.get("inbox.md")
+    if text is None:
+        return []
+    lexed = lex(text)
+    out = []
+    for ordinal, unit in enumerate(split_units(lexed).units, 1):
+        if unit.kind != "h2":
+            continue
+        names = re.search(r"\bMC-INBOX-\d{8}-[0-9a-f]{8}\b", lexed.lines[unit.start], re.I) is not None
+        candidate = any(lexed.visible[i] and not lexed.indented[i]
+                        and re.fullmatch(r"Status:\s*candidate\s*", lexed.lines[i], re.I)
+                        for i in range(unit.start + 1, min(unit.end + 1, len(lexed.lines))))
+        out.append((ordinal, int(names), int(candidate)))
+    return out
+
+
+def _route_paths(project, memory: str) -> List[tuple]:
+    """``route_resolves(name, state)`` for every route name of the manifest: "escapes" when
+    the path, symlinks resolved (stat only, nothing is read), lies outside the memory dir,
+    else "inside" (the reference resolves each route name so, §9.8.3)."""
+    real = os.path.realpath(memory)
+    names = {row[1] for row in project.facts.relation_sets(["route"]).get("route", ())}
+    out = []
+    for name in sorted(names):
+        target = os.path.realpath(os.path.join(memory, name))
+        inside = target == real or target.startswith(real.rstrip(os.sep) + os.sep)
+        out.append((name, "inside" if inside else "escapes"))
     return out
 
 
@@ -84,8 +136,8 @@ def source_tuples(finding, db) -> List[Tuple[str, tuple]]:
 
 def outside_inputs(root: str, memory_dir: str) -> bytes:
     """A digest of what plain `check` reads outside the managed files, for the result cache's
-    key: the agent entry files, which optional folders exist (even empty), and the local
-    overlay's state tree (paths, modes and bytes: its status depends on permissions too)."""
+    key: the agent entry files, which optional folders exist (even empty), where the memory
+    dir's symlinks lead, and the local overlay's state tree (paths, modes and bytes: its status depends on permissions too)."""
     import hashlib
 
     from analyzer.project.extract.overlay import state_root
@@ -96,6 +148,15 @@ def outside_inputs(root: str, memory_dir: str) -> bytes:
         h.update(name.encode() + (b"\1" + text.encode("utf-8", "surrogateescape") if text is not None else b"\0"))
     for folder in FOLDERS:
         h.update(folder.encode() + (b"\1" if os.path.isdir(os.path.join(root, memory_dir, folder)) else b"\0"))
+    # symlinks in the memory dir decide whether a route name escapes it (route_resolves)
+    memory = os.path.join(root, memory_dir)
+    for base, dirs, names in sorted(os.walk(memory, followlinks=False)):
+        dirs.sort()
+        for name in sorted(dirs + names):
+            path = os.path.join(base, name)
+            if os.path.islink(path):
+                h.update(b"link\0" + os.path.relpath(path, memory).encode("utf-8", "surrogateescape") + b"\0"
+                         + os.path.realpath(path).encode("utf-8", "surrogateescape") + b"\0")
     state = state_root()
     for base, dirs, names in sorted(os.walk(state, followlinks=False)):
         dirs.sort()
@@ -185,12 +246,13 @@ def aborted(db, project):
                        error_path=d.span.path, error_line=d.span.line, error_col=d.span.col, error_diagnostics=lines)
 
 
-def add_scans(family: FamilyResult, project, security: bool, privacy: bool) -> FamilyResult:
+def add_scans(family: FamilyResult, db, project, security: bool, privacy: bool) -> FamilyResult:
     """Pass 5 (§9.8.6): the security and privacy scans' issues, warnings and tail lines,
-    always after every other line. The scans belong to analyzer/query/scans.py."""
+    always after every other line, read from ``db``, the check's one evaluation (the scan
+    relations are among :data:`RELATIONS`). The scans belong to analyzer/query/scans.py."""
     from analyzer.query.scans import legacy_scan_lines
 
-    issues, warnings, tail = legacy_scan_lines(project, security=security, privacy=privacy)
+    issues, warnings, tail = legacy_scan_lines(db, security=security, privacy=privacy)
     where = [Location(f"{project.memory_dir}/manifest.md")]
     mine = [f for f in family.findings if f.severity == "ERROR"]
     theirs = [f for f in family.findings if f.severity != "ERROR"]

@@ -172,7 +172,8 @@ def write_overlay(case: Path, state_home: Path, root: Path) -> None:
 
     ``roots``: the bound roots (``"<root>"`` is this project's resolved root; other values are
     written as given); ``modes``: file name (``preferences.md``, ``manifest.md``,
-    ``bindings.json``) -> octal mode string, for files that must not be private.
+    ``bindings.json``) -> octal mode string, for files that must not be private;
+    ``preferences``: the text of the local preferences.md (default LOCAL_PREFERENCES).
     """
     state = read_json(case, "state.json")
     if not state:
@@ -186,7 +187,7 @@ def write_overlay(case: Path, state_home: Path, root: Path) -> None:
     files = {
         base / "bindings.json": json.dumps({"project_id": PROJECT_ID, "roots": roots}),
         local / "manifest.md": LOCAL_MANIFEST.format(id=PROJECT_ID),
-        local / "preferences.md": LOCAL_PREFERENCES,
+        local / "preferences.md": state.get("preferences", LOCAL_PREFERENCES),
     }
     modes = state.get("modes", {})
     for path, text in files.items():

@@ -302,6 +302,13 @@ def _emit_fields(add, eid: str, entry: ParsedEntry) -> None:
             for occ in fields.get(name, ()):
                 if occ.value:
                     add("entry_relation", (eid, name, occ.value.casefold()), occ.line + 1, 1)
+            last = fields[name][-1] if name in fields else None
+            if last is not None and last.value:  # the value map's (last) value, as written
+                add("entry_field", (eid, name, last.value), last.line + 1, 1)
+    for name in ("Status", "Scope"):  # repeated: `entry` holds "", the value map the last one
+        occs = fields.get(name, ())
+        if len(occs) > 1:
+            add("entry_field", (eid, name, occs[-1].value), occs[-1].line + 1, 1)
     if _EXTRA_SET.intersection(fields):
         for name in EXTRA:
             for occ in fields.get(name, ()):
