@@ -35,7 +35,7 @@ FRESH = ("git_commit", "git_commit_trailer", "git_commit_reverts", "git_commit_t
          "as_of", "agent_author_pattern", "memory_dir")
 # the modules whose code decides which facts a pair gets (analyzer/ relative)
 CODE = ("window_pairs.py", "history.py", "held_units.py", "held_twice.py", "revisions.py", "unit_parts.py",
-        "unit_digests.py", "unit_hunks.py", "freeform.py", "unit_touch.py", "window_order.py", "project.py", "git.py", "factbase.py", "query/compare.py", "query/phases.py")
+        "unit_digests.py", "unit_hunks.py", "unit_cuts.py", "freeform.py", "unit_touch.py", "window_order.py", "project.py", "git.py", "factbase.py", "query/compare.py", "query/phases.py")
 VERSION = "1"  # bump when the shape of a kept entry changes
 
 Rows = Dict[str, List[tuple]]
