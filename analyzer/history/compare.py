@@ -13,7 +13,7 @@ from typing import Dict, Iterable, List, Sequence, Tuple
 from analyzer.history.git import Commit, History
 from analyzer.engine.phases import input_counts
 from analyzer.history.revisions import Revision, attribute_facts, file_digests, unit_facts
-from analyzer.history.unit_parts import issue_facts, part_facts
+from analyzer.history.unit_parts import digest, issue_facts, part_facts
 
 Facts = Dict[str, List[tuple]]
 # touched units get their fields and displayed IDs; modified ones (in both revisions, with
@@ -90,8 +90,8 @@ def _comparison_facts(program, revisions: Sequence[Revision], pairs: List[Tuple[
         for name, rows in attribute_facts(revision, per_kind).items():
             facts.setdefault(name, []).extend(rows)
         if with_parts.get(rev):
-            parts[rev] = part_facts(revision, with_parts[rev], cache_parts)
-    facts["git_unit_part"] = _differing_parts(parts, pairs)
+            parts[rev] = part_facts(revision, with_parts[rev], cache_parts, digested=cache_parts)
+    facts["git_unit_part"] = _differing_parts(parts, pairs, digested=cache_parts)
     facts["git_unit_display"] = [row for row in display if row[:3] in named]
     return Comparison(facts, program, first, inputs)
 
@@ -142,11 +142,13 @@ def freeform_rows(pairs: List[Tuple[str, str, str]], by_rev: Dict[str, Revision]
     return display
 
 
-def _differing_parts(parts: Dict[str, List[tuple]], pairs: List[Tuple[str, str, str]]) -> List[tuple]:
+def _differing_parts(parts: Dict[str, List[tuple]], pairs: List[Tuple[str, str, str]],
+                     digested: bool = True) -> List[tuple]:
     """The ``git_unit_part`` rows of ``parts`` (revision -> rows) without the parts that both
     revisions of their comparison hold with the same digest: rules/diff/ reads parts only to
     find those that differ (``part_changed``), and a unit's unchanged fields are most of its
-    parts. A revision in more than one comparison keeps every row."""
+    parts. A revision in more than one comparison keeps every row. Without ``digested`` the
+    rows hold the parts' texts (equal texts, equal digests), digested here as they are kept."""
     uses: Dict[str, int] = {}
     for _pair, before, after in pairs:
         for rev in (before, after):
@@ -161,7 +163,7 @@ def _differing_parts(parts: Dict[str, List[tuple]], pairs: List[Tuple[str, str, 
             rows += [row for row in side if row[1:] not in same]
     for side in parts.values():  # revisions of no comparison (none today)
         rows += side
-    return rows
+    return rows if digested else [(*row[:4], digest(row[4])) for row in rows]
 
 
 def _per_revision(units, pair_sides: Dict[str, Tuple[str, str]]) -> Dict[str, set]:

@@ -24,29 +24,15 @@ import hashlib
 from difflib import SequenceMatcher
 from typing import Dict, List, Optional, Tuple
 
-from analyzer.history.git import UNIT_ID_HEADING
-
 KIND = "legacy"
 Unit = Tuple[int, str, int]  # (ordinal among all units, text, 1-based first line)
 
 
 def freeform_units(text: Optional[str]) -> List[Unit]:
     """The free-form units of a file's text (none when the file is absent), in order."""
-    from analyzer.project.markdown import parse_document
+    from analyzer.history.unit_cuts import cut
 
-    if not text:
-        return []
-    doc = parse_document(text)
-    lines = doc.lexed.lines
-    out = []
-    for n, unit in enumerate(doc.units, 1):
-        if unit.kind == "h2" and (unit.formal or UNIT_ID_HEADING.match(lines[unit.start])):
-            continue
-        first = unit.start  # the unit's first line with text (a preamble starts with blank lines)
-        while first < unit.end and not lines[first].strip():
-            first += 1
-        out.append((n, unit.text, first + 1))
-    return out
+    return list(cut(text)[1]) if text else []
 
 
 def name(module: str, ordinal: int) -> str:

@@ -32,15 +32,24 @@ class _Span:
         self.start, self.end = start, end
 
 
-def _digest(text: str) -> str:
+def digest(text: str) -> str:
+    """A part's digest: the SHA-256 of its text."""
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def part_facts(revision: Revision, wanted: Set[Tuple[str, str]], use_cache: bool = False) -> List[tuple]:
+def _text(text: str) -> str:
+    return text
+
+
+def part_facts(revision: Revision, wanted: Set[Tuple[str, str]], use_cache: bool = False,
+               digested: bool = True) -> List[tuple]:
     """``git_unit_part`` rows for the ``(kind, id)`` units of ``wanted`` the revision holds.
     With ``use_cache``, the parts of every unit of a file are kept per file text (area
     ``parts`` of the verified store, keyed like the facts cache: text, path, entry grammar,
-    extractor), so a later comparison of the same file reads no field again."""
+    extractor), so a later comparison of the same file reads no field again. Without
+    ``digested`` (and without ``use_cache``) a row's last column is the part's text, not its
+    :func:`digest`: the caller digests only the parts that differ between two revisions
+    (most of a modified unit's parts do not; a first readiness reading digested 160,000)."""
     project = revision.project
     rel = project.facts.relation_sets()
     schema = max((v for (v,) in rel.get("entry_schema", ())), default=2)
@@ -49,7 +58,8 @@ def part_facts(revision: Revision, wanted: Set[Tuple[str, str]], use_cache: bool
         asked = [u for u in units if (u[0], u[1]) in wanted]
         if not asked:
             continue
-        found = _module_parts(project, module, units if use_cache else asked, schema, use_cache)
+        found = _module_parts(project, module, units if use_cache else asked, schema, use_cache,
+                              digest if digested or use_cache else _text)
         for kind, ident, ordinal in asked:
             parts = found.get(f"{kind}\0{ident}\0{ordinal}", ())
             rows += [(revision.rev, kind, ident, name, digest) for name, digest in parts]
@@ -57,7 +67,7 @@ def part_facts(revision: Revision, wanted: Set[Tuple[str, str]], use_cache: bool
 
 
 def _module_parts(project, module: str, units: List[Tuple[str, str, int]], schema: int,
-                  use_cache: bool) -> Dict[str, List[Tuple[str, str]]]:
+                  use_cache: bool, value=digest) -> Dict[str, List[Tuple[str, str]]]:
     """``"kind\\0id\\0ordinal"`` -> the ``(part, digest)`` of each of ``units`` in ``module``
     (from the cache when it holds them)."""
     from analyzer.core.cache import extractor_version
@@ -70,13 +80,13 @@ def _module_parts(project, module: str, units: List[Tuple[str, str, int]], schem
         stored = PARTS.get_marshal(key, _is_parts)
         if stored is not None:
             return stored
-    found = _parse_parts(project, module, units, schema)
+    found = _parse_parts(project, module, units, schema, value)
     if use_cache:
         PARTS.put(key, marshal.dumps(found))
     return found
 
 
-def _parse_parts(project, module: str, units: List[Tuple[str, str, int]], schema: int):
+def _parse_parts(project, module: str, units: List[Tuple[str, str, int]], schema: int, value=digest):
     from analyzer.project.extract.fields import parse_fields
     from analyzer.project.markdown import lex
 
@@ -90,12 +100,12 @@ def _parse_parts(project, module: str, units: List[Tuple[str, str, int]], schema
             lexed = lex(project.texts[module])
         start, end = ranges[ordinal - 1]
         parsed = parse_fields(lexed, _Span(start, end), schema)
-        parts = [("title", _digest(lexed.lines[start].split("\u2014", 1)[-1].strip()))]
+        parts = [("title", value(lexed.lines[start].split("\u2014", 1)[-1].strip()))]
         for name, occurrences in parsed.fields.items():
             text = "\n\0".join("\n".join([occ.value, *occ.body]).strip("\n") for occ in occurrences)
-            parts.append((name, _digest(text)))
+            parts.append((name, value(text)))
         if parsed.evidence:
-            parts.append(("Evidence", _digest("\n".join(i for i, _ in parsed.evidence))))
+            parts.append(("Evidence", value("\n".join(i for i, _ in parsed.evidence))))
         found[f"{kind}\0{ident}\0{ordinal}"] = parts
     return found
 

@@ -22,26 +22,18 @@ from __future__ import annotations
 from collections import Counter
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
-from analyzer.history.git import UNIT_ID_HEADING, unit_heading_ids
+from analyzer.history.git import unit_heading_ids
 
 
 def unit_texts(text: Optional[str]) -> Optional[List[Tuple[str, str]]]:
     """The (casefolded ID, unit text) of every unit of ``text`` whose heading names an ID,
     in order; None when ``text`` has a Markdown problem (its units cannot be trusted)."""
-    from analyzer.project.markdown import parse_document
+    from analyzer.history.unit_cuts import cut
 
     if text is None:
         return []
-    doc = parse_document(text)
-    if doc.lexed.errors:
-        return None
-    found = []
-    for unit in doc.units:
-        if unit.kind == "h2":
-            m = UNIT_ID_HEADING.match(doc.lexed.lines[unit.start])
-            if m:
-                found.append((m.group(1).casefold(), unit.text))
-    return found
+    found = cut(text)[0]
+    return None if found is None else list(found)
 
 
 def changed_ids(before: Optional[str], after: Optional[str]) -> Set[str]:
@@ -78,12 +70,14 @@ def file_touches(files: Iterable[Tuple[str, Tuple[Optional[str], Optional[str]]]
     attributed the free-form changes of the files it changed them in)."""
     from analyzer.history.freeform import changed
     from analyzer.project.loader import file_kind
+    from analyzer.history.unit_cuts import shared
 
     ids: Set[str] = set()
-    for module, (before, after) in files:
-        ids |= changed_ids(before, after)
-        if module.casefold().endswith(".md") and file_kind(module) == "entries" and changed(before, after):
-            ids.add(FILE_MARK + module)
+    with shared():  # each text is cut once for its ID units and its free-form units
+        for module, (before, after) in files:
+            ids |= changed_ids(before, after)
+            if module.casefold().endswith(".md") and file_kind(module) == "entries" and changed(before, after):
+                ids.add(FILE_MARK + module)
     return ids
 
 

@@ -106,6 +106,14 @@ def compare_commits(repo: Repo, history: History, memory_dir: str, tip: str, com
                     compared: List[Commit], use_cache: bool, program) -> Window:
     """The facts comparing each commit of ``compared`` (some of the window ``commits`` of
     ``tip``, in order) with its first parent."""
+    from analyzer.history.unit_cuts import shared
+
+    with shared():  # the snippets are cut for reorders and again for free-form units
+        return _compare_commits(repo, history, memory_dir, tip, commits, compared, use_cache, program)
+
+
+def _compare_commits(repo: Repo, history: History, memory_dir: str, tip: str, commits: List[Commit],
+                     compared: List[Commit], use_cache: bool, program) -> Window:
     from analyzer.history.commit_cache import commit_patches
     from analyzer.history.held_twice import held_elsewhere, untouched
     from analyzer.history.held_units import named_outside, units_at, with_units

@@ -36,7 +36,7 @@ FRESH = ("git_commit", "git_commit_trailer", "git_commit_reverts", "git_commit_t
 # the modules whose code decides which facts a pair gets (analyzer/ relative)
 CODE = ("history/window_pairs.py", "history/window.py", "history/held_units.py", "history/held_twice.py",
         "history/revisions.py", "history/unit_parts.py", "history/unit_digests.py", "history/unit_hunks.py",
-        "history/freeform.py", "history/unit_touch.py", "history/window_order.py", "project/loader.py",
+        "history/unit_cuts.py", "history/freeform.py", "history/unit_touch.py", "history/window_order.py", "project/loader.py",
         "history/git.py", "project/factbase.py", "history/compare.py", "engine/phases.py")  # under analyzer/
 VERSION = "1"  # bump when the shape of a kept entry changes
 

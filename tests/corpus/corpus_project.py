@@ -13,7 +13,11 @@ A case folder ``tests/corpus/<CODE>/<fires|quiet>/`` holds:
 - ``state.json`` (optional): a local overlay to create under XDG_STATE_HOME (see
   :func:`write_overlay`);
 - ``git.json`` (optional, for merge review codes): a two-sided Git history built on the
-  project (see :func:`write_history`); ``request.json`` then names ``"command": "check"``.
+  project (see :func:`write_history`); ``request.json`` then names ``"command": "check"``;
+- ``steps/<NN-name>/`` (optional, for history codes): one commit per step over the project
+  (corpus_history.py); ``request.json`` names the command (``diff``, ``check --autonomy``,
+  ``restore``) and may name ``"format"`` (``sarif`` for the codes only CI formats name);
+- ``where.txt`` (fires cases whose code has a place): the ``path:line`` places expected.
 
 The manifest is generated here so that each case states only what it changes.
 """

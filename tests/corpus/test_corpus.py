@@ -20,6 +20,7 @@ from typing import Dict, Set
 import pytest
 
 from analyzer.contract import catalog
+from corpus_history import write_steps
 from corpus_project import CORPUS, OUTCOMES, build_project, cases, read_json, write_history, write_overlay
 
 REPO = CORPUS.parents[1]
@@ -41,9 +42,10 @@ def _run(case: Path, work: Path) -> Dict[str, object]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
     env.update(XDG_CACHE_HOME=str(work / "cache"), XDG_STATE_HOME=str(work / "state"), PYTHONPATH=str(REPO))
     env = write_history(case, root, env)
+    env = write_steps(case, root, env)
     request = read_json(case, "request.json")
-    argv, command = request["argv"], request.get("command", "read")
-    run = subprocess.run([sys.executable, "-m", "analyzer", command, *argv, "--format", "json", "--no-cache",
+    argv, command, form = request["argv"], request.get("command", "read"), request.get("format", "json")
+    run = subprocess.run([sys.executable, "-m", "analyzer", command, *argv, "--format", form, "--no-cache",
                           "--project-root", str(root)], capture_output=True, text=True, env=env, timeout=120)
     try:
         return json.loads(run.stdout)
@@ -64,10 +66,12 @@ def results(request, tmp_path_factory) -> Dict[str, Dict[str, object]]:
 
 
 def produced(result: Dict[str, object]) -> Set[str]:
-    """Every code and value a read or check result shows: module reasons, budget omissions,
-    conflict finding codes, check and merge review finding codes, routing completeness and
-    local overlay status."""
+    """Every code and value a result shows: module reasons, budget omissions, conflict
+    finding codes, check, restore and merge review finding codes, SARIF results (diff and
+    check --autonomy name their classes and findings there), routing completeness and local
+    overlay status."""
     codes = {reason for module in result.get("modules", []) for reason in module["reasons"]}
+    codes |= set(located(result))
     codes |= {finding["code"] for finding in result.get("findings", [])}
     codes |= {"MC-OMIT-BUDGET" for _ in result.get("budget_omissions", [])[:1]}
     codes |= {finding["code"] for finding in result.get("conflict_findings", [])}
@@ -75,24 +79,60 @@ def produced(result: Dict[str, object]) -> Set[str]:
     return codes | {result[field] for field in VALUE_FIELDS.values() if result.get(field)}
 
 
+def located(result: Dict[str, object]) -> Dict[str, Set[str]]:
+    """code -> the ``path:line`` of every place a result locates it at: a JSON finding's
+    ``locations``, a SARIF result's physical locations (a code of an unlocated finding
+    maps to no place)."""
+    found: Dict[str, Set[str]] = {}
+    for finding in result.get("findings", []):
+        places = found.setdefault(finding["code"], set())
+        places |= {f"{at['path']}:{at['line']}" for at in finding.get("locations") or ()}
+    for run in result.get("runs", []):
+        for sarif in run.get("results", []):
+            places = found.setdefault(sarif["ruleId"], set())
+            for at in sarif.get("locations", []):
+                where = at["physicalLocation"]
+                places.add(f"{where['artifactLocation']['uri']}:{where.get('region', {}).get('startLine', 0)}")
+    return found
+
+
+def expected_places(case: Path) -> Set[str]:
+    """The ``path:line`` places of ``where.txt`` (none when the case has no such file)."""
+    path = case / "where.txt"
+    return {line.strip() for line in path.read_text(encoding="utf-8").splitlines() if line.strip()} \
+        if path.is_file() else set()
+
+
 @pytest.mark.parametrize("case", CASES, ids=[_case_id(c) for c in CASES])
 def test_case(case: Path, results):
-    """A ``fires`` case produces its folder's code; a ``quiet`` case does not."""
+    """A ``fires`` case produces its folder's code, at exactly the ``path:line`` places its
+    ``where.txt`` lists (a code the result locates needs that file; one it does not locate,
+    such as a module's route reason, has none); a ``quiet`` case does not produce it."""
     result, code = results[_case_id(case)], case.parent.name
-    assert "modules" in result or "families" in result, result.get("error")
+    assert any(key in result for key in ("modules", "families", "runs", "findings")), result.get("error")
     shown = sorted(produced(result))
     if case.name == "fires":
-        assert code in shown, f"{code} did not fire; the read produced {shown}"
+        assert code in shown, f"{code} did not fire; the result produced {shown}"
+        assert located(result).get(code, set()) == expected_places(case), f"{code} is located elsewhere"
     else:
-        assert code not in shown, f"{code} fired in its quiet case; the read produced {shown}"
+        assert code not in shown, f"{code} fired in its quiet case; the result produced {shown}"
+
+
+# MA- codes with a corpus: the plain legacy check's, the reachability check's stray file, and
+# the history commands' (diff classes and blind spots, check --autonomy, restore), whose cases
+# are commit steps (corpus_history.py)
+MA_RULE_FILES = ("rules/check/legacy.dl", "rules/check/reach.dl")
+MA_RULE_FOLDERS = ("rules/diff/", "rules/autonomy/", "rules/restore/")
 
 
 def implemented_codes() -> Set[str]:
     """The catalogue's codes that rules derive: MC- codes and completeness/status values, and
-    the plain legacy check's MA-LEGACY codes (rules/check/legacy.dl; the corpus runs `check`)."""
+    the MA- codes of :data:`MA_RULE_FILES` and :data:`MA_RULE_FOLDERS`. Not yet here: the
+    scans' MA-SECRET, MA-PRIVACY and MA-HIDDEN codes (rules/check/scan.dl, hidden.dl)."""
     return {entry.code for entry in catalog.load().entries
             if not entry.reserved and (entry.code.startswith("MC-") or entry.kind in VALUE_FIELDS
-                                       or entry.rule_file == "rules/check/legacy.dl")}
+                                       or entry.rule_file in MA_RULE_FILES
+                                       or entry.rule_file.startswith(MA_RULE_FOLDERS))}
 
 
 def test_corpus_covers_exactly_the_implemented_codes():

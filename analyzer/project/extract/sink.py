@@ -120,16 +120,11 @@ class Sink:
                         and isinstance(values[0], tuple) and isinstance(lines, bytes) and isinstance(cols, bytes)
                         and len(lines) == len(cols) == _WIDTH * len(values)):
                     return None
-                columns[relation] = (values, _positions(lines), _positions(cols))
+                # array(code, bytes) reads the bytes in C (a first history reading rebuilds 500,000 columns)
+                columns[relation] = (values, array(_POSITION, lines), array(_POSITION, cols))
         except (TypeError, ValueError):
             return None
         sink = cls(path)
         sink.columns, sink.diagnostics, sink.units = columns, diagnostics, units
         sink.has_title, sink.info = bool(has_title), info
         return sink
-
-
-def _positions(data: bytes) -> array:
-    found = array(_POSITION)
-    found.frombytes(data)
-    return found
