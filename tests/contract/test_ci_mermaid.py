@@ -11,7 +11,7 @@ def test_ci_run_installs_mermaid_into_a_cache_outside_the_repository():
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
     assert 'MERMAID_NODE_MODULES="$(bash .ci/mermaid-modules || true)"' in ci and "export MERMAID_NODE_MODULES" in ci
     script = (REPO / ".ci" / "mermaid-modules").read_text(encoding="utf-8")
-    assert "npm install --prefix \"$dir\"" in script and "$HOME/.cache/" in script
+    assert "npm install --prefix \"$dir\"" in script and "$HOME/.cache}/memory-analyzer-ci/" in script
 
 
 def test_without_npm_it_prints_nothing_and_says_why(tmp_path):
