@@ -247,8 +247,10 @@ def capped_proofs(answer):
     if answer.proofs is None:
         return None, None
     texts, lines = [], 0
+    from analyzer.query.proof_ids import as_written
+
     for proof in answer.proofs:
-        text = proof_text(proof)
+        text = as_written(proof_text(proof), answer.written)
         count = text.count("\n") + 1
         if lines + count > WHY_MAX_LINES:
             if not texts:  # one proof bigger than the cap: its beginning

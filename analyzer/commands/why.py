@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         from analyzer.contract.output import emit_json
 
-        proofs = [answer.json_proof(p) for p in answer.proofs]
+        proofs = [answer.json_proof(p, answer.written) for p in answer.proofs]
         if args.module:
             return emit_json("why", "module", {
                 "status": "PROVED", "task": args.task, "module": args.module,

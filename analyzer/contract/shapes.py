@@ -195,6 +195,45 @@ class Shape:
 
 def validate(value: Any, t: Type, where: str = "$") -> List[str]:
     """Every way ``value`` departs from type ``t``, as ``"<json path>: <problem>"`` strings."""
+    # the yes/no walk first: it builds no path strings, which cost most of a large document's check
+    return [] if conforms(value, t) else _explain(value, t, where)
+
+
+def conforms(value: Any, t: Type) -> bool:
+    """Whether ``value`` has type ``t`` (``validate`` gives no errors), without saying where not."""
+    kind = type(t)
+    if kind is Scalar:
+        return _scalar_ok(value, t.name)
+    if kind is Obj:
+        if not isinstance(value, dict):
+            return False
+        declared = _declared(t)
+        if any(key not in value for key, _ in t.required):
+            return False
+        return all(key in declared and conforms(item, declared[key]) for key, item in value.items())
+    if kind is Seq:
+        return isinstance(value, (list, tuple)) and all(conforms(item, t.item) for item in value)
+    if kind is Map:
+        return isinstance(value, dict) and all(isinstance(k, str) and conforms(v, t.value) for k, v in value.items())
+    if kind is Either:
+        return any(conforms(value, option) for option in t.options)
+    if kind is Enum:
+        return isinstance(value, str) and value in t.values
+    return type(value) is type(t.value) and value == t.value  # Const
+
+
+_DECLARED: Dict[int, Tuple[Obj, Dict[str, Type]]] = {}
+
+
+def _declared(t: Obj) -> Dict[str, Type]:
+    # key -> type of an Obj, built once per declaration (the Obj is kept so its id stays its own)
+    hit = _DECLARED.get(id(t))
+    if hit is None or hit[0] is not t:
+        hit = _DECLARED[id(t)] = (t, dict(t.required + t.optional))
+    return hit[1]
+
+
+def _explain(value: Any, t: Type, where: str) -> List[str]:
     if isinstance(t, Obj):
         if not isinstance(value, dict):
             return [f"{where}: expected object, got {_kind(value)}"]
@@ -207,19 +246,19 @@ def validate(value: Any, t: Type, where: str = "$") -> List[str]:
             if key not in declared:
                 errors.append(f"{where}: undeclared key {key!r}")
             else:
-                errors.extend(validate(value[key], declared[key], f"{where}.{key}"))
+                errors.extend(_explain(value[key], declared[key], f"{where}.{key}"))
         return errors
     if isinstance(t, Seq):
         if not isinstance(value, (list, tuple)):
             return [f"{where}: expected {describe(t)}, got {_kind(value)}"]
-        return [e for i, item in enumerate(value) for e in validate(item, t.item, f"{where}[{i}]")]
+        return [e for i, item in enumerate(value) for e in _explain(item, t.item, f"{where}[{i}]")]
     if isinstance(t, Map):
         if not isinstance(value, dict):
             return [f"{where}: expected {describe(t)}, got {_kind(value)}"]
         errors = [f"{where}: non-string key {k!r}" for k in value if not isinstance(k, str)]
-        return errors + [e for k in sorted(value, key=str) for e in validate(value[k], t.value, f"{where}[{k!r}]")]
+        return errors + [e for k in sorted(value, key=str) for e in _explain(value[k], t.value, f"{where}[{k!r}]")]
     if isinstance(t, Either):
-        if any(not validate(value, option) for option in t.options):
+        if any(conforms(value, option) for option in t.options):
             return []
         return [f"{where}: expected {describe(t)}, got {_kind(value)}"]
     if isinstance(t, Enum):

@@ -105,17 +105,24 @@ def _fits(length: int, builtin: str) -> None:
 
 def _concat(ctx, args):
     a, b, c = args
-    if _all_str(a, b):
+    if isinstance(a, str) and isinstance(b, str):
         _fits(len(a) + len(b), "concat")
-        yield from _consistent(args, (a, b, a + b))
+        # the one candidate (a, b, a + b) agrees with a and b; c must be unbound or equal (the
+        # generic _consistent cost most of a check whose rules build 100,000 messages)
+        joined = a + b
+        if c is None or c == joined:
+            yield (a, b, joined)
     elif isinstance(c, str):
         yield from _agreeing(args, ((c[:i], c[i:], c) for i in range(len(c) + 1)))
 
 
 def _concat3(ctx, args):
-    if _all_str(*args[:3]):
-        _fits(sum(map(len, args[:3])), "concat3")
-        yield from _consistent(args, (*args[:3], "".join(args[:3])))
+    a, b, c, out = args
+    if isinstance(a, str) and isinstance(b, str) and isinstance(c, str):
+        _fits(len(a) + len(b) + len(c), "concat3")
+        joined = a + b + c  # as in _concat: only the output can disagree
+        if out is None or out == joined:
+            yield (a, b, c, joined)
 
 
 def _replace(ctx, args):

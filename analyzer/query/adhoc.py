@@ -41,6 +41,7 @@ class Answer:
     proofs: Optional[list] = None
     stats: Optional[list] = None
     warnings: list = field(default_factory=list)  # DL921 near misses (analyzer/query/constants.py)
+    written: Dict[str, str] = field(default_factory=dict)  # casefolded ID -> as written (for proofs)
 
 
 @dataclass
@@ -160,7 +161,8 @@ class Session:
             answer, _ = self._evaluate(goal, body, sources, provenance, profile, max_proofs)
         answer.warnings = warnings
         if written:
-            answer.rows = show_written(answer.rows, written_ids(self._written_facts()))
+            answer.written = written_ids(self._written_facts())
+            answer.rows = show_written(answer.rows, answer.written)
         return answer
 
     def _written_facts(self) -> Dict[str, Iterable[tuple]]:

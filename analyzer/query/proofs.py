@@ -13,22 +13,23 @@ whose subproofs were cut says how many with ``elided``.
 from __future__ import annotations
 
 from collections import deque
-from typing import Iterable, List, Optional, Tuple
+from typing import Iterable, List, Mapping, Optional, Tuple
 
 MAX_PROOFS = 3  # proofs kept per finding (one per tuple it was selected from)
 MAX_NODES = 200  # nodes kept per proof tree (breadth first); the rest is elided
 SHIPPED = ("rules/", "facts/")  # how proofs name the shipped rule and fact files
 
 
-def bounded(proof) -> Optional[dict]:
+def bounded(proof, written: Optional[Mapping[str, str]] = None) -> Optional[dict]:
     """A :class:`~analyzer.engine.provenance.Proof` as JSON data (``analyze why``'s form, shipped
     files named relative to the package), cut to :data:`MAX_NODES` nodes breadth first (one
-    nested tree: continuation sections of a deep proof are put back in place)."""
+    nested tree: continuation sections of a deep proof are put back in place); IDs as
+    ``written`` gives them (analyzer/query/proof_ids.py)."""
     if proof is None:
         return None
     from analyzer.query.why import WhyAnswer
 
-    root = WhyAnswer.json_proof(proof)
+    root = WhyAnswer.json_proof(proof, written)
     # a proof deeper than provenance.MAX_DEPTH comes with numbered continuation sections; a
     # tree of at most MAX_NODES nodes needs none, so each is put back where it continues
     sections = {section.pop("number"): section for section in root.pop("continuations", [])}
@@ -75,10 +76,13 @@ def finding_tuples(family_name: str, finding, db) -> List[Tuple[str, tuple]]:
 def attach(results: Iterable, db) -> None:
     """Give every finding of the built-in family ``results`` its proofs from ``db`` (an
     evaluation with provenance)."""
+    from analyzer.query.proof_ids import written_of
+
+    written = written_of(db)
     for result in results:
         for finding in result.findings:
             tuples = finding_tuples(result.name, finding, db)
-            finding.proofs = [p for p in (bounded(db.why(rel, row)) for rel, row in tuples[:MAX_PROOFS])
+            finding.proofs = [p for p in (bounded(db.why(rel, row), written) for rel, row in tuples[:MAX_PROOFS])
                               if p is not None]
 
 

@@ -8,7 +8,9 @@ the tuples to explain and frames them as text or JSON payloads.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import List, Optional, Tuple
+from typing import Dict, List, Mapping, Optional, Tuple
+
+from analyzer.query.proof_ids import as_written, written_of
 
 
 def _quote(text: str) -> str:
@@ -27,6 +29,7 @@ class WhyAnswer:
 
     summaries: List[str] = field(default_factory=list)
     warnings: list = field(default_factory=list)  # DL921 near misses of a pattern's constants
+    written: Dict[str, str] = field(default_factory=dict)  # casefolded ID -> as written (proof_ids)
 
     def render(self, verbose: bool = False) -> str:
         """The proofs as indented text, each under its one-line summary (or title); without
@@ -38,14 +41,15 @@ class WhyAnswer:
             head = self.summaries[i] if i < len(self.summaries) and self.summaries[i] else title
             tree = proof.render() if verbose else render_brief(proof)
             out += [head, shipped_relative(tree), ""]
-        return "\n".join(out).rstrip("\n") + "\n"
+        return as_written("\n".join(out).rstrip("\n") + "\n", self.written)
 
     @staticmethod
-    def json_proof(proof) -> dict:
-        """A proof tree as JSON data, with shipped rule files named relative to the package."""
+    def json_proof(proof, written: Optional[Mapping[str, str]] = None) -> dict:
+        """A proof tree as JSON data, with shipped rule files named relative to the package
+        and, given ``written`` (casefolded ID -> as written), IDs as their files write them."""
         import json
 
-        return json.loads(shipped_relative(json.dumps(proof.as_dict())))
+        return json.loads(as_written(shipped_relative(json.dumps(proof.as_dict())), written or {}))
 
 
 def shipped_relative(text: str) -> str:
@@ -74,7 +78,7 @@ def module_proofs(db, module: str) -> WhyAnswer:
         return _outside_proofs(db, module)
     from analyzer.query.readable import summary
 
-    answer = WhyAnswer(relation, rows)
+    answer = WhyAnswer(relation, rows, written=written_of(db))
     answer.titles.append(f"{module}: {rows[0][1]}")
     proof = db.why(relation, rows[0])
     answer.proofs.append(proof)
@@ -97,7 +101,7 @@ def _outside_proofs(db, module: str) -> WhyAnswer:
         return WhyAnswer("outside_reason", [], error=f"the project has no module {module!r} (no managed file, route "
                                                       f"or declaration names it); modules: {', '.join(known) or 'none'}"
                                                       f"{did_you_mean(module, known)}")
-    answer = WhyAnswer("outside_reason", [(module, OUTSIDE)] + rows)
+    answer = WhyAnswer("outside_reason", [(module, OUTSIDE)] + rows, written=written_of(db))
     answer.titles.append(f"{module}: {OUTSIDE} ({rows[0][2]}: {rows[0][3]})")
     answer.proofs.append(db.why("outside_reason", rows[0]))
     for row in rows[1:]:
@@ -116,7 +120,7 @@ def pattern_proofs(db, pattern: str) -> WhyAnswer:
     # an ID constant matches as the protocol matches IDs (caselessly); near misses are said
     (atom,), warnings = read_constants((atom,), lambda rel, k: _column(db, rel, k), {"<query>": pattern})
     rows = db.query(atom)
-    answer = WhyAnswer(atom.rel, rows, warnings=warnings)
+    answer = WhyAnswer(atom.rel, rows, warnings=warnings, written=written_of(db))
     from analyzer.query.readable import summary
 
     for row in rows:

@@ -39,7 +39,7 @@ def answer_payload(answer) -> dict:
     if answer.proofs is not None:
         from analyzer.query.why import WhyAnswer
 
-        payload["proofs"] = [WhyAnswer.json_proof(p) for p in answer.proofs]
+        payload["proofs"] = [WhyAnswer.json_proof(p, answer.written) for p in answer.proofs]
     if answer.stats is not None:
         payload["profile"] = [s.as_dict() for s in answer.stats if not s.rule.is_fact]
     return payload

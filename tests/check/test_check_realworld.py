@@ -1,5 +1,6 @@
-"""The two real memory projects of ../shared/realworld: every check family runs and exits 0
-or reports what it finds, and `check --all` agrees with the per-family runs."""
+"""The two real memory projects of ../shared/realworld and the bundled example (which runs
+where ../shared is absent): every check family runs and exits 0 or reports what it finds, and
+`check --all` agrees with the per-family runs."""
 
 from __future__ import annotations
 
@@ -9,17 +10,21 @@ from pathlib import Path
 
 import pytest
 
-REALWORLD = Path(__file__).resolve().parents[3] / "shared" / "realworld"
-PROJECTS = ["memorycustodian-dogfood", "nightnotes-video-demo"]
+REPO = Path(__file__).resolve().parents[2]
+REALWORLD = REPO.parent / "shared" / "realworld"
+TREES = {"acme-shop": REPO / "examples" / "acme-shop",
+         "memorycustodian-dogfood": REALWORLD / "memorycustodian-dogfood",
+         "nightnotes-video-demo": REALWORLD / "nightnotes-video-demo"}
 FAMILIES = ["routing", "reachability", "freshness", "conflicts"]
 SCANS = ["security", "privacy", "hidden-text"]
 
 
-@pytest.mark.skipif(not REALWORLD.is_dir(), reason="../shared/realworld is not available")
-@pytest.mark.parametrize("name", PROJECTS)
+@pytest.mark.parametrize("name", sorted(TREES))
 def test_every_family_runs_and_all_agrees(name, analyze, tmp_path):
+    if not TREES[name].is_dir():
+        pytest.skip("../shared/realworld is not available")
     root = tmp_path / name
-    shutil.copytree(REALWORLD / name, root)
+    shutil.copytree(TREES[name], root)
     single = {}
     for family in FAMILIES:
         run = analyze("check", f"--{family}", "--project-root", str(root), "--format", "json")
@@ -31,8 +36,8 @@ def test_every_family_runs_and_all_agrees(name, analyze, tmp_path):
             assert data["findings"], data
         single[family] = (data, analyze("check", f"--{family}", "--project-root", str(root)).stdout)
     together = json.loads(analyze("check", "--all", "--project-root", str(root), "--format", "json").stdout)
-    # the scan families (no flag of their own): these real trees hold no secret, no privacy
-    # match and no hidden text
+    # the scan families (no flag of their own): these trees hold no secret, no privacy match
+    # and no hidden text
     assert {f: together["families"].pop(f) for f in SCANS} == {f: {"status": "OK", "exit_code": 0} for f in SCANS}
     # `--all` also runs the plain check's lines (family legacy, without the scans: they are
     # families of their own); tests/check/test_check_legacy.py holds its golden text

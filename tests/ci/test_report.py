@@ -189,13 +189,16 @@ def test_report_is_one_evaluation(tmp_path, clean_env, monkeypatch):
 
 def test_official_mermaid_parser_accepts_the_graphs(tmp_path):
     """Where node and the mermaid package are installed (MERMAID_NODE_MODULES names the
-    node_modules folder holding mermaid and jsdom), the official parser reads every graph."""
+    node_modules folder holding mermaid and jsdom; .ci/run installs them with npm through
+    .ci/mermaid-modules), the official parser reads every graph, and refuses a broken one."""
     import shutil
     from pathlib import Path
 
-    modules = Path(os.environ.get("MERMAID_NODE_MODULES", "/nonexistent"))
-    if not shutil.which("node") or not (modules / "mermaid").is_dir() or not (modules / "jsdom").is_dir():
-        pytest.skip("node with mermaid and jsdom is not available (set MERMAID_NODE_MODULES)")
+    if not shutil.which("node"):
+        pytest.skip("node is not installed (the official Mermaid parser runs under node)")
+    modules = Path(os.environ.get("MERMAID_NODE_MODULES") or "/nonexistent")
+    if not (modules / "mermaid").is_dir() or not (modules / "jsdom").is_dir():
+        pytest.skip("mermaid and jsdom are not installed: MERMAID_NODE_MODULES=$(bash .ci/mermaid-modules)")
     work = tmp_path / "mermaid"
     work.mkdir()
     shutil.copy(Path(__file__).with_name("mermaid_parse.mjs"), work / "parse.mjs")
@@ -206,9 +209,15 @@ def test_official_mermaid_parser_accepts_the_graphs(tmp_path):
         edges, entries = _synthetic(modules_count, per, marked_every=every)
         blocks.append("\n".join(mermaid.flowchart(["general"], edges, entries, ["mod001.md"], budget=100)[0]))
     assert len(blocks) >= 4
-    for block in blocks:
-        proc = subprocess.run(["node", "parse.mjs"], input=block, capture_output=True, text=True, cwd=work,
+
+    def parse(block: str) -> subprocess.CompletedProcess:
+        return subprocess.run(["node", "parse.mjs"], input=block, capture_output=True, text=True, cwd=work,
                               timeout=120)
+
+    broken = parse(blocks[0].replace("-->", "--=>>", 1) + '\n  x1["unclosed\n')  # the parser can say no
+    assert broken.returncode != 0 and broken.stdout.startswith("error"), broken.stdout + broken.stderr
+    for block in blocks:
+        proc = parse(block)
         assert proc.returncode == 0 and proc.stdout.startswith("ok"), proc.stdout + proc.stderr
 
 

@@ -1,5 +1,6 @@
-"""The two real memory projects of ../shared/realworld run cleanly through the index and
-Subject commands: every listed unit can be shown, every Subject pair can be previewed."""
+"""The two real memory projects of ../shared/realworld, and the bundled example (which runs
+where ../shared is absent), run cleanly through the index and Subject commands: every listed
+unit can be shown, every Subject pair can be previewed."""
 
 from __future__ import annotations
 
@@ -11,8 +12,11 @@ import pytest
 
 from helpers import Cli
 
-REALWORLD = Path(__file__).resolve().parents[3] / "shared" / "realworld"
-PROJECTS = ["memorycustodian-dogfood", "nightnotes-video-demo"]
+REPO = Path(__file__).resolve().parents[2]
+REALWORLD = REPO.parent / "shared" / "realworld"
+TREES = {"acme-shop": REPO / "examples" / "acme-shop",
+         "memorycustodian-dogfood": REALWORLD / "memorycustodian-dogfood",
+         "nightnotes-video-demo": REALWORLD / "nightnotes-video-demo"}
 
 
 def _tree(root: Path):
@@ -20,11 +24,12 @@ def _tree(root: Path):
             for p in sorted(root.rglob("*")) if p.is_file()}
 
 
-@pytest.mark.skipif(not REALWORLD.is_dir(), reason="../shared/realworld is not available")
-@pytest.mark.parametrize("name", PROJECTS)
+@pytest.mark.parametrize("name", sorted(TREES))
 def test_real_project_indexes_cleanly(name, tmp_path):
+    if not TREES[name].is_dir():
+        pytest.skip("../shared/realworld is not available")
     root = tmp_path / name
-    shutil.copytree(REALWORLD / name, root)
+    shutil.copytree(TREES[name], root)
     before = _tree(root)
     cli = Cli(tmp_path, root)
     code, data, err = cli.json("list", "--include-archive")

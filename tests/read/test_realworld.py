@@ -1,4 +1,5 @@
-"""The two real memory projects of ../shared/realworld read cleanly for every task."""
+"""The two real memory projects of ../shared/realworld read cleanly for every task; so does the
+bundled example (examples/acme-shop), which runs where ../shared is absent."""
 
 from __future__ import annotations
 
@@ -8,22 +9,31 @@ from pathlib import Path
 
 import pytest
 
-REALWORLD = Path(__file__).resolve().parents[3] / "shared" / "realworld"
-PROJECTS = ["memorycustodian-dogfood", "nightnotes-video-demo"]
+REPO = Path(__file__).resolve().parents[2]
+REALWORLD = REPO.parent / "shared" / "realworld"
+TREES = {"acme-shop": REPO / "examples" / "acme-shop",
+         "memorycustodian-dogfood": REALWORLD / "memorycustodian-dogfood",
+         "nightnotes-video-demo": REALWORLD / "nightnotes-video-demo"}
 TASKS = ["general", "planning", "implementation", "artifact", "preferences", "history", "maintenance"]
 
 
-@pytest.mark.skipif(not REALWORLD.is_dir(), reason="../shared/realworld is not available")
-@pytest.mark.parametrize("name", PROJECTS)
+@pytest.mark.parametrize("name", sorted(TREES))
 def test_real_project_reads_cleanly_for_every_task(name, analyze, tmp_path):
+    if not TREES[name].is_dir():
+        pytest.skip("../shared/realworld is not available")
     root = tmp_path / name
-    shutil.copytree(REALWORLD / name, root)
+    shutil.copytree(TREES[name], root)
     for task in TASKS:
-        run = analyze("read", "--project-root", str(root), "--task", task, "--format", "json", "--no-local")
-        assert run.returncode == 0, (task, run.stderr)
+        # the example routes areas by path: a path it touches makes routing complete
+        paths = ["--path", "web/src/cart.ts"] if name == "acme-shop" else []
+        run = analyze("read", "--project-root", str(root), "--task", task, "--format", "json", "--no-local", *paths)
+        # the example holds a conflict on purpose (constraints.md's invalid Evidence): conflict
+        # status INVALID, exit 2; the real trees are CLEAR
+        clear, status = ("INVALID", 2) if name == "acme-shop" else ("CLEAR", 0)
+        assert run.returncode == status, (task, run.stderr)
         data = json.loads(run.stdout)
         assert data["routing_completeness"] == "COMPLETE", (task, data["warnings"])
-        assert data["conflict_status"] == "CLEAR", (task, data["conflict_findings"])
+        assert data["conflict_status"] == clear, (task, data["conflict_findings"])
         loaded = [m["path"] for m in data["modules"] if m["disposition"] == "loaded"]
         assert loaded[:2] == ["brief.md", "constraints.md"]
         assert ("inbox.md" in loaded) == (task == "maintenance")

@@ -241,11 +241,25 @@ _SECRET_TRIGGER = re.compile(
     r"|://", re.I)
 
 
+#: _SECRET_TRIGGER's alternatives in lower case, for ASCII text (where re.I is plain case folding)
+_TRIGGER_WORDS = ("key", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "akia", "asia", "sk-", "bearer",
+                  "password", "secret", "token", "://")
+
+
+def _may_hold_secret(text: str) -> bool:
+    # _SECRET_TRIGGER.search(text), without the regex for ASCII text: its case-insensitive
+    # alternation cost ~14 us a line, most of the redaction of 30,000 findings that hold no secret
+    if text.isascii():
+        lowered = text.lower()
+        return any(word in lowered for word in _TRIGGER_WORDS)
+    return _SECRET_TRIGGER.search(text) is not None
+
+
 def hide_secrets(text: str) -> str:
     """``text`` with every match of a secret pattern replaced by ``[redacted]`` (line by line,
     spans merged as in a preview; nothing stripped or cut): what a finding's message, a
     proof's fact or any other output line becomes before it is printed."""
-    if not _SECRET_TRIGGER.search(text):
+    if not _may_hold_secret(text):
         return text
     out = []
     for line in text.splitlines(keepends=True):
