@@ -7,6 +7,7 @@ docs/cli.md and docs/schemas/ are generated from them (``python -m analyzer.gend
 
 from __future__ import annotations
 
+from analyzer.agent_shapes import AGENTS_READ
 from analyzer.contract import Either, Enum, Obj, Shape, as_type, list_of
 
 DIAGNOSTIC = Obj({"code": "str", "severity": "str", "message": "str", "path": "str", "line": "int", "col": "int"})
@@ -92,6 +93,7 @@ READ_SHAPES = (
           "memory file the read needs cannot be used (not readable, not UTF-8, over --max-file-bytes, a symlink, "
           "not a regular file): no pack", False,
           ("INVALID",), (2,), ERROR_BODY),
+    AGENTS_READ,  # `read --tool` (analyzer/agent_shapes.py)
 )
 
 # the merge review block of `check --conflicts --merge-base` (analyzer/render/merge_json.py)

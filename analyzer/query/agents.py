@@ -1,0 +1,163 @@
+"""Agent instruction files: the `read --tool` request and the `check --agents` family.
+
+Mechanics only: gather the facts (analyzer/extract/agent_files.py, the repository listing,
+the request), evaluate rules/agents/*.dl, and select the derived relations into plain
+dataclasses. Whether a file loads, in which order, why not, and what is a finding are the
+rules' (``agent_load``, ``agent_not_loaded``, ``agent_near_miss``, ``agent_finding``).
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence, Tuple
+
+#: The tools the rules know, in the order `--tool all` shows them.
+TOOLS: Tuple[str, ...] = ("claude", "codex", "cursor", "copilot", "gemini", "windsurf")
+
+#: What `read --tool` selects from the program.
+READ_RELATIONS = ("agent_tool", "agent_load", "agent_not_loaded", "agent_near_miss", "instruction_file",
+                  "agent_reachable", "agent_in_use", "agent_leads")
+#: What the check family selects (rules/check/check.dl includes rules/agents/agents.dl).
+CHECK_RELATIONS = ("agent_finding", "agents_status")
+#: What `analyze report` shows per tool.
+REPORT_RELATIONS = ("agent_tool", "agent_in_use", "agent_reachable", "agent_leads", "instruction_file",
+                    "instruction_glob")
+
+
+@dataclass
+class Load:
+    """One file that loads for the path, in order, and why."""
+
+    file: str
+    step: str
+    detail: str
+    line: int
+    hop: int = 0
+    root: str = ""
+
+
+@dataclass
+class Skip:
+    """A file of the tool that does not load for the path, and why."""
+
+    file: str
+    reason: str
+    line: int
+
+
+@dataclass
+class ToolAnswer:
+    """What one tool loads for one path."""
+
+    tool: str
+    name: str
+    path: str
+    loads: List[Load] = field(default_factory=list)
+    skipped: List[Skip] = field(default_factory=list)
+    near_misses: List[Skip] = field(default_factory=list)
+    reachable: bool = False
+    in_use: str = ""
+
+
+@dataclass
+class AgentsReadResult:
+    """The answer of `read --tool`: one :class:`ToolAnswer` per tool and path."""
+
+    answers: List[ToolAnswer]
+    cwd: str = ""
+    memory_manifest: str = ""
+    files: int = 0
+    listing: Tuple[str, bool] = ("walk", True)
+
+
+def gather(root: str, memory_dir: str = "docs/memory", paths: Sequence[str] = (), cwd: str = "",
+           configured: Sequence[str] = (), listed: Optional[tuple] = None) -> Dict[str, list]:
+    """The facts of rules/agents/*.dl for a repository and a request."""
+    from analyzer.extract.agent_files import extract
+    from analyzer.repofiles import list_files
+
+    files, source, complete = listed if listed is not None else list_files(root)
+    facts = extract(root, files).rows
+    facts["agent_repo_file"] = [(p,) for p in files]
+    facts["agent_request_path"] = [(p,) for p in paths]
+    facts["agent_request_cwd"] = [(cwd,)] if cwd else []
+    facts["agent_memory_manifest"] = [(posixpath.join(memory_dir, "manifest.md"),)]
+    facts["agent_configured"] = [(t,) for t in configured]
+    return facts
+
+
+def normalize_path(raw: str) -> Optional[str]:
+    """A --path or --cwd value as a project-relative path, or None when it escapes the root."""
+    text = raw.replace("\\", "/").strip()
+    if text.startswith("/"):
+        return None
+    norm = posixpath.normpath(text) if text else "."
+    if norm == ".":
+        return ""
+    if norm == ".." or norm.startswith("../"):
+        return None
+    return norm
+
+
+def read_tools(root: str, tools: Sequence[str], paths: Sequence[str], cwd: str = "",
+               memory_dir: str = "docs/memory", use_cache: bool = True) -> AgentsReadResult:
+    """Evaluate the agent rules for ``paths`` and select each tool's answer."""
+    from analyzer.query.program import shipped_program
+
+    engine = shipped_program("agents/read.dl", use_cache)
+    facts = gather(root, memory_dir, paths, cwd)
+    db = engine.evaluate(facts, only=list(READ_RELATIONS))
+    names = dict(db.relation("agent_tool"))
+    reachable = {t for (t,) in db.relation("agent_reachable")}
+    in_use: Dict[str, str] = {}
+    for tool, how in sorted(db.relation("agent_in_use")):
+        in_use.setdefault(tool, how)
+    loads: Dict[Tuple[str, str], List[tuple]] = {}
+    for tool, path, file, tier, depth, root_file, hop, step, detail, line in db.relation("agent_load"):
+        loads.setdefault((tool, path), []).append((tier, depth, root_file, hop, file, step, detail, line))
+    skipped: Dict[Tuple[str, str], List[Skip]] = {}
+    for tool, path, file, reason, line in db.relation("agent_not_loaded"):
+        skipped.setdefault((tool, path), []).append(Skip(file, reason, line))
+    near: Dict[Tuple[str, str], List[Skip]] = {}
+    for tool, path, file, message, line in db.relation("agent_near_miss"):
+        near.setdefault((tool, path), []).append(Skip(file, message, line))
+    answers = []
+    for path in paths:
+        for tool in tools:
+            rows = sorted(loads.get((tool, path), []))
+            shown, seen = [], set()
+            for tier, depth, root_file, hop, file, step, detail, line in rows:
+                if file in seen:  # a file reached twice (loaded and imported) is in the context once
+                    continue
+                seen.add(file)
+                shown.append(Load(file, step, detail, line, hop, root_file))
+            answers.append(ToolAnswer(tool, names.get(tool, tool), path, shown,
+                                      sorted(skipped.get((tool, path), []), key=lambda s: (s.file, s.line, s.reason)),
+                                      sorted(near.get((tool, path), []), key=lambda s: (s.file, s.line, s.reason)),
+                                      tool in reachable, in_use.get(tool, "")))
+    count = len(facts["agent_file"])
+    return AgentsReadResult(answers, cwd, posixpath.join(memory_dir, "manifest.md"), count)
+
+
+# ---- the check family -------------------------------------------------------------------------
+
+def family_facts(request, project) -> Dict[str, list]:
+    """The agent facts of the project's repository for `check --agents` (the configuration's
+    `agents = [...]` arrives as ``request.options["agents"]``, comma-separated)."""
+    configured = [t for t in request.options.get("agents", "").split(",") if t]
+    return gather(str(request.project_root), project.memory_dir, (), "", configured, request.repo_files)
+
+
+def select_agents(db, locate):
+    """The agents family: its findings with file:line, sorted by severity, code, place."""
+    from analyzer.query.check_model import CheckFinding, FamilyResult, Location
+
+    rank = {"ERROR": 0, "WARNING": 1, "INFO": 2}
+    findings = []
+    for code, severity, message, path, line, col in sorted(
+            db.relation("agent_finding"), key=lambda f: (rank.get(f[1], 3), f[0], f[3], f[4], f[5], f[2])):
+        where = [Location(path, line, col)] if path else []
+        findings.append(CheckFinding(code, "agents", message, severity=severity, locations=where))
+    (status, exit_code), = db.relation("agents_status")
+    return FamilyResult("agents", "quality", status, exit_code, findings, ["agents"])

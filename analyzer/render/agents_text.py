@@ -1,0 +1,56 @@
+"""Text and JSON of `analyze read --tool` (an :class:`~analyzer.query.agents.AgentsReadResult`)."""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List
+
+from analyzer.query.agents import AgentsReadResult, ToolAnswer
+
+
+def _load_line(order: int, load) -> str:
+    where = {"launch": "loaded at every start" + (f" (folder {load.detail}/)" if load.detail else ""),
+             "nested": f"nested: the path is under {load.detail}/",
+             "glob": f"glob `{load.detail}` (line {load.line})",
+             "import": f"imported by {load.detail} line {load.line} (hop {load.hop})"}.get(load.step, load.step)
+    return f"  {order}. {load.file} - {where}"
+
+
+def render_answer(answer: ToolAnswer, explain: bool) -> List[str]:
+    """The lines of one tool's answer for one path."""
+    use = f", {answer.in_use}" if answer.in_use else ""
+    reach = "memory reachable" if answer.reachable else "memory NOT reachable"
+    out = [f"{answer.name} ({answer.tool}{use}) for {answer.path}: {reach}"]
+    if answer.loads:
+        out += [_load_line(i, load) for i, load in enumerate(answer.loads, 1)]
+    else:
+        out.append("  (no instruction file loads)")
+    if explain:
+        out += [f"  not loaded: {s.file}:{s.line} - {s.reason}" for s in answer.skipped]
+        out += [f"  near miss: {s.file}:{s.line} - {s.reason}" for s in answer.near_misses]
+    return out
+
+
+def render_text(result: AgentsReadResult, explain: bool = False) -> str:
+    """Every answer, a blank line between tools; one informational line when there are no files."""
+    if result.files == 0:
+        head = ["no agent instruction files found (CLAUDE.md, AGENTS.md, GEMINI.md, .cursor/rules, "
+                ".github/copilot-instructions.md, .windsurf/rules, ...)"]
+    else:
+        head = [f"agent instruction files: {result.files}; memory manifest: {result.memory_manifest}"
+                + (f"; started in {result.cwd}/" if result.cwd else "")]
+    blocks = ["\n".join(render_answer(a, explain)) for a in result.answers]
+    return "\n\n".join(["\n".join(head)] + blocks) + "\n"
+
+
+def payload(result: AgentsReadResult) -> Dict[str, Any]:
+    """The body of the ``read.agents`` document."""
+    return {
+        "status": "OK", "cwd": result.cwd, "memory_manifest": result.memory_manifest,
+        "instruction_files": result.files,
+        "answers": [{"tool": a.tool, "name": a.name, "path": a.path, "in_use": a.in_use,
+                     "memory_reachable": a.reachable,
+                     "loads": [{"order": i, "file": l.file, "step": l.step, "detail": l.detail, "line": l.line,
+                                "hop": l.hop, "root": l.root} for i, l in enumerate(a.loads, 1)],
+                     "not_loaded": [{"file": s.file, "reason": s.reason, "line": s.line} for s in a.skipped],
+                     "near_misses": [{"file": s.file, "reason": s.reason, "line": s.line} for s in a.near_misses]}
+                    for a in result.answers]}
