@@ -141,7 +141,7 @@ CHECK_SHAPES = (
           CHECK_STATUS.values, (0, 1),
           Obj({"exit_code": "int",
                "families": family_statuses(("routing", "reachability", "freshness", "conflicts", "legacy", "merge",
-                                            "packs", "security", "privacy", "hidden-text")),
+                                            "packs", "security", "privacy", "hidden-text", "agents")),
                "findings": list_of(CHECK_FINDING)},
               {"merge": MERGE_BLOCK, "gate": GATE}),
           "status is the worst family status (OK/FAILED for routing, reachability, freshness and the legacy check; "
@@ -168,7 +168,9 @@ CHECK_SHAPES = (
           "commit or earlier, the oldest of the --introduced-depth memory commits read). With --all, families "
           "security and privacy are the scans of spec §9.8.6 (one finding per line and pattern, MA-SECRET-* and "
           "MA-PRIVACY-*, its message `<kind>: <redacted line>`) and hidden-text the characters a reviewer cannot "
-          "see (MA-HIDDEN-*, located by line and column); no message ever holds a matched secret."),
+          "see (MA-HIDDEN-*, located by line and column); no message ever holds a matched secret. With --agents (and "
+          "--all), families.agents is the agent instruction files check (OK/FAILED, MA-AGENT-*, each finding at the "
+          "file, line and column it is about; none for a repository-wide finding such as MA-AGENT-NONE)."),
     Shape("error", 1, "no check ran: the memory dir is missing (exit 1), is outside docs/ (exit 2), a managed "
           "file the check needs is unusable (a symlink, not a regular file, unreadable, not UTF-8 or over "
           "--max-file-bytes; one diagnostic per file; exit 2), the project configuration is (exit 2) or a --rules "
@@ -181,7 +183,7 @@ REPORT_SHAPES = (
           "reachability graph (findings are not a tool failure)", True, CHECK_STATUS.values, (0, 1),
           Obj({"exit_code": "int",
                "families": family_statuses(("routing", "reachability", "freshness", "conflicts", "legacy", "security",
-                                            "privacy", "hidden-text")),
+                                            "privacy", "hidden-text", "agents")),
                "findings": list_of(CHECK_FINDING),
                "tasks": "list[str]",
                "routes": list_of(Obj({"task": "str", "module": "str",

@@ -32,7 +32,7 @@ SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".m
 #: The largest instruction file read (bytes); a larger one is a diagnostic, not facts.
 MAX_BYTES = 1_048_576
 
-GATHERED = ("agent_file", "agent_frontmatter", "agent_key", "agent_value", "agent_value_part", "agent_diagnostic", "agent_import",
+GATHERED = ("instruction_source", "agent_frontmatter", "agent_key", "agent_value", "agent_value_part", "agent_diagnostic", "agent_import",
             "agent_mention", "agent_line", "agent_line_digest")
 
 
@@ -111,18 +111,18 @@ def extract_file(facts: AgentFacts, root: str, path: str, kind: str) -> None:
     where = governed_dir(path, kind)
     depth = 0 if where == "" else where.count("/") + 1
     if data is None:
-        facts.add("agent_file", path, kind, where, depth, 0, 0, 0)
+        facts.add("instruction_source", path, kind, where, depth, 0, 0, 0)
         facts.add("agent_diagnostic", path, 1, 1, f"cannot be read: {problem}")
         return
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[:exc.start].count(b"\n") + 1
-        facts.add("agent_file", path, kind, where, depth, len(data), 0, 0)
+        facts.add("instruction_source", path, kind, where, depth, len(data), 0, 0)
         facts.add("agent_diagnostic", path, line, 1, "not UTF-8 text")
         return
     lines = text.splitlines(keepends=True)
-    facts.add("agent_file", path, kind, where, depth, len(data), len(text), len(lines))
+    facts.add("instruction_source", path, kind, where, depth, len(data), len(text), len(lines))
     end_byte = end_char = 0
     for number, line in enumerate(lines, 1):
         end_byte += len(line.encode("utf-8"))

@@ -136,7 +136,7 @@ def read_tools(root: str, tools: Sequence[str], paths: Sequence[str], cwd: str =
                                       sorted(skipped.get((tool, path), []), key=lambda s: (s.file, s.line, s.reason)),
                                       sorted(near.get((tool, path), []), key=lambda s: (s.file, s.line, s.reason)),
                                       tool in reachable, in_use.get(tool, "")))
-    count = len(facts["agent_file"])
+    count = len(facts["instruction_source"])
     return AgentsReadResult(answers, cwd, posixpath.join(memory_dir, "manifest.md"), count)
 
 
@@ -160,4 +160,4 @@ def select_agents(db, locate):
         where = [Location(path, line, col)] if path else []
         findings.append(CheckFinding(code, "agents", message, severity=severity, locations=where))
     (status, exit_code), = db.relation("agents_status")
-    return FamilyResult("agents", "quality", status, exit_code, findings, ["agents"])
+    return FamilyResult("agents", "agents", status, exit_code, findings, ["agents"])

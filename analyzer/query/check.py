@@ -78,7 +78,9 @@ def run_check(request: CheckRequest) -> CheckResult:
     key = None
     # a merge review reads Git history, which the result cache's key does not cover (nor
     # proofs, which are built from a fresh evaluation with provenance)
-    if request.use_cache and not request.options.get("merge_base") and not request.with_proofs:
+    # (nor agent instruction files, which lie outside the memory dir the key covers)
+    if request.use_cache and not request.options.get("merge_base") and not request.with_proofs \
+            and "agents" not in request.families:
         from analyzer.query import check_cache
 
         # the plain check also reads agent entry files, empty optional folders and the local

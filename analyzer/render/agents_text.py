@@ -54,3 +54,17 @@ def payload(result: AgentsReadResult) -> Dict[str, Any]:
                      "not_loaded": [{"file": s.file, "reason": s.reason, "line": s.line} for s in a.skipped],
                      "near_misses": [{"file": s.file, "reason": s.reason, "line": s.line} for s in a.near_misses]}
                     for a in result.answers]}
+
+
+def agents_block(family) -> List[str]:
+    """The `check --agents` block: ``MemoryCustodian agents check: OK|FAILED`` then
+    ``- <CODE> <SEVERITY>: <path>:<line>:<col>: <message>`` per finding (no place for a finding
+    about the repository as a whole), or ``- no findings``."""
+    from analyzer.render.check_text import proof_lines
+
+    lines = [f"MemoryCustodian agents check: {family.shown_status or family.status}"]
+    for f in family.findings:
+        where = "".join(f"{loc.path}:{loc.line}:{loc.col}: " for loc in f.locations[:1])
+        lines.append(f"- {f.code} {f.severity}: {where}{f.message}")
+        lines += proof_lines(f)
+    return lines if family.findings else lines + ["- no findings"]
