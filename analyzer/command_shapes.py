@@ -170,7 +170,8 @@ CHECK_SHAPES = (
           "MA-PRIVACY-*, its message `<kind>: <redacted line>`) and hidden-text the characters a reviewer cannot "
           "see (MA-HIDDEN-*, located by line and column); no message ever holds a matched secret. With --agents (and "
           "--all), families.agents is the agent instruction files check (OK/FAILED, MA-AGENT-*, each finding at the "
-          "file, line and column it is about; none for a repository-wide finding such as MA-AGENT-NONE)."),
+          "file, line and column it is about; a repository without agent instruction files has no finding, only the "
+          "text block's informational line)."),
     Shape("error", 1, "no check ran: the memory dir is missing (exit 1), is outside docs/ (exit 2), a managed "
           "file the check needs is unusable (a symlink, not a regular file, unreadable, not UTF-8 or over "
           "--max-file-bytes; one diagnostic per file; exit 2), the project configuration is (exit 2) or a --rules "

@@ -19,7 +19,7 @@ TOOLS: Tuple[str, ...] = ("claude", "codex", "cursor", "copilot", "gemini", "win
 READ_RELATIONS = ("agent_tool", "agent_load", "agent_not_loaded", "agent_near_miss", "instruction_file",
                   "agent_reachable", "agent_in_use", "agent_leads")
 #: What the check family selects (rules/check/check.dl includes rules/agents/agents.dl).
-CHECK_RELATIONS = ("agent_finding", "agents_status")
+CHECK_RELATIONS = ("agent_finding", "agents_status", "agents_none")
 #: What `analyze report` shows per tool.
 REPORT_RELATIONS = ("agent_tool", "agent_in_use", "agent_reachable", "agent_leads", "instruction_file",
                     "instruction_glob")
@@ -160,4 +160,10 @@ def select_agents(db, locate):
         where = [Location(path, line, col)] if path else []
         findings.append(CheckFinding(code, "agents", message, severity=severity, locations=where))
     (status, exit_code), = db.relation("agents_status")
-    return FamilyResult("agents", "agents", status, exit_code, findings, ["agents"])
+    lines = [NONE_LINE] if db.relation("agents_none") else []
+    return FamilyResult("agents", "agents", status, exit_code, findings, lines)
+
+
+#: The one line of a repository without agent instruction files (rules: ``agents_none``).
+NONE_LINE = ("no agent instruction files found (CLAUDE.md, AGENTS.md, GEMINI.md, .cursor/rules, "
+             ".github/copilot-instructions.md, .windsurf/rules, ...): nothing to check")

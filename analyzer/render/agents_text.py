@@ -33,8 +33,9 @@ def render_answer(answer: ToolAnswer, explain: bool) -> List[str]:
 def render_text(result: AgentsReadResult, explain: bool = False) -> str:
     """Every answer, a blank line between tools; one informational line when there are no files."""
     if result.files == 0:
-        head = ["no agent instruction files found (CLAUDE.md, AGENTS.md, GEMINI.md, .cursor/rules, "
-                ".github/copilot-instructions.md, .windsurf/rules, ...)"]
+        from analyzer.query.agents import NONE_LINE
+
+        head = [NONE_LINE]
     else:
         head = [f"agent instruction files: {result.files}; memory manifest: {result.memory_manifest}"
                 + (f"; started in {result.cwd}/" if result.cwd else "")]
@@ -67,4 +68,4 @@ def agents_block(family) -> List[str]:
         where = "".join(f"{loc.path}:{loc.line}:{loc.col}: " for loc in f.locations[:1])
         lines.append(f"- {f.code} {f.severity}: {where}{f.message}")
         lines += proof_lines(f)
-    return lines if family.findings else lines + ["- no findings"]
+    return lines if family.findings else lines + [f"- {line}" for line in family.lines or ["no findings"]]
