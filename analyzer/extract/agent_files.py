@@ -29,6 +29,8 @@ FOLDERS = {".claude/rules": ".claude/rules", ".cursor/rules": ".cursor/rules",
            ".github/instructions": ".github/instructions", ".windsurf/rules": ".windsurf/rules"}
 #: Folders never searched for nested instruction files (dependencies, tool state, caches).
 SKIP_DIRS = {".git", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".mypy_cache", ".pytest_cache"}
+#: How many rounds of imported files are read beyond the instruction files (the tools follow 5).
+IMPORT_WALK = 8
 #: The largest instruction file read (bytes); a larger one is a diagnostic, not facts.
 MAX_BYTES = 1_048_576
 
@@ -98,8 +100,20 @@ def governed_dir(path: str, kind: str) -> str:
 def extract(root: str, listed: Iterable[str]) -> AgentFacts:
     """Read every candidate instruction file under ``root`` and record its facts."""
     facts = AgentFacts()
+    done = set()
     for path, kind in discover(root, listed):
         extract_file(facts, root, path, kind)
+        done.add(path)
+    # the files `@` imports reach are read too (kind "imported"), so their own imports and
+    # mentions are facts; how many hops a tool follows is the rules' (agent_import_max), this
+    # bound only stops a walk through very long chains
+    for _ in range(IMPORT_WALK):
+        targets = sorted({row[2] for row in facts.rows["agent_import"] if row[3] == "file"} - done)
+        if not targets:
+            break
+        for target in targets:
+            extract_file(facts, root, target, "imported")
+            done.add(target)
     return facts
 
 
