@@ -195,7 +195,9 @@ REPORT_SHAPES = (
                "repository_files": Obj({"source": Enum("git", "walk", "none"), "complete": "bool", "files": "int"}),
                "edges": list_of(Obj({"from": "str", "to": "str"})),
                "entries": list_of(Obj({"entry": "str", "module": "str",
-                                       "mark": Enum("reachable", "unreachable", "outside", "unchecked")}))},
+                                       "mark": Enum("reachable", "unreachable", "outside", "unchecked")})),
+               "agents": list_of(Obj({"tool": "str", "name": "str", "in_use": "str", "memory_reachable": "bool",
+                                      "patterns": list_of(Obj({"pattern": "str", "file": "str", "mode": "str"}))}))},
               {"gate": GATE}),
           "status, exit_code, families and findings as check.result with --all. tasks are the canonical tasks in "
           "the reference's order; routes the routing matrix cells (loaded: a required route name whose file exists; "

@@ -18,11 +18,36 @@ TOOLS: Tuple[str, ...] = ("claude", "codex", "cursor", "copilot", "gemini", "win
 #: What `read --tool` selects from the program.
 READ_RELATIONS = ("agent_tool", "agent_load", "agent_not_loaded", "agent_near_miss", "instruction_file",
                   "agent_reachable", "agent_in_use", "agent_leads")
+#: What `analyze report` shows per tool (selected with the check family's findings).
+REPORT_RELATIONS = ("agent_tool", "agent_in_use", "agent_reachable", "agent_report_row")
 #: What the check family selects (rules/check/check.dl includes rules/agents/agents.dl).
-CHECK_RELATIONS = ("agent_finding", "agents_status", "agents_none")
-#: What `analyze report` shows per tool.
-REPORT_RELATIONS = ("agent_tool", "agent_in_use", "agent_reachable", "agent_leads", "instruction_file",
-                    "instruction_glob")
+CHECK_RELATIONS = ("agent_finding", "agents_status", "agents_none") + REPORT_RELATIONS
+
+
+@dataclass
+class ToolReport:
+    """One tool in `analyze report`: in use or not, memory reachable or not, and its table of
+    path patterns -> instruction files."""
+
+    tool: str
+    name: str
+    in_use: str
+    reachable: bool
+    rows: List[Tuple[str, str, str]] = field(default_factory=list)  # (pattern, file, mode)
+
+
+def tool_reports(relations: Dict[str, list]) -> List[ToolReport]:
+    """Every tool in use or with instruction files, in :data:`TOOLS` order."""
+    names = dict(relations.get("agent_tool", ()))
+    reachable = {t for (t,) in relations.get("agent_reachable", ())}
+    in_use: Dict[str, str] = {}
+    for tool, how in sorted(relations.get("agent_in_use", ())):
+        in_use.setdefault(tool, how)
+    rows: Dict[str, List[Tuple[str, str, str]]] = {}
+    for tool, pattern, file, mode in relations.get("agent_report_row", ()):
+        rows.setdefault(tool, []).append((pattern, file, mode))
+    return [ToolReport(t, names.get(t, t), in_use.get(t, ""), t in reachable, sorted(rows.get(t, [])))
+            for t in TOOLS if t in in_use or t in rows]
 
 
 @dataclass
@@ -161,7 +186,8 @@ def select_agents(db, locate):
         findings.append(CheckFinding(code, "agents", message, severity=severity, locations=where))
     (status, exit_code), = db.relation("agents_status")
     lines = [NONE_LINE] if db.relation("agents_none") else []
-    return FamilyResult("agents", "agents", status, exit_code, findings, lines)
+    return FamilyResult("agents", "agents", status, exit_code, findings, lines,
+                        relations={rel: sorted(db.relation(rel)) for rel in REPORT_RELATIONS})
 
 
 #: The one line of a repository without agent instruction files (rules: ``agents_none``).

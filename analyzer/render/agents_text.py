@@ -69,3 +69,23 @@ def agents_block(family) -> List[str]:
         lines.append(f"- {f.code} {f.severity}: {where}{f.message}")
         lines += proof_lines(f)
     return lines if family.findings else lines + [f"- {line}" for line in family.lines or ["no findings"]]
+
+
+def report_section(report) -> List[str]:
+    """The report's ``## Agent instruction files`` section: per tool, whether memory is
+    reachable, and a table of path patterns -> instruction files."""
+    from analyzer.query.agents import NONE_LINE
+
+    lines = ["## Agent instruction files", ""]
+    if not report.agents:
+        return lines + [NONE_LINE[0].upper() + NONE_LINE[1:] + "."]
+    for tool in report.agents:
+        use = f", {tool.in_use}" if tool.in_use else ""
+        reach = "memory reachable" if tool.reachable else "**memory not reachable**"
+        lines += [f"### {tool.name} ({tool.tool}{use}): {reach}", ""]
+        if not tool.rows:
+            lines += ["No instruction file of this tool.", ""]
+            continue
+        lines += ["| path pattern | instruction file | mode |", "| --- | --- | --- |"]
+        lines += [f"| `{pattern}` | {file} | {mode} |" for pattern, file, mode in tool.rows] + [""]
+    return lines[:-1]

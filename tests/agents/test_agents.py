@@ -213,3 +213,17 @@ def test_tool_all_is_deterministic_and_shows_every_tool(tmp_path):
 ])
 def test_glob_match_ext(glob, path, hit):
     assert glob_match_ext(glob, path) is hit
+
+
+def test_report_has_a_section_per_tool(tmp_path):
+    root = project(tmp_path, {"AGENTS.md": BOOT, ".claude/rules/api.md": "---\npaths:\n  - \"src/api/**\"\n---\nx\n",
+                              "src/api/a.py": ""})
+    data = json.loads(analyze("report", "--format", "json", root=root).stdout)
+    tools = {a["tool"]: a for a in data["agents"]}
+    assert tools["codex"]["memory_reachable"] is True and tools["codex"]["patterns"] == [
+        {"pattern": "**", "file": "AGENTS.md", "mode": "launch"}]
+    assert tools["claude"]["memory_reachable"] is False
+    assert tools["claude"]["patterns"] == [{"pattern": "src/api/**", "file": ".claude/rules/api.md", "mode": "glob"}]
+    md = analyze("report", "--format", "markdown", root=root).stdout
+    assert "### Claude Code (claude, detected): **memory not reachable**" in md
+    assert "| `src/api/**` | .claude/rules/api.md | glob |" in md
