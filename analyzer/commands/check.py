@@ -130,8 +130,6 @@ def run(args: argparse.Namespace) -> int:
     options = {"merge_base": args.merge_base} if args.merge_base is not None else {}
     # §9.8: --security/--privacy act only on plain check (ignored with a family flag)
     options.update({flag: "1" for flag in ("security", "privacy") if getattr(args, flag, False)})
-    if getattr(args, "agent_tools", None):  # the configuration's `agents = [...]`
-        options["agents"] = ",".join(args.agent_tools)
     from analyzer.commands import check_packs
 
     packs, failed = check_packs.load(args)

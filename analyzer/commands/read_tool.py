@@ -34,7 +34,12 @@ def run(args: argparse.Namespace) -> int:
     if cwd is None:
         return usage_error("read", args, f"--cwd {args.cwd!r} is not inside the project root")
     tools = TOOLS if args.tool == "all" else (args.tool,)
-    result = read_tools(str(args.project_root), tools, paths, cwd, args.memory_dir, not args.no_cache)
+    from analyzer.config import ConfigError
+
+    try:
+        result = read_tools(str(args.project_root), tools, paths, cwd, args.memory_dir, not args.no_cache)
+    except ConfigError as exc:  # the configuration's agents / agents-exclude: path:line:col
+        return usage_error("read", args, exc.message, exc.code, exc.path, exc.line, exc.col)
     if args.format == "json":
         from analyzer.output import emit_json
 

@@ -49,10 +49,11 @@ class AgentFacts:
         self.rows[rel].append(tuple(row))
 
 
-def discover(root: str, listed: Iterable[str]) -> List[Tuple[str, str]]:
+def discover(root: str, listed: Iterable[str], exclude: Iterable[str] = ()) -> List[Tuple[str, str]]:
     """``(path, kind)`` of every candidate instruction file: the listed repository files whose
     name or place matches, plus the files at the root and in the rule folders of the root
-    that a listing from Git may leave out (untracked or ignored, as CLAUDE.local.md is)."""
+    that a listing from Git may leave out (untracked or ignored, as CLAUDE.local.md is); none
+    that an ``exclude`` glob matches."""
     found: Dict[str, str] = {}
     paths = set(listed)
     for rel in (*NAMED, *PLACED):
@@ -64,8 +65,13 @@ def discover(root: str, listed: Iterable[str]) -> List[Tuple[str, str]]:
             dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
             rel = os.path.relpath(here, root).replace(os.sep, "/")
             paths.update(f"{rel}/{name}" for name in names)
+    from analyzer.engine.glob_ext import glob_match_ext
+
+    skipped = tuple(exclude)
     for path in sorted(paths):
         if any(part in SKIP_DIRS for part in path.split("/")[:-1]):
+            continue
+        if any(glob_match_ext(glob, path) for glob in skipped):  # the configuration's agents-exclude
             continue
         kind = kind_of(path)
         if kind is not None:
@@ -97,11 +103,12 @@ def governed_dir(path: str, kind: str) -> str:
     return posixpath.dirname(path)
 
 
-def extract(root: str, listed: Iterable[str]) -> AgentFacts:
-    """Read every candidate instruction file under ``root`` and record its facts."""
+def extract(root: str, listed: Iterable[str], exclude: Iterable[str] = ()) -> AgentFacts:
+    """Read every candidate instruction file under ``root`` (but those ``exclude`` matches)
+    and record its facts."""
     facts = AgentFacts()
     done = set()
-    for path, kind in discover(root, listed):
+    for path, kind in discover(root, listed, exclude):
         extract_file(facts, root, path, kind)
         done.add(path)
     # the files `@` imports reach are read too (kind "imported"), so their own imports and

@@ -97,17 +97,30 @@ class AgentsReadResult:
 
 
 def gather(root: str, memory_dir: str = "docs/memory", paths: Sequence[str] = (), cwd: str = "",
-           configured: Sequence[str] = (), listed: Optional[tuple] = None) -> Dict[str, list]:
-    """The facts of rules/agents/*.dl for a repository and a request."""
+           configured: Optional[Sequence[str]] = None, listed: Optional[tuple] = None,
+           exclude: Optional[Sequence[str]] = None) -> Dict[str, list]:
+    """The facts of rules/agents/*.dl for a repository and a request. ``configured`` and
+    ``exclude`` default to the project configuration's ``agents`` and ``agents-exclude``
+    (:class:`analyzer.config.ConfigError` for an unusable configuration file)."""
+    import os
+
     from analyzer.extract.agent_files import extract
     from analyzer.repofiles import list_files
 
+    if configured is None or exclude is None:
+        from analyzer import config
+
+        values = config.load(root).values
+        configured = values.get("agents", []) if configured is None else configured
+        exclude = values.get("agents-exclude", []) if exclude is None else exclude
     files, source, complete = listed if listed is not None else list_files(root)
-    facts = extract(root, files).rows
+    facts = extract(root, files, exclude).rows
+    manifest = posixpath.join(memory_dir, "manifest.md")
+    facts["agent_memory_present"] = [(manifest,)] if os.path.isfile(os.path.join(root, manifest)) else []
     facts["agent_repo_file"] = [(p,) for p in files]
     facts["agent_request_path"] = [(p,) for p in paths]
     facts["agent_request_cwd"] = [(cwd,)] if cwd else []
-    facts["agent_memory_manifest"] = [(posixpath.join(memory_dir, "manifest.md"),)]
+    facts["agent_memory_manifest"] = [(manifest,)]
     facts["agent_configured"] = [(t,) for t in configured]
     return facts
 
@@ -168,10 +181,9 @@ def read_tools(root: str, tools: Sequence[str], paths: Sequence[str], cwd: str =
 # ---- the check family -------------------------------------------------------------------------
 
 def family_facts(request, project) -> Dict[str, list]:
-    """The agent facts of the project's repository for `check --agents` (the configuration's
-    `agents = [...]` arrives as ``request.options["agents"]``, comma-separated)."""
-    configured = [t for t in request.options.get("agents", "").split(",") if t]
-    return gather(str(request.project_root), project.memory_dir, (), "", configured, request.repo_files)
+    """The agent facts of the project's repository for `check --agents` (with the
+    configuration's `agents` and `agents-exclude`, which the check command has validated)."""
+    return gather(str(request.project_root), project.memory_dir, (), "", listed=request.repo_files)
 
 
 def select_agents(db, locate):
@@ -193,3 +205,19 @@ def select_agents(db, locate):
 #: The one line of a repository without agent instruction files (rules: ``agents_none``).
 NONE_LINE = ("no agent instruction files found (CLAUDE.md, AGENTS.md, GEMINI.md, .cursor/rules, "
              ".github/copilot-instructions.md, .windsurf/rules, ...): nothing to check")
+
+
+def run_agents_check(request):
+    """`check --agents` alone: the agent rules evaluated without loading the memory project
+    (a repository without a memory directory can still have its instruction files checked;
+    reachability is then not judged, rules/agents/findings.dl)."""
+    from analyzer.query.check import combine
+    from analyzer.query.program import shipped_program
+    from analyzer.query.redaction import redact_result
+
+    engine = shipped_program("agents/read.dl", request.use_cache)
+    facts = gather(str(request.project_root), request.memory_dir, listed=request.repo_files)
+    db = engine.evaluate(facts, only=list(CHECK_RELATIONS))
+    result = combine([select_agents(db, None)])
+    redact_result(result)  # a frontmatter diagnostic quotes its line: no output prints a secret
+    return result

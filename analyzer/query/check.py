@@ -59,6 +59,10 @@ def run_check(request: CheckRequest) -> CheckResult:
     from analyzer import files
     from analyzer.project import gc_paused, load_project
 
+    if list(request.families) == ["agents"] and not request.packs and not request.with_proofs:
+        from analyzer.query.agents import run_agents_check  # needs no memory project
+
+        return run_agents_check(request)
     root = str(request.project_root)
     memory_dir = files.memory_dir_name(request.memory_dir)
     problem = files.check_memory_dir(root, memory_dir)

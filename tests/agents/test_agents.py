@@ -227,3 +227,23 @@ def test_report_has_a_section_per_tool(tmp_path):
     md = analyze("report", "--format", "markdown", root=root).stdout
     assert "### Claude Code (claude, detected): **memory not reachable**" in md
     assert "| `src/api/**` | .claude/rules/api.md | glob |" in md
+
+
+def test_dogfood_repository_is_clean():
+    """This repository: its agent fixtures and corpus under tests/ are excluded by its own
+    configuration (agents-exclude), so it has no instruction files of its own and the
+    check passes with the one informational line, without a memory directory."""
+    run = analyze("check", "--agents", root=REPO)
+    assert run.returncode == 0 and run.stdout.splitlines()[1].startswith("- no agent instruction files found")
+
+
+def test_agents_exclude_and_bad_configuration(tmp_path):
+    root = project(tmp_path, {"vendor/x/CLAUDE.md": "hello\n", "CLAUDE.md": BOOT})
+    read = json.loads(analyze("read", "--tool", "claude", "--path", "vendor/x/a.py", "--format", "json", root=root).stdout)
+    assert [l["file"] for l in read["answers"][0]["loads"]] == ["CLAUDE.md", "vendor/x/CLAUDE.md"]
+    (root / ".memory-analyzer.toml").write_text('agents-exclude = ["vendor/**"]\n', encoding="utf-8")
+    read = json.loads(analyze("read", "--tool", "claude", "--path", "vendor/x/a.py", "--format", "json", root=root).stdout)
+    assert [l["file"] for l in read["answers"][0]["loads"]] == ["CLAUDE.md"]
+    (root / ".memory-analyzer.toml").write_text('agents-exclude = "vendor/**"\n', encoding="utf-8")
+    run = analyze("read", "--tool", "claude", "--path", "a.py", root=root)
+    assert run.returncode == 2 and "Traceback" not in run.stderr and ".memory-analyzer.toml:1:" in run.stderr
