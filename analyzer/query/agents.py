@@ -186,6 +186,18 @@ def family_facts(request, project) -> Dict[str, list]:
     return gather(str(request.project_root), project.memory_dir, (), "", listed=request.repo_files)
 
 
+def inputs_digest(request, memory_dir: str) -> bytes:
+    """A digest of every agent fact a check would evaluate (the instruction files' contents,
+    the repository listing, the configuration's agents and agents-exclude, whether the
+    manifest exists), for the check result cache's key."""
+    import hashlib
+    import json
+
+    facts = gather(str(request.project_root), memory_dir, listed=request.repo_files)
+    text = json.dumps({rel: sorted(rows) for rel, rows in sorted(facts.items())}, ensure_ascii=True)
+    return hashlib.sha256(text.encode("utf-8")).digest()
+
+
 def select_agents(db, locate):
     """The agents family: its findings with file:line, sorted by severity, code, place."""
     from analyzer.query.check_model import CheckFinding, FamilyResult, Location

@@ -82,9 +82,7 @@ def run_check(request: CheckRequest) -> CheckResult:
     key = None
     # a merge review reads Git history, which the result cache's key does not cover (nor
     # proofs, which are built from a fresh evaluation with provenance)
-    # (nor agent instruction files, which lie outside the memory dir the key covers)
-    if request.use_cache and not request.options.get("merge_base") and not request.with_proofs \
-            and "agents" not in request.families:
+    if request.use_cache and not request.options.get("merge_base") and not request.with_proofs:
         from analyzer.query import check_cache
 
         # the plain check also reads agent entry files, empty optional folders and the local
@@ -94,6 +92,10 @@ def run_check(request: CheckRequest) -> CheckResult:
             from analyzer.query.check_legacy import outside_inputs
 
             outside = outside_inputs(root, memory_dir)
+        if "agents" in request.families:  # agent instruction files lie outside the memory dir too
+            from analyzer.query.agents import inputs_digest
+
+            outside += inputs_digest(request, memory_dir)
         flags = [f"+{flag}" for flag in ("security", "privacy") if request.options.get(flag)]
         key = check_cache.result_key(root, memory_dir, list(request.families) + flags,
                                      request.packs.key() if request.packs else b"", request.max_file_bytes,

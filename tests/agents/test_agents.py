@@ -247,3 +247,14 @@ def test_agents_exclude_and_bad_configuration(tmp_path):
     (root / ".memory-analyzer.toml").write_text('agents-exclude = "vendor/**"\n', encoding="utf-8")
     run = analyze("read", "--tool", "claude", "--path", "a.py", root=root)
     assert run.returncode == 2 and "Traceback" not in run.stderr and ".memory-analyzer.toml:1:" in run.stderr
+
+
+def test_cached_report_sees_a_new_instruction_file(tmp_path):
+    """The check result cache's key covers the agent facts: a new CLAUDE.md is a miss."""
+    root = project(tmp_path, {"AGENTS.md": BOOT})
+    first = json.loads(analyze("report", "--format", "json", root=root).stdout)
+    assert [a["tool"] for a in first["agents"] if a["in_use"] == "implied"] == ["claude", "gemini"]
+    (root / "CLAUDE.md").write_text("@AGENTS.md\n", encoding="utf-8")
+    second = json.loads(analyze("report", "--format", "json", root=root).stdout)
+    tools = {a["tool"]: a for a in second["agents"]}
+    assert tools["claude"]["in_use"] == "detected" and tools["claude"]["memory_reachable"] is True
