@@ -258,3 +258,12 @@ def test_cached_report_sees_a_new_instruction_file(tmp_path):
     second = json.loads(analyze("report", "--format", "json", root=root).stdout)
     tools = {a["tool"]: a for a in second["agents"]}
     assert tools["claude"]["in_use"] == "detected" and tools["claude"]["memory_reachable"] is True
+
+
+def test_nested_rule_glob_relative_to_its_folder_is_a_near_miss(tmp_path):
+    root = project(tmp_path, {"AGENTS.md": BOOT, "web/.cursor/rules/ui.mdc": "---\nglobs: src/**/*.tsx\n---\nx\n",
+                              "src/a.tsx": "", "web/src/b.tsx": ""})
+    text = analyze("read", "--tool", "cursor", "--path", "src/a.tsx", "--path", "web/src/b.tsx", "--explain",
+                   root=root).stdout
+    assert "near miss: web/.cursor/rules/ui.mdc:2 - glob `src/**/*.tsx` is relative to web/" in text
+    assert "1. web/.cursor/rules/ui.mdc - glob `src/**/*.tsx` (line 2)" in text.split("for web/src/b.tsx")[1]
