@@ -59,6 +59,10 @@ def run_check(request: CheckRequest) -> CheckResult:
     from analyzer.project import files
     from analyzer.project.loader import gc_paused, load_project
 
+    if list(request.families) == ["agents"] and not request.packs and not request.with_proofs:
+        from analyzer.query.agents import run_agents_check  # needs no memory project
+
+        return run_agents_check(request)
     root = str(request.project_root)
     memory_dir = files.memory_dir_name(request.memory_dir)
     problem = files.check_memory_dir(root, memory_dir)
@@ -88,6 +92,10 @@ def run_check(request: CheckRequest) -> CheckResult:
             from analyzer.query.check_legacy import outside_inputs
 
             outside = outside_inputs(root, memory_dir)
+        if "agents" in request.families:  # agent instruction files lie outside the memory dir too
+            from analyzer.query.agents import inputs_digest
+
+            outside += inputs_digest(request, memory_dir)
         flags = [f"+{flag}" for flag in ("security", "privacy") if request.options.get(flag)]
         key = check_cache.result_key(root, memory_dir, list(request.families) + flags,
                                      request.packs.key() if request.packs else b"", request.max_file_bytes,

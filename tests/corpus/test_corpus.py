@@ -89,10 +89,11 @@ def test_case(case: Path, results):
 
 def implemented_codes() -> Set[str]:
     """The catalogue's codes that rules derive: MC- codes and completeness/status values, and
-    the plain legacy check's MA-LEGACY codes (rules/check/legacy.dl; the corpus runs `check`)."""
+    the plain legacy check's MA-LEGACY codes (rules/check/legacy.dl; the corpus runs `check`)
+    and the agents check's MA-AGENT codes (rules/agents/findings.dl; `check --agents`)."""
     return {entry.code for entry in catalog.load().entries
             if not entry.reserved and (entry.code.startswith("MC-") or entry.kind in VALUE_FIELDS
-                                       or entry.rule_file == "rules/check/legacy.dl")}
+                                       or entry.rule_file in ("rules/check/legacy.dl", "rules/agents/findings.dl"))}
 
 
 def test_corpus_covers_exactly_the_implemented_codes():
