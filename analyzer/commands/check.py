@@ -13,7 +13,7 @@ import sys
 from analyzer.core import exitcodes
 from analyzer.commands import check_errors
 
-FLAGS = ("conflicts", "routing", "reachability", "freshness")  # dispatch priority (§9)
+FLAGS = ("conflicts", "routing", "reachability", "freshness", "agents")  # dispatch priority (§9)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,6 +22,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--reachability", action="store_true", help="find active memory no normal route can load")
     parser.add_argument("--freshness", action="store_true", help="check Evidence paths and revisions, and stale relations")
     parser.add_argument("--conflicts", action="store_true", help="project-wide conflict analysis of the current worktree")
+    parser.add_argument("--agents", action="store_true",
+                        help="check every agent tool's instruction files: memory reachable, dead globs, inert files, "
+                             "budgets, frontmatter, imports, drifted copies (MA-AGENT-*)")
     parser.add_argument("--merge-base", metavar="REF", default=None,
                         help="with --conflicts: also review merging REF into HEAD (read-only Git, spec §9.5)")
     parser.add_argument("--security", action="store_true",

@@ -46,6 +46,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--names-only", action="store_true", help="list modules without their contents")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
     parser.add_argument("--why", metavar="MODULE", help="print the proof of MODULE's disposition instead of the pack")
+    from analyzer.commands import read_tool
+
+    read_tool.add_arguments(parser)
 
 
 def usage_error(command: str, args: argparse.Namespace, message: str, code: str = "MA-USAGE",
@@ -135,6 +138,10 @@ def run(args: argparse.Namespace) -> int:
     args.project_root = root.path
     if not Path(args.project_root).is_dir():
         return usage_error("read", args, f"project root is not a directory: {args.project_root}")
+    if getattr(args, "tool", None):
+        from analyzer.commands import read_tool
+
+        return read_tool.run(args)
     if args.why:
         from analyzer.commands import why
 

@@ -7,6 +7,7 @@ docs/cli.md and docs/schemas/ are generated from them (``python -m analyzer.dev.
 
 from __future__ import annotations
 
+from analyzer.contract.agent_shapes import AGENTS_READ
 from analyzer.contract.shapes import Either, Enum, Obj, Shape, as_type, list_of
 
 DIAGNOSTIC = Obj({"code": "str", "severity": "str", "message": "str", "path": "str", "line": "int", "col": "int"})
@@ -92,6 +93,7 @@ READ_SHAPES = (
           "memory file the read needs cannot be used (not readable, not UTF-8, over --max-file-bytes, a symlink, "
           "not a regular file): no pack", False,
           ("INVALID",), (2,), ERROR_BODY),
+    AGENTS_READ,  # `read --tool` (analyzer/contract/agent_shapes.py)
 )
 
 # the merge review block of `check --conflicts --merge-base` (analyzer/render/merge_json.py)
@@ -139,7 +141,7 @@ CHECK_SHAPES = (
           CHECK_STATUS.values, (0, 1),
           Obj({"exit_code": "int",
                "families": family_statuses(("routing", "reachability", "freshness", "conflicts", "legacy", "merge",
-                                            "packs", "security", "privacy", "hidden-text")),
+                                            "packs", "security", "privacy", "hidden-text", "agents")),
                "findings": list_of(CHECK_FINDING)},
               {"merge": MERGE_BLOCK, "gate": GATE}),
           "status is the worst family status (OK/FAILED for routing, reachability, freshness and the legacy check; "
@@ -166,7 +168,10 @@ CHECK_SHAPES = (
           "commit or earlier, the oldest of the --introduced-depth memory commits read). With --all, families "
           "security and privacy are the scans of spec §9.8.6 (one finding per line and pattern, MA-SECRET-* and "
           "MA-PRIVACY-*, its message `<kind>: <redacted line>`) and hidden-text the characters a reviewer cannot "
-          "see (MA-HIDDEN-*, located by line and column); no message ever holds a matched secret."),
+          "see (MA-HIDDEN-*, located by line and column); no message ever holds a matched secret. With --agents (and "
+          "--all), families.agents is the agent instruction files check (OK/FAILED, MA-AGENT-*, each finding at the "
+          "file, line and column it is about; a repository without agent instruction files has no finding, only the "
+          "text block's informational line)."),
     Shape("error", 1, "no check ran: the memory dir is missing (exit 1), is outside docs/ (exit 2), a managed "
           "file the check needs is unusable (a symlink, not a regular file, unreadable, not UTF-8 or over "
           "--max-file-bytes; one diagnostic per file; exit 2), the project configuration is (exit 2) or a --rules "
@@ -179,7 +184,7 @@ REPORT_SHAPES = (
           "reachability graph (findings are not a tool failure)", True, CHECK_STATUS.values, (0, 1),
           Obj({"exit_code": "int",
                "families": family_statuses(("routing", "reachability", "freshness", "conflicts", "legacy", "security",
-                                            "privacy", "hidden-text")),
+                                            "privacy", "hidden-text", "agents")),
                "findings": list_of(CHECK_FINDING),
                "tasks": "list[str]",
                "routes": list_of(Obj({"task": "str", "module": "str",
@@ -190,7 +195,9 @@ REPORT_SHAPES = (
                "repository_files": Obj({"source": Enum("git", "walk", "none"), "complete": "bool", "files": "int"}),
                "edges": list_of(Obj({"from": "str", "to": "str"})),
                "entries": list_of(Obj({"entry": "str", "module": "str",
-                                       "mark": Enum("reachable", "unreachable", "outside", "unchecked")}))},
+                                       "mark": Enum("reachable", "unreachable", "outside", "unchecked")})),
+               "agents": list_of(Obj({"tool": "str", "name": "str", "in_use": "str", "memory_reachable": "bool",
+                                      "patterns": list_of(Obj({"pattern": "str", "file": "str", "mode": "str"}))}))},
               {"gate": GATE}),
           "status, exit_code, families and findings as check.result with --all. tasks are the canonical tasks in "
           "the reference's order; routes the routing matrix cells (loaded: a required route name whose file exists; "

@@ -69,6 +69,8 @@ def build_all() -> list:
         for name in TERMINAL_GRAMMARS:
             grammars.terminal_parser(name)
         grammars.parser("manifest", ("start", "paths_value"))
+        grammars.parser("agent_frontmatter")  # agent instruction files (analyzer/project/extract/agent_files.py)
+        grammars.parser("agent_body")
         syntax.parser()
     finally:
         larkcache.SHIPPING = None

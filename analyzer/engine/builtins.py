@@ -78,6 +78,14 @@ def _glob_match(ctx, args):
         yield args
 
 
+def _glob_match_ext(ctx, args):
+    from analyzer.engine.glob_ext import glob_match_ext
+
+    glob, path = args
+    if _all_str(glob, path) and glob_match_ext(glob, path):
+        yield args
+
+
 def _glob_match_under(ctx, args):
     glob, directory = args
     if _all_str(glob, directory) and globs.glob_match_under(glob, directory):
@@ -282,6 +290,8 @@ BUILTINS = {b.name: b for b in (
        "Glob matches Path in the protocol's glob dialect (invalid globs match nothing)."),
     _b("glob_match_under", (_S, _S), ("bb",), _glob_match_under,
        "Some path strictly under the directory Dir matches Glob (a directory selects what a file under it would)."),
+    _b("glob_match_ext", (_S, _S), ("bb",), _glob_match_ext,
+       "Glob matches Path in the agent tools' extended dialect: `{a,b}`, `[abc]`, `**` (analyzer/engine/glob_ext.py)."),
     _b("glob_invalid", (_S, _S), ("bf",), _invalid(globs.glob_valid),
        "Glob is not a valid protocol glob; Message says why."),
     _b("path_invalid", (_S, _S), ("bf",), _invalid(globs.path_valid),
@@ -326,7 +336,7 @@ CONSTANT_CHECKS = {
 }
 
 _ARG_NAMES = {
-    "glob_match": "Glob, Path", "glob_match_under": "Glob, Dir", "glob_invalid": "Glob, Message", "path_invalid": "Path, Message",
+    "glob_match": "Glob, Path", "glob_match_under": "Glob, Dir", "glob_match_ext": "Glob, Path", "glob_invalid": "Glob, Message", "path_invalid": "Path, Message",
     "re_match": "Pattern, S", "concat": "A, B, C", "concat3": "A, B, C, D", "replace": "S, Old, New, Out",
     "starts_with": "S, Prefix", "ends_with": "S, Suffix",
     "contains": "S, Sub", "casefold": "S, F", "lower": "S, L", "upper": "S, U", "trim": "S, T",

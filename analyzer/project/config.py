@@ -67,6 +67,11 @@ KEYS: Dict[str, Key] = {k.name: k for k in (
     Key("max-file-bytes", "int", ("read", "why", "check", "facts", "query", "list", "show", "subject", "shell"),
         "max_file_bytes",
         "largest memory file read, in bytes, by every command that reads a project (as --max-file-bytes)"),
+    Key("agents-exclude", "list", ("check", "report", "read"), "agents_exclude",
+        "globs of instruction files `read --tool` and `check --agents` leave out (test fixtures, vendored code)"),
+    Key("agents", "list", ("check", "report", "read"), "agent_tools",
+        "the agent tools the project uses (claude, codex, cursor, copilot, gemini, windsurf): `check --agents` "
+        "checks them even without their own files (a name the rules do not know is ignored)"),
     Key("agent-authors", "list", ("check", "readiness"), "agent_authors",
         "Python regular expressions an agent's commit author (`Name <email>`) fully matches "
         "(as repeated --agent-author)"),

@@ -58,6 +58,10 @@ def run_check(request: CheckRequest) -> CheckResult:
     """Run the requested families; an unusable project is an error result, never a crash."""
     from analyzer.project.loader import gc_paused
 
+    if list(request.families) == ["agents"] and not request.packs and not request.with_proofs:
+        from analyzer.query.agents import run_agents_check  # needs no memory project
+
+        return run_agents_check(request)
     request, early = open_request(request)
     if early is not None:
         return early
@@ -75,6 +79,10 @@ def run_check(request: CheckRequest) -> CheckResult:
             from analyzer.query.check_legacy import outside_inputs
 
             outside = outside_inputs(root, memory_dir)
+        if "agents" in request.families:  # agent instruction files lie outside the memory dir too
+            from analyzer.query.agents import inputs_digest
+
+            outside += inputs_digest(request, memory_dir)
         flags = [f"+{flag}" for flag in ("security", "privacy") if request.options.get(flag)]
         key = check_cache.result_key(root, memory_dir, list(request.families) + flags,
                                      request.packs.key() if request.packs else b"", request.max_file_bytes,

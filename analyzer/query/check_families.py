@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
-from analyzer.query import scans
+from analyzer.query import agents, scans
 from analyzer.query import check_legacy
 from analyzer.contract.check_model import CheckFinding, FamilyResult, Location
 from analyzer.query.finding_entries import finding_entries
@@ -252,7 +252,10 @@ FAMILIES: Dict[str, Family] = {
     "security": Family("security", scans.SECURITY_RELATIONS, scans.scan_family("security"), scans.family_facts),
     "privacy": Family("privacy", scans.PRIVACY_RELATIONS, scans.scan_family("privacy"), scans.family_facts),
     "hidden-text": Family("hidden-text", scans.HIDDEN_RELATIONS, scans.select_hidden, scans.family_facts),
+    # agent instruction files (analyzer/query/agents.py, rules/agents/*.dl)
+    "agents": Family("agents", agents.CHECK_RELATIONS, agents.select_agents, agents.family_facts),
 }
 
 #: The families ``check --all`` runs, in block order.
-ORDER: Tuple[str, ...] = ("routing", "reachability", "freshness", "conflicts", "legacy", "security", "privacy", "hidden-text")
+ORDER: Tuple[str, ...] = ("routing", "reachability", "freshness", "conflicts", "legacy", "security", "privacy", "hidden-text",
+                          "agents")

@@ -56,6 +56,8 @@ class Report:
     listing: Optional[Tuple[str, bool, int]] = None  # source, complete, files
     edges: List[Tuple[str, str]] = field(default_factory=list)  # (task or input, module)
     entries: List[Tuple[str, str, str]] = field(default_factory=list)  # (entry, module, mark)
+    #: agent tools: reachable or not, path patterns -> instruction files (analyzer/query/agents.py)
+    agents: List[object] = field(default_factory=list)
     #: whether the report's relations were selected (False for a result that is not a
     #: project check, such as diff's: only the status and the findings are shown)
     full: bool = False
@@ -110,5 +112,8 @@ def report_of(result: CheckResult) -> Report:
     for module in modules:
         matrix.setdefault(module.module, {})
     listing = next(((s, bool(c), n) for s, c, n in rel["report_listing"]), None)
+    from analyzer.query.agents import tool_reports
+
+    agents = next((tool_reports(f.relations) for f in result.families if f.name == "agents"), [])
     return Report(check, tasks, dict(sorted(matrix.items())), modules, listing,
-                  list(rel["report_edge"]), list(rel["report_entry"]), full=True)
+                  list(rel["report_edge"]), list(rel["report_entry"]), agents, full=True)

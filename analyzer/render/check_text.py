@@ -75,6 +75,7 @@ BLOCKS: Dict[str, Callable[[FamilyResult], List[str]]] = {
     "legacy": legacy_block,
     "merge": merge_block,
     "scan": scan_lines,
+    "agents": lambda family: __import__("analyzer.render.agents_text", fromlist=["agents_block"]).agents_block(family),
 }
 
 

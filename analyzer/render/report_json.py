@@ -25,5 +25,8 @@ def report_payload(report: Report) -> Dict[str, Any]:
         "repository_files": {"source": source, "complete": complete, "files": count},
         "edges": [{"from": s, "to": m} for s, m in report.edges],
         "entries": [{"entry": e, "module": m, "mark": mark} for e, m, mark in report.entries],
+        "agents": [{"tool": a.tool, "name": a.name, "in_use": a.in_use, "memory_reachable": a.reachable,
+                    "patterns": [{"pattern": p, "file": f, "mode": mode} for p, f, mode in a.rows]}
+                   for a in report.agents],
     })
     return out

@@ -104,7 +104,9 @@ def render_report_markdown(report: Report, prefix: str = "", base: str = "", lim
         return md.fit(lines + md.error_section(result, prefix), limit)
     parts = [md.status_section(result)]
     if report.full:
-        parts += [matrix_section(report), modules_section(report), graph_section(report)]
+        from analyzer.render.agents_text import report_section
+
+        parts += [matrix_section(report), modules_section(report), graph_section(report), report_section(report)]
     parts.append(md.findings_section(result, prefix, base))
     if report.full:
         parts.append(entries_section(report))

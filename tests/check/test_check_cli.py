@@ -56,7 +56,9 @@ def test_all_agrees_with_the_per_family_runs(example):
     # the bundled example holds no secret and no hidden text; the legacy block sits before them
     scans = "".join(f"\nMemoryCustodian {name} check: OK\n- no findings\n" for name in ("security", "privacy", "hidden-text"))
     assert together.stdout.startswith("\n".join(p.stdout for p in single.values()) + "\nMemoryCustodian check: ")
-    assert together.stdout.endswith(scans)
+    # the agents family (rules/agents/) closes --all, exactly as `check --agents` prints it
+    agents = run(example, "--agents")
+    assert together.stdout.endswith(scans + "\n" + agents.stdout)
     data = json.loads(run(example, "--all", "--format", "json").stdout)
     for family, proc in single.items():
         one = json.loads(run(example, f"--{family}", "--format", "json").stdout)

@@ -42,11 +42,17 @@ def test_every_family_runs_and_all_agrees(name, analyze, tmp_path):
     # `--all` also runs the plain check's lines (family legacy, without the scans: they are
     # families of their own); tests/check/test_check_legacy.py holds its golden text
     legacy = together["families"].pop("legacy")
+    # the agents family closes --all (tests/agents/ holds what it finds on these trees)
+    agents = analyze("check", "--agents", "--project-root", str(root), "--format", "json")
+    agents_data = json.loads(agents.stdout)
+    assert together["families"].pop("agents") == agents_data["families"]["agents"]
+    together["findings"] = [x for x in together["findings"] if x["family"] != "agents"]
     assert together["families"] == {f: single[f][0]["families"][f] for f in FAMILIES}
     assert [x for x in together["findings"] if x["family"] != "legacy"] == [
         x for f in FAMILIES for x in single[f][0]["findings"]]
-    assert together["exit_code"] == max([single[f][0]["exit_code"] for f in FAMILIES] + [legacy["exit_code"]])
+    assert together["exit_code"] == max([single[f][0]["exit_code"] for f in FAMILIES] + [legacy["exit_code"],
+                                                                                         agents_data["exit_code"]])
     text = analyze("check", "--all", "--project-root", str(root)).stdout
     scans = "".join(f"\nMemoryCustodian {name} check: OK\n- no findings\n" for name in SCANS)
     assert text.startswith("\n".join(single[f][1] for f in FAMILIES) + "\nMemoryCustodian check: ")
-    assert text.endswith(scans)
+    assert text.endswith(scans + "\n" + analyze("check", "--agents", "--project-root", str(root)).stdout)

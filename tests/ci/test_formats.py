@@ -70,7 +70,8 @@ def test_junit_parses_with_a_junit_library(tmp_path, clean_env):
     path.write_text(out, encoding="utf-8")
     xml = junitparser.JUnitXml.fromfile(str(path))
     suites = {suite.name: suite for suite in xml}
-    assert list(suites) == ["routing", "reachability", "freshness", "conflicts", "legacy", "security", "privacy", "hidden-text"]
+    assert list(suites) == ["routing", "reachability", "freshness", "conflicts", "legacy", "security", "privacy", "hidden-text",
+                            "agents"]
     reach = list(suites["reachability"])
     assert len(reach) == 1 and reach[0].is_passed  # a family without findings passes
     fresh = list(suites["freshness"])

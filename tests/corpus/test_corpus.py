@@ -121,7 +121,7 @@ def test_case(case: Path, results):
 # MA- codes with a corpus: the plain legacy check's, the reachability check's stray file, and
 # the history commands' (diff classes and blind spots, check --autonomy, restore), whose cases
 # are commit steps (corpus_history.py)
-MA_RULE_FILES = ("rules/check/legacy.dl", "rules/check/reach.dl")
+MA_RULE_FILES = ("rules/check/legacy.dl", "rules/check/reach.dl", "rules/agents/findings.dl")
 MA_RULE_FOLDERS = ("rules/diff/", "rules/autonomy/", "rules/restore/")
 
 
