@@ -1,5 +1,5 @@
 """``python -m analyzer`` runs the CLI."""
 
-from analyzer.cli import console
+from analyzer.commands.cli import console
 
 console()

@@ -39,7 +39,7 @@ import time
 
 def measure(args: list, repeat: int) -> dict:
     """Run ``analyze args`` cold in this process; the evaluate calls' CPU seconds."""
-    from analyzer import cli
+    from analyzer.commands import cli
     from analyzer.engine.evaluate import Engine
 
     calls = []

@@ -30,7 +30,7 @@ import tempfile
 
 CHILD = r"""
 import os, sys, time
-from analyzer import cli
+from analyzer.commands import cli
 from analyzer.query import read
 def stop(*args, **kwargs):
     print("MARK %.4f %.4f" % (time.perf_counter() - T0, time.process_time()), file=sys.stderr)
@@ -62,16 +62,16 @@ def steps(root: str, repeat: int) -> None:
     import marshal
     import time
 
-    from analyzer import project
-    from analyzer.extract.sink import Sink
-    from analyzer.factbase import FactBase
+    from analyzer.project import loader as project
+    from analyzer.project.extract.sink import Sink
+    from analyzer.project.factbase import FactBase
 
     try:
-        from analyzer import extraction
+        from analyzer.project import extraction
 
         def extract(kind, module, text):
             return extraction.extractor(kind, module, 1, text)
-    except ImportError:  # before analyzer/extraction.py
+    except ImportError:  # before analyzer/project/extraction.py
         def extract(kind, module, text):
             return project._extractor(module, 1, text)
 

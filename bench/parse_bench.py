@@ -10,7 +10,7 @@ Also reports the cold start of ``analyze facts`` on examples/acme-shop.
 
 ``--paths``: instead, the extraction alone in one process (no cache, no merge), CPU seconds
 (min and median of ``--repeat`` rounds, alternating) of the general path
-(``fast=False``) and the file-level fast path (analyzer/extract/canonical.py) over every
+(``fast=False``) and the file-level fast path (analyzer/project/extract/canonical.py) over every
 entry file and subjects.md of each generated project.
 """
 
@@ -31,7 +31,7 @@ GENERATOR = REPO.parent / "shared" / "bench" / "gen_project.py"
 CHILD = r"""
 import json, resource, sys, time
 t0 = time.perf_counter()
-from analyzer.project import load_project
+from analyzer.project.loader import load_project
 p = load_project(sys.argv[1], use_cache=True)
 dt = time.perf_counter() - t0
 print(json.dumps({"seconds": dt, "facts": len(p.facts), "entries": len(p.facts.relation("entry")),
@@ -42,9 +42,9 @@ print(json.dumps({"seconds": dt, "facts": len(p.facts), "entries": len(p.facts.r
 PATHS_CHILD = r"""
 import json, statistics, sys, time
 from pathlib import Path
-from analyzer.extract.entries import extract_entries
-from analyzer.extract.sink import Sink
-from analyzer.extract.subjects import extract_subjects
+from analyzer.project.extract.entries import extract_entries
+from analyzer.project.extract.sink import Sink
+from analyzer.project.extract.subjects import extract_subjects
 memory = Path(sys.argv[1]) / "docs" / "memory"
 files = [(str(p.relative_to(memory)), p.read_text(encoding="utf-8")) for p in sorted(memory.rglob("*.md"))
          if p.name not in ("manifest.md", "README.md")]
@@ -107,7 +107,7 @@ def facts_cold_start(work: Path, repeat: int) -> float:
         cache = work / f"cache-cli-{k}"
         shutil.rmtree(cache, ignore_errors=True)
         env = dict(os.environ, XDG_CACHE_HOME=str(cache), PYTHONPATH=str(REPO))
-        code = ("import time,sys;t=time.perf_counter();from analyzer.cli import main;"
+        code = ("import time,sys;t=time.perf_counter();from analyzer.commands.cli import main;"
                 "import io,contextlib;f=io.StringIO();e=io.StringIO();"
                 "r=contextlib.redirect_stdout(f);r.__enter__();s=contextlib.redirect_stderr(e);s.__enter__();"
                 f"main(['facts','--project-root',{str(REPO / 'examples' / 'acme-shop')!r}]);"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from analyzer import exitcodes
+from analyzer.core import exitcodes
 
 MODES = ("plan", "confirm", "full")
 
@@ -111,15 +111,15 @@ def render(fmt: str, result, project_root: str):
     if fmt == "json":
         import io
 
-        from analyzer.output import emit_json
+        from analyzer.contract.output import emit_json
         from analyzer.render.autonomy_out import autonomy_payload
 
         out = io.StringIO()
         status = emit_json("check", "autonomy", autonomy_payload(result), stream=out)
         return out.getvalue(), status
     from analyzer.render.autonomy_out import as_check_result
-    from analyzer.render.check_formats import Context
-    from analyzer.render.check_formats import render as render_check
+    from analyzer.commands.check_formats import Context
+    from analyzer.commands.check_formats import render as render_check
 
     return render_check(fmt, as_check_result(result), Context(project_root))
 
@@ -130,7 +130,7 @@ def error(args: argparse.Namespace, code: str, message: str, path: str = "<comma
     alone when no file is at fault), and check's error document in every requested format
     other than text (``check.error`` JSON, SARIF, JUnit, annotations, Markdown); exit 2."""
     from analyzer.commands.check import write_outputs
-    from analyzer.query.check_model import failed_run
+    from analyzer.contract.check_model import failed_run
 
     where = "" if path == "<command line>" else f"{path}:{line}:{col}: {code} "
     print(f"analyze check: error: {where}{message}", file=sys.stderr)
@@ -142,8 +142,8 @@ def error(args: argparse.Namespace, code: str, message: str, path: str = "<comma
 
 def render_failed(fmt: str, result, args: argparse.Namespace):
     """``(text, status)`` of a run that could not happen in one of check's formats."""
-    from analyzer.render.check_formats import Context
-    from analyzer.render.check_formats import render as render_check
+    from analyzer.commands.check_formats import Context
+    from analyzer.commands.check_formats import render as render_check
 
     if fmt == "json" and not result.error_path:  # the document names the command line, as before
         import dataclasses

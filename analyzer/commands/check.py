@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from analyzer import exitcodes
+from analyzer.core import exitcodes
 from analyzer.commands import check_errors
 
 FLAGS = ("conflicts", "routing", "reachability", "freshness")  # dispatch priority (§9)
@@ -36,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --introduced: read at most N memory commits back (default 100); a finding still "
                              "present at the oldest is reported as present since it or earlier")
     from analyzer.commands.read import add_max_file_bytes
-    from analyzer.root import add_root_arguments
+    from analyzer.project.root import add_root_arguments
 
     add_root_arguments(parser)
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
@@ -60,7 +60,7 @@ def positive_int(text: str) -> int:
 
 def add_output_arguments(parser: argparse.ArgumentParser) -> None:
     """``--format`` and repeatable ``--output [FORMAT:]FILE`` (also set by the project config)."""
-    from analyzer.render.check_formats import RENDERERS
+    from analyzer.commands.check_formats import RENDERERS
 
     parser.add_argument("--format", choices=tuple(RENDERERS), default=None,
                         help="output format (default: text, or the project configuration's `format`)")
@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
 
     from analyzer.commands.read import usage_error
     from analyzer.query.check import CheckRequest, run_check
-    from analyzer.root import resolve_root
+    from analyzer.project.root import resolve_root
 
     args.project_root = resolve_root(args.project_root, args.memory_dir).path
     if not Path(args.project_root).is_dir():
@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
                                 on_error=lambda code, message: check_errors.write(args, message, code))
     if isinstance(gate, int):
         return gate
-    from analyzer.render.check_formats import Context, parse_output, render, wants_report
+    from analyzer.commands.check_formats import Context, parse_output, render, wants_report
 
     # the Markdown report (a format, or the step summary of github) needs the report's
     # relations: they are evaluated with the families, in the same evaluation
@@ -157,8 +157,8 @@ def run(args: argparse.Namespace) -> int:
     parts = report_of(result)  # the report family split out (a result without it as it is)
     result = check_gate.apply_gate(parts.check, gate)
     if args.introduced and result.error is None:
-        from analyzer.git import GitError
-        from analyzer.introduced import DEPTH, attach, trace
+        from analyzer.history.git import GitError
+        from analyzer.query.introduced import DEPTH, attach, trace
 
         request = CheckRequest(families_of(args), Path(args.project_root), args.memory_dir, not args.no_cache,
                                options, packs, False, max_file_bytes=args.max_file_bytes)
@@ -183,9 +183,9 @@ def apply_config(args: argparse.Namespace, command: str, names=None, trust_base=
     """Fill unset options from the project configuration; an unusable file is exit 2 with
     ``path:line:col`` (None when all is well). ``names``: the formats the command writes
     (as :func:`write_outputs`), so ``FORMAT:FILE`` targets are judged as the file they name.
-    With ``trust_base`` (the ``--base`` of judged changes), :data:`analyzer.config.TRUST_KEYS`
+    With ``trust_base`` (the ``--base`` of judged changes), :data:`analyzer.project.config.TRUST_KEYS`
     come from the configuration at that revision."""
-    from analyzer import config
+    from analyzer.project import config
 
     try:
         current = config.load(args.project_root)
@@ -196,7 +196,7 @@ def apply_config(args: argparse.Namespace, command: str, names=None, trust_base=
         args.format = args.format or "text"
         print(f"analyze {command}: error: {exc}", file=sys.stderr)
         if args.format == "json":
-            from analyzer.output import emit_json
+            from analyzer.contract.output import emit_json
 
             emit_json(command, "error", {"status": "INVALID", "exit_code": exitcodes.INVALID,
                                          "diagnostics": [exc.diagnostic()]})
@@ -214,8 +214,8 @@ def mistyped_format(spec: str, names=None):
     to one (a file name with a colon stays a file name, ``./sarf:x`` always does)."""
     import re
 
-    from analyzer.hints import did_you_mean
-    from analyzer.render.check_formats import RENDERERS
+    from analyzer.core.hints import did_you_mean
+    from analyzer.commands.check_formats import RENDERERS
 
     head, sep, tail = spec.partition(":")
     known = list(names or RENDERERS)
@@ -226,15 +226,15 @@ def mistyped_format(spec: str, names=None):
 
 
 def _trusted_from_base(args: argparse.Namespace, command: str, current, base: str):
-    """Apply :data:`~analyzer.config.TRUST_KEYS` as the base revision's configuration and the
+    """Apply :data:`~analyzer.project.config.TRUST_KEYS` as the base revision's configuration and the
     current one together allow, and return the current configuration without them: the judged
     changes (a pull request, possibly an agent's) may tighten them, never loosen them. A
     reviewer counts only when the base's list names them too, an agent pattern of either
     counts, and the stricter autonomy level wins. A note on stderr names what was not taken.
     When Git cannot resolve the base, the base has no configuration (the autonomy check then
     fails on that base, exit 2)."""
-    from analyzer import config
-    from analyzer.git import GitError
+    from analyzer.project import config
+    from analyzer.history.git import GitError
 
     try:
         at_base = config.load_at(str(args.project_root), base).values
@@ -264,10 +264,10 @@ def _trusted_from_base(args: argparse.Namespace, command: str, current, base: st
 
 def refuse_targets(args: argparse.Namespace, names=None):
     """Exit 2 after one ``MA-OUTPUT`` line when an ``--output`` target may not be written
-    (analyzer/outfiles.py: memory dir, .git, symlink, not a regular file); None when all
+    (analyzer/commands/outfiles.py: memory dir, .git, symlink, not a regular file); None when all
     may. Judged before the analysis runs and again just before writing."""
-    from analyzer.outfiles import refusal
-    from analyzer.render.check_formats import parse_output
+    from analyzer.commands.outfiles import refusal
+    from analyzer.commands.check_formats import parse_output
 
     root, memory_dir = str(getattr(args, "project_root", ".") or "."), getattr(args, "memory_dir", "docs/memory")
     for spec in args.output:
@@ -287,7 +287,7 @@ def write_outputs(args: argparse.Namespace, render, names=None, stdout: bool = T
     """Print the ``--format`` output (unless a plain ``--output FILE`` takes it, or ``stdout``
     is false: the caller printed it) and write every ``--output``; ``render(format)`` gives
     ``(text, status)``. 0, or the first failure's exit status."""
-    from analyzer.render.check_formats import foreign_format, parse_output
+    from analyzer.commands.check_formats import foreign_format, parse_output
 
     for spec in args.output:
         head = foreign_format(spec, names)
@@ -295,7 +295,7 @@ def write_outputs(args: argparse.Namespace, render, names=None, stdout: bool = T
             print(f"analyze: error: --output {spec}: this command writes {' or '.join(names)}, not {head}",
                   file=sys.stderr)
             return exitcodes.INVALID
-    from analyzer.outfiles import OutputRefused, write_text
+    from analyzer.commands.outfiles import OutputRefused, write_text
 
     targets = [parse_output(spec, args.format, names) for spec in args.output]
     root, memory_dir = str(getattr(args, "project_root", ".") or "."), getattr(args, "memory_dir", "docs/memory")

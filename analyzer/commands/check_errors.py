@@ -1,6 +1,6 @@
 """Every artefact ``analyze check`` was asked for, when it cannot run: a configuration, usage,
 rule-pack, baseline or project-root error still writes each requested ``--output FORMAT:FILE``
-(and the ``--format`` output on stdout) from a :func:`~analyzer.query.check_model.failed_run`
+(and the ``--format`` output on stdout) from a :func:`~analyzer.contract.check_model.failed_run`
 result, so a CI upload step finds its file and shows the cause: SARIF with
 ``executionSuccessful: false`` and the error as a notification, a JUnit ``error`` case, a
 ``::error`` annotation and a line in ``$GITHUB_STEP_SUMMARY``, a Markdown summary.
@@ -16,7 +16,7 @@ import contextlib
 import io
 from typing import List
 
-from analyzer import exitcodes
+from analyzer.core import exitcodes
 
 #: formats whose error output the caller has written (stderr text, the JSON error document)
 WRITTEN_BY_CALLER = ("text", "json")
@@ -26,12 +26,12 @@ def write(args: argparse.Namespace, message: str, code: str, path: str = "", lin
     """Write the error ``message`` (``code``, at ``path:line:col`` when a file is at fault) to
     every output the command line requested; ``exitcodes.INVALID`` (or the write's failure)."""
     from analyzer.commands.check import sarif_options, write_outputs
-    from analyzer.query.check_model import failed_run
-    from analyzer.render.check_formats import RENDERERS, Context, render
+    from analyzer.contract.check_model import failed_run
+    from analyzer.commands.check_formats import RENDERERS, Context, render
 
     fmt = getattr(args, "format", None)
     fmt = fmt if fmt in RENDERERS else "text"
-    # the project root and memory dir go along: every file is written through analyzer/outfiles.py,
+    # the project root and memory dir go along: every file is written through analyzer/commands/outfiles.py,
     # which refuses a target in the memory dir or .git of this project
     shown = argparse.Namespace(format=fmt, output=list(getattr(args, "output", None) or []),
                                project_root=str(getattr(args, "project_root", None) or "."),
@@ -62,7 +62,7 @@ def usage_words(words: List[str]) -> argparse.Namespace:
             else:
                 setattr(found, names[key], value)
         i += 1
-    from analyzer.render.check_formats import RENDERERS
+    from analyzer.commands.check_formats import RENDERERS
 
     if found.format not in RENDERERS:
         found.format = None

@@ -1,18 +1,18 @@
 """The gating options of ``analyze check`` and ``analyze report`` (``--fail-on``,
 ``--select``, ``--ignore``, ``--baseline``): their arguments, the gate they make, and the
-note a gated run prints. What gating does is analyzer/gating.py."""
+note a gated run prints. What gating does is analyzer/commands/gating.py."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from analyzer import exitcodes
+from analyzer.core import exitcodes
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the gating options (also set by the project configuration)."""
-    from analyzer.gating import FAIL_ON
+    from analyzer.commands.gating import FAIL_ON
 
     parser.add_argument("--fail-on", choices=FAIL_ON, default=None,
                         help="exit 1 on findings at this level or worse: review (REVIEW, WARNING), conflict (CONFLICT, "
@@ -33,14 +33,14 @@ def make_gate(args: argparse.Namespace, command: str = "check", extra_codes=(), 
     run can report (the catalogue's and ``extra_codes``, a rule pack's); ``command`` names
     the command in the error line; ``on_error(code, message)`` is told the error too (check
     writes it to its requested artefacts)."""
-    from analyzer.gating import BaselineError, Gate, load_baseline, unknown_patterns
+    from analyzer.commands.gating import BaselineError, Gate, load_baseline, unknown_patterns
 
     def codes(values):
         return [c.strip() for value in values or () for c in value.split(",") if c.strip()]
 
     gate = Gate(args.fail_on, codes(args.select), codes(args.ignore), args.baseline)
     if gate.select or gate.ignore:
-        from analyzer import catalog
+        from analyzer.contract import catalog
 
         known = {e.code for e in catalog.load().entries if e.kind not in catalog.VALUE_KINDS} | set(extra_codes)
         unknown = unknown_patterns(list(gate.select) + list(gate.ignore), known)
@@ -64,7 +64,7 @@ def make_gate(args: argparse.Namespace, command: str = "check", extra_codes=(), 
 
 def apply_gate(result, gate, command: str = "check"):
     """The gated result; a note on stderr when the gate hid findings or changed the exit."""
-    from analyzer.gating import apply
+    from analyzer.commands.gating import apply
 
     gated = apply(result, gate)
     if gated.gate is not None and (gated.gate["hidden"] or gated.exit_code != result.exit_code):

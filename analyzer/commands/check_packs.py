@@ -8,7 +8,7 @@ import argparse
 import sys
 from typing import Optional, Tuple
 
-from analyzer import exitcodes
+from analyzer.core import exitcodes
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,7 +24,7 @@ def load(args: argparse.Namespace) -> Tuple[Optional[object], Optional[int]]:
     stderr (and the ``check.error`` document with ``--format json``): exit 2."""
     if not args.packs:
         return None, None
-    from analyzer.diagnostics import DiagnosticError
+    from analyzer.core.diagnostics import DiagnosticError
     from analyzer.query.packs import load_packs
 
     try:
@@ -40,7 +40,7 @@ def load(args: argparse.Namespace) -> Tuple[Optional[object], Optional[int]]:
         if status != exitcodes.INVALID:
             return None, status
         if args.format == "json":
-            from analyzer.output import emit_json
+            from analyzer.contract.output import emit_json
 
             status = emit_json("check", "error", {"status": "INVALID", "exit_code": exitcodes.INVALID,
                                                   "diagnostics": [d.as_dict() for d in exc.diagnostics]})

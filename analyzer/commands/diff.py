@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from analyzer import exitcodes
+from analyzer.core import exitcodes
 
 
 def head_revision(text: str) -> str:
@@ -26,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--base", required=True, metavar="REV", help="the earlier revision (any Git revision)")
     parser.add_argument("--head", default=None, type=head_revision, metavar="REV",
                         help="the later revision (default: the work tree, uncommitted changes included)")
-    from analyzer.root import add_root_arguments
+    from analyzer.project.root import add_root_arguments
 
     add_root_arguments(parser)
     parser.add_argument("--no-cache", action="store_true",
@@ -38,9 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _shallow_note(root, result) -> None:
     """Say on stderr when a shallow clone holds only part of the commits between the
-    revisions (analyzer/shallow.py): the changes are exact, the commits per change may not be."""
-    from analyzer.git import GitError, Repo
-    from analyzer.shallow import range_note
+    revisions (analyzer/history/shallow.py): the changes are exact, the commits per change may not be."""
+    from analyzer.history.git import GitError, Repo
+    from analyzer.history.shallow import range_note
 
     try:
         note = range_note(Repo(str(root)), result.base, result.head)
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
 
     from analyzer.commands.read import history_error, usage_error
     from analyzer.query.diff import run_diff
-    from analyzer.root import resolve_root
+    from analyzer.project.root import resolve_root
 
     args.project_root = resolve_root(args.project_root, args.memory_dir).path
     if not Path(args.project_root).is_dir():
@@ -66,8 +66,8 @@ def run(args: argparse.Namespace) -> int:
         status = history_error("diff", args, result.error, result.error_file)
         if args.format not in ("text", "json"):  # check's error document, as check prints one
             from analyzer.commands.read import history_failure
-            from analyzer.query.check_model import failed_run
-            from analyzer.render.check_formats import write_as_check
+            from analyzer.contract.check_model import failed_run
+            from analyzer.commands.check_formats import write_as_check
 
             message, code, path, line, col = history_failure(result.error, result.error_file)
             failure = failed_run(message, code, "" if path == "<command line>" else path, line, col)
@@ -75,12 +75,12 @@ def run(args: argparse.Namespace) -> int:
         return status
     _shallow_note(args.project_root, result)
     if args.format == "json":
-        from analyzer.output import emit_json
+        from analyzer.contract.output import emit_json
         from analyzer.render.diff_json import diff_payload
 
         return emit_json("diff", "result", diff_payload(result)) or result.exit_code
     if args.format != "text":  # the CI formats of check, rendered by check's own renderers
-        from analyzer.render.check_formats import write_as_check
+        from analyzer.commands.check_formats import write_as_check
         from analyzer.render.diff_json import as_check_result
 
         return write_as_check(args.format, as_check_result(result), str(args.project_root), result.exit_code)

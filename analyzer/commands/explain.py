@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from analyzer import exitcodes
+from analyzer.core import exitcodes
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,9 +24,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, locate=None) -> int:
     """Print the entry; exit 2 with a message on stderr when the catalogue has no such code."""
-    from analyzer import catalog
-    from analyzer.gendocs import source_root
-    from analyzer.resources import data_dir
+    from analyzer.contract import catalog
+    from analyzer.dev.gendocs import source_root
+    from analyzer.core.resources import data_dir
 
     code = args.code.strip().upper()
     if getattr(args, "packs", None):
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace, locate=None) -> int:
 
 def _tool_code(given: str, code: str) -> int:
     """A DL or MA code: its meaning and what to do about it."""
-    from analyzer.toolcodes import find, tool_codes
+    from analyzer.contract.toolcodes import find, tool_codes
 
     entry = find(code)
     if entry is None:
@@ -67,8 +67,8 @@ def _tool_code(given: str, code: str) -> int:
 def _pack_code(args: argparse.Namespace, code: str):
     """The entry of a code a ``--rules`` pack declares (None when no pack declares it); a
     wrong pack is reported as ``check --rules`` reports it (exit 2)."""
-    from analyzer.catalog import CodeEntry, render_entry
-    from analyzer.diagnostics import DiagnosticError
+    from analyzer.contract.catalog import CodeEntry, render_entry
+    from analyzer.core.diagnostics import DiagnosticError
     from analyzer.query.packs import load_packs
 
     try:

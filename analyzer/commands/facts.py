@@ -13,14 +13,14 @@ import os
 import sys
 from collections import Counter
 
-from analyzer import exitcodes
+from analyzer.core import exitcodes
 
 SHOWN = 50  # diagnostics printed on stderr before the rest are only counted
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the facts options."""
-    from analyzer.root import add_root_arguments
+    from analyzer.project.root import add_root_arguments
 
     add_root_arguments(parser)
     parser.add_argument("--format", choices=("table", "json", "souffle"), default="table",
@@ -35,12 +35,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _error(message: str, path: str, fmt: str, code: str = "MA-USAGE") -> int:
-    from analyzer.diagnostics import Diagnostic
-    from analyzer.span import Span
+    from analyzer.core.diagnostics import Diagnostic
+    from analyzer.core.span import Span
 
     diag = Diagnostic(Span(path, 1, 1), code, message)
     if fmt == "json":
-        from analyzer.output import diagnostics_payload, emit_json
+        from analyzer.contract.output import diagnostics_payload, emit_json
 
         code = emit_json("facts", "error", diagnostics_payload([diag]))
         return exitcodes.INVALID if code == exitcodes.OK else code
@@ -64,9 +64,9 @@ def print_diagnostics(diagnostics, shown: int = SHOWN) -> None:
 def run(args: argparse.Namespace) -> int:
     """Load the project and print or write its facts."""
     from analyzer.engine.factsio import fact_line
-    from analyzer.project import load_project
-    from analyzer.root import resolve_root
-    from analyzer.schema import declared_relations
+    from analyzer.project.loader import load_project
+    from analyzer.project.root import resolve_root
+    from analyzer.project.schema import declared_relations
 
     args.project_root = resolve_root(args.project_root, args.memory_dir).path
     if not os.path.isdir(args.project_root):
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "souffle" and not args.out:
         return _error("--format souffle needs --out DIR", ".", args.format)
     if args.format == "souffle":
-        from analyzer.outfiles import refusal
+        from analyzer.commands.outfiles import refusal
 
         reason = refusal(args.out, args.project_root, args.memory_dir, directory=True)
         if reason:
@@ -89,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
     print_diagnostics(project.diagnostics)
     relations = {name: project.facts.relation(name) for name in names}
     if args.format == "json":
-        from analyzer.output import emit_json
+        from analyzer.contract.output import emit_json
 
         return emit_json("facts", "result", {
             "status": "DIAGNOSTICS" if project.diagnostics else "OK",
@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
             "diagnostics": [d.as_dict() for d in project.diagnostics],
         })
     if args.format == "souffle":
-        from analyzer.outfiles import OutputRefused, write_text
+        from analyzer.commands.outfiles import OutputRefused, write_text
 
         try:
             os.makedirs(args.out, exist_ok=True)

@@ -9,13 +9,13 @@ import sys
 from pathlib import Path
 from typing import List
 
-from analyzer import exitcodes
+from analyzer.core import exitcodes
 
 
 def add_project_arguments(parser: argparse.ArgumentParser) -> None:
     """--project-root, --memory-dir, --no-cache, --max-file-bytes and --format, as `read` spells them."""
     from analyzer.commands.read import add_max_file_bytes
-    from analyzer.root import add_root_arguments
+    from analyzer.project.root import add_root_arguments
 
     add_root_arguments(parser)
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
@@ -43,7 +43,7 @@ def request_from(args: argparse.Namespace, **extra):
 def answer(command: str, args: argparse.Namespace, wanted, **request):
     """Evaluate an index or Subject request for the ``wanted`` relations: ``(evaluation, 0)``,
     or ``(None, exit status)`` after reporting why it was refused."""
-    from analyzer.needed import UnusableInput, require_usable
+    from analyzer.query.needed import UnusableInput, require_usable
     from analyzer.query.index import evaluate
 
     code = root_problem(command, args)
@@ -66,7 +66,7 @@ def answer(command: str, args: argparse.Namespace, wanted, **request):
 
 def unknown_id_hint(given: str, ids) -> None:
     """stderr: the IDs a truncated ID could be, else the closest one (the answer stands)."""
-    from analyzer.hints import closest, prefixed
+    from analyzer.core.hints import closest, prefixed
 
     ids = list(ids)
     started = prefixed(given, ids)
@@ -83,10 +83,10 @@ def root_problem(command: str, args: argparse.Namespace) -> int:
     """Resolve the project root (``--project-root``, else the nearest ancestor holding the
     manifest); the exit status of a root that is not a directory, or of a memory dir that
     is not one under docs/ (exit 2; a missing one is the rules' exit 1), else 0."""
-    from analyzer import files
+    from analyzer.project import files
     from analyzer.query.index import Failure
-    from analyzer.root import resolve_root
-    from analyzer.span import Span
+    from analyzer.project.root import resolve_root
+    from analyzer.core.span import Span
 
     args.project_root = resolve_root(args.project_root, args.memory_dir).path
     if not Path(args.project_root).is_dir():
@@ -103,7 +103,7 @@ def refuse(command: str, args: argparse.Namespace, failure) -> int:
     """Report a refused request; returns its exit status."""
     print(failure.message, file=sys.stderr)
     if args.format == "json":
-        from analyzer.output import emit_json
+        from analyzer.contract.output import emit_json
 
         status = emit_json(command, "error", error_payload(failure))
         return status or failure.exit_code

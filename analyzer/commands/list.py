@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from analyzer import exitcodes
+from analyzer.core import exitcodes
 from analyzer.commands.indexing import add_lookup_arguments, add_project_arguments, answer, locations
 
 
@@ -24,7 +24,7 @@ STATUSES = ("active", "candidate", "superseded", "promoted", "-")
 def _filter_hint(args: argparse.Namespace, index_rows) -> None:
     """stderr, when a filter matched nothing: the closest status or scope the index holds
     (the listing and the exit status stand: an empty list is an answer)."""
-    from analyzer.hints import did_you_mean
+    from analyzer.core.hints import did_you_mean
 
     for flag, value, column, known in (("--status", args.status, 2, STATUSES), ("--scope", args.scope, 3, ())):
         if value is None:
@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     if not rows and (args.status or args.scope):
         _filter_hint(args, ev.relation("index_row"))
     if args.format == "json":
-        from analyzer.output import emit_json
+        from analyzer.contract.output import emit_json
 
         local = ev.relation("local_status")
         payload = {

@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from analyzer import exitcodes
+from analyzer.core import exitcodes
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,10 +27,10 @@ def run(args: argparse.Namespace) -> int:
     """Run the cases and print the outcome."""
     from pathlib import Path
 
-    from analyzer.diagnostics import Diagnostic, DiagnosticError
+    from analyzer.core.diagnostics import Diagnostic, DiagnosticError
     from analyzer.engine.linear_re import PatternError, compile_pattern
     from analyzer.query.packtest import run_tests
-    from analyzer.span import Span
+    from analyzer.core.span import Span
 
     try:
         if args.run is not None:
@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(args, exc.diagnostics)
     status = exitcodes.FAILED if outcome.failed else exitcodes.OK
     if args.format == "json":
-        from analyzer.output import emit_json
+        from analyzer.contract.output import emit_json
 
         cases = [{"name": c.name, "result": "pass" if c.passed else "fail", "expected": sorted(c.expected),
                   "actual": c.actual, "diff": c.diff()} for c in outcome.cases]
@@ -63,7 +63,7 @@ def _fail(args, diagnostics) -> int:
     for diag in diagnostics:
         print(diag.render(), file=sys.stderr)
     if args.format == "json":
-        from analyzer.output import diagnostics_payload, emit_json
+        from analyzer.contract.output import diagnostics_payload, emit_json
 
         return emit_json("test", "error", diagnostics_payload(diagnostics)) or exitcodes.INVALID
     return exitcodes.INVALID

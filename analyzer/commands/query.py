@@ -16,8 +16,8 @@ import contextlib
 import io
 import sys
 
-from analyzer import exitcodes
-from analyzer.bounds import positive_int, seconds, size as _size
+from analyzer.core import exitcodes
+from analyzer.commands.bounds import positive_int, seconds, size as _size
 from analyzer.commands import read as read_command
 from analyzer.engine.limits import QUERY_TIMEOUT_S
 
@@ -52,9 +52,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Answer and print; 0 on success (with or without answers), 2 on invalid input or a limit."""
-    from analyzer.diagnostics import Diagnostic, DiagnosticError
+    from analyzer.core.diagnostics import Diagnostic, DiagnosticError
     from analyzer.engine.errors import EngineError, EvaluationLimitError
-    from analyzer.needed import UnusableInput
+    from analyzer.query.needed import UnusableInput
     from analyzer.query.read import UnknownTask
 
     program, goal = _split(args)
@@ -130,7 +130,7 @@ def _watchdog(args):
     from analyzer.engine.watchdog import Watchdog
 
     dog = Watchdog(_limits(args))
-    started = getattr(args, "_started", None)  # when the command started (analyzer/bounds.py)
+    started = getattr(args, "_started", None)  # when the command started (analyzer/commands/bounds.py)
     if started is not None and dog.deadline is not None:
         dog.started, dog.deadline = started, started + dog.limits.timeout_s
     return dog
@@ -155,7 +155,7 @@ def _session(args, program):
 
         if args.facts:
             raise _Usage("--facts goes with a PROGRAM.dl; with --project-root the facts are the project's")
-        from analyzer.root import paths_from_cwd, resolve_root
+        from analyzer.project.root import paths_from_cwd, resolve_root
 
         root = resolve_root(args.project_root, args.memory_dir).path
         if not Path(root).is_dir():
@@ -164,7 +164,7 @@ def _session(args, program):
                                   strict=args.strict_routing, no_local=args.no_local, project_root=Path(root),
                                   memory_dir=args.memory_dir, use_cache=not args.no_cache,
                                   max_file_bytes=args.max_file_bytes)
-        from analyzer.git import GitError
+        from analyzer.history.git import GitError
 
         try:
             session = project_session(request, Path(root), args.memory_dir, use_cache=not args.no_cache,
@@ -176,7 +176,7 @@ def _session(args, program):
         try:
             text = read_text(pack)  # regular files only: a FIFO never blocks
         except (OSError, UnicodeDecodeError) as exc:
-            from analyzer.diagnostics import Diagnostic, DiagnosticError
+            from analyzer.core.diagnostics import Diagnostic, DiagnosticError
 
             raise DiagnosticError([Diagnostic(_span(pack), "DL017", f"cannot read {pack!r}: "
                                               f"{getattr(exc, 'strerror', None) or exc}")]) from None
@@ -188,7 +188,7 @@ def _session(args, program):
 
 
 def _span(path):
-    from analyzer.span import Span
+    from analyzer.core.span import Span
 
     return Span(str(path), 1, 1)
 
@@ -197,7 +197,7 @@ def _fail(args, diagnostics, status: str) -> int:
     for diag in diagnostics:
         print(diag.render(), file=sys.stderr)
     if args.format == "json":
-        from analyzer.output import diagnostics_payload, emit_json
+        from analyzer.contract.output import diagnostics_payload, emit_json
 
         code = emit_json("query", "error", diagnostics_payload(diagnostics, status))
         return exitcodes.INVALID if code == exitcodes.OK else code
@@ -205,11 +205,11 @@ def _fail(args, diagnostics, status: str) -> int:
 
 
 def _emit(args, answer) -> int:
-    from analyzer.query.answer import answer_payload, render_table, write_csv
+    from analyzer.render.answer import answer_payload, render_table, write_csv
 
     texts, note = capped_proofs(answer)
     if args.format == "json":
-        from analyzer.output import emit_json
+        from analyzer.contract.output import emit_json
 
         payload = answer_payload(answer)
         if texts is not None:
@@ -279,11 +279,11 @@ def proof_text(proof) -> str:
 
 
 def _outputs(args, session) -> int:
-    from analyzer.query.answer import render_table, write_csv
+    from analyzer.render.answer import render_table, write_csv
 
     outputs, sizes = session.outputs()
     if args.format == "json":
-        from analyzer.output import emit_json
+        from analyzer.contract.output import emit_json
 
         return emit_json("query", "outputs", {
             "status": "OK",

@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from analyzer import exitcodes
-from analyzer.bounds import positive_int
-from analyzer.root import add_root_arguments, resolve_root
+from analyzer.core import exitcodes
+from analyzer.commands.bounds import positive_int
+from analyzer.project.root import add_root_arguments, resolve_root
 
 
 def add_request_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,9 +29,9 @@ def add_request_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_max_file_bytes(parser: argparse.ArgumentParser) -> None:
     """``--max-file-bytes N``: the size cap of one memory file (every command that loads a project)."""
-    from analyzer.files import SIZE_CAP
+    from analyzer.project.files import SIZE_CAP
 
-    # default None: the project configuration's max-file-bytes, else SIZE_CAP (analyzer.cli
+    # default None: the project configuration's max-file-bytes, else SIZE_CAP (analyzer.commands.cli
     # settles it before the command runs, so every command sees a number)
     parser.add_argument("--max-file-bytes", type=positive_int, default=None, metavar="N",
                         help=f"largest memory file read, in bytes (default: max-file-bytes of the project "
@@ -56,9 +56,9 @@ def usage_error(command: str, args: argparse.Namespace, message: str, code: str 
     where = "" if path == "<command line>" else f"{path}:{line}:{col}: {code} "
     print(f"analyze {command}: error: {where}{message}", file=sys.stderr)
     if getattr(args, "format", "text") == "json":
-        from analyzer.diagnostics import Diagnostic
-        from analyzer.output import diagnostics_payload, emit_json
-        from analyzer.span import Span
+        from analyzer.core.diagnostics import Diagnostic
+        from analyzer.contract.output import diagnostics_payload, emit_json
+        from analyzer.core.span import Span
 
         status = emit_json(command, "error", diagnostics_payload([Diagnostic(Span(path, line, col), code, message)]))
         return status or exitcodes.INVALID
@@ -68,7 +68,7 @@ def usage_error(command: str, args: argparse.Namespace, message: str, code: str 
 def history_failure(error: str, failure) -> tuple:
     """``(message, code, path, line, col)`` of a history command (diff, restore, readiness)
     that could not run: a managed file that cannot be used (``failure``, an
-    :class:`analyzer.git.FileError`) at its place with its MA-FILE-* code, anything else
+    :class:`analyzer.history.git.FileError`) at its place with its MA-FILE-* code, anything else
     the Git failure MA-GIT on the command line."""
     if failure is None:
         return error, "MA-GIT", "<command line>", 1, 1
@@ -96,7 +96,7 @@ def request_from(args: argparse.Namespace):
     from pathlib import Path
 
     from analyzer.query.read import ReadRequest
-    from analyzer.root import absolute_path_hint, paths_from_cwd
+    from analyzer.project.root import absolute_path_hint, paths_from_cwd
 
     for path in args.path:
         hint = absolute_path_hint(path, args.project_root)
@@ -113,7 +113,7 @@ def request_from(args: argparse.Namespace):
 def explicit_hints(args: argparse.Namespace, modules) -> None:
     """stderr: for an explicit --rule/--profile/--area the project does not have, the closest
     one it has (the pack and its warnings stand as the protocol says)."""
-    from analyzer.hints import did_you_mean
+    from analyzer.core.hints import did_you_mean
 
     for flag, folder in (("rule", "rules"), ("profile", "profiles"), ("area", "areas")):
         names = sorted(m[len(folder) + 1:-3] for m in modules if m.startswith(folder + "/") and m.endswith(".md"))
@@ -127,8 +127,8 @@ def run(args: argparse.Namespace) -> int:
     """Evaluate the request and print the pack, its JSON form, or a proof."""
     from pathlib import Path
 
-    from analyzer import lifetime
-    from analyzer.needed import UnusableInput
+    from analyzer.core import lifetime
+    from analyzer.query.needed import UnusableInput
     from analyzer.query.read import UnknownTask, run_read
 
     root = resolve_root(args.project_root, args.memory_dir)
@@ -161,7 +161,7 @@ def run(args: argparse.Namespace) -> int:
     result = redacted(result)  # and in every other line (findings quote memory lines)
     if args.format == "json":
         from analyzer.render.read_json import read_payload
-        from analyzer.output import emit_json
+        from analyzer.contract.output import emit_json
 
         status = emit_json("read", "result", read_payload(result, explain=args.explain, names_only=args.names_only,
                                                           root=root))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from analyzer import exitcodes
+from analyzer.core import exitcodes
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -18,7 +18,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="take the readings at TIME (ISO 8601, or @SECONDS; default: the commit time of --head)")
     parser.add_argument("--head", default="HEAD", metavar="REV", help="the history to read (default: HEAD)")
     add_agent_option(parser)
-    from analyzer.root import add_root_arguments
+    from analyzer.project.root import add_root_arguments
 
     add_root_arguments(parser)
     parser.add_argument("--no-cache", action="store_true",
@@ -39,7 +39,7 @@ def history_options(args: argparse.Namespace, command: str, configured: bool = F
     """Fill the options the configuration sets (unless ``configured``: the caller applied it,
     as check --base does with the base revision's trusted keys) and check the author
     patterns: None, or ``(code, message, path, line)`` of the first problem."""
-    from analyzer import config
+    from analyzer.project import config
     from analyzer.engine.linear_re import pattern_problem
 
     try:
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
 
     from analyzer.commands.read import history_error, usage_error
     from analyzer.query.readiness import run_readiness
-    from analyzer.root import resolve_root
+    from analyzer.project.root import resolve_root
 
     args.project_root = resolve_root(args.project_root, args.memory_dir).path
     if not Path(args.project_root).is_dir():
@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     if result.error:
         return history_error("readiness", args, result.error, result.error_file)
     if args.format == "json":
-        from analyzer.output import emit_json
+        from analyzer.contract.output import emit_json
         from analyzer.render.readiness_out import readiness_payload
 
         return emit_json("readiness", "result", readiness_payload(result)) or result.exit_code

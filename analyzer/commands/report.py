@@ -1,20 +1,20 @@
 """``analyze report``: the CI reachability report (Markdown or JSON) from one evaluation of
 every check family and the report's relations (rules/check/report.dl), gated as ``check``
-is (``--fail-on``, ``--select``, ``--ignore``, ``--baseline``: analyzer/gating.py)."""
+is (``--fail-on``, ``--select``, ``--ignore``, ``--baseline``: analyzer/commands/gating.py)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
-from analyzer import exitcodes
+from analyzer.core import exitcodes
 
 FORMATS = ("markdown", "json", "mermaid")  # mermaid: the full graph, for a file artefact
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the report options."""
-    from analyzer.root import add_root_arguments
+    from analyzer.project.root import add_root_arguments
 
     from analyzer.commands.read import add_max_file_bytes
 
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from analyzer.commands.check import apply_config
     from analyzer.commands.read import usage_error
     from analyzer.query.report import run_report
-    from analyzer.root import resolve_root
+    from analyzer.project.root import resolve_root
 
     args.project_root = resolve_root(args.project_root, args.memory_dir).path
     if not Path(args.project_root).is_dir():
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _render(fmt: str, report, prefix: str) -> tuple:
     if fmt == "json":
-        from analyzer.output import build_document, dumps
+        from analyzer.contract.output import build_document, dumps
         from analyzer.render.check_json import error_payload
         from analyzer.render.report_json import report_payload
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from analyzer import exitcodes
+from analyzer.core import exitcodes
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,7 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from analyzer.commands.diff import head_revision
 
     parser.add_argument("--head", default=None, type=head_revision, metavar="REV", help="the revision the patch applies to (default: the work tree)")
-    from analyzer.root import add_root_arguments
+    from analyzer.project.root import add_root_arguments
 
     add_root_arguments(parser)
     parser.add_argument("--no-cache", action="store_true",
@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
 
     from analyzer.commands.read import history_error, usage_error
     from analyzer.query.restore import run_restore
-    from analyzer.root import resolve_root
+    from analyzer.project.root import resolve_root
 
     args.project_root = resolve_root(args.project_root, args.memory_dir).path
     if not Path(args.project_root).is_dir():
@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     if result.error:
         return history_error("restore", args, result.error, result.error_file)
     if args.format == "json":
-        from analyzer.output import emit_json
+        from analyzer.contract.output import emit_json
         from analyzer.render.restore_out import restore_payload
 
         return emit_json("restore", "result", restore_payload(result)) or result.exit_code

@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from analyzer import exitcodes
+from analyzer.core import exitcodes
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -38,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         chosen = select(relations, derived_only=args.derived)
     if args.format == "json":
-        from analyzer.output import emit_json
+        from analyzer.contract.output import emit_json
 
         return emit_json("schema", "result", {"status": "OK", "relations": [r.as_dict() for r in chosen]})
     sys.stdout.write(render_relation(chosen[0]) if args.relation is not None else render_list(chosen))

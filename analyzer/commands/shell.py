@@ -10,14 +10,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from analyzer import exitcodes
+from analyzer.core import exitcodes
 
 PROMPT = "?- "
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Project root, memory dir, cache switch."""
-    from analyzer.root import add_root_arguments
+    from analyzer.project.root import add_root_arguments
 
     add_root_arguments(parser)
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse and program caches")
@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from analyzer.query.shell import Shell
-    from analyzer.root import resolve_root
+    from analyzer.project.root import resolve_root
 
     args.project_root = resolve_root(args.project_root, args.memory_dir).path
     if not Path(args.project_root).is_dir():
@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from analyzer.engine.limits import QUERY_TIMEOUT_S, Limits
     from analyzer.engine.watchdog import Watchdog
 
-    # each line is bounded by --timeout (analyzer/bounds.py); reading the project once too
+    # each line is bounded by --timeout (analyzer/commands/bounds.py); reading the project once too
     timeout = QUERY_TIMEOUT_S if args.timeout is None else args.timeout
     with Watchdog(Limits(timeout_s=timeout or None)).watching("reading the project"):
         shell = Shell(Path(args.project_root), args.memory_dir, use_cache=not args.no_cache)
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _history_file():
-    from analyzer.cache import cache_root  # $XDG_CACHE_HOME/memory-analyzer (engine.syntax no longer has it)
+    from analyzer.core.cache import cache_root  # $XDG_CACHE_HOME/memory-analyzer (engine.syntax no longer has it)
 
     return cache_root() / "shell_history"
 

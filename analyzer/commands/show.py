@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from analyzer import exitcodes
+from analyzer.core import exitcodes
 from analyzer.commands.indexing import add_lookup_arguments, add_project_arguments, answer, locations
 
 
@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     unit = [text for n, text in ev.unit_lines(row.module, row.ordinal, row.kind) if n not in hidden]
     subjects = ev.relation("shown_subject")
     if args.format == "json":
-        from analyzer.output import emit_json
+        from analyzer.contract.output import emit_json
 
         payload = {
             "status": "OK", "exit_code": exitcodes.OK, "id": row.id, "kind": row.kind, "entry_status": row.status,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from analyzer import exitcodes
+from analyzer.core import exitcodes
 from analyzer.commands.indexing import add_project_arguments, answer, locations
 
 
@@ -43,7 +43,7 @@ def _list(args: argparse.Namespace) -> int:
     units = dict(ev.relation("subject_unit_of"))
     rows = sorted(ev.relation("subject_listed"))
     if args.format == "json":
-        from analyzer.output import emit_json
+        from analyzer.contract.output import emit_json
 
         payload = {"status": "OK", "exit_code": exitcodes.OK, "subjects": [
             {"id": shown, "title": title, "kind": kind, "canonical_ref": ref or None,
@@ -67,7 +67,7 @@ def _merge(args: argparse.Namespace) -> int:
         return code
     preview = build_preview(ev)
     if args.format == "json":
-        from analyzer.output import emit_json
+        from analyzer.contract.output import emit_json
 
         return emit_json("subject", "merge", preview.payload()) or exitcodes.OK
     from analyzer.render.subject_text import render_merge_preview

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from analyzer import exitcodes
+from analyzer.core import exitcodes
 from analyzer.commands import read as read_command
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -27,15 +27,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Evaluate the read request with provenance and print the proofs asked for."""
-    from analyzer.diagnostics import DiagnosticError
+    from analyzer.core.diagnostics import DiagnosticError
     from analyzer.engine.errors import EngineError
-    from analyzer.needed import UnusableInput
+    from analyzer.query.needed import UnusableInput
     from analyzer.query.read import UnknownTask, run_read
     from analyzer.query.why import module_proofs, pattern_proofs
 
     from pathlib import Path
 
-    from analyzer.root import resolve_root
+    from analyzer.project.root import resolve_root
 
     error = read_command.usage_error
     args.project_root = resolve_root(args.project_root, args.memory_dir).path
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     for warning in getattr(answer, "warnings", ()):  # near-miss constants: said, exit status unchanged
         print(warning.render(), file=sys.stderr)
     if args.format == "json":
-        from analyzer.output import emit_json
+        from analyzer.contract.output import emit_json
 
         proofs = [answer.json_proof(p) for p in answer.proofs]
         if args.module:

@@ -2,7 +2,7 @@
 
 This module is the contract between the front end (``syntax`` parses text into these nodes,
 ``check`` validates them) and the back end (``stratify`` and ``evaluate``). Nodes are frozen
-dataclasses; every node that comes from text carries a :class:`~analyzer.span.Span`.
+dataclasses; every node that comes from text carries a :class:`~analyzer.core.span.Span`.
 
 The declarations and the program are defined here; the other nodes (terms, literals,
 rules, includes, directives: :data:`NODES`) in :mod:`analyzer.engine.ast_nodes`, imported
@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Tuple
 
-from analyzer.span import Span
+from analyzer.core.span import Span
 
 SYMBOL = "symbol"
 NUMBER = "number"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional, Tuple, Union
 
-from analyzer.span import Span
+from analyzer.core.span import Span
 
 
 # ---- terms -----------------------------------------------------------------------------

@@ -8,7 +8,7 @@ includes), checked again on load, and holds the checked program, its strata and 
 object with the plain (no provenance) variant functions of every rule. What evaluating does
 not need (the rules, the plans and sources of the variants) is encoded apart and decoded on
 first use (:class:`StoredProgram`, :class:`StoredVariant`). Entries go through
-the verified store (analyzer/cache.py, area ``programs``): they hold pickled objects and a
+the verified store (analyzer/core/cache.py, area ``programs``): they hold pickled objects and a
 marshalled code object that is executed, so they are used only from a private directory and
 only after their digest matches. A payload that verifies but does not have the expected
 shape is discarded (one warning) and the program recompiled; an unusable cache means
@@ -26,7 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
-from analyzer.cache import Area, cache_root
+from analyzer.core.cache import Area, cache_root
 from analyzer.engine import ast, sourcefile
 from analyzer.engine.compile import PLAIN
 from analyzer.engine.runtime import RUNTIME
@@ -55,7 +55,7 @@ def engine_digest() -> bytes:
 
 def cache_key(entry: Path) -> str:
     """The key of a compiled program: engine sources, Python, shipped rules, entry file."""
-    from analyzer.fingerprint import ruleset_fingerprint
+    from analyzer.core.fingerprint import ruleset_fingerprint
 
     h = hashlib.sha256(FORMAT + engine_digest())
     h.update(ruleset_fingerprint().encode() + b"\0" + str(entry.resolve()).encode())

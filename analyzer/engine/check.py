@@ -12,12 +12,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import List, Optional
 
-from analyzer.diagnostics import Diagnostic, DiagnosticError, sort_diagnostics
+from analyzer.core.diagnostics import Diagnostic, DiagnosticError, sort_diagnostics
 from analyzer.engine import ast, sourcefile
 from analyzer.engine.builtins import ANY, BUILTINS, CONSTANT_CHECKS
 from analyzer.engine.errors_table import INCLUDE_NOT_FOUND
 from analyzer.engine.syntax import line_of, parse_program
-from analyzer.span import Span
+from analyzer.core.span import Span
 
 CHECK_CODES = {
     "DL101": "relation used (in a head, body or fact) without a `.decl`",

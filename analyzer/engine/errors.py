@@ -1,7 +1,7 @@
 """Errors raised by the engine back end (stratification, evaluation, fact input).
 
 Every engine error carries a stable ``code`` and, when the problem has a place in a source
-file, a :class:`~analyzer.span.Span`; :meth:`EngineError.diagnostic` turns it into the one
+file, a :class:`~analyzer.core.span.Span`; :meth:`EngineError.diagnostic` turns it into the one
 printed form every command uses.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from analyzer.span import Span
+from analyzer.core.span import Span
 
 
 class EngineError(Exception):
@@ -25,8 +25,8 @@ class EngineError(Exception):
             self.code = code
 
     def diagnostic(self, default_path: str = "<engine>"):
-        """This error as a :class:`~analyzer.diagnostics.Diagnostic` (source line added when readable)."""
-        from analyzer.diagnostics import Diagnostic
+        """This error as a :class:`~analyzer.core.diagnostics.Diagnostic` (source line added when readable)."""
+        from analyzer.core.diagnostics import Diagnostic
 
         span = self.span or Span(default_path, 1, 1)
         return Diagnostic(span, self.code, self.message, source_line=_source_line(span))

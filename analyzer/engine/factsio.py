@@ -15,7 +15,7 @@ from analyzer.engine import ast, sourcefile
 from analyzer.engine.database import sorted_tuples
 from analyzer.engine.errors import FactsError
 from analyzer.engine.limits import MAX_NUMBER
-from analyzer.span import Span
+from analyzer.core.span import Span
 
 SUFFIX = ".facts"
 

@@ -10,7 +10,7 @@ evaluations as ``given`` relations, whose strata then do not run.
 The key covers everything the independent relations depend on: the engine sources and
 Python version, the shipped rule set, the program's entry file and content digests, the
 input relation names and the digest of every other fact (:meth:`FactBase.digest`).
-Entries go through the verified store (analyzer/cache.py, area ``strata``: private
+Entries go through the verified store (analyzer/core/cache.py, area ``strata``: private
 directory, digest checked before decoding, atomic writes); an unusable, corrupt or
 mismatched entry is a miss (the evaluation then runs in full, which is always correct).
 
@@ -27,7 +27,7 @@ import marshal
 from pathlib import Path
 from typing import Iterable, Mapping, Optional
 
-from analyzer.cache import Area, cache_root
+from analyzer.core.cache import Area, cache_root
 
 FORMAT = b"memory-analyzer-strata-4\n"
 STRATA = Area("strata", ".marshal")
@@ -47,7 +47,7 @@ def independent_relations(engine, inputs: Iterable[str]) -> list:
 def strata_key(engine, inputs: Iterable[str], fact_digest: str, stored: Iterable[str] = ()) -> str:
     """The key of the ``stored`` independent relations of one program over one fact base."""
     from analyzer.engine.cache import engine_digest
-    from analyzer.fingerprint import ruleset_fingerprint
+    from analyzer.core.fingerprint import ruleset_fingerprint
 
     h = hashlib.sha256(FORMAT + engine_digest())
     h.update(ruleset_fingerprint().encode() + b"\0")

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import List
 
 from analyzer.engine import ast
-from analyzer.span import Span
+from analyzer.core.span import Span
 
 
 @dataclass

@@ -19,7 +19,7 @@ from analyzer.engine.astfmt import atom_text, literal_text, rule_text, term_text
 from analyzer.engine.database import sort_key
 from analyzer.engine.errors import EngineError
 from analyzer.engine.plan import CALL, NEG, SCAN
-from analyzer.span import Span
+from analyzer.core.span import Span
 
 
 @dataclass(eq=False)

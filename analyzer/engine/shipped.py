@@ -31,7 +31,7 @@ PROGRAMS = ("rules/read/read.dl", "rules/check/check.dl", "rules/index/index.dl"
 
 
 def _data_root() -> Path:
-    from analyzer.resources import data_dir
+    from analyzer.core.resources import data_dir
 
     return data_dir("rules").parent
 
@@ -54,7 +54,7 @@ def shipped_path(entry: Path) -> Optional[Path]:
 
 def _header() -> bytes:
     from analyzer.engine.cache import engine_digest
-    from analyzer.fingerprint import ruleset_fingerprint
+    from analyzer.core.fingerprint import ruleset_fingerprint
 
     return b"\0".join([FORMAT, sys.version.encode(), engine_digest(), ruleset_fingerprint().encode()]) + b"\n"
 
@@ -144,7 +144,7 @@ def build(package_dir: Path) -> list:
 if __name__ == "__main__":
     import analyzer
 
-    from analyzer.lark_shipped import build_all
+    from analyzer.core.lark_shipped import build_all
 
     for done in build(Path(analyzer.__file__).resolve().parent) + build_all():
         print(f"compiled {done}")

@@ -1,10 +1,10 @@
 """Rule-language text -> :mod:`analyzer.engine.ast` nodes, with ``.include`` resolution.
 
 The LALR parser for ``grammar/datalog.lark`` is built once per process and its tables are
-kept in the verified cache (analyzer/larkcache.py), never inside the analyzed project.
+kept in the verified cache (analyzer/core/larkcache.py), never inside the analyzed project.
 ``///`` doc comments are ignored by the grammar and gathered by a lexer callback, then
 attached to the next ``.decl`` or rule by position (see docs/rule-language.md).
-Every syntax error becomes a :class:`~analyzer.diagnostics.DiagnosticError`.
+Every syntax error becomes a :class:`~analyzer.core.diagnostics.DiagnosticError`.
 """
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ import lark
 from lark import Token
 from lark.exceptions import UnexpectedInput
 
-from analyzer.diagnostics import Diagnostic, DiagnosticError
+from analyzer.core.diagnostics import Diagnostic, DiagnosticError
 from analyzer.engine import ast
 from analyzer.engine import errors_table as et
 from analyzer.engine.limits import MAX_EXPRESSION_DEPTH, MAX_NUMBER
 from analyzer.engine import sourcefile
-from analyzer.resources import data_file
-from analyzer.span import Span
+from analyzer.core.resources import data_file
+from analyzer.core.span import Span
 
 _local = threading.local()  # the doc-comment tokens of the parse running on this thread
 
@@ -58,7 +58,7 @@ def parser() -> lark.Lark:
     global _PARSER
     if _PARSER is None:
         grammar = data_file("grammar", "datalog.lark").read_text(encoding="utf-8")
-        from analyzer.larkcache import build
+        from analyzer.core.larkcache import build
 
         _PARSER = build("datalog", grammar, use_cache=_CACHE_ENABLED, parser="lalr", lexer="contextual",
                         propagate_positions=True, start=["start", "query", "goal"],

@@ -15,11 +15,11 @@ import difflib
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, Mapping, Optional
 
-from analyzer.diagnostics import Diagnostic, DiagnosticError
+from analyzer.core.diagnostics import Diagnostic, DiagnosticError
 from analyzer.engine import ast
 from analyzer.engine.builtins import BUILTINS
 from analyzer.engine.functors import FRESH
-from analyzer.span import Span
+from analyzer.core.span import Span
 
 GOAL = "__goal"
 UNKNOWN_RELATION = "DL915"  # a goal or added rule names a relation that is neither declared nor built in
@@ -198,7 +198,7 @@ class Session:
             base_db = owner._base(rels, provenance, profile)
             dbs.update({rel: base_db for rel in rels})
         facts = {r: dbs[r].tuples(r) for r in used}
-        from analyzer.project import gc_paused
+        from analyzer.project.loader import gc_paused
 
         with gc_paused():  # many small acyclic objects next to a large fact base (see run_read)
             db = engine.evaluate(facts, provenance=provenance, profile=profile, only=[GOAL], watchdog=self.watchdog)
@@ -302,7 +302,7 @@ class Session:
         if self.limits is not None:
             self.engine.limits = self.limits
         spans = self.spans() if provenance and self.spans is not None else None
-        from analyzer.project import gc_paused
+        from analyzer.project.loader import gc_paused
 
         # the base database is kept for the session: freeze what it allocated (see run_read)
         with gc_paused(freeze=True):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence
 
-from analyzer.git import FileError, GitError
+from analyzer.history.git import FileError, GitError
 from analyzer.query.diff import DiffResult
 
 MODES = ("plan", "confirm", "full")
@@ -60,8 +60,8 @@ def run_autonomy(root, memory_dir: str, mode: str, base: str, head: Optional[str
     """Judge the changes ``head`` (the work tree when None) made since it left ``base`` (from
     their merge base, see :func:`judged_from`) by ``mode`` (``program``: another build of
     rules/autonomy/autonomy.dl, for the matrix's mutation test)."""
-    from analyzer.extract.plan import PLAN_MODULE, PlanError, parse_plan
-    from analyzer.project import gc_paused
+    from analyzer.project.extract.plan import PLAN_MODULE, PlanError, parse_plan
+    from analyzer.project.loader import gc_paused
     from analyzer.query.diff import diff_facts, select
     from analyzer.query.program import autonomy_program
 
@@ -97,7 +97,7 @@ def run_autonomy(root, memory_dir: str, mode: str, base: str, head: Optional[str
     facts["reviewer"] = [(name,) for name in reviewers]
     db = facts.evaluate(program)
     select(db, result.diff, memory_dir, order)
-    from analyzer.head_places import anchor_deleted
+    from analyzer.history.head_places import anchor_deleted
 
     try:
         anchor_deleted(root, result.diff)
@@ -128,16 +128,16 @@ def judged_from(root, result: AutonomyResult) -> None:
     work tree), as ``git diff BASE...HEAD`` does: a pull request checked against a base
     branch that moved on since the branch was cut would otherwise show the base branch's
     later changes reversed, without commits, as the head's. The one ``git merge-base``
-    prints when criss-cross merges leave several (analyzer/git.py); when it is not the
+    prints when criss-cross merges leave several (analyzer/history/git.py); when it is not the
     base's commit, ``result.merge_base`` names it. Unrelated histories: :class:`GitError`."""
-    from analyzer.git import Repo
+    from analyzer.history.git import Repo
 
     repo = Repo(str(root))
     diff = result.diff
     base = repo.commit(diff.base_ref)
     head = repo.commit(diff.head_ref or "HEAD")
     names = f"{diff.base_ref} and {diff.head_ref or 'HEAD'}"
-    from analyzer.shallow import boundary, merge_base
+    from analyzer.history.shallow import boundary, merge_base
 
     try:
         diff.base = merge_base(repo, base, head, names)
@@ -154,8 +154,8 @@ def _plan_change(root, memory_dir: str, diff: DiffResult, plan_text: str, base_t
     """``[(plan.md, sha)]`` when the head's plan differs from the base's: the last commit of
     the range that changed it ("worktree" for uncommitted edits, "" when no commit of the
     range did); ``[]`` when the plan is the base's. A Git fact: the rules decide (outofplan.dl)."""
-    from analyzer.extract.plan import PLAN_MODULE
-    from analyzer.git import History, Repo
+    from analyzer.project.extract.plan import PLAN_MODULE
+    from analyzer.history.git import History, Repo
 
     if plan_text == base_text:
         return []
@@ -175,7 +175,7 @@ def _plan_change(root, memory_dir: str, diff: DiffResult, plan_text: str, base_t
 def _records(facts, head_rev) -> None:
     """Every record of the head revision with its entries (a record need not have changed
     to confirm a change)."""
-    from analyzer.revisions import attribute_facts
+    from analyzer.history.revisions import attribute_facts
 
     rel = head_rev.project.facts.relation_sets()
     ids = {row[0] for row in rel.get("rec", ())}
@@ -186,8 +186,8 @@ def _records(facts, head_rev) -> None:
 
 def _readiness(facts, root, memory_dir, diff: DiffResult, patterns, use_cache, program) -> None:
     """The readings' facts as of the head commit's time (HEAD's for the work tree)."""
-    from analyzer.git import Repo
-    from analyzer.history import tip_time
+    from analyzer.history.git import Repo
+    from analyzer.history.window import tip_time
     from analyzer.query.readiness import readiness_facts
 
     repo = Repo(str(root))

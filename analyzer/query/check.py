@@ -1,6 +1,6 @@
 """The ``check`` request: load the project, gather the facts the chosen families need,
 evaluate rules/check/check.dl once for all of them, and select each family's relations into
-a :class:`~analyzer.query.check_model.CheckResult`.
+a :class:`~analyzer.contract.check_model.CheckResult`.
 
 Every decision (findings, their severity or status, each family's status word and exit
 status) is a relation derived by the rules; this module moves data between the project,
@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
-from analyzer import lifetime
+from analyzer.core import lifetime
 from analyzer.query.check_families import FAMILIES, Locator
-from analyzer.query.check_model import CheckResult, FamilyResult
+from analyzer.contract.check_model import CheckResult, FamilyResult
 from analyzer.query.program import extracted
 
 # The rank of a family status when several families run in one check (`--all`): the
@@ -41,9 +41,9 @@ class CheckRequest:
     options: Dict[str, str] = field(default_factory=dict)  # family options, e.g. merge_base
     packs: Optional[object] = None  # a PackSet of `--rules` packs (analyzer/query/packs.py)
     with_proofs: bool = False  # a bounded proof tree per finding (analyzer/query/proofs.py)
-    max_file_bytes: Optional[int] = None  # None: the loader's default cap (analyzer.files.SIZE_CAP)
+    max_file_bytes: Optional[int] = None  # None: the loader's default cap (analyzer.project.files.SIZE_CAP)
     # the repository's files for the report family, (paths, source, complete) as
-    # analyzer.repofiles.list_files gives them; listed once by run_check, before its cache key
+    # analyzer.history.repofiles.list_files gives them; listed once by run_check, before its cache key
     repo_files: Optional[tuple] = None
 
 
@@ -56,8 +56,8 @@ def check_program(use_cache: bool = True):
 
 def run_check(request: CheckRequest) -> CheckResult:
     """Run the requested families; an unusable project is an error result, never a crash."""
-    from analyzer import files
-    from analyzer.project import gc_paused, load_project
+    from analyzer.project import files
+    from analyzer.project.loader import gc_paused, load_project
 
     root = str(request.project_root)
     memory_dir = files.memory_dir_name(request.memory_dir)
@@ -72,7 +72,7 @@ def run_check(request: CheckRequest) -> CheckResult:
         # here, for the facts and for the result cache's key
         from dataclasses import replace
 
-        from analyzer.repofiles import list_files
+        from analyzer.history.repofiles import list_files
 
         request = replace(request, repo_files=list_files(root))
     key = None
@@ -98,7 +98,7 @@ def run_check(request: CheckRequest) -> CheckResult:
     with gc_paused(freeze=True):
         limit = {} if request.max_file_bytes is None else {"max_file_bytes": request.max_file_bytes}
         project = load_project(request.project_root, memory_dir=memory_dir, use_cache=request.use_cache, **limit)
-        lifetime.keep(project)  # the console script frees it by exiting (analyzer/lifetime.py)
+        lifetime.keep(project)  # the console script frees it by exiting (analyzer/core/lifetime.py)
         refused = _refused(project, request.use_cache)
         if refused is not None:
             return refused
@@ -112,8 +112,8 @@ def _refused(project, use_cache: bool):
     """An error result naming every managed file the check needs (``needed_file``,
     rules/needed.dl) but could not use: a symlink, not a regular file, unreadable, not UTF-8,
     over the size cap (spec §9: such input escapes as ``Error: …``, exit 2), or None.
-    The lines are read's (analyzer/needed.py): ``Error: <path>:<line>:<col>: <CODE> <cause>``."""
-    from analyzer.needed import error_line, unusable
+    The lines are read's (analyzer/query/needed.py): ``Error: <path>:<line>:<col>: <CODE> <cause>``."""
+    from analyzer.query.needed import error_line, unusable
 
     if not project.unusable:
         return None  # nothing is unusable: no file the rules could name

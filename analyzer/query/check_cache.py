@@ -6,7 +6,7 @@ engine, rule and extractor versions (through the program cache key and the extra
 version), the project root and memory dir, the families run, and the inventory with the
 bytes of every managed file; with the report family (``analyze report``, ``check --format
 markdown``), also a digest of the repository's file list its glob column matches, which
-the run lists anyway (``git ls-files`` or the walk: analyzer/repofiles.py).
+the run lists anyway (``git ls-files`` or the walk: analyzer/history/repofiles.py).
 What a result depends on outside the memory dir is stored with
 it and checked again on every hit: the state of each evidence source path the freshness rules
 read (stat only), the Git HEAD when it was consulted, and for the scan families the agent
@@ -25,13 +25,13 @@ import pickle
 import sys
 from typing import Dict, Optional, Sequence, Tuple
 
-from analyzer import files
+from analyzer.project import files
 
 FORMAT = b"memory-analyzer-check-result-6"  # bumped when the result model changes
 
 
 def _area():
-    from analyzer.cache import Area
+    from analyzer.core.cache import Area
 
     return Area("results", ".pickle", fanout=True)
 
@@ -54,9 +54,9 @@ def result_key(root: str, memory_dir: str, families: Sequence[str], packs: bytes
     ``packs``: the `--rules` packs' paths and content digests (PackSet.key); ``max_file_bytes``:
     the size cap (a file over it has no key, and a smaller cap never reuses a larger one's answer);
     ``repo_files``: :func:`listing_digest` of the repository's files, for the report family."""
-    from analyzer.cache import extractor_version
+    from analyzer.core.cache import extractor_version
     from analyzer.engine.cache import cache_key
-    from analyzer.resources import data_file
+    from analyzer.core.resources import data_file
 
     inv = files.inventory(os.path.join(root, memory_dir), root)
     if inv.problems or inv.not_files:
@@ -91,7 +91,7 @@ def load(key: str, root: str):
 
 
 def _still_valid(root: str, probes: Dict[str, str], git: Optional[Tuple[bool, str]]) -> bool:
-    from analyzer.project import source_state
+    from analyzer.project.loader import source_state
 
     from analyzer.query import scans
 
@@ -101,7 +101,7 @@ def _still_valid(root: str, probes: Dict[str, str], git: Optional[Tuple[bool, st
     if scans.PROBE in probes and not scans.probe_still_valid(root, probes[scans.PROBE]):
         return False  # an agent instruction file or the local overlay changed
     if git is not None:
-        from analyzer.git import head_commit
+        from analyzer.history.git import head_commit
 
         return head_commit(root) == git
     return True

@@ -1,5 +1,5 @@
 """The check families: which derived relations each one selects, and how they become a
-:class:`~analyzer.query.check_model.FamilyResult` with a location for every line involved.
+:class:`~analyzer.contract.check_model.FamilyResult` with a location for every line involved.
 
 A family is a row of :data:`FAMILIES`. Rules decide everything (rules/check/*.dl: findings,
 status word, exit status); a family only names the relations to evaluate, gathers any facts
@@ -27,7 +27,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from analyzer.query import scans
 from analyzer.query import check_legacy
-from analyzer.query.check_model import CheckFinding, FamilyResult, Location
+from analyzer.contract.check_model import CheckFinding, FamilyResult, Location
 from analyzer.query.finding_entries import finding_entries
 
 
@@ -209,7 +209,7 @@ def _git_facts(request, project) -> Dict[str, list]:
     sets = project.facts.relation_sets()
     if not any(fact[4] for rel in ("evidence_source", "subject_evidence_source") for fact in sets.get(rel, ())):
         return {}
-    from analyzer.git import head_commit
+    from analyzer.history.git import head_commit
 
     ok, value = head_commit(str(request.project_root))
     return {"git_head": [(value,)]} if ok else {"git_unavailable": [(value,)]}
@@ -223,7 +223,7 @@ def _repo_facts(request, project) -> Dict[str, list]:
     """The repository's files (``git ls-files``, else a safe walk) for the report's globs, as
     run_check listed them for its cache key."""
     if request.repo_files is None:
-        from analyzer.repofiles import list_files
+        from analyzer.history.repofiles import list_files
 
         request.repo_files = list_files(str(request.project_root))
     paths, source, complete = request.repo_files

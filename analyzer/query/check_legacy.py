@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from typing import Dict, List, Tuple
 
-from analyzer.query.check_model import CheckFinding, FamilyResult, Location
+from analyzer.contract.check_model import CheckFinding, FamilyResult, Location
 
 RELATIONS = ("legacy_line", "legacy_line_entry", "legacy_line_module", "legacy_duplicate_id", "legacy_status",
              "legacy_abort")
@@ -34,7 +34,7 @@ SCAN_CODES = ("MA-LEGACY-SECURITY", "MA-LEGACY-PRIVACY")
 
 def _read_text(path: str):
     """The text of a regular file (UTF-8, undecodable bytes replaced), or None."""
-    from analyzer import files
+    from analyzer.project import files
 
     if os.path.islink(path) or not os.path.isfile(path):
         return None
@@ -45,7 +45,7 @@ def _read_text(path: str):
 def legacy_facts(request, project) -> Dict[str, list]:
     """The facts plain `check` reads outside the extracted fact base: ``memory_folder``,
     ``agent_file`` and ``text_marker`` (substrings found, never a decision)."""
-    from analyzer.markdown import estimate_tokens
+    from analyzer.project.markdown import estimate_tokens
 
     root = str(request.project_root)
     memory = os.path.join(root, project.memory_dir)
@@ -88,7 +88,7 @@ def outside_inputs(root: str, memory_dir: str) -> bytes:
     overlay's state tree (paths, modes and bytes: its status depends on permissions too)."""
     import hashlib
 
-    from analyzer.extract.overlay import state_root
+    from analyzer.project.extract.overlay import state_root
 
     h = hashlib.sha256(b"legacy-inputs\0")
     for name in AGENT_FILES:
@@ -168,8 +168,8 @@ def aborted(db, project):
     modules = {m for (m,) in db.relation("legacy_abort")}
     if not modules:
         return None
-    from analyzer.needed import error_line
-    from analyzer.query.check_model import CheckResult
+    from analyzer.query.needed import error_line
+    from analyzer.contract.check_model import CheckResult
 
     paths = {f"{project.memory_dir}/{m}" for m in modules}
     found = [d for d in project.diagnostics if d.span.path in paths and d.code in ("MA-MARKDOWN", "MC-ROUTING-007")]

@@ -20,7 +20,7 @@ import difflib
 import re
 from typing import Callable, Dict, Iterable, List, Mapping, Optional, Set, Tuple
 
-from analyzer.diagnostics import Diagnostic
+from analyzer.core.diagnostics import Diagnostic
 from analyzer.engine import ast
 
 NEAR_MISS = "DL921"  # a goal constant matching nothing in its column, near a value that exists

@@ -1,6 +1,6 @@
 """``analyze diff --base REV [--head REV]``: the memory changes between two revisions.
 
-Python gathers (analyzer/git.py, analyzer/revisions.py, analyzer/query/compare.py): the two
+Python gathers (analyzer/history/git.py, analyzer/history/revisions.py, analyzer/history/compare.py): the two
 revisions' units, the fields of the units that differ, parse problems, and the commits of
 the range with the units each touched. rules/diff/ classify every changed unit (A-E) and
 find blind spots; this module copies their answer into :class:`DiffResult`. Read-only: Git
@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
-from analyzer import lifetime
-from analyzer.git import FileError, GitError, History, Repo
+from analyzer.core import lifetime
+from analyzer.history.git import FileError, GitError, History, Repo
 
 PAIR = "diff"
 CLASSES = ("A", "B", "C", "D", "E")
@@ -39,7 +39,7 @@ class Change:
     before: Optional[Place]
     after: Optional[Place]
     commits: List[str] = field(default_factory=list)
-    # where CI annotations put a unit the head no longer holds (analyzer/head_places.py)
+    # where CI annotations put a unit the head no longer holds (analyzer/history/head_places.py)
     anchor: Optional[Place] = None
 
     @property
@@ -84,8 +84,8 @@ class DiffResult:
 def load_revisions(repo: Repo, root, memory_dir: str, specs, with_worktree: Optional[str], use_cache: bool):
     """The revisions ``specs`` ``[(rev, sha, label)]`` plus, when ``with_worktree`` names a
     revision, the work tree as that revision (fail closed: an unusable file is an error)."""
-    from analyzer.project import gc_paused, load_project
-    from analyzer.revisions import read_revisions, worktree_revision
+    from analyzer.project.loader import gc_paused, load_project
+    from analyzer.history.revisions import read_revisions, worktree_revision
 
     with gc_paused():
         revisions = read_revisions(repo, specs, memory_dir, use_cache)
@@ -102,7 +102,7 @@ def load_revisions(repo: Repo, root, memory_dir: str, specs, with_worktree: Opti
 
 def run_diff(root, memory_dir: str, base: str, head: Optional[str] = None, use_cache: bool = True) -> DiffResult:
     """Compare ``base`` with ``head`` (a revision, or the work tree when None)."""
-    from analyzer.project import gc_paused
+    from analyzer.project.loader import gc_paused
     from analyzer.query.program import diff_program
 
     program = diff_program(use_cache)
@@ -117,9 +117,9 @@ def run_diff(root, memory_dir: str, base: str, head: Optional[str] = None, use_c
             result.error, result.error_file = str(exc), exc if isinstance(exc, FileError) else None
             return result
         db = facts.evaluate(program)
-        lifetime.keep(db, facts, _revisions)  # the console script frees them by exiting (analyzer/lifetime.py)
+        lifetime.keep(db, facts, _revisions)  # the console script frees them by exiting (analyzer/core/lifetime.py)
         select(db, result, memory_dir, order)
-    from analyzer.head_places import anchor_deleted
+    from analyzer.history.head_places import anchor_deleted
 
     try:
         anchor_deleted(root, result)
@@ -133,26 +133,26 @@ def diff_facts(root, memory_dir: str, result: DiffResult, program, use_cache: bo
     with ``result.head_ref`` (the work tree when ""), as the pair "diff"; fills the commit
     ids of ``result``. Returns (facts, commit
     order, revisions); :class:`GitError` when Git cannot answer. With ``narrow`` only what
-    differs is extracted and compared (analyzer/diff_narrow.py): the revisions then hold
+    differs is extracted and compared (analyzer/history/diff_narrow.py): the revisions then hold
     only part of the memory dir, so callers that read other units of them (the autonomy
     check's records and plan, restore's units) do not ask for it."""
     import os
 
-    from analyzer.diff_narrow import changed_revisions
-    from analyzer.project import gc_paused
-    from analyzer.query.compare import commit_facts, comparison_facts, range_commits
+    from analyzer.history.diff_narrow import changed_revisions
+    from analyzer.project.loader import gc_paused
+    from analyzer.history.compare import commit_facts, comparison_facts, range_commits
 
     repo = Repo(str(root))
     base, head = result.base_ref, result.head_ref
     result.base = result.base or repo.commit(base)  # the autonomy check sets the merge base
     result.head = repo.commit(head) if head else ""
-    from analyzer.history import require_memory_dir
+    from analyzer.history.window import require_memory_dir
 
     require_memory_dir(repo, memory_dir, result.head, head)  # the work tree's is checked when it is read
     specs = [("base", result.base, base)] + ([("head", result.head, head)] if head else [])
     worktree = None
     if narrow and not head:  # the work tree's files named by blob id, when it is plain
-        from analyzer.worktree_blobs import object_format, worktree_files
+        from analyzer.history.worktree_blobs import object_format, worktree_files
 
         worktree = worktree_files(os.path.abspath(str(root)), memory_dir, object_format(result.base))
     if narrow and (head or worktree is not None):
@@ -170,7 +170,7 @@ def diff_facts(root, memory_dir: str, result: DiffResult, program, use_cache: bo
     facts = comparison_facts(program, revisions, [(PAIR, "base", "head")], memory_dir, narrow, use_cache)
     moved = {ident for _pair, _kind, ident, _module in facts["git_unit_reordered"]}
     if moved:  # a move leaves the text as it was: Git's hunks name the commits that moved it
-        from analyzer.unit_touch import moved_touches
+        from analyzer.history.unit_touch import moved_touches
 
         for sha, ids in moved_touches(History(repo, memory_dir), [c.sha for c in commits if len(c.parents) < 2],
                                       not head, moved).items():

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from analyzer.query.program import index_program
-from analyzer.span import Span
+from analyzer.core.span import Span
 
 
 @dataclass
@@ -32,7 +32,7 @@ class IndexRequest:
     lookup: Optional[str] = None
     merge: Optional[Tuple[str, str]] = None
     subjects: bool = False  # a Subject command: the contract and registry must be clean (§9.6)
-    max_file_bytes: Optional[int] = None  # None: the loader's default cap (analyzer.files.SIZE_CAP)
+    max_file_bytes: Optional[int] = None  # None: the loader's default cap (analyzer.project.files.SIZE_CAP)
 
     def facts(self) -> Dict[str, List[tuple]]:
         """The request as facts of facts/index_request.dl (verbatim; rules interpret them)."""
@@ -77,7 +77,7 @@ class Evaluation:
     """One evaluation of the index program: the database, the project and unit locations."""
 
     def __init__(self, request: IndexRequest, wanted: Sequence[str], project=None):
-        from analyzer.project import gc_paused, load_project
+        from analyzer.project.loader import gc_paused, load_project
 
         self.request = request
         with gc_paused():

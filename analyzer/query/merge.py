@@ -1,7 +1,7 @@
 """The merge review of ``check --conflicts --merge-base REF`` (spec §9.5), read-only.
 
 Python gathers: the commits (HEAD, the ref, their merge base) and the memory dir of each
-through analyzer/git.py and analyzer/revisions.py, the paths each side changed, and each
+through analyzer/history/git.py and analyzer/history/revisions.py, the paths each side changed, and each
 side's integrity problems (rules/merge/revision.dl, evaluated once per side on that
 revision's facts alone). Every finding and the status are derived by rules/merge/merge.dl;
 this module only moves data between Git, the engine and :class:`MergeResult`.
@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
-from analyzer.git import GitError, Repo
-from analyzer.query.phases import input_counts, phase_one_given, phase_one_inputs
+from analyzer.history.git import GitError, Repo
+from analyzer.engine.phases import input_counts, phase_one_given, phase_one_inputs
 from analyzer.query.program import merge_program, revision_program
 
 UNAVAILABLE_NOTE = "Conflict-free status was not established."
@@ -87,14 +87,14 @@ def run_merge_review(project_root, memory_dir: str, ref: str, use_cache: bool = 
     ``worktree``: the work tree's loaded Project, reused for HEAD when HEAD's managed files
     are the work tree's; ``worktree_problems``: the ``revision_problem`` rows rules/merge/
     problems.dl derived for that work tree (so HEAD's integrity is not evaluated twice)."""
-    from analyzer.project import gc_paused
+    from analyzer.project.loader import gc_paused
 
     result = MergeResult(ref)
     try:
         repo = Repo(str(project_root))
         result.head = repo.commit("HEAD")
         result.target = repo.commit(ref)
-        from analyzer.shallow import merge_base
+        from analyzer.history.shallow import merge_base
 
         result.base = merge_base(repo, result.head, result.target, "HEAD and the target")
         with gc_paused():
@@ -116,12 +116,12 @@ def _gather(repo: Repo, result: MergeResult, memory_dir: str, use_cache: bool,
 
     Returns the facts and the relations the first phase derived, for the final evaluation
     to take as given (the facts they depend on are unchanged since; :func:`_phase_one`)."""
-    from analyzer.revisions import attribute_facts, display_facts, read_revisions, unit_facts
+    from analyzer.history.revisions import attribute_facts, display_facts, read_revisions, unit_facts
 
     commits = {"base": result.base, "left": result.head, "right": result.target}
     specs = [(rev, commits[rev], label or result.ref) for rev, label in SIDES]
     # the merge base contributes its units only: with their digests stored per file
-    # (analyzer/unit_digests.py) it is parsed only if a finding names one of its units
+    # (analyzer/history/unit_digests.py) it is parsed only if a finding names one of its units
     revisions = read_revisions(repo, specs, memory_dir, use_cache, worktree, lazy=["base"])
     # the units of files all three revisions hold unchanged are listed once, not three times
     common, common_rows = _common_units(revisions, use_cache)
@@ -178,7 +178,7 @@ def _revision_problems(revision, use_cache: bool) -> List[tuple]:
 def _common_units(revisions, use_cache: bool):
     """The files the three revisions share and their units (:func:`common_units`; a seam
     for tests, which compare the review with and without them)."""
-    from analyzer.revisions import common_units
+    from analyzer.history.revisions import common_units
 
     return common_units(revisions, use_cache)
 
@@ -195,7 +195,7 @@ def _phase_one(program, first, facts, inputs: Dict[str, int]) -> Dict[str, set]:
     """The relations the first phase derived completely, to be given to the final
     evaluation instead of being derived a second time from the 60,000 unit facts of a 10k
     project's three revisions (about a tenth of a merge review); nothing when the facts they
-    depend on changed since (analyzer/query/phases.py)."""
+    depend on changed since (analyzer/engine/phases.py)."""
     return phase_one_given(program, first, facts, inputs, PHASE_ONE)
 
 

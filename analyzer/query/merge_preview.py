@@ -13,7 +13,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import List
 
-from analyzer.span import Span
+from analyzer.core.span import Span
 
 FUTURE = ("Future semantics: current active/candidate references mutate; source gains Merged-Into; "
           "historical entries retain their original Subject ID.")

@@ -21,8 +21,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
-from analyzer.diagnostics import Diagnostic, DiagnosticError
-from analyzer.span import Span
+from analyzer.core.diagnostics import Diagnostic, DiagnosticError
+from analyzer.core.span import Span
 
 FAMILY = "packs"  # the family name of pack findings (JSON key, text block header)
 STATUS_FILE = "check/packs.dl"  # under rules/
@@ -203,7 +203,7 @@ def _code_of(path: str, lines: List[str], block: Dict[str, tuple]) -> PackCode:
 
 
 def _check_codes(packs: Sequence[Pack]) -> None:
-    from analyzer import catalog
+    from analyzer.contract import catalog
 
     builtin = catalog.load().codes()
     seen: Dict[str, PackCode] = {}
@@ -230,7 +230,7 @@ def _at(path: str, lines: List[str], line: int, col: int, code: str, message: st
 def _build(packs: Sequence[Pack], facts, spans, use_cache: bool):
     """``(session, digests)``: the built-in world over ``facts`` with rules/check/packs.dl,
     each pack and the status glue added; checks every rule on the way."""
-    from analyzer.resources import data_file
+    from analyzer.core.resources import data_file
 
     _, session = _world(facts, spans, use_cache)
     status = data_file("rules", STATUS_FILE)
@@ -312,10 +312,10 @@ def message_of(code: PackCode, columns: Sequence[str], row: tuple) -> str:
 
 
 def evaluate(packs: PackSet, facts, locate, check_db=None, proofs: bool = False, covered=()):
-    """The pack family's :class:`~analyzer.query.check_model.FamilyResult` over ``facts``
+    """The pack family's :class:`~analyzer.contract.check_model.FamilyResult` over ``facts``
     (``check_db``: the built-in check evaluation, reused for the relations ``covered``: those
     it evaluated or was given the facts of)."""
-    from analyzer.query.check_model import CheckFinding, FamilyResult
+    from analyzer.contract.check_model import CheckFinding, FamilyResult
 
     session = packs.session(facts, spans=locate.project.facts.spans if proofs else None)
     if check_db is not None:

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import List, Optional, Sequence
 
-from analyzer.diagnostics import Diagnostic, DiagnosticError
-from analyzer.span import Span
+from analyzer.core.diagnostics import Diagnostic, DiagnosticError
+from analyzer.core.span import Span
 
 EXPECTED = "expected.txt"
 BAD_CASE = "MA-TEST-CASE"  # a case that cannot be run: unreadable expected file, unusable project

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from analyzer.resources import data_file
+from analyzer.core.resources import data_file
 
 
 @lru_cache(maxsize=None)

@@ -14,11 +14,11 @@ from typing import Dict, List, Optional
 
 def program_session(program: str, facts_dir: Optional[str], use_cache: bool = True, limits=None):
     """A :class:`~analyzer.query.adhoc.Session` over ``program`` and its facts directory."""
-    from analyzer.diagnostics import Diagnostic, DiagnosticError
+    from analyzer.core.diagnostics import Diagnostic, DiagnosticError
     from analyzer.engine.cache import load_engine
     from analyzer.engine.sourcefile import require_regular
     from analyzer.query.adhoc import Session
-    from analyzer.span import Span
+    from analyzer.core.span import Span
 
     try:
         require_regular(program)  # a FIFO or directory is named as such, never read

@@ -1,5 +1,5 @@
 """The ``read`` request: record the request as facts, evaluate rules/read/read.dl, and select
-the derived relations into a :class:`~analyzer.query.read_model.ReadResult`.
+the derived relations into a :class:`~analyzer.contract.read_model.ReadResult`.
 
 Every decision (task, paths, dispositions, budgets, completeness, conflicts, overlay, exit
 status) is a relation derived by the rules; this module only moves data between the
@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from analyzer.needed import require_usable
+from analyzer.query.needed import require_usable
 from analyzer.query.finding_entries import finding_entries
 from analyzer.query.paths import probe_path
 from analyzer.query.program import extracted, read_program
-from analyzer.query.read_model import (
+from analyzer.contract.read_model import (
     DISPOSITION_ORDER,
     ConflictFinding,
     ModuleView,
@@ -43,7 +43,7 @@ class ReadRequest:
     project_root: Path = field(default_factory=Path.cwd)
     memory_dir: str = "docs/memory"
     use_cache: bool = True
-    max_file_bytes: Optional[int] = None  # None: the loader's default cap (analyzer.files.SIZE_CAP)
+    max_file_bytes: Optional[int] = None  # None: the loader's default cap (analyzer.project.files.SIZE_CAP)
 
     def facts(self) -> Dict[str, List[tuple]]:
         """The request as facts of facts/request.dl (verbatim; rules interpret them)."""
@@ -97,7 +97,7 @@ class UnknownTask(ValueError):
 
 def run_read(request: ReadRequest, project=None, *, provenance: bool = False):
     """Evaluate a read request; returns ``(ReadResult, database, project)``."""
-    from analyzer.project import gc_paused, load_project
+    from analyzer.project.loader import gc_paused, load_project
 
     # Evaluation, like loading, allocates many small acyclic objects next to the large fact
     # base; each full collection would rescan it (about 1 s of a 10,000-entry read). A read
@@ -117,7 +117,7 @@ def _program_warmer(request: ReadRequest):
     if not request.use_cache:
         return None
     from analyzer.engine.cache import is_cached
-    from analyzer.resources import data_file
+    from analyzer.core.resources import data_file
 
     if is_cached(data_file("rules", "read/read.dl")):
         return None
@@ -173,7 +173,7 @@ def request_facts(engine, request: Optional[ReadRequest], project, needed_only: 
 
 def request_relations(engine) -> List[str]:
     """The relations a read request supplies: those declared in facts/request.dl."""
-    from analyzer.resources import data_file
+    from analyzer.core.resources import data_file
 
     declared_in = str(data_file("facts", "request.dl"))
     return sorted(name for name, decl in engine.program.decls.items()

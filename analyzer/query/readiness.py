@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Dict, List, Optional, Sequence
 
-from analyzer import lifetime
-from analyzer.git import FileError, GitError, Repo
+from analyzer.core import lifetime
+from analyzer.history.git import FileError, GitError, Repo
 
 READINGS = ("R1", "R2", "R3", "R4")
 
@@ -68,9 +68,9 @@ class ReadinessResult:
 def readiness_facts(repo: Repo, memory_dir: str, tip: str, as_of: int, patterns: Sequence[str],
                     use_cache: bool, program):
     """The facts of a reading at ``as_of`` over ``tip``'s history: (facts, window)."""
-    from analyzer.history import DAY, WINDOW_DAYS, window_facts
+    from analyzer.history.window import DAY, WINDOW_DAYS, window_facts
 
-    from analyzer.shallow import require_window
+    from analyzer.history.shallow import require_window
 
     require_window(repo, tip, as_of - WINDOW_DAYS * DAY)
     window = window_facts(repo, memory_dir, tip, as_of - WINDOW_DAYS * DAY, as_of, use_cache, program)
@@ -122,7 +122,7 @@ def _blindspot_error(root, memory_dir: str, commits, spots, use_cache: bool) -> 
 def run_readiness(root, memory_dir: str, tip: str = "HEAD", as_of: Optional[str] = None,
                   patterns: Sequence[str] = (), use_cache: bool = True) -> ReadinessResult:
     """Take the readings at ``as_of`` (default: ``tip``'s commit time) over ``tip``'s history."""
-    from analyzer.project import gc_paused
+    from analyzer.project.loader import gc_paused
 
     # one pause, frozen at its end, as in run_diff: the end of each inner pause let the next
     # collection scan every object made so far (a first run builds a million of them)
@@ -132,23 +132,23 @@ def run_readiness(root, memory_dir: str, tip: str = "HEAD", as_of: Optional[str]
 
 def _run_readiness(root, memory_dir: str, tip: str, as_of: Optional[str], patterns: Sequence[str],
                    use_cache: bool) -> ReadinessResult:
-    from analyzer.history import DAY, WINDOW_DAYS, tip_time
+    from analyzer.history.window import DAY, WINDOW_DAYS, tip_time
     from analyzer.query.program import readiness_program
-    from analyzer.window_pairs import READINGS, readings_facts, window_rows
+    from analyzer.history.window_pairs import READINGS, readings_facts, window_rows
 
     result = ReadinessResult(tip)
     program = readiness_program(use_cache)
     try:
         repo = Repo(str(root))
         result.commit = repo.commit(tip)
-        from analyzer.history import require_memory_dir
+        from analyzer.history.window import require_memory_dir
 
         require_memory_dir(repo, memory_dir, result.commit, tip)
         result.as_of = parse_time(as_of) if as_of is not None else tip_time(repo, result.commit)
-        from analyzer.shallow import require_window
+        from analyzer.history.shallow import require_window
 
         require_window(repo, result.commit, result.as_of - WINDOW_DAYS * DAY)  # a shallow clone's cut window
-        # each commit's comparison evaluated once and kept (analyzer/window_pairs.py)
+        # each commit's comparison evaluated once and kept (analyzer/history/window_pairs.py)
         commits, stored = window_rows(repo, memory_dir, result.commit, result.as_of - WINDOW_DAYS * DAY,
                                       result.as_of, use_cache, program)
     except (GitError, TimeError) as exc:
@@ -158,7 +158,7 @@ def _run_readiness(root, memory_dir: str, tip: str, as_of: Optional[str], patter
     facts["as_of"] = [(result.as_of,)]
     facts["agent_author_pattern"] = [(p,) for p in patterns]
     db = program.evaluate(facts, only=READINGS, given=given)
-    lifetime.keep(db, facts, given, stored)  # the console script frees them by exiting (analyzer/lifetime.py)
+    lifetime.keep(db, facts, given, stored)  # the console script frees them by exiting (analyzer/core/lifetime.py)
     result.commits = len(commits)
     [(status, exit_code)] = db.relation("readiness")
     rank = {c.sha: n for n, c in enumerate(commits)}

@@ -1,7 +1,7 @@
 """No check output prints a secret (issue 31): every text a check result carries — finding
 messages of every family (the reference's own lines quote memory lines with ``repr()``),
 family lines, proof trees, the merge review's findings, notes and the error — has the matches
-of the secret patterns (analyzer/extract/secrets.py ``SECRET_KINDS``) replaced by
+of the secret patterns (analyzer/project/extract/secrets.py ``SECRET_KINDS``) replaced by
 ``[redacted]`` once, before the result is cached or rendered. The scans' own findings carry
 redacted previews already; this covers every other line that happens to hold a secret.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import fields, is_dataclass, replace
 from typing import Any
 
-from analyzer.extract.secrets import hide_secrets
+from analyzer.project.extract.secrets import hide_secrets
 
 
 def _walk(value: Any) -> Any:
@@ -30,7 +30,7 @@ def _walk(value: Any) -> Any:
 
 
 def redact_result(result) -> None:
-    """Hide the secrets of a :class:`~analyzer.query.check_model.CheckResult` in place."""
+    """Hide the secrets of a :class:`~analyzer.contract.check_model.CheckResult` in place."""
     for family in result.families:
         for finding in family.findings:
             finding.message = hide_secrets(finding.message)

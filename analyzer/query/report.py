@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
-from analyzer.query.check_model import CheckResult
+from analyzer.contract.check_model import CheckResult
 
 #: The canonical tasks in the order of the reference's table (§4.3): display order only.
 TASK_ORDER = ("general", "planning", "implementation", "artifact", "preferences", "history", "maintenance")

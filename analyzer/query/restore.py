@@ -15,7 +15,7 @@ import difflib
 from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
-from analyzer.git import FileError, GitError
+from analyzer.history.git import FileError, GitError
 from analyzer.query.diff import DiffResult
 
 
@@ -80,14 +80,14 @@ def run_restore(root, memory_dir: str, ident: str, base: str, head: Optional[str
 
 
 def _prefix(root) -> str:
-    from analyzer.git import Repo
+    from analyzer.history.git import Repo
 
     return Repo(str(root)).prefix
 
 
 def _unit(project, kind: str, ident: str) -> Optional[Tuple[str, Tuple[int, int], str]]:
     """(module, (first, last non-blank line, 0-based), text) of a unit in a revision."""
-    from analyzer.revisions import UNIT_SOURCES
+    from analyzer.history.revisions import UNIT_SOURCES
 
     placed, _shown, fixed = UNIT_SOURCES[kind]
     for fact in project.facts.relation_sets().get(placed, ()):

@@ -2,7 +2,7 @@
 from a loaded project, selecting their findings for ``check --all`` (families ``security``,
 ``privacy``, ``hidden-text``), and the lines of plain ``check`` (spec §9.8.6).
 
-Mechanics only. analyzer/extract/secrets.py and analyzer/extract/hidden.py say which lines
+Mechanics only. analyzer/project/extract/secrets.py and analyzer/project/extract/hidden.py say which lines
 match what; rules/check/scan.dl and rules/check/hidden.dl decide what counts, how severe it
 is and which summary lines exist. No fact, finding or line made here holds matched text: a
 line's text appears only as its redacted preview.
@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
-from analyzer.query.check_model import CheckFinding, FamilyResult, Location
+from analyzer.contract.check_model import CheckFinding, FamilyResult, Location
 
 #: The relations plain ``check`` reads for its scan lines (evaluate them with the others).
 SCAN_RELATIONS = ("scan_finding", "scan_summary", "scan_detail_list")
@@ -37,14 +37,14 @@ AGENT_FOLDERS = ((".cursor/rules", (".mdc", ".md")), (".github/instructions", ("
 
 
 def gather(project) -> Dict[str, List[tuple]]:
-    """The scan facts of a loaded project (analyzer/project.py): every managed file in
+    """The scan facts of a loaded project (analyzer/project/loader.py): every managed file in
     inventory order, then the overlay's declared modules, then the agent instruction files."""
-    from analyzer.extract import hidden, secrets
+    from analyzer.project.extract import hidden, secrets
 
     facts: Dict[str, List[tuple]] = {rel: [] for rel in GATHERED}
     sets = project.facts.relation_sets()
     memory = sorted(m for (m,) in sets.get("memory_file", ()))
-    # the local manifest's modules (analyzer/extract/overlay.py declares them sorted)
+    # the local manifest's modules (analyzer/project/extract/overlay.py declares them sorted)
     overlay = [f"local/{m}" for (m,) in sorted(sets.get("overlay_module", ()))]
     files = [(m, "memory") for m in memory] + [(m, "overlay") for m in overlay]
     for ord_, (name, origin) in enumerate(files, 1):
@@ -85,7 +85,7 @@ def _memory_text(project, module: str) -> Tuple[Optional[str], str]:
 
 
 def _read(path: str, name: str) -> Tuple[Optional[str], str]:
-    from analyzer import files
+    from analyzer.project import files
 
     data, error = files.read_bytes(path)
     if data is None:
@@ -272,7 +272,7 @@ def protect_pack(result, project) -> List[str]:
     ``[redacted]`` and hidden characters are shown escaped (``\\u202e``). Returns one warning
     per line concerned, ``<path>:<line>[:<col>]: ...``, for stderr; the pack's other text is
     left as it is."""
-    from analyzer.extract import hidden, secrets
+    from analyzer.project.extract import hidden, secrets
 
     warnings: List[str] = []
     for section in list(result.sections) + list(result.local_sections):
@@ -333,7 +333,7 @@ def probe_value(root: str, overlay: str) -> str:
     import hashlib
     import stat
 
-    from analyzer import files
+    from analyzer.project import files
 
     h = hashlib.sha256()
 
@@ -365,7 +365,7 @@ def probe_still_valid(root: str, value: str) -> bool:
     """Whether the outside inputs :func:`outside_probe` recorded are unchanged."""
     overlay = value.split("\0", 1)[0]
     if overlay:
-        from analyzer.extract.overlay import state_root
+        from analyzer.project.extract.overlay import state_root
 
         if not overlay.startswith(os.path.join(state_root(), "")):
             return False  # another state home: another overlay

@@ -37,7 +37,7 @@ class Shell:
 
     def __init__(self, project_root: Path, memory_dir: str = "docs/memory", use_cache: bool = True,
                  load: Optional[Callable] = None):
-        from analyzer.project import load_project
+        from analyzer.project.loader import load_project
 
         self.root, self.memory_dir, self.use_cache = Path(project_root), memory_dir, use_cache
         self.project = (load or load_project)(self.root, memory_dir=memory_dir, use_cache=use_cache)
@@ -69,7 +69,7 @@ class Shell:
     # ---- one line -----------------------------------------------------------------------
 
     #: seconds one line may take (evaluation, proofs, rendering); None or 0: no limit.
-    #: ``analyze shell --timeout S`` sets it; the default is query's (analyzer/bounds.py)
+    #: ``analyze shell --timeout S`` sets it; the default is query's (analyzer/commands/bounds.py)
     timeout: Optional[float] = QUERY_TIMEOUT_S
 
     def handle(self, line: str) -> str:
@@ -91,9 +91,9 @@ class Shell:
             self.session.watchdog = None
 
     def _handle(self, line: str) -> str:
-        from analyzer.diagnostics import DiagnosticError
+        from analyzer.core.diagnostics import DiagnosticError
         from analyzer.engine.errors import EngineError
-        from analyzer.needed import UnusableInput, error_line
+        from analyzer.query.needed import UnusableInput, error_line
         from analyzer.query.read import UnknownTask
 
         line = line.strip()
@@ -118,7 +118,7 @@ class Shell:
 
     def _answer(self, goal: str, proofs: bool) -> str:
         from analyzer.commands.query import WHY_MAX_PROOFS, capped_proofs
-        from analyzer.query.answer import render_table
+        from analyzer.render.answer import render_table
 
         # .why is bounded as `query --why` is: at most WHY_MAX_PROOFS proofs and
         # WHY_MAX_LINES lines, and a note saying what was left out
@@ -197,9 +197,9 @@ class Shell:
 def _program_text(path: str) -> str:
     """The text of a rule file for ``.load``: a regular UTF-8 file (never a FIFO, which would
     block the shell), else DL914 naming why, as ``analyze query PROGRAM.dl`` reports it."""
-    from analyzer.diagnostics import Diagnostic, DiagnosticError
+    from analyzer.core.diagnostics import Diagnostic, DiagnosticError
     from analyzer.engine.sourcefile import read_text
-    from analyzer.span import Span
+    from analyzer.core.span import Span
 
     try:
         return read_text(path)

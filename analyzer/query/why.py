@@ -51,7 +51,7 @@ class WhyAnswer:
 def shipped_relative(text: str) -> str:
     """Name shipped rule and fact files as ``rules/…``/``facts/…`` wherever they are installed,
     so that proofs read the same from a checkout and from a wheel."""
-    from analyzer.resources import data_dir
+    from analyzer.core.resources import data_dir
 
     for kind in ("rules", "facts"):
         text = text.replace(str(data_dir(kind)) + "/", kind + "/")
@@ -92,7 +92,7 @@ def _outside_proofs(db, module: str) -> WhyAnswer:
     rows = sorted(db.query(f"outside_reason({_quote(module)}, _, _, _)"), key=lambda r: (r[1], r[2], r[3]))
     if not rows:
         known = sorted({m for (m,) in db.relation("project_module")} | {m for m, _ in db.relation("result_disposition")})
-        from analyzer.hints import did_you_mean
+        from analyzer.core.hints import did_you_mean
 
         return WhyAnswer("outside_reason", [], error=f"the project has no module {module!r} (no managed file, route "
                                                       f"or declaration names it); modules: {', '.join(known) or 'none'}"

@@ -133,7 +133,7 @@ def _head_bindings(head: ast.Atom, atom: ast.Atom) -> Optional[List[ast.Comparis
 
 def _first_failure(session, rule, binds, miss: Miss, depth: int) -> None:
     """Find the first literal of ``rule``'s body after which the prefix has no answers."""
-    from analyzer.diagnostics import DiagnosticError
+    from analyzer.core.diagnostics import DiagnosticError
 
     prefix = list(binds)
     pending = []

@@ -29,7 +29,7 @@ def check_engine(use_cache: bool = True):
     program does not declare (check_conflict_finding, reach_finding, fresh_finding, ...) are
     built in too; a relation both declare answers as the read program derives it."""
     from analyzer.engine.cache import load_engine
-    from analyzer.resources import data_file
+    from analyzer.core.resources import data_file
 
     return load_engine(data_file("rules", "check/check.dl"), use_cache=use_cache)
 
@@ -43,7 +43,7 @@ def world_programs(use_cache: bool = True) -> list:
 def world_engine(use_cache: bool = True):
     """The engine of rules/query.dl (every shipped relation), compiled once (and cached)."""
     from analyzer.engine.cache import load_engine
-    from analyzer.resources import data_file
+    from analyzer.core.resources import data_file
 
     return load_engine(data_file("rules", "query.dl"), use_cache=use_cache)
 
@@ -55,9 +55,9 @@ def project_session(request, project_root, memory_dir: str = "docs/memory", use_
     ``request`` is a :class:`~analyzer.query.read.ReadRequest`, or None when no request
     option was given. Raises :class:`~analyzer.query.read.UnknownTask` for an unknown task.
     ``since``: a revision whose differences with HEAD fill ``since_changed`` (raises
-    :class:`analyzer.git.GitError` when Git cannot answer).
+    :class:`analyzer.history.git.GitError` when Git cannot answer).
     """
-    from analyzer.project import gc_paused, load_project
+    from analyzer.project.loader import gc_paused, load_project
     from analyzer.query.adhoc import Session
     from analyzer.query.read import request_facts
 
@@ -117,13 +117,13 @@ class LazyRows:
 
 
 def with_repository(facts: dict, root: Path) -> dict:
-    """``facts`` plus ``repo_file`` and ``repo_listing`` (analyzer/repofiles.py: `git ls-files`,
+    """``facts`` plus ``repo_file`` and ``repo_listing`` (analyzer/history/repofiles.py: `git ls-files`,
     else a walk that follows no symlink), listed only when a goal reads them."""
     from functools import lru_cache
 
     @lru_cache(maxsize=1)
     def listing():
-        from analyzer.repofiles import list_files
+        from analyzer.history.repofiles import list_files
 
         return list_files(str(root))
 
@@ -135,8 +135,8 @@ def with_repository(facts: dict, root: Path) -> dict:
 
 def changed_since(root: Path, rev: str) -> List[str]:
     """Paths that differ between ``rev`` and HEAD, relative to the project root (read-only
-    Git, analyzer/git.py); raises :class:`analyzer.git.GitError`."""
-    from analyzer.git import Repo
+    Git, analyzer/history/git.py); raises :class:`analyzer.history.git.GitError`."""
+    from analyzer.history.git import Repo
 
     repo = Repo(str(root))
     return repo.changed_paths(repo.commit(rev), repo.commit("HEAD"))

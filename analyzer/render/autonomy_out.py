@@ -47,12 +47,12 @@ def autonomy_payload(result: AutonomyResult) -> dict:
 def as_check_result(result: AutonomyResult):
     """The autonomy check as a ``check`` result of one family, ``autonomy``, so that the CI
     formats of ``check`` (SARIF, JUnit, GitHub annotations, Markdown) render it unchanged."""
-    from analyzer.query.check_model import CheckFinding, CheckResult, FamilyResult
-    from analyzer.span import Span
+    from analyzer.contract.check_model import CheckFinding, CheckResult, FamilyResult
+    from analyzer.core.span import Span
 
     # the ID leads the message, as in the text output: a GitHub annotation or JUnit failure
     # shows the message only, and a unit's line alone does not say which ID the rule judged
-    # a unit the head no longer holds is annotated in the head revision (analyzer/head_places.py)
+    # a unit the head no longer holds is annotated in the head revision (analyzer/history/head_places.py)
     anchors = {(c.kind, c.ident.casefold()): c.anchor for c in result.diff.changes if c.anchor is not None}
 
     def where(f) -> list:

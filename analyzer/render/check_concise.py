@@ -8,7 +8,7 @@ result are used: nothing is decided here.
 
 from __future__ import annotations
 
-from analyzer.query.check_model import CheckFinding, CheckResult
+from analyzer.contract.check_model import CheckFinding, CheckResult
 from analyzer.render import findings as common
 
 

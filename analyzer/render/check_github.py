@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import List
 
-from analyzer.query.check_model import CheckFinding, CheckResult
+from analyzer.contract.check_model import CheckFinding, CheckResult
 from analyzer.render import findings as common
 
 COMMANDS = {"error": "error", "warning": "warning", "note": "notice"}

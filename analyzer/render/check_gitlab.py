@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, List
 
-from analyzer.query.check_model import CheckResult, Location
+from analyzer.contract.check_model import CheckResult, Location
 from analyzer.render import findings as common
 
 SEVERITY = {"error": "critical", "warning": "major", "note": "info"}

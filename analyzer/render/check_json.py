@@ -1,11 +1,11 @@
 """The JSON payload of ``analyze check`` (shapes ``check.result`` and ``check.error`` in
-analyzer/registry.py); analyzer.output.emit_json validates and prints it."""
+analyzer/contract/registry.py); analyzer.contract.output.emit_json validates and prints it."""
 
 from __future__ import annotations
 
 from typing import Any, Dict
 
-from analyzer.query.check_model import CheckFinding, CheckResult
+from analyzer.contract.check_model import CheckFinding, CheckResult
 
 
 def finding_payload(finding: CheckFinding) -> Dict[str, Any]:

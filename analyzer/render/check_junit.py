@@ -27,7 +27,7 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Dict, List
 
-from analyzer.query.check_model import CheckFinding, CheckResult
+from analyzer.contract.check_model import CheckFinding, CheckResult
 from analyzer.render import findings as common
 
 # families whose note-level findings are information rather than failures: a diff's changes

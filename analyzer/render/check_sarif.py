@@ -26,7 +26,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from urllib.parse import quote
 
 from analyzer import __version__
-from analyzer.query.check_model import CheckFinding, CheckResult, Location
+from analyzer.contract.check_model import CheckFinding, CheckResult, Location
 from analyzer.render import findings as common
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -165,7 +165,7 @@ def sarif_document(result: CheckResult, prefix: str = "", limit: int = MAX_RESUL
     ``automationDetails.id``), ``memory_dir`` (for the fallback location)."""
     options = options or {}
     memory_dir = options.get("memory_dir") or "docs/memory"
-    from analyzer.fingerprint import ruleset_fingerprint
+    from analyzer.core.fingerprint import ruleset_fingerprint
 
     findings = common.all_findings(result)
     prints = common.fingerprints(findings)

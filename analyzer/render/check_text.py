@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable, Dict, List
 
-from analyzer.query.check_model import CheckFinding, CheckResult, FamilyResult
+from analyzer.contract.check_model import CheckFinding, CheckResult, FamilyResult
 from analyzer.query.scans import scan_lines
 
 MAX_PROOF_FACTS = 5  # project facts listed under a finding's proof in text (JSON has the tree)
@@ -86,7 +86,7 @@ def render_check_text(result: CheckResult) -> str:
     for f in result.families:
         # the merge review prints right below the conflict block it follows (no blank line)
         out += ("" if not out else "\n" if f.block == "merge" else "\n\n") + "\n".join(BLOCKS[f.block](f))
-    from analyzer.introduced import lines
+    from analyzer.query.introduced import lines
 
     started = lines(result)  # `check --introduced`: where each finding started
     if started:

@@ -1,4 +1,4 @@
-"""JSON of ``analyze diff`` (the ``diff.result`` shape in analyzer/registry.py)."""
+"""JSON of ``analyze diff`` (the ``diff.result`` shape in analyzer/contract/registry.py)."""
 
 from __future__ import annotations
 
@@ -32,12 +32,12 @@ def as_check_result(result: DiffResult):
     (code MA-DIFF-<class>, at the unit's place in the head revision, or for a deleted unit
     where it was there) and one INVALID
     finding per blind spot, so that check's CI renderers print it unchanged."""
-    from analyzer.query.check_model import CheckFinding, CheckResult, FamilyResult
-    from analyzer.span import Span
+    from analyzer.contract.check_model import CheckFinding, CheckResult, FamilyResult
+    from analyzer.core.span import Span
 
     findings = []
     for c in result.changes:
-        place = c.annotated  # in the head revision, a deleted unit's too (analyzer/head_places.py)
+        place = c.annotated  # in the head revision, a deleted unit's too (analyzer/history/head_places.py)
         commits = ", ".join(sha[:12] for sha in c.commits) or "-"
         message = (f"{c.cls}/{c.subkind} {c.kind} {c.ident}: {c.before.path + ':' + str(c.before.line) if c.before else '-'}"
                    f" -> {c.after.path + ':' + str(c.after.line) if c.after else '-'} (commits: {commits})")

@@ -12,7 +12,7 @@ import hashlib
 from functools import lru_cache
 from typing import Dict, Iterable, List, Optional, Tuple
 
-from analyzer.query.check_model import CheckFinding, CheckResult, Location
+from analyzer.contract.check_model import CheckFinding, CheckResult, Location
 
 #: SARIF/GitHub level of a finding's severity or status word (anything else: warning).
 LEVELS = {"ERROR": "error", "INVALID": "error", "CONFLICT": "error", "WARNING": "warning", "REVIEW": "warning",
@@ -105,11 +105,11 @@ def repo_prefix(project_root: str) -> str:
     """The project root's path inside its Git work tree (``examples/shop/``; ``""`` at the
     top or outside Git), so that locations are relative to the repository, as code scanning
     and workflow annotations expect. Read-only (``git rev-parse``)."""
-    from analyzer.repofiles import may_be_in_git
+    from analyzer.history.repofiles import may_be_in_git
 
     if not may_be_in_git(project_root):  # no repository around it: nothing to ask Git
         return ""
-    from analyzer.git import run_git
+    from analyzer.history.git import run_git
 
     ok, out = run_git(project_root, "rev-parse", "--show-prefix", timeout=10.0)
     return out.strip() if ok else ""
@@ -122,7 +122,7 @@ def repo_path(location: Location, prefix: str) -> str:
 
 @lru_cache(maxsize=1)
 def _catalogue() -> Dict[str, Tuple[str, str, str]]:
-    from analyzer.catalog import load
+    from analyzer.contract.catalog import load
 
     return {e.code: (e.title, e.explanation, e.severity) for e in load().entries if e.code.startswith(("MC-", "MA-"))}
 

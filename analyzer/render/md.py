@@ -13,7 +13,7 @@ import os
 import re
 from typing import Dict, List
 
-from analyzer.query.check_model import CheckResult, Location
+from analyzer.contract.check_model import CheckResult, Location
 from analyzer.render import findings as common
 
 LIMIT = 1024 * 1024  # GitHub: a step summary holds at most 1 MiB

@@ -1,6 +1,6 @@
 """JSON of the merge review block (``check --conflicts --merge-base REF``, spec §9.5).
 
-The block's type is ``MERGE_BLOCK`` in analyzer/registry.py (part of ``check.result``).
+The block's type is ``MERGE_BLOCK`` in analyzer/contract/registry.py (part of ``check.result``).
 An unavailable review has status "UNAVAILABLE", the Git error, no findings and exit code 1:
 it never reads as CLEAR.
 """

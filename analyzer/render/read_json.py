@@ -6,13 +6,13 @@ import hashlib
 import os
 from dataclasses import asdict
 
-from analyzer.query.read_model import ReadResult
+from analyzer.contract.read_model import ReadResult
 from analyzer.render.read_text import render_read_text
 
 
 def read_payload(result: ReadResult, *, explain: bool, names_only: bool, root=None) -> dict:
     """The read result as plain JSON data, including the text pack and its sha256; ``root`` is
-    the :class:`analyzer.root.Root` the command read (its path and how it was chosen)."""
+    the :class:`analyzer.project.root.Root` the command read (its path and how it was chosen)."""
     text = render_read_text(result, explain=explain, names_only=names_only)
     location = result.error_location
     return {

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import List
 
-from analyzer.query.read_model import ModuleView, ReadResult
+from analyzer.contract.read_model import ModuleView, ReadResult
 
 GROUPS = (
     ("Loaded:", "loaded"),

@@ -1,4 +1,4 @@
-"""The JSON payload of ``analyze report`` (shape ``report.result`` in analyzer/registry.py):
+"""The JSON payload of ``analyze report`` (shape ``report.result`` in analyzer/contract/registry.py):
 the ``check.result`` content plus the routing matrix, optional modules, the repository
 listing and the reachability graph, as data."""
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from analyzer import cache
+from analyzer.core import cache
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""The cache stays bounded (analyzer/cache_prune.py): least recently used entries go past
+"""The cache stays bounded (analyzer/core/cache_prune.py): least recently used entries go past
 the limit, nothing outside the areas' entries is touched, a pass runs at most once per
 interval, and a console run that wrote to the cache prunes it without changing its output."""
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import cache, cache_prune
+from analyzer.core import cache, cache_prune
 
 REPO = Path(__file__).resolve().parents[2]
 MiB = 1 << 20

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.cache import MAGIC
+from analyzer.core.cache import MAGIC
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "acme-shop"

@@ -1,4 +1,4 @@
-"""Lark tables shipped in the wheel (analyzer/lark_shipped.py) and the table cache's keys."""
+"""Lark tables shipped in the wheel (analyzer/core/lark_shipped.py) and the table cache's keys."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from analyzer import lark_shipped, larkcache
+from analyzer.core import lark_shipped, larkcache
 from analyzer.engine import syntax
 
 REPO = Path(__file__).resolve().parents[2]
@@ -51,7 +51,7 @@ def test_shipped_tables_are_verified_before_use(tmp_path, monkeypatch):
 
 def test_build_all_ships_every_parser_the_package_builds(tmp_path, monkeypatch):
     monkeypatch.setattr(lark_shipped, "ship_dir", lambda: tmp_path)
-    from analyzer.extract import grammars
+    from analyzer.project.extract import grammars
 
     monkeypatch.setattr(grammars, "_PARSERS", {})
     monkeypatch.setattr(syntax, "_PARSER", None)

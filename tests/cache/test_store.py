@@ -8,8 +8,8 @@ import stat
 
 import pytest
 
-from analyzer import cache
-from analyzer.cache import MAGIC, Area
+from analyzer.core import cache
+from analyzer.core.cache import MAGIC, Area
 
 AREA = Area("testarea", ".bin", fanout=True)
 KEY = "ab" + "0" * 62

@@ -90,7 +90,7 @@ def test_bad_packs_are_refused_with_a_position(acme, analyze, tmp_path, body, ex
                                               ("lower-case", "MA-PACK-CODE"), ("ACME-001", "MA-PACK-COLLISION")])
 def test_pack_codes_are_their_own(tmp_path, code, diagnostic):
     """MC-/MA-/DL codes are refused; a code two packs declare collides (load-time, no project)."""
-    from analyzer.diagnostics import DiagnosticError
+    from analyzer.core.diagnostics import DiagnosticError
     from analyzer.query.packs import load_packs
 
     p = pack(tmp_path, ".decl r(x: symbol)\nr(X) :- entry(X, _, _, _, _).\n", code=code)
@@ -101,7 +101,7 @@ def test_pack_codes_are_their_own(tmp_path, code, diagnostic):
 
 
 def test_two_packs_may_not_define_one_relation(tmp_path):
-    from analyzer.diagnostics import DiagnosticError
+    from analyzer.core.diagnostics import DiagnosticError
     from analyzer.query.packs import load_packs
 
     body = ".decl r(x: symbol)\nr(X) :- entry(X, _, _, _, _).\n"

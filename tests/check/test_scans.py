@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.project import load_project
+from analyzer.project.loader import load_project
 from analyzer.query.scans import legacy_scan_lines
 
 GH = "ghp_" + "Z9y8X7w6V5u4T3s2R1q0P9o8"

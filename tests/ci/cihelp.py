@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import List, Tuple
 
 from analyzer import __version__
-from analyzer.cli import main
-from analyzer.fingerprint import ruleset_fingerprint
+from analyzer.commands.cli import main
+from analyzer.core.fingerprint import ruleset_fingerprint
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "acme-shop"

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from analyzer import config
+from analyzer.project import config
 from cihelp import copy_example, run_proc
 
 

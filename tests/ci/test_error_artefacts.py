@@ -97,7 +97,7 @@ def test_a_mistyped_option_writes_the_artefacts_and_names_the_option_meant(tmp_p
 
 @pytest.mark.parametrize("make", [_config, _usage, _pack], ids=lambda f: f.__name__[1:])
 def test_an_error_artefact_is_never_written_into_the_memory_dir(make, tmp_path):
-    """Error artefacts go through analyzer/outfiles.py like every write: a target in the
+    """Error artefacts go through analyzer/commands/outfiles.py like every write: a target in the
     project's memory dir is refused (MA-OUTPUT) and nothing is written, whatever the directory
     the command runs in (here not the project root)."""
     root = copy_example(tmp_path)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyzer.query.check_model import CheckFinding, CheckResult, FamilyResult, Location
+from analyzer.contract.check_model import CheckFinding, CheckResult, FamilyResult, Location
 from analyzer.render import check_github, md
 from analyzer.render.check_junit import render_junit
 from analyzer.query.report import Report

@@ -9,8 +9,8 @@ import re
 
 import pytest
 
-from analyzer import gating
-from analyzer.query.check_model import CheckFinding, CheckResult, FamilyResult, Location
+from analyzer.commands import gating
+from analyzer.contract.check_model import CheckFinding, CheckResult, FamilyResult, Location
 from analyzer.query.merge import MergeResult
 from cihelp import REPO, copy_example, run_inproc, run_proc
 

@@ -7,7 +7,7 @@ import json
 
 import jsonschema
 
-from analyzer.query.check_model import CheckFinding, CheckResult, FamilyResult, failed_run
+from analyzer.contract.check_model import CheckFinding, CheckResult, FamilyResult, failed_run
 from analyzer.render.check_gitlab import render_gitlab
 from cihelp import REPO, copy_example, run_inproc
 

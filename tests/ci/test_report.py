@@ -11,11 +11,11 @@ import subprocess
 
 import pytest
 
-from analyzer.query.check_model import CheckResult
+from analyzer.contract.check_model import CheckResult
 from analyzer.query.report import Report
 from analyzer.render import mermaid
 from analyzer.render.report_markdown import render_report_markdown
-from analyzer.repofiles import list_files
+from analyzer.history.repofiles import list_files
 from cihelp import REPO, check_golden, count_evaluations, copy_example, normalize, run_inproc, run_proc
 from corpus_project import CORPUS, build_project
 
@@ -150,7 +150,7 @@ def test_labels_are_escaped():
 
 
 def test_report_markdown_stays_under_the_limit():
-    from analyzer.query.check_model import FamilyResult
+    from analyzer.contract.check_model import FamilyResult
 
     edges, entries = _synthetic(40, 400)
     report = Report(CheckResult([FamilyResult("routing", "quality", "OK", 0)], "OK", 0), ["general"],
@@ -256,9 +256,9 @@ def test_same_report_whatever_the_order_files_were_written(tmp_path, clean_env):
 def test_outside_any_repository_no_git_process_starts(tmp_path, monkeypatch):
     """No `.git` in the root or above it: Git could only fail, so neither the listing nor the
     path prefix starts it (the answer is the one a failed Git call gives)."""
-    from analyzer import git
+    from analyzer.history import git
     from analyzer.render.findings import repo_prefix
-    from analyzer.repofiles import may_be_in_git
+    from analyzer.history.repofiles import may_be_in_git
 
     root = tmp_path / "p"
     (root / "api").mkdir(parents=True)

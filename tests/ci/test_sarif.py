@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import catalog
-from analyzer.query.check_model import CheckFinding, CheckResult, FamilyResult, Location
+from analyzer.contract import catalog
+from analyzer.contract.check_model import CheckFinding, CheckResult, FamilyResult, Location
 from analyzer.render import check_sarif
 from cihelp import GOLDEN, REPO, check_golden, copy_example, normalize, run_inproc, run_proc, sarif_validator
 from corpus_project import CORPUS, build_project, read_json, write_history

@@ -31,7 +31,7 @@ import hashlib
 import re
 from typing import Dict, List, Optional, Tuple
 
-from analyzer.diagnostics import DiagnosticError
+from analyzer.core.diagnostics import DiagnosticError
 from analyzer.engine import Engine, EngineError, load_program, parse_program
 from analyzer.engine import ast
 

@@ -3,7 +3,7 @@
 A case (see cases.py) states a project as changes to the firing corpus's base project
 (tests/corpus/_base and its generated manifest), or reuses a firing-corpus case folder with
 ``from_corpus``; then the command, and what the run must show. The CLI runs in this process
-(``analyzer.cli.main``) with private XDG directories: these cases are about what the analyzer
+(``analyzer.commands.cli.main``) with private XDG directories: these cases are about what the analyzer
 answers, not about the process, and a subprocess per run would cost most of their time.
 """
 
@@ -19,7 +19,7 @@ from typing import Dict, List, Optional
 
 import corpus_project as cp
 
-from analyzer import cli
+from analyzer.commands import cli
 
 
 @dataclass

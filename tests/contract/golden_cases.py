@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Tuple
 
 from analyzer import __version__
-from analyzer.cli import main
-from analyzer.fingerprint import ruleset_fingerprint
+from analyzer.commands.cli import main
+from analyzer.core.fingerprint import ruleset_fingerprint
 
 REPO = Path(__file__).resolve().parents[2]
 GOLDEN = REPO / "tests" / "golden"
@@ -36,7 +36,7 @@ def run_case(folder: Path) -> Tuple[str, int]:
 
 def normalize(stdout: str) -> str:
     """Replace the values that change with every rule edit, release or checkout by placeholders."""
-    from analyzer.extract.overlay import state_root
+    from analyzer.project.extract.overlay import state_root
 
     # the overlay directory read names lies under the user's state directory
     text = stdout.replace(ruleset_fingerprint(), "<ruleset_fingerprint>").replace(str(REPO), "<repo>")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from analyzer import catalog, exitcodes
+from analyzer.contract import catalog
+from analyzer.core import exitcodes
 from analyzer.commands import explain
 
 # Codes are assembled so that this file does not itself "mention" a code the real

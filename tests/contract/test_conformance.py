@@ -12,12 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import __version__, catalog, registry
-from analyzer.cli import build_parser, main
-from analyzer.commands.conformance import CHECKS, run_checks
-from analyzer.contract import Shape
-from analyzer.fingerprint import ruleset_fingerprint
-from analyzer.gendocs import source_root
+from analyzer import __version__
+from analyzer.contract import catalog, registry
+from analyzer.commands.cli import build_parser, main
+from analyzer.dev.conformance import CHECKS, run_checks
+from analyzer.contract.shapes import Shape
+from analyzer.core.fingerprint import ruleset_fingerprint
+from analyzer.dev.gendocs import source_root
 
 NO_SOURCE = {"use_source": False}
 ROOT = source_root()

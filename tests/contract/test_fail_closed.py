@@ -18,8 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analyzer import cli
-from analyzer.files import SIZE_CAP
+from analyzer.commands import cli
+from analyzer.project.files import SIZE_CAP
 
 REPO = Path(__file__).resolve().parents[2]
 DECISIONS = "docs/memory/decisions.md"

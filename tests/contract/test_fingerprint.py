@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from analyzer.fingerprint import compute, shipped_files
+from analyzer.core.fingerprint import compute, shipped_files
 
 
 def _tree(tmp_path, files):

@@ -7,15 +7,15 @@ import json
 import jsonschema
 import pytest
 
-from analyzer import catalog
-from analyzer.gendocs import expected_files, schema_documents, source_root, stale_files
+from analyzer.contract import catalog
+from analyzer.dev.gendocs import expected_files, schema_documents, source_root, stale_files
 
 ROOT = source_root()
 pytestmark = pytest.mark.skipif(ROOT is None, reason="source tree not found")
 
 
 def test_generated_docs_are_fresh():
-    assert stale_files(ROOT) == [], "run: python -m analyzer.gendocs"
+    assert stale_files(ROOT) == [], "run: python -m analyzer.dev.gendocs"
 
 
 @pytest.mark.parametrize("rel", sorted(schema_documents()))

@@ -7,7 +7,7 @@ import json
 import jsonschema
 import pytest
 
-from analyzer.commands.conformance import golden_folders
+from analyzer.dev.conformance import golden_folders
 from golden_cases import REPO, normalize, run_case
 
 CASES = golden_folders(REPO)

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from analyzer.cli import _LIVE
+from analyzer.commands.cli import _LIVE
 
 SOURCE_ONLY = re.compile(r"docs/[\w./-]+\.md|\btests/|\bexamples/")
 

@@ -79,7 +79,7 @@ def test_a_deleted_working_directory_is_a_usage_error(tmp_path, project):
     gone = tmp_path / "gone"
     # the child starts in the directory, which is removed before it runs (a shell's cwd deleted)
     script = (f"import os, sys; os.chdir({str(gone)!r}); os.rmdir({str(gone)!r}); "
-              f"from analyzer.cli import main; sys.exit(main(sys.argv[1:]))")
+              f"from analyzer.commands.cli import main; sys.exit(main(sys.argv[1:]))")
     for argv in (["read"], ["check"], ["list"]):
         gone.mkdir()
         proc = subprocess.run([sys.executable, "-c", script, *argv], capture_output=True, text=True,
@@ -126,7 +126,7 @@ def test_a_rule_pack_may_call_builtins(tmp_path, project):
 
 
 def test_memory_exhausted_outside_an_evaluation_is_dl902_exit_2(monkeypatch, project, capsys):
-    from analyzer import cli
+    from analyzer.commands import cli
     from analyzer.commands import list as list_command
 
     def exhausted(args):
@@ -148,10 +148,10 @@ def test_every_command_has_a_time_bound(project, argv):
 
 
 def test_default_time_bounds_are_documented():
-    from analyzer.bounds import COMMAND_TIMEOUT_S
-    from analyzer.cli import build_parser
+    from analyzer.commands.bounds import COMMAND_TIMEOUT_S
+    from analyzer.commands.cli import build_parser
     from analyzer.engine.limits import QUERY_TIMEOUT_S
-    from analyzer.registry import COMMANDS
+    from analyzer.contract.registry import COMMANDS
 
     parser = build_parser()
     subparsers = next(a for a in parser._actions if isinstance(a, type(parser._subparsers._group_actions[0])))
@@ -202,7 +202,7 @@ def test_an_interrupted_pause_of_the_collector_leaves_nothing_to_scan():
     # scanned them all (5 s on a loaded machine) before the error could be printed
     import gc
 
-    from analyzer.project import gc_paused
+    from analyzer.project.loader import gc_paused
 
     gc.collect()
     frozen = gc.get_freeze_count()

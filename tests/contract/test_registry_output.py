@@ -6,10 +6,11 @@ import json
 
 import pytest
 
-from analyzer import exitcodes, registry
-from analyzer.contract import Obj, as_type, validate
-from analyzer.fingerprint import ruleset_fingerprint
-from analyzer.output import build_document, emit_json
+from analyzer.core import exitcodes
+from analyzer.contract import registry
+from analyzer.contract.shapes import Obj, as_type, validate
+from analyzer.core.fingerprint import ruleset_fingerprint
+from analyzer.contract.output import build_document, emit_json
 
 GOOD = {"status": "MATCH", "goal": "p(X)", "pattern": "p(X)", "relation": "p", "columns": ["X"],
         "rows": [{"X": "a"}], "tuples": [["a"]]}

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import cli
+from analyzer.commands import cli
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -89,7 +89,7 @@ def _subparsers(parser):
 
 
 def test_every_command_with_a_project_root_discovers_it():
-    """A command that takes --project-root declares it with analyzer.root.add_root_arguments:
+    """A command that takes --project-root declares it with analyzer.project.root.add_root_arguments:
     no default (the nearest ancestor holding the manifest is found), the shared help."""
     taking = {}
     for name, sub in _subparsers(cli.build_parser()):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from analyzer import catalog
-from analyzer.resources import data_dir
+from analyzer.contract import catalog
+from analyzer.core.resources import data_dir
 
 
 def _copy(tmp_path: Path):

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import cli
+from analyzer.commands import cli
 
 ACME = Path(__file__).resolve().parents[2] / "examples" / "acme-shop"
 
@@ -75,7 +75,7 @@ def test_mistyped_module_in_why_and_read(capsys):
 
 
 def test_explain_says_what_to_do_for_every_protocol_code(capsys):
-    from analyzer import catalog
+    from analyzer.contract import catalog
 
     codes = [e for e in catalog.load().entries if e.code.startswith("MC-") and e.kind not in catalog.VALUE_KINDS]
     assert len(codes) > 40

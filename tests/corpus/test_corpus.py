@@ -19,7 +19,7 @@ from typing import Dict, Set
 
 import pytest
 
-from analyzer import catalog
+from analyzer.contract import catalog
 from corpus_project import CORPUS, OUTCOMES, build_project, cases, read_json, write_history, write_overlay
 
 REPO = CORPUS.parents[1]

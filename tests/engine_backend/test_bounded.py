@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from analyzer.diagnostics import DiagnosticError
+from analyzer.core.diagnostics import DiagnosticError
 from analyzer.engine.check import load_program
 from analyzer.engine.errors import EngineError, EvaluationLimitError
 from analyzer.engine.evaluate import Engine

@@ -3,7 +3,7 @@ builtins it stands for mean (issue 25 item 2; analyzer/engine/functors.py)."""
 
 import pytest
 
-from analyzer.diagnostics import DiagnosticError
+from analyzer.core.diagnostics import DiagnosticError
 from analyzer.engine.check import load_program
 
 from .conftest import run_program

@@ -9,7 +9,7 @@ from analyzer.engine.errors import EngineError, EvaluationLimitError, Stratifica
 from analyzer.engine.evaluate import Engine
 from analyzer.engine.limits import Limits
 from analyzer.engine.syntax import parse_program
-from analyzer.span import Span
+from analyzer.core.span import Span
 
 PROGRAM = """
 .decl edge(a: symbol, b: symbol)

@@ -6,7 +6,7 @@ from analyzer.engine import shipped
 from analyzer.engine.cache import engine_state
 from analyzer.engine.check import load_program
 from analyzer.engine.evaluate import Engine
-from analyzer.resources import data_file
+from analyzer.core.resources import data_file
 
 
 def _ship(tmp_path, monkeypatch, header: bytes, entry=None):

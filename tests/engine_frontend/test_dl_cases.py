@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.diagnostics import DiagnosticError
+from analyzer.core.diagnostics import DiagnosticError
 from analyzer.engine import check_program, parse_program
 
 CASES = Path(__file__).parent / "cases"

@@ -2,7 +2,7 @@
 
 import pytest
 
-from analyzer.diagnostics import DiagnosticError
+from analyzer.core.diagnostics import DiagnosticError
 from analyzer.engine import check_program, load_program, parse_program
 from analyzer.engine.check import CHECK_CODES
 

@@ -3,7 +3,7 @@
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analyzer.diagnostics import Diagnostic, DiagnosticError
+from analyzer.core.diagnostics import Diagnostic, DiagnosticError
 from analyzer.engine import ast, check_program, parse_program
 from analyzer.engine.builtins import BUILTINS
 

@@ -2,10 +2,10 @@
 
 import pytest
 
-from analyzer.diagnostics import DiagnosticError
+from analyzer.core.diagnostics import DiagnosticError
 from analyzer.engine import ast, parse_program, parse_query
 from analyzer.engine import errors_table, syntax
-from analyzer.span import Span
+from analyzer.core.span import Span
 
 
 def one_rule(text: str) -> ast.Rule:

@@ -16,7 +16,7 @@ def force_helpers(monkeypatch, tmp_path):
     helper)`` is called (``helper`` None when no helper was forked)."""
     import os
 
-    from analyzer.extract import prefetch
+    from analyzer.project.extract import prefetch
 
     if not hasattr(os, "fork"):
         pytest.skip("no fork on this platform")

@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from analyzer.files import SIZE_CAP
-from analyzer.project import load_project
+from analyzer.project.files import SIZE_CAP
+from analyzer.project.loader import load_project
 
 from .helpers import template, write_project
 

@@ -1,4 +1,4 @@
-"""The file-level fast path (analyzer/extract/canonical.py, fast_entries.py, fast_subjects.py)
+"""The file-level fast path (analyzer/project/extract/canonical.py, fast_entries.py, fast_subjects.py)
 gives exactly the general path's sink: facts in order, diagnostics, unit ranges, title, info.
 
 The general path is the reference. Inputs: the corpus, the spec's scenarios and templates,
@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from analyzer.extract import canonical, fast_entries, fast_subjects
-from analyzer.extract.entries import extract_entries
-from analyzer.extract.sink import Sink
-from analyzer.extract.subjects import extract_subjects, normalize_alias
+from analyzer.project.extract import canonical, fast_entries, fast_subjects
+from analyzer.project.extract.entries import extract_entries
+from analyzer.project.extract.sink import Sink
+from analyzer.project.extract.subjects import extract_subjects, normalize_alias
 
 from .helpers import SHARED, SPEC, TEMPLATES, scenarios
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from analyzer.files import decode
+from analyzer.project.files import decode
 
 
 def _by_text(text: str):

@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from analyzer.extract.entries import extract_entries
-from analyzer.extract.manifest import extract_manifest
-from analyzer.extract.records import extract_records
-from analyzer.extract.sink import Sink
-from analyzer.extract.subjects import extract_subjects
-from analyzer.project import load_project
-from analyzer.schema import declared_relations
+from analyzer.project.extract.entries import extract_entries
+from analyzer.project.extract.manifest import extract_manifest
+from analyzer.project.extract.records import extract_records
+from analyzer.project.extract.sink import Sink
+from analyzer.project.extract.subjects import extract_subjects
+from analyzer.project.loader import load_project
+from analyzer.project.schema import declared_relations
 
 from .helpers import SHARED, scenarios, write_project
 from .test_fuzz import ENTRY, RECORDS, SETTINGS, SUBJECTS, manifest_seed, mutated

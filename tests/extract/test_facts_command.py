@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.cli import main
+from analyzer.commands.cli import main
 from analyzer.engine.factsio import escape_symbol, unescape_symbol
-from analyzer.project import load_project
-from analyzer.schema import declared_relations, parse_schema
+from analyzer.project.loader import load_project
+from analyzer.project.schema import declared_relations, parse_schema
 
 from .helpers import SHARED, scenarios, write_project
 
@@ -53,7 +53,7 @@ def test_schema_is_a_valid_program_for_our_engine():
 
 
 def test_docs_facts_md_is_current():
-    gendocs = pytest.importorskip("analyzer.gendocs")
+    gendocs = pytest.importorskip("analyzer.dev.gendocs")
     assert (REPO / "docs" / "facts.md").read_text(encoding="utf-8") == gendocs.facts_catalogue()
 
 

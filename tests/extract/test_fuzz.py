@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from analyzer.extract.entries import extract_entries
-from analyzer.extract.manifest import extract_manifest
-from analyzer.extract.records import extract_records
-from analyzer.extract.sink import Sink
-from analyzer.extract.subjects import extract_subjects
+from analyzer.project.extract.entries import extract_entries
+from analyzer.project.extract.manifest import extract_manifest
+from analyzer.project.extract.records import extract_records
+from analyzer.project.extract.sink import Sink
+from analyzer.project.extract.subjects import extract_subjects
 
 from .helpers import TEMPLATES, SPEC
 

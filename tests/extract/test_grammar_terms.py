@@ -1,4 +1,4 @@
-"""The generated grammar terminals (analyzer/extract/grammar_terms.py) are what Lark reads from
+"""The generated grammar terminals (analyzer/project/extract/grammar_terms.py) are what Lark reads from
 grammar/*.lark, the manifest's line kinds and ``paths:`` values come out as the Lark parser
 gives them, and a cold load of a plain project imports no Lark in either process."""
 
@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from analyzer.extract import grammar_terms, grammars, optional_index, terms_gen
-from analyzer.extract.manifest import line_kinds, parsed_line_kinds
-from analyzer.markdown import lex
+from analyzer.project.extract import grammar_terms, grammars, optional_index
+from analyzer.dev import terms_gen
+from analyzer.project.extract.manifest import line_kinds, parsed_line_kinds
+from analyzer.project.markdown import lex
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "acme-shop"
@@ -24,7 +25,7 @@ EXAMPLE = REPO / "examples" / "acme-shop"
 def test_generated_module_is_fresh():
     # regenerating it from the grammars through Lark gives the committed file
     assert terms_gen.render() == terms_gen.TARGET.read_text(encoding="utf-8"), \
-        "stale: run python -m analyzer.extract.terms_gen"
+        "stale: run python -m analyzer.dev.terms_gen"
     assert terms_gen.main(["--check"]) == 0
 
 
@@ -120,7 +121,7 @@ def test_paths_values_are_the_parsers(value):
 
 _PROBE = """
 import json, sys
-from analyzer.extract import prefetch
+from analyzer.project.extract import prefetch
 prefetch.MIN_BYTES = 0
 prefetch._threaded = lambda: False
 helpers = []
@@ -130,7 +131,7 @@ def start(*args, **kwargs):
     helpers.append(helper is not None)
     return helper
 prefetch.start = start
-from analyzer.project import load_project
+from analyzer.project.loader import load_project
 project = load_project(sys.argv[1])
 print(json.dumps({"helpers": helpers, "facts": sum(len(r) for r in project.facts.relations().values()),
                   "lark": sorted(m for m in sys.modules if m.split(".")[0] == "lark")}))
@@ -150,5 +151,5 @@ def test_cold_load_of_a_plain_project_imports_no_lark(tmp_path):
         assert result["helpers"] == [True]
     # -X importtime lines of both processes (the forked helper writes to the same stderr)
     imported = [line.rsplit("|", 1)[1].strip() for line in run.stderr.splitlines() if line.startswith("import time:")]
-    assert "analyzer.extract.fast_entries" in imported  # the probe sees extraction's imports
+    assert "analyzer.project.extract.fast_entries" in imported  # the probe sees extraction's imports
     assert not [m for m in imported if m.split(".")[0] == "lark"], run.stderr

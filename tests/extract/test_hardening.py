@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.cli import main
-from analyzer.project import load_project
+from analyzer.commands.cli import main
+from analyzer.project.loader import load_project
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "acme-shop"
 MEMORY = "docs/memory"

@@ -1,11 +1,11 @@
-"""Text a reviewer cannot see (analyzer/extract/hidden.py): each kind, its column, runs, the
+"""Text a reviewer cannot see (analyzer/project/extract/hidden.py): each kind, its column, runs, the
 emoji joiner left alone, and the escaped form read's pack shows."""
 
 from __future__ import annotations
 
 import pytest
 
-from analyzer.extract.hidden import escape, scan_text
+from analyzer.project.extract.hidden import escape, scan_text
 
 
 @pytest.mark.parametrize("text,found", [
@@ -48,7 +48,7 @@ def test_the_candidate_class_holds_every_format_character():
     import sys
     import unicodedata
 
-    from analyzer.extract.hidden import _CANDIDATE
+    from analyzer.project.extract.hidden import _CANDIDATE
 
     missing = [f"U+{c:04X}" for c in range(sys.maxunicode + 1)
                if unicodedata.category(chr(c)) == "Cf" and not _CANDIDATE.match(chr(c))]

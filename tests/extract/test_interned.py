@@ -1,4 +1,4 @@
-"""The columns of analyzer/extract/sink.py ``INTERNED`` hold interned strings, however the
+"""The columns of analyzer/project/extract/sink.py ``INTERNED`` hold interned strings, however the
 facts arrive: written by the fast or the general path, read back from the facts cache, or
 extracted by the prefetch helper and merged into the parent's fact base. Equal values of
 those columns are then one object across files and relations (what evaluation relies on for
@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.extract.entries import extract_entries
-from analyzer.extract.sink import INTERNED, Sink
-from analyzer.extract.subjects import extract_subjects
-from analyzer.project import load_project
+from analyzer.project.extract.entries import extract_entries
+from analyzer.project.extract.sink import INTERNED, Sink
+from analyzer.project.extract.subjects import extract_subjects
+from analyzer.project.loader import load_project
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "acme-shop"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from analyzer.extract.manifest import MIGRATION_MESSAGE, extract_manifest
-from analyzer.extract.sink import Sink
+from analyzer.project.extract.manifest import MIGRATION_MESSAGE, extract_manifest
+from analyzer.project.extract.sink import Sink
 
 from .helpers import relation, scenarios, template
 

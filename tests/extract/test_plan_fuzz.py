@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyzer.extract.plan import PlanError, parse_plan
+from analyzer.project.extract.plan import PlanError, parse_plan
 
 CLASSES = "ABCDE"
 IDENT = st.builds(lambda kind, date, tail: f"MC-{kind}-{date}-{tail}",

@@ -1,4 +1,4 @@
-"""The prefetch helper forked before the manifest is read (analyzer/extraction.py
+"""The prefetch helper forked before the manifest is read (analyzer/project/extraction.py
 start_early): it extracts the schema-free files first, gets the entry schema on a pipe, and
 the project it helps load is the project loaded without it, early or late, whatever fails."""
 
@@ -12,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import cache, extraction
-from analyzer.extract import prefetch
-from analyzer.extract.entries import extract_entries
-from analyzer.extract.sink import Sink
-from analyzer.project import load_project
+from analyzer.core import cache
+from analyzer.project import extraction
+from analyzer.project.extract import prefetch
+from analyzer.project.extract.entries import extract_entries
+from analyzer.project.extract.sink import Sink
+from analyzer.project.loader import load_project
 
 SOURCE = Path(__file__).resolve().parents[2] / "examples" / "acme-shop"
 # an entry whose body is a schema-2 wrapper fence: its facts depend on the entry schema

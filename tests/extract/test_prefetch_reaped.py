@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from analyzer import extraction, project
-from analyzer.extract import prefetch
-from analyzer.project import load_project
+from analyzer.project import extraction, loader as project
+from analyzer.project.extract import prefetch
+from analyzer.project.loader import load_project
 
 SOURCE = Path(__file__).resolve().parents[2] / "examples" / "acme-shop"
 
@@ -67,7 +67,7 @@ def test_no_helper_without_a_usable_facts_cache(helpers, monkeypatch, tmp_path):
     blocked = tmp_path / "not-a-dir"
     blocked.write_text("a file where the cache directory would be")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
-    from analyzer import cache
+    from analyzer.core import cache
 
     cache._forget()
     loaded = load_project(root)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.project import load_project
+from analyzer.project.loader import load_project
 
 from .helpers import SHARED, scenarios, write_project
 

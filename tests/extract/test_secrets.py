@@ -1,4 +1,4 @@
-"""The §9.8.6 scan patterns (analyzer/extract/secrets.py): each fires and keeps quiet, its
+"""The §9.8.6 scan patterns (analyzer/project/extract/secrets.py): each fires and keeps quiet, its
 redaction, the reference's known false positives, the linear finders' agreement with the
 verbatim patterns, and that no preview ever shows a planted secret."""
 
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from analyzer.extract import secrets
-from analyzer.extract.secrets import FINDERS, PATTERNS, hide_secrets, redact, scan_line, scan_text, spans
+from analyzer.project.extract import secrets
+from analyzer.project.extract.secrets import FINDERS, PATTERNS, hide_secrets, redact, scan_line, scan_text, spans
 
 GH = "ghp_" + "A1b2C3d4E5f6G7h8I9j0K1"
 # kind -> (a line it fires on, the preview of that line, the nearest line it keeps quiet on)
@@ -99,7 +99,7 @@ def test_hide_secrets_keeps_other_text_and_line_ends():
 def test_secret_kinds_are_the_security_category_of_the_rules():
     """secrets.SECRET_KINDS (what every output hides) is rules/check/scan.dl's security category,
     and the rules' table lists the Python table's kinds in the same order."""
-    from analyzer.resources import data_file
+    from analyzer.core.resources import data_file
 
     text = data_file("rules", "check/scan.dl").read_text(encoding="utf-8")
     rows = re.findall(r'^scan_kind\("([a-z-]+)", (\d+), "(\w+)", "(\w+)", "([A-Z-]+)"\)\.', text, re.M)

@@ -1,4 +1,4 @@
-"""The sink's column-per-relation form (analyzer/extract/sink.py) and its facts-cache entries:
+"""The sink's column-per-relation form (analyzer/project/extract/sink.py) and its facts-cache entries:
 a round trip through the cache keeps every fact, position, diagnostic and unit range; merging
 by relation gives the fact base that adding each fact gives; an entry of the old row format,
 or a malformed one, is never read as facts (the file is extracted again)."""
@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from analyzer import cache
-from analyzer.extract.sink import FORMAT, Sink
-from analyzer.factbase import FactBase
-from analyzer.project import load_project
-from analyzer.span import Span
+from analyzer.core import cache
+from analyzer.project.extract.sink import FORMAT, Sink
+from analyzer.project.factbase import FactBase
+from analyzer.project.loader import load_project
+from analyzer.core.span import Span
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "acme-shop"
 
@@ -178,5 +178,5 @@ def test_an_old_format_entry_under_the_current_key_is_extracted_again(tmp_path, 
 
 def test_the_key_names_the_format(monkeypatch):
     before = cache.key("entries", "decisions.md", 1, "x")
-    monkeypatch.setattr("analyzer.extract.sink.FORMAT", "columns-0")
+    monkeypatch.setattr("analyzer.project.extract.sink.FORMAT", "columns-0")
     assert cache.key("entries", "decisions.md", 1, "x") != before

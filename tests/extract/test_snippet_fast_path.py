@@ -1,6 +1,6 @@
 """History snippets take the file-level fast path and give the general path's sink.
 
-A readiness reading extracts the units each commit changed (analyzer/unit_hunks.py): Git's
+A readiness reading extracts the units each commit changed (analyzer/history/unit_hunks.py): Git's
 hunks widened to whole units and joined by ``\\n``, with an empty line between two hunks,
 no title, and no ``\\n`` after the last line. The general path splits lines, so the missing
 last ``\\n`` changes nothing there; the fast path's section patterns end every line with
@@ -16,8 +16,8 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from analyzer.extract import canonical, fast_entries, fast_subjects
-from analyzer.unit_hunks import _snippets
+from analyzer.project.extract import canonical, fast_entries, fast_subjects
+from analyzer.history.unit_hunks import _snippets
 
 from .test_canonical import ENTRY_MODULES, VALID, assert_same, entry_unit, subject_unit
 

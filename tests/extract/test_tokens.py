@@ -7,8 +7,8 @@ from hypothesis import given, settings, strategies as st
 
 import sys
 
-from analyzer.extract.canonical import UNICODE_SPACES, Tokens
-from analyzer.markdown import TOKEN_RE
+from analyzer.project.extract.canonical import UNICODE_SPACES, Tokens
+from analyzer.project.markdown import TOKEN_RE
 
 # every ASCII character (whitespace that \s knows, word characters, punctuation, controls),
 # plus a few others that switch a text to the regex

@@ -16,7 +16,7 @@ import random
 
 from hypothesis import strategies as st
 
-from analyzer import config
+from analyzer.project import config
 from analyzer.render.findings import FINGERPRINT_KEY
 
 SEED = st.integers(0, 2**32 - 1)

@@ -13,7 +13,7 @@ import os
 import shutil
 import tempfile
 
-from analyzer.extract.sink import Sink
+from analyzer.project.extract.sink import Sink
 
 PROJECT_ID = "3f6c2a1e-9b47-4d2a-8c1e-5a7b9d0e4f12"
 
@@ -34,10 +34,10 @@ def _check_positions(sink: Sink, text: str) -> None:
 
 
 def _extract(grammar: str, text: str) -> Sink:
-    from analyzer.extract.entries import extract_entries
-    from analyzer.extract.manifest import extract_manifest
-    from analyzer.extract.records import extract_records
-    from analyzer.extract.subjects import extract_subjects
+    from analyzer.project.extract.entries import extract_entries
+    from analyzer.project.extract.manifest import extract_manifest
+    from analyzer.project.extract.records import extract_records
+    from analyzer.project.extract.subjects import extract_subjects
 
     sink = Sink(f"docs/memory/{grammar}.md")
     if grammar == "manifest":
@@ -67,7 +67,7 @@ def _local_dir() -> str:
 
 
 def _local_manifest(text: str) -> Sink:
-    from analyzer.extract.overlay import _local_manifest as read_local
+    from analyzer.project.extract.overlay import _local_manifest as read_local
 
     sink = Sink("local")
     local = _local_dir()
@@ -82,7 +82,7 @@ def _local_manifest(text: str) -> Sink:
 
 
 def _datalog(text: str) -> None:
-    from analyzer.diagnostics import DiagnosticError
+    from analyzer.core.diagnostics import DiagnosticError
     from analyzer.engine.check import load_program
     from analyzer.engine.compile import PLAIN
     from analyzer.engine.evaluate import Engine

@@ -8,7 +8,8 @@ import argparse
 
 from hypothesis import HealthCheck, given, settings
 
-from analyzer import config, gating
+from analyzer.project import config
+from analyzer.commands import gating
 
 from .documents import baselines, configs
 

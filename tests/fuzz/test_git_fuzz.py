@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "history"))
 import histrepo  # noqa: E402
 from histrepo import MEM, Repo  # noqa: E402
 
-from analyzer.git import GitError, History, Repo as GitRepo  # noqa: E402
+from analyzer.history.git import GitError, History, Repo as GitRepo  # noqa: E402
 
 SETTINGS = settings(max_examples=25, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])

@@ -3,7 +3,7 @@
 Git's ``-U0`` hunk of a deletion of entry Y starts on the blank line that ends the entry X
 before it; attributing by hunks blamed X for a commit that only deleted Y (and, after a
 revert, for the revert). Every history command attributes by unit text instead
-(analyzer/unit_touch.py): `analyze diff` names only the commits that changed a unit, the
+(analyzer/history/unit_touch.py): `analyze diff` names only the commits that changed a unit, the
 autonomy check flags only the unit the unconfirmed commit changed, and a restore preview
 warns of no later edit that never happened. Attribution is checked under Hypothesis against
 a model that parses both whole revisions of every commit and compares unit texts."""
@@ -125,8 +125,8 @@ def six(tmp_path_factory):
 def model_touches(repo, sha):
     """The IDs whose unit digests (as the extractor cuts and digests units) differ between
     the commit's first parent and the commit, over both whole revisions."""
-    from analyzer.git import Repo as GitRepo
-    from analyzer.revisions import read_revisions, unit_facts
+    from analyzer.history.git import Repo as GitRepo
+    from analyzer.history.revisions import read_revisions, unit_facts
 
     revisions = read_revisions(GitRepo(str(repo.root)), [("a", f"{sha}~1", "a"), ("b", sha, "b")], MEM, False)
     sides = [{(row[2], row[3], row[4]) for row in unit_facts(r)["git_unit"]} for r in revisions]
@@ -184,8 +184,8 @@ OPS = st.lists(st.tuples(st.sampled_from(KINDS), st.integers(0, 9),
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(OPS, min_size=1, max_size=3))
 def test_each_commit_touches_exactly_the_units_whose_text_it_changed(six, commits):
-    from analyzer.commit_cache import commit_touches
-    from analyzer.git import History, Repo as GitRepo
+    from analyzer.history.commit_cache import commit_touches
+    from analyzer.history.git import History, Repo as GitRepo
 
     repo, start = six
     made = replay(repo, start, commits)

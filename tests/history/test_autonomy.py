@@ -231,7 +231,7 @@ def test_ci_formats_reuse_the_check_renderers(history):
         assert not list(jsonschema.validators.validator_for(spec)(spec).iter_errors(doc))
     github = cli(repo.root, "--base", f"{step}~1", "--head", step, "--format", "github")
     # the deleted unit was at line 3 of the base; the head's do-not-use.md has one line left
-    # (its annotation points at the head revision: analyzer/head_places.py)
+    # (its annotation points at the head revision: analyzer/history/head_places.py)
     assert github.stdout.startswith("::error file=docs/memory/do-not-use.md,line=1,col=1,title=MA-AUTONOMY-001::")
 
 

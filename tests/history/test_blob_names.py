@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from analyzer.git import Repo
+from analyzer.history.git import Repo
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 

@@ -1,4 +1,4 @@
-"""What Git's diff says about each commit is kept between runs (analyzer/commit_cache.py):
+"""What Git's diff says about each commit is kept between runs (analyzer/history/commit_cache.py):
 a warm run diffs nothing, gives the same diff and readings, and a damaged entry is
 recomputed; --no-cache neither reads nor writes it."""
 
@@ -9,8 +9,8 @@ import pytest
 from classes import build
 from histrepo import MEM, Repo, tree_state
 
-from analyzer import commit_cache
-from analyzer.git import History
+from analyzer.history import commit_cache
+from analyzer.history.git import History
 from analyzer.query.diff import run_diff
 from analyzer.query.readiness import run_readiness
 
@@ -24,10 +24,10 @@ def history(tmp_path, monkeypatch):
 
 def _counting(monkeypatch):
     """Count the Git diffs: readiness's unit patches (built from `git log -U0` by
-    analyzer/unit_hunks.py; Git's own widening, History.unit_patches, is only its fallback
+    analyzer/history/unit_hunks.py; Git's own widening, History.unit_patches, is only its fallback
     and must not run) and Git's hunk attribution (History.touched_ids: asked only for units
     that moved, which this history has none of)."""
-    import analyzer.unit_hunks as unit_hunks
+    import analyzer.history.unit_hunks as unit_hunks
 
     calls = {"unit_patches": 0, "touched_ids": 0}
     for owner, name, counted in ((unit_hunks, "unit_patches", "unit_patches"), (History, "touched_ids", "touched_ids"),
@@ -77,7 +77,7 @@ def test_only_new_commits_are_diffed(history, monkeypatch):
     repo.edit("decisions.md", "- issue:#42\n", "- issue:#42\n- issue:#43\n")
     new = repo.commit("one more")
     asked = []
-    import analyzer.unit_hunks as unit_hunks
+    import analyzer.history.unit_hunks as unit_hunks
 
     real = unit_hunks.unit_patches
 
@@ -110,15 +110,15 @@ def test_no_cache_neither_reads_nor_writes(history):
     repo, shas = history
     _diff(repo, shas, use_cache=False)
     _readings(repo, use_cache=False)
-    from analyzer.unit_parts import PARTS
+    from analyzer.history.unit_parts import PARTS
 
     for area in (commit_cache.AREA.directory(), PARTS.directory()):
         assert not [f for _, _, files in os.walk(area) for f in files]
 
 
 def test_kept_unit_parts_answer_as_parsed_ones_and_a_misshapen_entry_is_a_miss(history):
-    """`analyze diff` keeps its units' parts per file (analyzer/unit_parts.py, area parts)."""
-    from analyzer.unit_parts import PARTS
+    """`analyze diff` keeps its units' parts per file (analyzer/history/unit_parts.py, area parts)."""
+    from analyzer.history.unit_parts import PARTS
 
     repo, shas = history
     expected = _diff(repo, shas, use_cache=False)
@@ -140,7 +140,7 @@ def test_a_stored_value_of_the_wrong_shape_is_a_miss(history, monkeypatch):
     repo, shas = history
     import marshal
 
-    from analyzer.git import UNIT_FUNCNAME
+    from analyzer.history.git import UNIT_FUNCNAME
 
     folder = History(_git(repo), MEM).folder
     key = commit_cache._key("unit-touches", folder, shas["add-active"], UNIT_FUNCNAME)
@@ -150,16 +150,16 @@ def test_a_stored_value_of_the_wrong_shape_is_a_miss(history, monkeypatch):
 
 
 def _git(repo):
-    from analyzer.git import Repo as GitRepo
+    from analyzer.history.git import Repo as GitRepo
 
     return GitRepo(str(repo.root))
 
 
 def test_git_without_diff_merges_falls_back_to_its_older_spelling(history, monkeypatch):
     """Git before 2.31 refuses --diff-merges; `-m --first-parent` says the same there."""
-    from analyzer.git import GitError
+    from analyzer.history.git import GitError
 
-    import analyzer.unit_hunks as unit_hunks
+    import analyzer.history.unit_hunks as unit_hunks
 
     repo, _ = history
     expected = _readings(repo, use_cache=False)
@@ -180,10 +180,10 @@ def test_git_without_diff_merges_falls_back_to_its_older_spelling(history, monke
 
 
 def test_a_rebuilt_version_git_does_not_hold_lets_git_widen(history, monkeypatch):
-    """analyzer/unit_hunks.py checks each file version it rebuilds against the blob's size
+    """analyzer/history/unit_hunks.py checks each file version it rebuilds against the blob's size
     in Git; on any difference Git widens the hunks itself (History.unit_patches), and the
     reading is the same."""
-    import analyzer.unit_hunks as unit_hunks
+    import analyzer.history.unit_hunks as unit_hunks
 
     repo, _ = history
     expected = _readings(repo, use_cache=False)
@@ -194,13 +194,13 @@ def test_a_rebuilt_version_git_does_not_hold_lets_git_widen(history, monkeypatch
 
 
 def test_a_warm_reading_compares_no_commit_and_reads_as_one_joint_evaluation(history, monkeypatch):
-    """Each commit's comparison is evaluated once and kept (analyzer/window_pairs.py): a warm
+    """Each commit's comparison is evaluated once and kept (analyzer/history/window_pairs.py): a warm
     reading compares no commit, and every reading equals the one evaluation of all pairs
     and the readings together."""
-    import analyzer.history as history_module
-    from analyzer.history import window_facts
+    import analyzer.history.window as history_module
+    from analyzer.history.window import window_facts
     from analyzer.query.program import readiness_program
-    from analyzer.history import tip_time
+    from analyzer.history.window import tip_time
     from analyzer.query.readiness import select_readings
 
     repo, _ = history

@@ -1,5 +1,5 @@
 """The history cache keeps a closed run of commits' results as one entry and the open run's
-one per commit (analyzer/commit_cache.py ``per_commit``): a first reading of 1,000 commits
+one per commit (analyzer/history/commit_cache.py ``per_commit``): a first reading of 1,000 commits
 wrote 2,000 entry files. Each commit's result is still computed once, a new commit costs
 only its own, and a window that starts inside a run, a run that just closed and a damaged
 run entry all give the same results."""
@@ -8,8 +8,9 @@ import os
 
 import pytest
 
-from analyzer import cache, commit_cache
-from analyzer.commit_cache import per_commit, runs
+from analyzer.core import cache
+from analyzer.history import commit_cache
+from analyzer.history.commit_cache import per_commit, runs
 
 # ids as Git gives them (40 hex digits); those starting with "0" end a run
 SHAS = [f"{c}{n:039x}" for n, c in enumerate("a0bc0de0fa")]

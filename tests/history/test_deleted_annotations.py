@@ -9,9 +9,9 @@ import sys
 
 from histrepo import MEM, Repo
 
-from analyzer.head_places import anchor_deleted, head_lengths
+from analyzer.history.head_places import anchor_deleted, head_lengths
 from analyzer.query.diff import Change, DiffResult, Place
-from analyzer.render.check_formats import Context, render
+from analyzer.commands.check_formats import Context, render
 from analyzer.render.diff_json import as_check_result
 
 LAST = "MC-DEC-20260905-2c3d4e5f"  # decisions.md:22, the last of its 33 lines

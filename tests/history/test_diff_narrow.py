@@ -1,5 +1,5 @@
 """`analyze diff` between commits extracts and compares only what differs
-(analyzer/diff_narrow.py); it must answer exactly as the comparison of whole revisions:
+(analyzer/history/diff_narrow.py); it must answer exactly as the comparison of whole revisions:
 every class, place, commit list and blind spot, and the same failure for a file that
 cannot be read."""
 
@@ -8,8 +8,8 @@ import pytest
 from classes import agreeing_history
 from histrepo import MEM, entry
 
-from analyzer.git import GitError
-from analyzer.head_places import anchor_deleted
+from analyzer.history.git import GitError
+from analyzer.history.head_places import anchor_deleted
 from analyzer.query.diff import DiffResult, diff_facts, run_diff, select
 from analyzer.query.program import diff_program
 from analyzer.render.diff_text import render_diff_text
@@ -123,8 +123,8 @@ def test_an_id_held_by_the_same_text_in_two_files_that_both_change_elsewhere(tmp
     the narrowed diff and the window never saw; all four now give the same two E changes."""
     from histrepo import Repo
 
-    from analyzer.git import Repo as GitRepo
-    from analyzer.history import window_facts
+    from analyzer.history.git import Repo as GitRepo
+    from analyzer.history.window import window_facts
     from analyzer.query.autonomy import run_autonomy
     from analyzer.query.program import readiness_program
 

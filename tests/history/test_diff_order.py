@@ -1,7 +1,7 @@
 """`analyze diff`: a unit whose text is unchanged but whose place among its file's unchanged
 units changed is E/order (issue 12, class E: "only Evidence, order or lifecycle bookkeeping
 changed"). Only the units off a longest common subsequence of the file's unit order are
-reported (analyzer/unit_order.py): one moved unit is one change, units added, removed or
+reported (analyzer/history/unit_order.py): one moved unit is one change, units added, removed or
 changed around the others move none of them, and a moved unit that also changed keeps its
 change's class. Every comparison path answers the same: whole revisions, narrowed between
 commits (with and without stored units) and against the work tree."""
@@ -18,7 +18,7 @@ from test_diff_narrow import same_answer, whole
 from test_narrow_files import cached_answer, narrowed  # noqa: F401 (a fixture)
 
 from analyzer.query.diff import run_diff
-from analyzer.unit_order import off_subsequence
+from analyzer.history.unit_order import off_subsequence
 
 CENTS, CLIENT = "MC-DEC-20260910-1b2c3d4e", "MC-DEC-20260905-2c3d4e5f"  # decisions.md, in this order
 MORE = [f"MC-DEC-20261101-eeee000{n}" for n in range(1, 6)]
@@ -29,7 +29,7 @@ SUBJ_1, SUBJ_2 = "MC-SUBJ-20260901-0a0a0a01", "MC-SUBJ-20260901-0a0a0a02"  # the
 @pytest.fixture(autouse=True)
 def own_cache(tmp_path_factory, monkeypatch):
     """A cache of this module's own (the stored units make later diffs narrow within files)."""
-    from analyzer import cache
+    from analyzer.core import cache
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
     cache._forget()
@@ -250,11 +250,11 @@ def test_every_permutation_of_three_is_minimal():
 
 def test_readiness_sees_every_reorder_as_diff_does(tmp_path):
     """Readiness compares each commit on the units Git's changed lines reach
-    (analyzer/history.py), yet finds a moved unit over the whole file as `analyze diff` does
-    (analyzer/window_order.py): the same E/order units, including a unit moved to the far
+    (analyzer/history/window.py), yet finds a moved unit over the whole file as `analyze diff` does
+    (analyzer/history/window_order.py): the same E/order units, including a unit moved to the far
     end of its file, away from the units it passed."""
-    from analyzer.git import Repo as GitRepo
-    from analyzer.history import window_facts
+    from analyzer.history.git import Repo as GitRepo
+    from analyzer.history.window import window_facts
     from analyzer.query.program import readiness_program
 
     repo = Repo(tmp_path / "p")

@@ -14,7 +14,7 @@ import pytest
 
 from histrepo import MEM, Repo
 
-from analyzer.freeform import aligned, freeform_units
+from analyzer.history.freeform import aligned, freeform_units
 from analyzer.query.diff import run_diff
 
 AGENT = "Agent <agent@example.org>"

@@ -1,11 +1,11 @@
-"""The environment every Git command of analyzer/git.py runs in.
+"""The environment every Git command of analyzer/history/git.py runs in.
 
 Git's `log -p` inflates each blob version it diffs and frees it before the next; with
 glibc's default trimming that cost most of its system time on a first readiness reading
 (docs/performance.md, seventh round). The Git environment keeps freed memory; a user's own
 allocator settings win, and Git never sees the caller's GIT_* variables."""
 
-from analyzer import git
+from analyzer.history import git
 
 
 def test_git_keeps_freed_memory_and_never_sees_the_callers_git_variables(monkeypatch):

@@ -1,6 +1,6 @@
 """A repository written by someone else cannot make Git's answers lie (issue 32).
 
-Every Git call of analyzer/git.py runs with the configuration that changes answers fixed
+Every Git call of analyzer/history/git.py runs with the configuration that changes answers fixed
 (``SAFE_CONFIG``), without the caller's GIT_* variables, replace refs or grafts, and with
 history read in the Git directory as a bare repository, where no ``.gitattributes`` of a
 tree applies. ``git log`` fields are framed by a NUL and a random marker a message cannot
@@ -251,7 +251,7 @@ def test_commits_in_other_encodings_read_as_utf8(tmp_path, output_encoding):
     if output_encoding:
         repo.git("config", "i18n.logOutputEncoding", output_encoding)
     every_history_command(repo.root)
-    from analyzer.git import History, Repo as GitRepo
+    from analyzer.history.git import History, Repo as GitRepo
 
     [commit] = History(GitRepo(str(repo.root)), MEM).log(["HEAD~1..HEAD"])
     assert commit.author == "J\u00e9r\u00f4me <human@example.org>"
@@ -338,7 +338,7 @@ def test_safe_directory_for_the_work_tree_still_lets_history_be_read(tmp_path, m
     """History is read in the Git directory as a bare repository, which Git checks against
     safe.directory by its own path: the work tree's entry (as actions/checkout writes it)
     must still do."""
-    from analyzer.git import History, Repo as GitRepo
+    from analyzer.history.git import History, Repo as GitRepo
 
     repo = Repo(tmp_path / "p")
     for folder, dirs, names in os.walk(repo.root):
@@ -376,7 +376,7 @@ def test_the_work_trees_gitattributes_change_no_answer_or_are_refused(tmp_path):
 def test_another_git_program_keeps_its_own_history_cache(monkeypatch):
     """Cache keys hold everything that can change Git's answer that the repository cannot
     write: the options (VERSION), the funcname, and the git program itself."""
-    from analyzer import commit_cache
+    from analyzer.history import commit_cache
 
     calls = []
 

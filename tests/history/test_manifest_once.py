@@ -1,5 +1,5 @@
 """A history reading loads 2,000 snippet revisions that mostly share one manifest text: the
-manifest's extraction is looked up once per text (analyzer/history.py keeps it across its
+manifest's extraction is looked up once per text (analyzer/history/window.py keeps it across its
 load_texts calls), not once per revision."""
 
 from histrepo import MEM, Repo
@@ -8,8 +8,8 @@ from histrepo import MEM, Repo
 def test_snippet_revisions_look_their_manifest_up_once(tmp_path, monkeypatch):
     """load_texts with a dict kept by the caller (history's loader) looks a manifest text up
     in the facts cache once, not once per revision, and gives the same facts."""
-    from analyzer import extraction
-    from analyzer.project import load_texts
+    from analyzer.project import extraction
+    from analyzer.project.loader import load_texts
 
     repo = Repo(tmp_path / "p")
     texts = {m: repo.read(m) for m in ("manifest.md", "decisions.md")}
@@ -32,8 +32,9 @@ def test_a_bundled_revision_is_one_cache_entry(tmp_path, monkeypatch):
     """load_texts(bundled=True) keeps its files' extractions as one facts-cache entry: the
     same facts as file by file, nothing extracted when the bundle is stored, and a bad
     bundle entry is discarded and written again."""
-    from analyzer import cache, extraction
-    from analyzer.project import load_texts
+    from analyzer.core import cache
+    from analyzer.project import extraction
+    from analyzer.project.loader import load_texts
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     cache._forget()

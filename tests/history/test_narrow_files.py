@@ -1,5 +1,5 @@
 """`analyze diff` between commits extracts of a changed entry file only the units it asks
-about, once the file's units are stored (analyzer/narrow_files.py). It must answer exactly as
+about, once the file's units are stored (analyzer/history/narrow_files.py). It must answer exactly as
 the comparison of whole revisions: every class, place (line), commit list and blind spot,
 and it must fall back to whole files wherever a file is not plain or a check fails."""
 
@@ -9,7 +9,7 @@ from classes import CENTS, agreeing_history, held_twice_history
 from histrepo import MEM, Repo, entry
 from test_diff_narrow import whole
 
-from analyzer import narrow_files
+from analyzer.history import narrow_files
 from analyzer.query.diff import run_diff
 from analyzer.render.diff_text import render_diff_text
 

@@ -1,14 +1,16 @@
 """A readiness window keeps its snippet extractions in one facts-cache entry per chunk of
-commits (analyzer/history.py ``_chunks``), not one per snippet revision: creating 2,002 entry
+commits (analyzer/history/window.py ``_chunks``), not one per snippet revision: creating 2,002 entry
 files cost a first reading more than extracting the snippets. Each file is still found by
 its own facts key, so a later comparison of the same commits extracts nothing and gets the
 same facts, and one whose chunks changed extracts only what is not stored."""
 
 from histrepo import MEM, Repo, entry
 
-from analyzer import cache, commit_cache, extraction
-from analyzer.git import Commit, Repo as GitRepo
-from analyzer.history import _chunks, window_facts
+from analyzer.core import cache
+from analyzer.history import commit_cache
+from analyzer.project import extraction
+from analyzer.history.git import Commit, Repo as GitRepo
+from analyzer.history.window import _chunks, window_facts
 from analyzer.query.program import readiness_program
 
 IDS = [f"MC-DEC-20260101-{n:08x}" for n in range(4)]
@@ -73,7 +75,7 @@ def test_a_window_keeps_one_snippet_entry_per_chunk_and_reads_them_back(tmp_path
 def test_a_bundle_shared_by_loads_hands_each_stored_extraction_out_once(tmp_path, monkeypatch):
     """Two loads of one bundle asking for the same file: the first takes the stored sink, the
     second extracts its own (a sink is merged into one fact base only); same facts."""
-    from analyzer.project import load_texts
+    from analyzer.project.loader import load_texts
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     cache._forget()

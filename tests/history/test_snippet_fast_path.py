@@ -1,6 +1,6 @@
 """A readiness window's snippet revisions are extracted by the file-level fast path.
 
-Each commit's snippets (analyzer/unit_hunks.py) end without a ``\\n`` after their last line;
+Each commit's snippets (analyzer/history/unit_hunks.py) end without a ``\\n`` after their last line;
 the fast path's section patterns used to miss that last section, so nearly every snippet
 went to the general path (about 2.6 of a first reading's 11 s of CPU on the 10,000-entry
 bench history). Here a window of commits rewriting canonical entries must write every
@@ -10,9 +10,9 @@ section left to the general path, and see each rewrite as one change
 
 from histrepo import MEM, Repo, entry
 
-from analyzer.extract import canonical, fast_entries
-from analyzer.git import Repo as GitRepo
-from analyzer.history import window_facts
+from analyzer.project.extract import canonical, fast_entries
+from analyzer.history.git import Repo as GitRepo
+from analyzer.history.window import window_facts
 from analyzer.query.program import readiness_program
 
 IDS = [f"MC-DEC-20260101-{n:08x}" for n in range(6)]

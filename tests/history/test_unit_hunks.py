@@ -1,4 +1,4 @@
-"""analyzer/unit_hunks.py widens `git log -p -U0` hunks to whole units as Git's own
+"""analyzer/history/unit_hunks.py widens `git log -p -U0` hunks to whole units as Git's own
 function context does (History.unit_patches): both give the same snippets, line for line,
 on the fixture histories, on a history of large entry files and on random small histories
 of heading-like, blank and repeated lines (where Git's diff has many equally short
@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 from classes import agreeing_history, held_twice_history
 from histrepo import MEM, Repo as FixtureRepo, entry, env
 
-from analyzer.git import History, Repo
-from analyzer.unit_hunks import unit_patches
+from analyzer.history.git import History, Repo
+from analyzer.history.unit_hunks import unit_patches
 
 
 def both(root, revisions, stdin=None):

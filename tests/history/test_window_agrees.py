@@ -1,8 +1,8 @@
 """Readiness and `analyze diff` classify a change by the same rules (issue 12: "each class is
 a rule"). Readiness's window reads only the units each commit changed; `analyze diff`
-reads the files that differ (analyzer/diff_narrow.py). Over one fixture history, every commit must get the same classes
+reads the files that differ (analyzer/history/diff_narrow.py). Over one fixture history, every commit must get the same classes
 from both, including supersessions whose predecessor the commit did not touch (the window
-reads that predecessor at the parent, analyzer/held_units.py)."""
+reads that predecessor at the parent, analyzer/history/held_units.py)."""
 
 import json
 import subprocess
@@ -15,8 +15,8 @@ from classes import GOLDEN, MORE, TWICE_BLIND, agreeing_history, held_twice_hist
 from histrepo import DAY, MEM
 from test_attribution import OPS, replay, six  # noqa: F401 (six is a fixture)
 
-from analyzer.git import Repo as GitRepo
-from analyzer.history import window_facts
+from analyzer.history.git import Repo as GitRepo
+from analyzer.history.window import window_facts
 from analyzer.query.diff import run_diff
 from analyzer.query.program import readiness_program
 
@@ -106,8 +106,8 @@ def test_held_twice_needs_no_tree_read_per_commit(tmp_path, monkeypatch):
     """The window counts unit headings once (one `git grep` of the first compared commit's
     parent) and follows each commit's snippets from there; where a commit left out of the
     comparison changed the folder, it counts again, and the counts stay right."""
-    from analyzer.git import History
-    from analyzer.history import compare_commits, window_commits
+    from analyzer.history.git import History
+    from analyzer.history.window import compare_commits, window_commits
 
     repo, shas = held_twice_history(tmp_path / "p")
     grepped = []

@@ -1,5 +1,5 @@
 """`analyze diff --base REV` with the work tree as head (the default) names the work tree's
-managed files by blob id (analyzer/worktree_blobs.py) and extracts only what differs, as
+managed files by blob id (analyzer/history/worktree_blobs.py) and extracts only what differs, as
 between commits. It must answer exactly as the comparison of the base with the whole work
 tree: uncommitted, untracked and deleted files, files that are not plain, and the same
 failure (exit 2) for a work-tree file that cannot be read."""
@@ -15,7 +15,7 @@ from histrepo import MEM, Repo, entry
 from test_diff_narrow import whole
 from test_narrow_files import cached_answer
 
-from analyzer import narrow_files, worktree_blobs
+from analyzer.history import narrow_files, worktree_blobs
 from analyzer.query.diff import run_diff
 from analyzer.render.diff_text import render_diff_text
 
@@ -26,7 +26,7 @@ NEW = "MC-DEC-20261101-ffff0001"
 def own_cache(tmp_path_factory, monkeypatch):
     """A cache of this module's own: the units it stores for the example's files would make
     other modules' diffs narrow where they count on reading whole files first."""
-    from analyzer import cache
+    from analyzer.core import cache
 
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("cache")))
     cache._forget()
@@ -248,8 +248,8 @@ def test_random_uncommitted_edits(plain_repo, edits):
 def test_work_tree_files_are_named_as_git_names_them(tmp_path):
     """Each managed file's id is the blob id Git gives it (``git hash-object``), and a clean
     work tree lists exactly HEAD's files under HEAD's ids."""
-    from analyzer.git import Repo as GitRepo
-    from analyzer.revisions import list_files
+    from analyzer.history.git import Repo as GitRepo
+    from analyzer.history.revisions import list_files
 
     repo = Repo(tmp_path / "p")
     repo.path("bom.md").write_bytes(b"\xef\xbb\xbf# Odd\r\n\x00")

@@ -141,7 +141,7 @@ def test_clear_when_nothing_changed(tmp_path):
 
 def test_reusing_the_work_tree_for_head_changes_nothing(tmp_path):
     """HEAD's files equal the work tree's: reusing the loaded work tree gives the same review."""
-    from analyzer.project import load_project
+    from analyzer.project.loader import load_project
 
     from corpus_project import CORPUS, write_history
 

@@ -1,4 +1,4 @@
-"""Unit digests stored per file (analyzer/unit_digests.py): the merge review gets the same
+"""Unit digests stored per file (analyzer/history/unit_digests.py): the merge review gets the same
 ``git_unit`` rows, findings and locations from the store as from digesting every unit, and
 a merge base none of whose units a finding names is then not even parsed."""
 
@@ -12,10 +12,10 @@ import pytest
 
 import gitsteps
 from corpus_project import CORPUS, build_project, write_history
-from analyzer import revisions
-from analyzer.git import Repo
+from analyzer.history import revisions
+from analyzer.history.git import Repo
 from analyzer.query.merge import run_merge_review
-from analyzer.unit_digests import unit_rows
+from analyzer.history.unit_digests import unit_rows
 
 pytestmark = pytest.mark.skipif(subprocess.run(["git", "--version"], capture_output=True).returncode != 0,
                                 reason="git is not installed")

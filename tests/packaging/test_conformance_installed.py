@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import json
 
-import analyzer.gendocs
-from analyzer import cli
-from analyzer.commands.conformance import CHECKS
+import analyzer.dev.gendocs
+from analyzer.commands import cli
+from analyzer.dev.conformance import CHECKS
 
 
 def test_installed_conformance_says_so_in_one_line(monkeypatch, capsys):
-    monkeypatch.setattr(analyzer.gendocs, "source_root", lambda: None)
+    monkeypatch.setattr(analyzer.dev.gendocs, "source_root", lambda: None)
     status = cli.main(["conformance"])
     out = capsys.readouterr().out.splitlines()
     needs = [c.id for c in CHECKS if c.needs_source]
@@ -26,7 +26,7 @@ def test_installed_conformance_says_so_in_one_line(monkeypatch, capsys):
 
 
 def test_installed_conformance_json_keeps_every_check(monkeypatch, capsys):
-    monkeypatch.setattr(analyzer.gendocs, "source_root", lambda: None)
+    monkeypatch.setattr(analyzer.dev.gendocs, "source_root", lambda: None)
     assert cli.main(["conformance", "--format", "json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["source_tree"] is False

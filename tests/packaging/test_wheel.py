@@ -69,14 +69,14 @@ def test_wheel_installs_into_fresh_venv_and_runs_outside_the_tree(tmp_path):
     assert not any(" skip " in line for line in lines)
     help_text = _run([str(analyze), "--help"], cwd=outside).stdout
     assert "docs/" not in help_text and "tests/" not in help_text  # the wheel ships neither
-    installed_rules = _run([str(py), "-c", "from analyzer.resources import data_dir; print(data_dir('rules'))"],
+    installed_rules = _run([str(py), "-c", "from analyzer.core.resources import data_dir; print(data_dir('rules'))"],
                            cwd=outside)
     assert "site-packages" in installed_rules.stdout
 
     # the first read with an empty cache: the rule program comes compiled from the wheel, so
     # neither the rule parser nor the checker is imported and no program cache is written
     first_cache = tmp_path / "first-cache"
-    probe = ("import sys\nfrom analyzer.cli import main\n"
+    probe = ("import sys\nfrom analyzer.commands.cli import main\n"
              f"rc = main(['read', '--project-root', {str(project)!r}, '--task', 'implementation', "
              "'--path', 'web/src/cart.ts', '--names-only'])\n"
              "print('parsed' if {'analyzer.engine.syntax', 'analyzer.engine.check'} & set(sys.modules) "
@@ -85,12 +85,12 @@ def test_wheel_installs_into_fresh_venv_and_runs_outside_the_tree(tmp_path):
     first = _run([str(py), "-c", probe], cwd=outside,
                  env={"PATH": "/usr/bin:/bin", "XDG_CACHE_HOME": str(first_cache)})
     assert first.stdout == read.stdout, first.stderr
-    # and no Lark: the grammar terminals extraction matches are generated (analyzer/extract/grammar_terms.py);
+    # and no Lark: the grammar terminals extraction matches are generated (analyzer/project/extract/grammar_terms.py);
     # nor the syntax-tree nodes a compiled program does not decode (analyzer/engine/ast_nodes.py)
     assert first.stderr.strip().splitlines()[-1] == f"compiled nothing {read.returncode} no lark no nodes", \
         first.stderr
     assert not (first_cache / "memory-analyzer" / "programs").exists()
-    # nor are grammar tables built: they ship too (analyzer/lark_shipped.py)
+    # nor are grammar tables built: they ship too (analyzer/core/lark_shipped.py)
     assert not (first_cache / "memory-analyzer" / "lark").exists()
     compiled = Path(installed_rules.stdout.strip()).parent / "compiled"
     assert sorted(p.name for p in compiled.iterdir()) == [

@@ -11,7 +11,7 @@ import pytest
 from analyzer.engine import Engine
 from analyzer.engine.check import load_program
 from analyzer.engine.errors import FactsError
-from analyzer.project import load_project
+from analyzer.project.loader import load_project
 from analyzer.query.check import check_program
 from analyzer.query.program import extracted
 

@@ -10,7 +10,7 @@ EXAMPLE = REPO / "examples" / "acme-shop"
 
 
 def test_the_repository_is_listed_only_when_a_goal_needs_it(monkeypatch):
-    import analyzer.repofiles as repofiles
+    import analyzer.history.repofiles as repofiles
     from analyzer.query.world import project_session
 
     calls = []
@@ -32,7 +32,7 @@ def test_the_repository_is_listed_only_when_a_goal_needs_it(monkeypatch):
 
 
 def test_an_empty_listing_is_an_answer_not_an_error(tmp_path, monkeypatch):
-    import analyzer.repofiles as repofiles
+    import analyzer.history.repofiles as repofiles
     from analyzer.query.world import project_session
 
     monkeypatch.setattr(repofiles, "list_files", lambda root, *a, **k: ([], "walk", True))

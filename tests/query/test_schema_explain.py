@@ -63,8 +63,8 @@ def test_explain_knows_dl_and_ma_codes_with_what_to_do():
 
 
 def test_every_code_the_source_raises_is_explained():
-    from analyzer import catalog
-    from analyzer.toolcodes import tool_codes
+    from analyzer.contract import catalog
+    from analyzer.contract.toolcodes import tool_codes
 
     # a tool code, or an MA- finding a rule file declares (MA-AUTONOMY-*: the catalogue explains it)
     known = {**tool_codes(), **{e.code: None for e in catalog.load().entries if e.code.startswith("MA-")}}

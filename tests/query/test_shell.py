@@ -78,7 +78,7 @@ def test_load_of_an_unusable_file_is_a_diagnostic_not_a_crash(tmp_path, make, wh
 
 
 def test_a_second_query_does_not_read_the_project_again(monkeypatch):
-    import analyzer.project as project
+    import analyzer.project.loader as project
     from analyzer.query.shell import Shell
 
     calls = []

@@ -51,7 +51,7 @@ def test_a_comparison_and_a_negation_that_fail_are_named(session):
 
 
 def test_why_not_takes_one_atom(session):
-    from analyzer.diagnostics import DiagnosticError
+    from analyzer.core.diagnostics import DiagnosticError
     from analyzer.query.whynot import why_not
 
     with pytest.raises(DiagnosticError):

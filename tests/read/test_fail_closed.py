@@ -13,8 +13,8 @@ import os
 
 import pytest
 
-from analyzer import cli
-from analyzer.files import SIZE_CAP
+from analyzer.commands import cli
+from analyzer.project.files import SIZE_CAP
 
 TASK = ("--task", "implementation", "--path", "web/src/cart.ts", "--no-local")
 

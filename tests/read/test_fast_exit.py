@@ -1,4 +1,4 @@
-"""The console script exits without freeing what a command built (analyzer/lifetime.py):
+"""The console script exits without freeing what a command built (analyzer/core/lifetime.py):
 every byte of output must still arrive, exit statuses must be the command's, a reader that
 goes away early must not turn into an error, and in-process callers keep nothing."""
 
@@ -11,7 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from analyzer import cli, lifetime
+from analyzer.commands import cli
+from analyzer.core import lifetime
 
 REPO = Path(__file__).resolve().parents[2]
 

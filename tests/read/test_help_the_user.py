@@ -12,8 +12,8 @@ import pytest
 
 import re
 
-from analyzer.resources import data_file
-from analyzer.root import find_root, resolve_root
+from analyzer.core.resources import data_file
+from analyzer.project.root import find_root, resolve_root
 
 from .conftest import REPO
 

@@ -1,6 +1,6 @@
 """A read asks the fact base only for the relations some rule of the read program reads
 (analyzer/query/read.py ``request_facts``): the fact base builds no set for the others
-(analyzer/factbase.py merges bulk-added files lazily), and the answer and every derived
+(analyzer/project/factbase.py merges bulk-added files lazily), and the answer and every derived
 relation are those of a read given every relation."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from analyzer.engine.evaluate import Engine
-from analyzer.project import load_project
+from analyzer.project.loader import load_project
 from analyzer.query.read import ReadRequest, run_read
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "acme-shop"

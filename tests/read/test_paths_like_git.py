@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyzer.engine.glob import glob_match, glob_match_under, glob_valid
-from analyzer.root import absolute_path_hint, paths_from_cwd
+from analyzer.project.root import absolute_path_hint, paths_from_cwd
 
 
 def analyze(cwd, *args):

@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from analyzer.project import load_project
+from analyzer.project.loader import load_project
 from analyzer.query.read import ReadRequest, UnknownTask, run_read
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "acme-shop"

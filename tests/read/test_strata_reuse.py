@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from analyzer.engine import materialize
-from analyzer.project import load_project
+from analyzer.project.loader import load_project
 from analyzer.query.read import ReadRequest, request_relations, run_read
 
 REPO = Path(__file__).resolve().parents[2]

@@ -8,7 +8,7 @@ from __future__ import annotations
 import contextlib
 import io
 
-from analyzer import cli
+from analyzer.commands import cli
 from analyzer.query.read import ReadRequest, run_read
 from analyzer.render.read_text import render_read_text
 

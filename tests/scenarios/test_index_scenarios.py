@@ -8,7 +8,7 @@ import hashlib
 
 import pytest
 
-from analyzer.registry import command
+from analyzer.contract.registry import command
 from harness import ScenarioProject, load_scenarios, scenario_request
 from expect import check_expect, parse_json
 

@@ -1,0 +1,231 @@
+"""CI gating of a check result, as linters do it: ``--select`` / ``--ignore`` codes or code
+prefixes, ``--baseline FILE`` (a previous ``check.result`` / ``report.result`` JSON or SARIF
+document: findings whose fingerprint it holds are not reported again), and ``--fail-on``.
+
+The findings, their severities and statuses are the rules'; gating only hides some of them
+and picks the exit status from what is left, by the threshold ``--fail-on`` names:
+
+============  =====================================================================
+``review``    fail on any REVIEW or WARNING finding or worse (the strictest)
+``conflict``  fail on CONFLICT, INVALID or ERROR findings (the reference's rule)
+``error``     fail on INVALID or ERROR findings only
+``never``     never fail on findings
+============  =====================================================================
+
+Without any gating option the exit status stays the reference's, untouched. A family that
+failed without a finding to show (a merge review Git could not answer: UNAVAILABLE) keeps
+failing unless ``--fail-on never``: fail closed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass, field
+from typing import List, Optional, Sequence, Set
+
+from analyzer.contract.check_model import CheckFinding, CheckResult, Location
+from analyzer.render import findings as common
+
+FAIL_ON = ("review", "conflict", "error", "never")
+RANK = {"INFO": 0, "CLEAR": 0, "WARNING": 1, "REVIEW": 1, "CONFLICT": 2, "ERROR": 3, "INVALID": 3}
+THRESHOLD = {"review": 1, "conflict": 2, "error": 3}
+
+
+def unknown_patterns(patterns: Sequence[str], known: Set[str]) -> List[str]:
+    """The ``--select`` / ``--ignore`` patterns that no known code starts with: a typo there
+    would hide every finding and pass the gate, so it is an error, not an empty selection."""
+    return [p for p in patterns if not any(code.startswith(p) for code in known)]
+
+
+class BaselineError(Exception):
+    """A baseline file that cannot be used (exit 2, code MA-BASELINE)."""
+
+
+@dataclass
+class Gate:
+    """The gating options of one run (all empty: the reference's behaviour)."""
+
+    fail_on: Optional[str] = None
+    select: Sequence[str] = ()
+    ignore: Sequence[str] = ()
+    baseline: Optional[str] = None
+    known: Set[str] = field(default_factory=set)  # fingerprints of the baseline
+
+    def active(self) -> bool:
+        """Whether any option was given."""
+        return bool(self.fail_on or self.select or self.ignore or self.baseline)
+
+    def shown(self, finding: CheckFinding, fingerprint: str) -> bool:
+        """Whether a finding is reported: selected, not ignored, not in the baseline."""
+        if self.select and not any(finding.code.startswith(p) for p in self.select):
+            return False
+        if any(finding.code.startswith(p) for p in self.ignore):
+            return False
+        return fingerprint not in self.known
+
+
+#: largest baseline read (bytes); a SARIF log of 100,000 findings is about 100 MB
+BASELINE_CAP = 256 * 1024 * 1024
+#: JSON documents the baseline may be (``schema.name``), besides a memory-analyzer SARIF log
+BASELINE_SHAPES = ("check.result", "report.result")
+#: the SARIF driver name our logs carry (analyzer/render/check_sarif.py)
+SARIF_DRIVER = "memory-analyzer"
+
+
+def load_baseline(path: str) -> Set[str]:
+    """The fingerprints of a previous run's JSON (check.result, report.result) or SARIF.
+
+    The file may come from the project's configuration, so it is read as untrusted input:
+    a regular file only (a FIFO never blocks, ``/dev/zero`` is refused before any read), at
+    most :data:`BASELINE_CAP` bytes, strict UTF-8 JSON of bounded depth, and every value
+    it is read for checked for its type. Anything else, a SARIF log of another tool or a
+    document of another shape (JUnit, a truncated log) included, is :class:`BaselineError`:
+    a baseline that cannot be read must never make every finding look new or old."""
+    from analyzer.project.files import read_bytes
+
+    data, problem = read_bytes(path, BASELINE_CAP, follow_symlinks=True)
+    if problem is not None:
+        raise BaselineError(f"{path}: cannot read the baseline: {problem}")
+    return parse_baseline(data, path)
+
+
+def parse_baseline(data: bytes, path: str) -> Set[str]:
+    """The fingerprints a baseline's bytes hold, or :class:`BaselineError` naming ``path``
+    (see :func:`load_baseline`; the fuzzers call this directly)."""
+    try:
+        document = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        raise BaselineError(f"{path}: the baseline is not UTF-8 (byte {exc.start})") from None
+    except RecursionError:
+        raise BaselineError(f"{path}: the baseline is nested too deeply to be a check document") from None
+    except ValueError as exc:
+        raise BaselineError(f"{path}: the baseline is not JSON (a JUnit or truncated file?): {exc}") from None
+    if isinstance(document, dict) and "runs" in document:
+        return _sarif_fingerprints(path, document)
+    name = _get(document, "schema", "name")
+    if name not in BASELINE_SHAPES or not isinstance(document.get("findings"), list):
+        raise BaselineError(f"{path}: neither a memory-analyzer SARIF log nor a check.result / report.result "
+                            f"JSON document")
+    merge = document.get("merge")
+    merged = merge.get("findings", []) if isinstance(merge, dict) else []
+    if merge is not None and not isinstance(merge, dict) or not isinstance(merged, list):
+        raise BaselineError(f"{path}: its merge review is not an object with a list of findings")
+    found = [_finding(path, f) for f in [*document["findings"], *merged]]
+    return set(common.fingerprints(found))
+
+
+def _get(document, *keys):
+    for key in keys:
+        document = document.get(key) if isinstance(document, dict) else None
+    return document
+
+
+def _text(path: str, value, what: str) -> str:
+    """``value`` when it is a string UTF-8 can hold (json accepts lone surrogates)."""
+    if not isinstance(value, str):
+        raise BaselineError(f"{path}: {what} is not a string")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise BaselineError(f"{path}: {what} holds a lone surrogate, "
+                            f"not text") from None
+    return value
+
+
+def _sarif_fingerprints(path: str, document: dict) -> Set[str]:
+    runs = document["runs"]
+    if not isinstance(runs, list) or not runs:
+        raise BaselineError(f"{path}: a SARIF log without runs (truncated?)")
+    out: Set[str] = set()
+    for number, run in enumerate(runs, 1):
+        driver = _get(run, "tool", "driver", "name")
+        if driver != SARIF_DRIVER:
+            shown = driver if isinstance(driver, str) else "no tool name"
+            raise BaselineError(f"{path}: run {number} is a SARIF log of another tool ({shown[:60]!r}), "
+                                f"not of {SARIF_DRIVER}")
+        results = run.get("results")
+        if not isinstance(results, list):
+            raise BaselineError(f"{path}: run {number} has no list of results (truncated?)")
+        for index, result in enumerate(results, 1):
+            value = _get(result, "partialFingerprints", common.FINGERPRINT_KEY)
+            out.add(_text(path, value, f"result {index}'s {common.FINGERPRINT_KEY}"))
+    return out
+
+
+def _finding(path: str, data) -> CheckFinding:
+    if not isinstance(data, dict):
+        raise BaselineError(f"{path}: a finding is not an object")
+    text = {key: _text(path, data.get(key, ""), f"a finding's {key}")
+            for key in ("code", "family", "message", "subject", "facet", "at")}
+    if not all(text[key] for key in ("code", "family", "message")):
+        raise BaselineError(f"{path}: a finding lacks code, family, message or locations")
+    lists = {}
+    for key in ("entries", "scopes", "locations"):
+        value = data.get(key, [] if key != "locations" else None)
+        if not isinstance(value, list):
+            raise BaselineError(f"{path}: a finding lacks code, family, message or locations")
+        lists[key] = value
+    locations = []
+    for place in lists["locations"]:
+        line, col = _get(place, "line"), _get(place, "col")
+        if not all(isinstance(n, int) and not isinstance(n, bool) for n in (line, col)):
+            raise BaselineError(f"{path}: a finding's location needs a path, a line and a column")
+        locations.append(Location(_text(path, _get(place, "path"), "a location's path"), line, col))
+    return CheckFinding(text["code"], text["family"], text["message"],
+                        entries=[_text(path, e, "an entry ID") for e in lists["entries"]],
+                        subject=text["subject"], facet=text["facet"],
+                        scopes=[_text(path, e, "a scope") for e in lists["scopes"]], at=text["at"],
+                        locations=locations)
+
+
+def apply(result: CheckResult, gate: Gate) -> CheckResult:
+    """The result with only the findings the gate shows, and the gate's exit status. An error
+    result, or a run without gating options, is returned as it is."""
+    if result.error is not None or not gate.active():
+        return result
+    findings = common.all_findings(result)
+    keep = [gate.shown(f, p) for f, p in zip(findings, common.fingerprints(findings))]
+    families, merge, at = [], result.merge, 0
+    for family in result.families:
+        kept = [f for n, f in enumerate(family.findings) if keep[at + n]]
+        at += len(family.findings)
+        hidden = len(family.findings) - len(kept)
+        families.append(dataclasses.replace(family, findings=kept, hidden=hidden,
+                                            shown_status=_shown_status(family, kept) if hidden else None))
+        if family.block == "merge" and result.merge is not None:
+            count = len(result.merge.findings)
+            merge = dataclasses.replace(result.merge, findings=[f for f, k in zip(result.merge.findings,
+                                                                                  keep[at:at + count]) if k])
+            at += count
+    shown = [f for f, k in zip(findings, keep) if k]
+    summary = {"fail_on": gate.fail_on or "conflict", "select": list(gate.select), "ignore": list(gate.ignore),
+               "baseline": gate.baseline, "hidden": len(findings) - len(shown)}
+    return dataclasses.replace(result, families=families, merge=merge, exit_code=_exit(result, shown, gate),
+                               gate=summary)
+
+
+#: the status words of a conflict-style block, least to most severe (§9.4)
+CONFLICT_WORDS = ("CLEAR", "REVIEW", "CONFLICT", "INVALID")
+
+
+def _shown_status(family, kept: List[CheckFinding]) -> str:
+    """The status word of what a filtered family still shows: a quality block FAILED when an
+    ERROR is left, else OK; a conflict block its worst status left, else CLEAR."""
+    if family.block == "conflicts":
+        return max((common.word(f) for f in kept if common.word(f) in CONFLICT_WORDS),
+                   key=CONFLICT_WORDS.index, default="CLEAR")
+    if family.block == "quality":
+        return "FAILED" if any(f.severity == "ERROR" for f in kept) else "OK"
+    return family.status
+
+
+def _exit(result: CheckResult, shown: List[CheckFinding], gate: Gate) -> int:
+    fail_on = gate.fail_on or "conflict"
+    if fail_on == "never":
+        return 0
+    # fail closed: a family that failed with nothing to show (an unavailable merge review)
+    silent = any(f.exit_code and not f.findings and f.block != "merge" for f in result.families) or \
+        (result.merge is not None and not result.merge.available and result.merge.exit_code)
+    worst = max((RANK.get(common.word(f), 1) for f in shown), default=0)
+    return 1 if silent or worst >= THRESHOLD[fail_on] else 0

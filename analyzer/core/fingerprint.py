@@ -1,0 +1,56 @@
+"""The rule-set fingerprint: one sha256 over the shipped grammar/, facts/ and rules/ files.
+
+Every JSON report carries it (``analyzer.ruleset_fingerprint``) so that two reports can be
+compared honestly: same fingerprint and version, same semantics. Only the files that ship in
+the wheel count (``*.lark`` in grammar/, ``*.dl`` in facts/ and rules/ and one folder below
+rules/), so a source checkout and an installed wheel of the same commit agree.
+
+Hash input, per file in sorted order of its relative path (``rules/routing.dl``): the path
+as UTF-8, a NUL byte, the content length in decimal, a NUL byte, the raw content bytes.
+Computed on first use and cached for the rest of the process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+from typing import Callable, Dict, List, Tuple
+
+from analyzer.core.resources import data_dir
+
+SHIPPED: Dict[str, Tuple[str, ...]] = {
+    "grammar": ("*.lark",),
+    "facts": ("*.dl",),
+    "rules": ("*.dl", "*/*.dl"),
+}
+
+
+def shipped_files(locate: Callable[[str], Path] = data_dir) -> List[Tuple[str, Path]]:
+    """Every shipped definition file as (relative path, absolute path), sorted by relative path."""
+    found = {}
+    for kind, patterns in SHIPPED.items():
+        base = locate(kind)
+        if not base.is_dir():
+            continue
+        for pattern in patterns:
+            for path in base.glob(pattern):
+                if path.is_file():
+                    found[f"{kind}/{path.relative_to(base).as_posix()}"] = path
+    return sorted(found.items())
+
+
+def compute(locate: Callable[[str], Path] = data_dir) -> str:
+    """The sha256 hex digest over the shipped files found through ``locate``."""
+    digest = hashlib.sha256()
+    for rel, path in shipped_files(locate):
+        content = path.read_bytes()
+        digest.update(rel.encode("utf-8") + b"\0" + str(len(content)).encode("ascii") + b"\0")
+        digest.update(content)
+    return digest.hexdigest()
+
+
+@lru_cache(maxsize=None)
+def ruleset_fingerprint() -> str:
+    """The fingerprint of the rule set this process runs with (computed once per process)."""
+    return compute()

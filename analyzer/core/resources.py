@@ -1,0 +1,30 @@
+"""Locate the data directories (grammar/, facts/, rules/) that define the product.
+
+In a wheel they are installed as ``analyzer/_data/<name>/``; in a source checkout they sit
+at the top of the tree next to ``analyzer/``. Everything that reads a grammar, the fact
+schema or a rule file goes through :func:`data_dir`, so both layouts behave the same.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parents[1]  # analyzer/: this file is analyzer/core/resources.py
+KINDS = ("grammar", "facts", "rules")
+
+
+@lru_cache(maxsize=None)
+def data_dir(kind: str) -> Path:
+    """Return the directory holding the shipped ``kind`` files (grammar, facts or rules)."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown data kind {kind!r}; expected one of {KINDS}")
+    installed = _PACKAGE / "_data" / kind
+    if installed.is_dir():
+        return installed
+    return _PACKAGE.parent / kind
+
+
+def data_file(kind: str, name: str) -> Path:
+    """Return the path of one shipped data file, e.g. ``data_file("grammar", "datalog.lark")``."""
+    return data_dir(kind) / name

@@ -1,0 +1,215 @@
+"""Facts for comparing revisions (rules/diff/): units, files, parts, parse issues, commits.
+
+Shared by ``analyze diff`` (one comparison) and readiness (one per commit). In two phases,
+as the merge review: every revision's units and file digests go in first, and the rules say
+which units each comparison touched (``touched``); only those units' fields, parts and
+displayed IDs are then read. Nothing is decided here.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Iterable, List, Sequence, Tuple
+
+from analyzer.history.git import Commit, History
+from analyzer.engine.phases import input_counts
+from analyzer.history.revisions import Revision, attribute_facts, file_digests, unit_facts
+from analyzer.history.unit_parts import issue_facts, part_facts
+
+Facts = Dict[str, List[tuple]]
+# touched units get their fields and displayed IDs; modified ones (in both revisions, with
+# another text) also their parts, which only a modified unit's class reads
+PHASE_ONE = ["touched", "modified"]
+
+
+class Comparison(dict):
+    """The facts of a comparison (relation -> rows), remembering its first phase: the
+    relations that phase derived are given to a final evaluation by the same program
+    (:meth:`evaluate`) as long as the facts they depend on were not changed since."""
+
+    def __init__(self, facts: Facts, program, first, inputs: Dict[str, int]) -> None:
+        super().__init__(facts)
+        self.program, self.first, self.inputs = program, first, inputs
+
+    def evaluate(self, program, only=None):
+        """``program.evaluate`` over these facts (plus whatever the caller added), of the
+        relations ``only`` needs when given (else of every relation)."""
+        from analyzer.project.loader import gc_paused
+        from analyzer.engine.phases import phase_one_given
+
+        given = (phase_one_given(program, self.first, self, self.inputs, PHASE_ONE)
+                 if program is self.program else {})
+        # millions of acyclic tuples: with the collector on, its passes over the growing heap
+        # made a 1,000-commit window's evaluation grow faster than its facts
+        with gc_paused():
+            return program.evaluate(self, given=given, only=only)
+
+
+def comparison_facts(program, revisions: Sequence[Revision], pairs: Iterable[Tuple[str, str, str]],
+                     memory_dir: str, narrow: bool = False, cache_parts: bool = False) -> Comparison:
+    """Every base fact rules/diff/ needs to compare the ``(pair, before, after)`` revisions;
+    with ``narrow``, of the units only those that differ or hold an ID the rules ask about
+    (analyzer/history/diff_narrow.py); with ``cache_parts``, units' parts are kept per file
+    (analyzer/history/unit_parts.py)."""
+    from analyzer.project.loader import gc_paused
+
+    with gc_paused():  # many acyclic rows and tuples (see Comparison.evaluate)
+        return _comparison_facts(program, revisions, list(pairs), memory_dir, narrow, cache_parts)
+
+
+def _comparison_facts(program, revisions: Sequence[Revision], pairs: List[Tuple[str, str, str]],
+                      memory_dir: str, narrow: bool, cache_parts: bool) -> Comparison:
+    from analyzer.history.diff_narrow import narrow_units
+
+    facts: Facts = {"memory_dir": [(memory_dir,)], "git_pair": pairs}
+    display: List[tuple] = []
+    by_rev = {revision.rev: revision for revision in revisions}
+    units = {revision.rev: unit_facts(revision) for revision in revisions}
+    digests = {revision.rev: file_digests(revision) for revision in revisions}
+    facts["git_unit_reordered"] = reordered_rows(pairs, by_rev, units, digests)
+    if narrow:
+        units = narrow_units(units, pairs, by_rev, facts["git_unit_reordered"])
+    display += freeform_rows(pairs, by_rev, units, digests)
+    for revision in revisions:
+        for name, rows in units[revision.rev].items():
+            (display if name == "git_unit_display" else facts.setdefault(name, [])).extend(rows)
+        facts.setdefault("git_file_digest", []).extend(digests[revision.rev])
+        facts.setdefault("git_parse_issue", []).extend(issue_facts(revision))
+    first = program.evaluate(facts, only=PHASE_ONE)
+    inputs = input_counts(program, PHASE_ONE, facts)
+    pair_sides = {pair: (before, after) for pair, before, after in facts["git_pair"]}
+    wanted = _per_revision(first.tuples("touched"), pair_sides)
+    with_parts = _per_revision(first.tuples("modified"), pair_sides)
+    named = set()
+    parts: Dict[str, List[tuple]] = {}
+    for rev, units in sorted(wanted.items()):
+        revision = by_rev[rev]
+        per_kind: Dict[str, set] = {}
+        for kind, ident in units:
+            per_kind.setdefault(kind, set()).add(ident)
+            named.add((rev, kind, ident))
+        for name, rows in attribute_facts(revision, per_kind).items():
+            facts.setdefault(name, []).extend(rows)
+        if with_parts.get(rev):
+            parts[rev] = part_facts(revision, with_parts[rev], cache_parts)
+    facts["git_unit_part"] = _differing_parts(parts, pairs)
+    facts["git_unit_display"] = [row for row in display if row[:3] in named]
+    return Comparison(facts, program, first, inputs)
+
+
+def reordered_rows(pairs: List[Tuple[str, str, str]], by_rev: Dict[str, Revision],
+                   units: Dict[str, Facts], digests: Dict[str, List[tuple]]) -> List[tuple]:
+    """``git_unit_reordered`` rows: per comparison, the units of each file whose text
+    differs between its two revisions that are off the common subsequence of the file's
+    unit order (analyzer/history/unit_order.py): as the later revision gives them when it holds
+    only some units of a file (``Revision.reordered``, analyzer/history/narrow_files.py), else from
+    the ``git_unit`` rows (``units``: revision -> :func:`analyzer.history.revisions.unit_facts`);
+    a file with the same text in both holds its units in the same order."""
+    from analyzer.history.unit_order import orders_of, reordered
+
+    rows: List[tuple] = []
+    for pair, before, after in pairs:
+        changed = {row[1:] for row in digests[before]}.symmetric_difference(row[1:] for row in digests[after])
+        modules = {module for module, _digest in changed}
+        if not modules:
+            continue
+        known = by_rev[after].reordered
+        moved = known[before] if known is not None else \
+            reordered(*(orders_of(units[rev]["git_unit"], modules) for rev in (before, after)))
+        rows += [(pair, kind, ident, module) for kind, ident, module in sorted(moved) if module in modules]
+    return rows
+
+
+def freeform_rows(pairs: List[Tuple[str, str, str]], by_rev: Dict[str, Revision], units: Dict[str, Facts],
+                  digests: Dict[str, List[tuple]]) -> List[tuple]:
+    """Add to ``units`` (revision -> facts) the ``git_unit`` rows of the free-form units that
+    differ between each pair's revisions, in the entry files whose text differs (the files
+    the unit model of §3.1 cuts: not the manifest, subjects.md, reconciliations.md or a
+    README); their ``git_unit_display`` rows (analyzer/history/freeform.py)."""
+    from analyzer.history.freeform import pair_rows
+    from analyzer.project.loader import file_kind
+
+    display: List[tuple] = []
+    for _pair, before, after in pairs:
+        changed = {row[1:] for row in digests[before]}.symmetric_difference(row[1:] for row in digests[after])
+        modules = sorted({module for module, _digest in changed if file_kind(module) == "entries"})
+        if not modules:
+            continue
+        texts = {m: (by_rev[before].whole_text(m), by_rev[after].whole_text(m)) for m in modules}
+        rows, shown = pair_rows(before, after, texts)
+        for rev in (before, after):
+            units[rev] = {**units[rev], "git_unit": units[rev]["git_unit"] + [r for r in rows if r[0] == rev]}
+        display += shown
+    return display
+
+
+def _differing_parts(parts: Dict[str, List[tuple]], pairs: List[Tuple[str, str, str]]) -> List[tuple]:
+    """The ``git_unit_part`` rows of ``parts`` (revision -> rows) without the parts that both
+    revisions of their comparison hold with the same digest: rules/diff/ reads parts only to
+    find those that differ (``part_changed``), and a unit's unchanged fields are most of its
+    parts. A revision in more than one comparison keeps every row."""
+    uses: Dict[str, int] = {}
+    for _pair, before, after in pairs:
+        for rev in (before, after):
+            uses[rev] = uses.get(rev, 0) + 1
+    rows: List[tuple] = []
+    for _pair, before, after in pairs:
+        sides = (parts.pop(before, []), parts.pop(after, []))
+        same = set()
+        if uses[before] == uses[after] == 1:
+            same = {row[1:] for row in sides[0]} & {row[1:] for row in sides[1]}
+        for side in sides:
+            rows += [row for row in side if row[1:] not in same]
+    for side in parts.values():  # revisions of no comparison (none today)
+        rows += side
+    return rows
+
+
+def _per_revision(units, pair_sides: Dict[str, Tuple[str, str]]) -> Dict[str, set]:
+    """revision -> the ``(kind, id)`` of ``(pair, kind, id)`` rows, on both sides of each pair."""
+    out: Dict[str, set] = {}
+    for pair, kind, ident in units:
+        for rev in pair_sides[pair]:
+            out.setdefault(rev, set()).add((kind, ident))
+    return out
+
+
+def commit_facts(commits: Iterable[Commit], touched: Dict[str, set]) -> Facts:
+    """git_commit, git_commit_trailer, git_commit_reverts, git_commit_touch and
+    git_commit_touch_file rows."""
+    import re
+
+    # a full commit id: 40 hex digits (SHA-1) or 64 (SHA-256), never the first 40 of 64
+    reverts = re.compile(r"This reverts commit ([0-9a-f]{64}|[0-9a-f]{40})(?![0-9a-f])")
+    facts: Facts = {"git_commit": [], "git_commit_trailer": [], "git_commit_reverts": [], "git_commit_touch": []}
+    for commit in commits:
+        facts["git_commit"].append((commit.sha, commit.time, commit.author, commit.subject))
+        facts["git_commit_trailer"] += [(commit.sha, key.casefold(), value) for key, value in commit.trailers]
+        facts["git_commit_reverts"] += [(commit.sha, sha) for sha in reverts.findall(commit.body)]
+    facts["git_commit_touch_file"] = []
+    for sha, ids in touched.items():
+        for ident in sorted(ids):  # IDs, and the files whose free-form units changed (analyzer/history/unit_touch.py)
+            if ident.startswith("#"):
+                facts["git_commit_touch_file"].append((sha, ident[1:]))
+            else:
+                facts["git_commit_touch"].append((sha, ident))
+    return facts
+
+
+def range_commits(history: History, base: str, head: str, use_cache: bool = True,
+                  worktree=None) -> Tuple[List[Commit], Dict[str, set]]:
+    """The commits of ``base..head`` below the memory dir and the IDs each changed by their
+    text (analyzer/history/unit_touch.py; kept per commit between runs: analyzer/history/commit_cache.py);
+    ``head`` "" is the work tree:
+    ``base..HEAD`` plus the uncommitted changes (as "worktree"; ``worktree``: module ->
+    bytes of the work tree's managed files, :func:`analyzer.history.unit_touch.worktree_touches`)."""
+    from analyzer.history.commit_cache import commit_touches
+    from analyzer.history.unit_touch import worktree_touches
+
+    tip = head or "HEAD"
+    commits = history.log([f"{base}..{tip}"])
+    # a merge commit's own diff is not shown (as in `git log -p`): its parents' commits are
+    # the ones that changed the units
+    touched = commit_touches(history, [c.sha for c in commits if len(c.parents) < 2], use_cache) if commits else {}
+    if not head:
+        touched.update(worktree_touches(history, worktree))
+    return commits, touched

@@ -1,0 +1,153 @@
+"""The field layer of one formal entry unit (spec §5.4, §5.5): field occurrences and bodies.
+
+Shared by entry files and the local overlay. The result is plain data; validation lives in
+:mod:`analyzer.project.extract.entry_rules`.
+"""
+
+from __future__ import annotations
+
+from itertools import compress
+from typing import Dict, List, Optional, Tuple
+
+from analyzer.project.extract.grammars import terminal
+
+BODY_FIELDS = ("Decision", "Constraint", "Rejected", "Preference", "Rule", "Profile", "Statement",
+               "Reason", "Promotion-Requirement")
+
+
+class Occurrence:
+    """One occurrence of a field: inline value, 0-based line, and its raw body lines.
+
+    A plain slotted class: a 10,000-entry project has 60,000 of them, and a dataclass with
+    a default factory cost several times as much to build.
+    """
+
+    __slots__ = ("value", "line", "body", "visible_body")
+
+    def __init__(self, value: str, line: int, body: Optional[List[str]] = None, visible_body: bool = False) -> None:
+        self.value = value
+        self.line = line
+        self.body = [] if body is None else body
+        self.visible_body = visible_body  # a visible non-blank line followed (scalar continuation)
+
+
+class ParsedEntry:
+    """The fields of one entry unit (a plain slotted class, one per entry)."""
+
+    __slots__ = ("fields", "evidence", "fences")
+
+    def __init__(self) -> None:
+        self.fields: Dict[str, List[Occurrence]] = {}
+        self.evidence: List[Tuple[str, int]] = []  # (item, 0-based line)
+        self.fences: List[int] = []  # 0-based lines of schema-2 body wrapper fences
+
+    def one(self, name: str) -> str:
+        """The single value of ``name``; "" when absent or repeated."""
+        occ = self.fields.get(name)
+        return occ[0].value if occ is not None and len(occ) == 1 else ""
+
+    def body_text(self, name: str) -> str:
+        """A body field's text: every occurrence's lines, outer blank lines removed."""
+        lines: List[str] = []
+        for occ in self.fields.get(name, []):
+            if occ.value:
+                lines.append(occ.value)
+            lines.extend(occ.body)
+        return "\n".join(lines).strip("\n")
+
+
+def _closes(line: str, char: str, length: int) -> bool:
+    stripped = line.lstrip(" ")
+    if len(line) - len(stripped) > 3 or not stripped.startswith(char * length):
+        return False
+    return stripped.lstrip(char).strip(" \t") == ""
+
+
+def parse_fields(lexed, unit, schema: int) -> ParsedEntry:
+    """Read the field lines of a formal entry unit (its first line is the heading)."""
+    start, stop = unit.start + 1, unit.end + 1
+    if lexed.plain or (False not in lexed.visible[start:stop] and True not in lexed.indented[start:stop]):
+        return _parse_plain(lexed.lines, start, stop)
+    return _parse_general(lexed, unit, schema)
+
+
+def _parse_plain(lines: List[str], start: int, stop: int) -> ParsedEntry:
+    """:func:`_parse_general` for a unit whose lines are all visible and none indented code
+    (nearly every unit): the field lines are found by one ``map`` of the grammar's pattern,
+    and each field's body is the slice up to the next field line. No line of such a unit
+    can open a body wrapper fence (lexing would have hidden it), and every body line is
+    visible, so a field has a visible body exactly when a body line is not blank."""
+    matches = list(map(_field_re().fullmatch, lines[start:stop]))
+    at = list(compress(range(start, stop), matches))
+    entry = ParsedEntry()
+    fields = entry.fields
+    ends = at[1:] + [stop]
+    for i, end in zip(at, ends):
+        name, value = matches[i - start].group("name", "value")
+        body = lines[i + 1:end]
+        if name == "Evidence" and body:
+            items = [(line[2:].strip(), k) for k, line in enumerate(body, i + 1) if line.startswith("- ")]
+            if items:
+                entry.evidence.extend(items)
+                body = [line for line in body if not line.startswith("- ")]
+        occ = Occurrence(value.strip() if value else "", i, body, bool("".join(body).strip()))
+        found = fields.get(name)
+        if found is None:
+            fields[name] = [occ]
+        else:
+            found.append(occ)
+    return entry
+
+
+_FIELD_RE = None
+
+
+def _field_re():
+    global _FIELD_RE
+    if _FIELD_RE is None:
+        _FIELD_RE = terminal("entries", "FIELD_LINE")
+    return _FIELD_RE
+
+
+def _parse_general(lexed, unit, schema: int) -> ParsedEntry:
+    """Read the field lines of any formal entry unit, line by line."""
+    field_re = terminal("entries", "FIELD_LINE")
+    fence_re = terminal("entries", "BODY_FENCE")
+    lines = lexed.lines
+    entry = ParsedEntry()
+    current = None
+    name = ""
+    i = unit.start + 1
+    while i <= unit.end:
+        line = lines[i]
+        if lexed.visible[i] and not lexed.indented[i]:
+            m = field_re.fullmatch(line)
+            if m:
+                name = m.group("name")
+                current = Occurrence((m.group("value") or "").strip(), i)
+                entry.fields.setdefault(name, []).append(current)
+                if (schema == 2 and name in BODY_FIELDS and not current.value and i + 1 <= unit.end):
+                    opened = fence_re.fullmatch(lines[i + 1])
+                    if opened:  # schema 2 wrapper: verbatim body, fence lines dropped
+                        fence = opened.group("fence")
+                        entry.fences.append(i + 1)
+                        j = i + 2
+                        while j <= unit.end and not _closes(lines[j], fence[0], len(fence)):
+                            current.body.append(lines[j])
+                            j += 1
+                        if j <= unit.end:
+                            entry.fences.append(j)
+                        i = j + 1
+                        continue
+                i += 1
+                continue
+            if name == "Evidence" and line.startswith("- "):
+                entry.evidence.append((line[2:].strip(), i))
+                i += 1
+                continue
+        if current is not None:
+            current.body.append(line)
+            if lexed.visible[i] and line.strip():
+                current.visible_body = True
+        i += 1
+    return entry

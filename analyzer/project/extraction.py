@@ -1,0 +1,189 @@
+"""Every managed file's extraction, from the facts cache or extracted, merged into the loader.
+
+analyzer/project/loader.py reads the files and the manifest; this module turns each other file into
+a :class:`~analyzer.project.extract.sink.Sink` (cached by content, analyzer/core/cache.py) and merges it.
+On a large cold cache a forked helper extracts a share of the files into the cache
+(analyzer/project/extract/prefetch.py). When the manifest's own extraction is not cached yet, the
+helper starts *before* it is read (:func:`start_early`): the manifest's first extraction
+takes a while (lexing, its contract, the optional index), and meanwhile the helper is
+already extracting subjects.md, whose facts do not depend on the entry schema the
+manifest names.
+
+Output never depends on who extracted a file, nor on the order of merging: the fact base
+holds sets (the smallest span of a fact wins), diagnostics are sorted, and the per-module
+texts, unit ranges and titles are recorded in module order.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional
+
+from analyzer.core import cache
+from analyzer.project.extract import prefetch
+from analyzer.project.extract.prefetch import Job
+from analyzer.project.extract.sink import Sink
+
+SCHEMA_FREE = ("subjects", "reconciliations")  # file kinds whose extraction ignores the entry schema
+
+
+def jobs_of(loader, modules: List[str], file_kind) -> List[Job]:
+    """The extraction job of every readable module (an unreadable one gets its diagnostic)."""
+    jobs = []
+    for module in modules:
+        text = loader.read_text(module)
+        if text is not None:
+            kind = file_kind(module)
+            jobs.append(Job(module, text, kind, kind not in SCHEMA_FREE))
+    return jobs
+
+
+def start_early(loader, jobs: List[Job], manifest_text: Optional[str], side_task) -> Optional[prefetch.Helper]:
+    """A helper forked before the manifest is read, when the manifest's extraction is not
+    cached (so it is extracted: a first run, most likely with every file uncached)
+    and the files are large enough for a helper; else None (:func:`extract_files` may still
+    fork one once the schema and the uncached files are known)."""
+    if (manifest_text is None or not loader.use_cache or loader.texts is not None
+            or sum(len(job.text) for job in jobs) < prefetch.MIN_BYTES
+            or cache.has(cache.key("manifest", "manifest.md", 0, manifest_text)) or not _cache_usable()):
+        return None
+    return prefetch.start(jobs, lambda job, schema: _store(loader, job, schema), side_task)
+
+
+def extract_files(loader, jobs: List[Job], schema: int, side_task, helper: Optional[prefetch.Helper]) -> None:
+    """Extract (or load from the cache) every job's file and merge it into the loader.
+
+    With a helper, the parent extracts the jobs it claims and merges the helper's files as
+    the helper reports them; a file the helper did not finish is extracted here at the end.
+    """
+    for job in jobs:
+        job.key = _key(job, schema)
+    # below prefetch's size floor no helper would start: asking the cache about every file
+    # first would only double the lookups (2,002 snippet revisions of a readiness window)
+    if (helper is None and loader.use_cache and sum(len(job.text) for job in jobs) >= prefetch.MIN_BYTES
+            and _cache_usable()):
+        missing = [job for job in jobs if not cache.has(job.key)]
+        if missing:
+            _prepare({job.kind for job in missing})
+            helper = prefetch.start(missing, lambda job, known: _store(loader, job, known), side_task, schema)
+    done: Dict[str, Sink] = {}
+    bundle = None  # one facts-cache entry for all files (load_texts(bundled=True), no helper)
+    shared = loader.bundled if isinstance(loader.bundled, cache.Bundle) else None  # one for several loads
+    bundled: Optional[Dict[str, Sink]] = None  # the stored extractions to take the files from
+    complete = True  # every file's extraction is stored there (else the entry is written anew)
+    if helper is None and loader.use_cache and loader.bundled and jobs:
+        if shared is not None:
+            bundled = shared.unused()
+            # a file an earlier load of the bundle took is stored (it is extracted again here)
+            complete = all(job.key in bundled or job.key in shared.extracted for job in jobs)
+        else:
+            bundle = cache.bundle_key((loader.rel(job.module), job.key) for job in jobs)
+            bundled = cache.load_bundle(bundle) or {}
+            complete = len(bundled) == len(jobs) and all(job.key in bundled for job in jobs)
+
+    def merge(job: Job) -> None:
+        sink = done[job.module] = _sink(loader, job, schema, bundled)
+        loader.merge(sink, job.text)
+
+    if helper is not None:
+        with prefetch.reaped(helper):  # a failing merge leaves no helper behind
+            helper.send_schema(schema)
+            for job in helper.claim():  # the parent's share, with the helper's files as they come
+                merge(job)
+                for finished in helper.finished(block=False):
+                    merge(finished)
+            for finished in helper.finished(block=True):
+                merge(finished)
+        helper.wait()
+    for job in jobs:
+        if job.module not in done:
+            merge(job)
+    if shared is not None and bundled is not None:
+        shared.keep({job.key: done[job.module] for job in jobs}, not complete)
+    elif bundle is not None and not complete:
+        cache.store_bundle(bundle, {job.key: done[job.module] for job in jobs})
+    for job in jobs:
+        sink = done[job.module]
+        loader.project.texts[job.module] = job.text
+        loader.project.unit_ranges[job.module] = sink.units
+        loader.project.titled[job.module] = sink.has_title
+
+
+def _cache_usable() -> bool:
+    """Whether the facts cache can be written: a helper only stores extractions there, so
+    without it the parent would extract every file the helper did once more."""
+    return cache.FACTS.directory() is not None
+
+
+def _key(job: Job, schema: int) -> str:
+    """The facts-cache key of a job (the schema only where extraction reads it)."""
+    return cache.key(job.kind, job.module, schema if job.needs_schema else 0, job.text)
+
+
+def _prepare(kinds) -> None:
+    """Import the extractors of these file kinds and compile their unit patterns before a
+    prefetch helper forks: both processes need them, and the helper then inherits them
+    instead of building them again (the grammar terminals and large regexes: ~0.03 s)."""
+    from analyzer.project.extract import fast_entries, fast_subjects
+
+    if "subjects" in kinds:
+        fast_subjects.subject_unit()
+    if "entries" in kinds:
+        fast_entries.entry_unit()
+
+
+def extractor(kind: str, module: str, schema: int, text: str):
+    """The function that extracts one file of this kind into a sink."""
+
+    def extract(sink: Sink) -> None:
+        # imported on a cache miss only: a warm run never loads the extractors
+        from analyzer.project.extract import entries, records, subjects
+
+        if kind == "subjects":
+            subjects.extract_subjects(text, module, sink)
+        elif kind == "reconciliations":
+            records.extract_records(text, module, sink)
+        else:
+            entries.extract_entries(text, module, schema, sink)
+
+    return extract
+
+
+def _sink(loader, job: Job, schema: int, bundled: Optional[Dict[str, Sink]] = None) -> Sink:
+    # the extractor is looked up only on a miss: a cached file needs none
+    return cached_sink(loader, job.module, job.kind, schema, job.text,
+                       lambda sink: extractor(job.kind, job.module, schema, job.text)(sink), job.key, bundled)
+
+
+def _store(loader, job: Job, schema: int) -> None:
+    """Extract one file into the facts cache only, unless it is there (the prefetch
+    helper's work; a helper forked early computes the keys of its files itself)."""
+    key = job.key or _key(job, schema)
+    if cache.has(key):
+        return
+    sink = Sink(loader.rel(job.module))
+    extractor(job.kind, job.module, schema, job.text)(sink)
+    cache.store(key, sink)
+
+
+def cached_sink(loader, module: str, kind: str, schema: int, text: str, extract, key: Optional[str] = None,
+                bundled: Optional[Dict[str, Sink]] = None) -> Sink:
+    """The extraction of one file: from the facts cache, or by ``extract(sink)`` (then stored).
+    ``bundled``: the extractions of a bundle (facts key -> sink) to take it from instead (it
+    is taken out); a file missing there is extracted and left to the caller, which stores
+    the bundle whole."""
+    key = key or cache.key(kind, module, schema, text)
+    if bundled is not None:
+        # taken, not looked up: a sink is merged into one fact base only (a bundle shared by
+        # several loads may be asked for the same file twice; the second one is extracted)
+        sink = bundled.pop(key, None)
+    else:
+        sink = cache.load(key) if loader.use_cache else None
+    if sink is None or sink.path != loader.rel(module):
+        sink = Sink(loader.rel(module))
+        extract(sink)
+        if loader.use_cache and bundled is None:
+            cache.store(key, sink)
+    # the key determines the facts (text, module, schema, extractor): the fact base's digest
+    # uses it instead of hashing the rows again
+    sink.key = f"{sink.path}\0{key}"
+    return sink
