@@ -344,7 +344,9 @@ def extractor_version() -> str:
     here = Path(__file__).resolve().parent
     h = hashlib.sha256(sys.version.encode())
     sources = [here / "markdown.py", here / "files.py", here / "cache.py", *sorted((here / "extract").glob("*.py")),
-               *sorted(data_dir("grammar").glob("*.lark"))]
+               *sorted(data_dir("grammar").glob("*.lark")),
+               # extraction judges each file's entries with these rules (analyzer/extract/judge.py)
+               data_dir("facts") / "entry_fields.dl", *sorted((data_dir("rules") / "entries").glob("*.dl"))]
     for path in sources:
         if path.is_file():
             h.update(path.name.encode() + b"\0" + path.read_bytes())
