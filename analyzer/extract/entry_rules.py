@@ -65,19 +65,21 @@ def _neutral(add, key: int, module: str, shown: str, code: str, entry: ParsedEnt
     """The neutral facts rules/entries/entries.dl judges the entry by (facts/entry_fields.dl):
     what it holds, never whether that is valid."""
     add("ent_heading", (key, module, shown, code), key, 1)
-    fields = entry.fields
-    for name, occs in fields.items():
-        for k, occ in enumerate(occs, 1):
-            add("ent_field", (key, name, k, occ.value, occ.line + 1), occ.line + 1, 1)
-            if occ.visible_body:
-                add("ent_continued", (key, name, k), occ.line + 1, 1)
+    for name, occs in entry.fields.items():
+        at = occs[0].line + 1
+        value = occs[-1].value
+        add("ent_count", (key, name, len(occs)), at, 1)
+        add("ent_value", (key, name, value), occs[-1].line + 1, 1)
+        if not all([occ.value for occ in occs]):
+            add("ent_empty", (key, name), at, 1)
+        if True in [occ.visible_body for occ in occs]:
+            add("ent_continued", (key, name), at, 1)
         if name in _QUOTED:
-            for occ in occs:
-                add("ent_quoted", (occ.value, repr(occ.value)), occ.line + 1, 1)
-                if name == "Scope" and scope_shape(occ.value):
-                    add("ent_scope_shape", (occ.value,), occ.line + 1, 1)
+            add("ent_quoted", (value, repr(value)), at, 1)
+            if name == "Scope" and scope_shape(value):
+                add("ent_scope_shape", (value,), at, 1)
         elif name in _BODY_SET and entry.body_text(name).strip():
-            add("ent_body_filled", (key, name), occs[0].line + 1, 1)
+            add("ent_body_filled", (key, name), at, 1)
     for k, ((item, line), kind) in enumerate(zip(entry.evidence, kinds), 1):
         add("ent_evidence", (key, k, item, kind), line + 1, 3)
 

@@ -20,12 +20,14 @@ HEAD = "MC-DEC-20260101-aaaaaaaa"
 
 def _facts(module="decisions.md", code="DEC", fields=(), evidence=(), filled=("Decision",), quoted=(), shapes=()):
     """ent_* facts of one entry at line 3 (``fields``: (name, value) in order)."""
-    seen: dict = {}
-    rows = set()
-    for line, (name, value) in enumerate(fields, 4):
-        seen[name] = seen.get(name, 0) + 1
-        rows.add((3, name, seen[name], value, line))
-    return {"ent_heading": {(3, module, HEAD, code)}, "ent_field": rows,
+    counts: dict = {}
+    values: dict = {}
+    for name, value in fields:
+        counts[name] = counts.get(name, 0) + 1
+        values[name] = value  # the last occurrence wins
+    return {"ent_heading": {(3, module, HEAD, code)}, "ent_count": {(3, n, c) for n, c in counts.items()},
+            "ent_value": {(3, n, v) for n, v in values.items()},
+            "ent_empty": {(3, n) for n, v in fields if not v},
             "ent_evidence": {(3, k, item, kind) for k, (item, kind) in enumerate(evidence, 1)},
             "ent_body_filled": {(3, name) for name in filled}, "ent_quoted": set(quoted),
             "ent_scope_shape": set(shapes)}
