@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Optional
 
 FORMAT = b"memory-analyzer-shipped-program-2\n"
-PROGRAMS = ("rules/read/read.dl", "rules/check/check.dl", "rules/index/index.dl", "rules/query.dl", "facts/schema.dl")
+PROGRAMS = ("rules/read/read.dl", "rules/check/check.dl", "rules/index/index.dl", "rules/query.dl", "facts/schema.dl",
+            "rules/entries/entries.dl")
 
 
 def _data_root() -> Path:

@@ -5,12 +5,12 @@ grammar's text digest (analyzer/dev/terms_gen.py says why).
 """
 
 DIGESTS = {
-    'entries': '5aa36d225f2c3190cbf5c2c57b7d1788efc1d7593f2790aa301ab481a923a917',
-    'local_manifest': 'f8e5d3736330ef72113a2f0d1ef5fbabd1007bea506b9a9022c7e647d46e47e9',
-    'manifest': '01d014e2a2d8b6dfc5a6b5fe3d1457bf1f33e6b867a279064c7c9385fc4002d9',
-    'plan': 'f96f8ebbd8bb1bf1f4c4724cc2de39bbd6eeb953f618200064721708fe8f461d',
-    'reconciliations': '97d44e7759b1240595465e0efbbb001bad96426fcdc65eab20c4981aee59008e',
-    'subjects': 'c52adc6f900c9a06853a8e0b4ee33524765872dc707a2bd37b726c8bafb5bc18',
+    'entries': 'aada2a43e87a2ed113030423c5bfc300e344aff654711765676fd8eb9c40db4b',
+    'local_manifest': '6dcfe428ef142f364c136436419a3ae41d79eafdbb35c6cf6d5b364be74be470',
+    'manifest': '716e9ea301c35ff32bf327f9ff7ee6e85326cc8702d079eb695c616cb74385d9',
+    'plan': 'c3e74c7c5d03749ae9235ee1f372a1f6d60aa4b7555bd5394918042efa2767b0',
+    'reconciliations': 'c689ae715bcdaec07b91067b7438e1942fced9158c69d17ed72d56209e9de623',
+    'subjects': 'dcb0f9ca87242b01cdbfb3164698cae832ead64936f600438a19ddcd7cc6cbb5',
 }
 
 TERMINALS = {
