@@ -345,7 +345,9 @@ def extractor_version() -> str:
     h = hashlib.sha256(sys.version.encode())
     sources = [here / "project" / "markdown.py", here / "project" / "files.py", here / "core" / "cache.py",
                *sorted((here / "project" / "extract").glob("*.py")),
-               *sorted(data_dir("grammar").glob("*.lark"))]
+               *sorted(data_dir("grammar").glob("*.lark")),
+               # extraction judges each file's entries with these rules (analyzer/project/extract/judge.py)
+               data_dir("facts") / "entry_fields.dl", *sorted((data_dir("rules") / "entries").glob("*.dl"))]
     for path in sources:
         if path.is_file():
             h.update(path.name.encode() + b"\0" + path.read_bytes())

@@ -97,12 +97,13 @@ def test_a_generated_project_takes_the_fast_path_and_gives_the_same_sinks(tmp_pa
         pytest.skip("../shared/bench/gen_project.py not available")
     subprocess.run([sys.executable, str(generator), str(tmp_path / "p"), "300"], check=True, capture_output=True)
     memory = tmp_path / "p" / "docs" / "memory"
-    clean = []
-    original = fast_entries._clean
-    monkeypatch.setattr(fast_entries, "_clean", lambda *a: clean.append(original(*a)) or clean[-1])
+    matched = []
+    original = fast_entries._Entry
+    monkeypatch.setattr(fast_entries, "_Entry", lambda *a: matched.append(a) or original(*a))
     assert _check_tree(memory) > 5
-    # every generated entry is canonical and valid: none went to the general path
-    assert len(clean) >= 2 * 300 and all(clean)
+    # every generated entry is canonical: the fast path matched it (none went to the general
+    # path); whether it is valid is the rules' question, the same on both paths
+    assert len(matched) >= 2 * 300
     subjects = (memory / "subjects.md").read_text(encoding="utf-8")
     pattern = fast_subjects.subject_unit()
     found = canonical.sections(subjects)

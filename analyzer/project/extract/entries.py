@@ -3,8 +3,9 @@
 Every non-special managed file (decisions, constraints, do-not-use, preferences, inbox,
 rules/profiles/areas modules, archive, brief, changelog, ...) is split into units; every h2
 unit with a canonical Entry heading is parsed into fields (:mod:`analyzer.project.extract.fields`)
-and validated per entry (:mod:`analyzer.project.extract.entry_rules`). Cross-entry questions
-(relations, duplicate IDs, conflicts) are left to rules.
+into neutral facts (:mod:`analyzer.project.extract.entry_rules`), which the per-entry rules of
+rules/entries/*.dl judge (:mod:`analyzer.project.extract.judge`). Cross-entry questions
+(relations, duplicate IDs, conflicts) are left to the other rules.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from analyzer.project.extract import entry_rules
 from analyzer.project.extract.blocks import markdown_errors
 from analyzer.project.extract.fields import parse_fields
 from analyzer.project.extract.grammars import terminal
+from analyzer.project.extract.judge import judge
 from analyzer.project.extract.sink import Sink
 from analyzer.project.markdown import TOKEN_RE, lex, split_units
 
@@ -60,6 +62,7 @@ def extract_entries(text: str, module: str, schema: int, sink: Sink, prefix: str
         from analyzer.project.extract import fast_entries
 
         if fast_entries.entries(text, module, schema, sink):
+            judge(sink, module, prefix, 0)
             return
     lexed = lex(text)
     doc = split_units(lexed)
@@ -71,9 +74,11 @@ def extract_entries(text: str, module: str, schema: int, sink: Sink, prefix: str
         sink.units = [(u.start, u.end) for u in doc.units]
         for index, message in lexed.errors:
             sink.fact("overlay_issue", f"{module}: Markdown entry parsing failed: {message}", line=index + 1)
+    first_unit_rank = len(sink.columns.get("entry_issue", ((),))[0])  # the Markdown errors come first
     emitter = UnitEmitter(sink, module, schema, prefix)
     for ordinal, unit in enumerate(doc.units, 1):
         emitter.unit(lexed, ordinal, unit, tokens[ordinal - 1])
+    judge(sink, module, prefix, first_unit_rank)
 
 
 _CLOSING = re.compile(r"[ \t]+#+[ \t]*$")

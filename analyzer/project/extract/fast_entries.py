@@ -1,22 +1,20 @@
 """The canonical formal entry unit of the fast path (analyzer/project/extract/canonical.py).
 
 An entry unit: heading, Status, Scope, optional Subject and Facet, Evidence items, one
-typed body, an optional Reason body, blank lines between the fields. An entry in that shape
-that passes every per-entry rule (:func:`_clean`, a conservative reading of
-analyzer/project/extract/entry_rules.py) has its facts written straight from the match; any other
-matched entry gets the :class:`~analyzer.project.extract.fields.ParsedEntry` the general path would
-read from its lines and goes through :func:`~analyzer.project.extract.entry_rules.emit_entry`; a
-section the pattern does not match is read by the general path.
+typed body, an optional Reason body, blank lines between the fields. A matched entry gets
+the :class:`~analyzer.project.extract.fields.ParsedEntry` the general path would read from its lines
+and goes through :func:`~analyzer.project.extract.entry_rules.emit_entry` like any other: this path
+only saves the lexing, and judges nothing itself (the per-entry rules are
+rules/entries/*.dl, run on the file by analyzer/project/extract/judge.py). A section the pattern
+does not match is read by the general path.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from sys import intern
 from typing import List
 
 from analyzer.project.extract import canonical as c
-from analyzer.project.extract import entry_rules as rules
 from analyzer.project.extract.entries import UnitEmitter, emit_units_of, unit_tokens
 from analyzer.project.extract.fields import Occurrence, ParsedEntry
 from analyzer.project.extract.grammars import terminal
@@ -89,68 +87,6 @@ class _Entry:
         return entry
 
 
-@lru_cache(maxsize=4096)
-def _accepted(module: str, code: str, status: str, scope: str, facet, bname: str, has_subject: bool) -> bool:
-    """Whether the per-entry rules that read only these values accept an entry here (facet
-    None: no Facet field): Status active (else a lifecycle, storage or Status issue), a
-    valid Scope, the storage rules (§5.9), a known Facet, Subject and Facet where identity
-    requires them (§5.6), and the typed body the ID and file require (§5.3)."""
-    if status != "active" or not rules.scope_ok(scope):
-        return False
-    if rules.storage_issues("", code, module, None, {"Status": status, "Scope": scope}):
-        return False
-    if facet is not None and facet not in rules.FACETS:
-        return False
-    if rules.needs_identity(code, module) and (facet is None or not has_subject):
-        return False
-    return bname in rules.expected_bodies(code, module)
-
-
-def _clean(sink: Sink, module: str, ordinal: int, e: _Entry, line_no: int) -> bool:
-    """Write the facts of an entry that every per-entry rule accepts, as
-    :func:`~analyzer.project.extract.entry_rules.emit_entry` would; False (nothing written) when a
-    rule might object. Only what the entry section pattern leaves open is checked: its
-    fields are known and single, Status, Scope and Evidence present, scalar bodies blank."""
-    g = e.g
-    shown, code, title, status, scope, subject, facet, bname, bv, bl = (
-        g["id"], g["code"].upper(), g["title"], g["status"], g["scope"], g["subject"], g["facet"], g["bname"],
-        g["bv"], g["bl"])
-    status, scope = status.strip(), scope.strip()
-    if facet is not None:
-        facet = facet.strip()
-    if not _accepted(module, code, status, scope, facet, bname, subject is not None):
-        return False
-    if subject is not None:
-        subject = subject.strip()
-        if not subject:
-            return False
-    if not (bv.strip() or bl.strip()):
-        return False
-    items = e.items
-    sources = [rules.classify_evidence(item) for item in items]
-    kinds = [source[0] for source in sources]
-    if not all(items) or rules.evidence_issues("", None, kinds, {"Status": status}):
-        return False
-    eid = shown.casefold()
-    at = e.lines
-    add = sink.row
-    add("entry", (eid, module, intern(code), intern(status), intern(scope)), line_no, 1)
-    add("entry_unit", (eid, module, ordinal), line_no, 1)
-    add("entry_title", (eid, title), line_no, 1)
-    add("entry_display", (eid, shown), line_no, 1)
-    if subject is not None:
-        add("entry_subject", (eid, intern(subject.casefold())), at["Subject"] + 1, 1)
-        add("entry_field", (eid, "Subject", subject), at["Subject"] + 1, 1)
-    if facet is not None:
-        add("entry_facet", (eid, intern(facet)), at["Facet"] + 1, 1)
-    add("entry_body", (eid, intern(bname)), at["body"] + 1, 1)
-    for k, (item, source) in enumerate(zip(items, sources), 1):
-        ln = at["Evidence"] + 1 + k
-        add("entry_evidence", (eid, item, k), ln, 3)
-        add("evidence_source", (eid, k) + source, ln, 3)
-    return True
-
-
 def entries(text: str, module: str, schema: int, sink: Sink) -> bool:
     """A shared entry file by the fast path; False (nothing emitted) when it is not plain
     or has no h2 line."""
@@ -178,12 +114,5 @@ def entries(text: str, module: str, schema: int, sink: Sink) -> bool:
         if m is None:
             emitter.unit(lexed, ordinal, unit, tokens)
         else:
-            entry = _Entry(m, unit[0])
-            if _clean(sink, module, ordinal, entry, unit[0] + 1):
-                if entry.g["bname"] == "Decision" and not entry.g["bv"].strip():
-                    sink.fact("unit_decision_line", module, ordinal, f"{entry.g['id']} — {entry.g['title']}",
-                              line=unit[0] + 1)
-                emitter.formal_unit(ordinal, entry.g["id"], unit[0] + 1, tokens)
-            else:
-                emitter.entry(ordinal, m, entry.parsed(), unit[0] + 1, tokens)
+            emitter.entry(ordinal, m, _Entry(m, unit[0]).parsed(), unit[0] + 1, tokens)
     return True
