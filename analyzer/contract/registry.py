@@ -295,7 +295,7 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "fleet check|report|query|export SOURCE...: extract each repository (a directory of checkouts, one "
         "repository, or a file listing paths), evaluate rules/check/check.dl once over all of them in DuckDB "
         "and print each repository's `check --all` result, a fleet report, the "
-        "answer to a datalog goal or SQL, or Parquet files. Needs the [fleet] extra (the fleet guide: docs on the project page).",
+        "answer to a datalog goal or SQL, or Parquet files. Needs the [fleet] extra: pip install 'memory-custodian-analyzer[fleet]'.",
         shapes=Shapes("analyzer.contract.fleet_shapes:FLEET_SHAPES"),
         exits=((0, "every repository's check exits 0 (check); the report, answer or files were written"),
                (1, "fleet check: the worst repository's `check --all` exits 1"),
