@@ -58,6 +58,7 @@ def _value(fmt, udf=False):
 SCALARS: Dict[str, Dict[str, Callable]] = {
     "glob_match": {"bb": _test("ma_glob_match({0}, {1})")},
     "glob_match_under": {"bb": _test("ma_glob_match_under({0}, {1})")},
+    "glob_match_ext": {"bb": _test("ma_glob_match_ext({0}, {1})")},
     "re_match": {"bb": _test("ma_re_match({0}, {1})")},
     "starts_with": {"bb": _test("starts_with({0}, {1})")},
     "ends_with": {"bb": _test("ends_with({0}, {1})")},

@@ -49,6 +49,7 @@ S, N, B = "VARCHAR", "BIGINT", "BOOLEAN"
 FUNCTIONS: Dict[str, Tuple[Callable, Tuple[str, ...], str]] = {
     "ma_glob_match": (_holds("glob_match"), (S, S), B),
     "ma_glob_match_under": (_holds("glob_match_under"), (S, S), B),
+    "ma_glob_match_ext": (_holds("glob_match_ext"), (S, S), B),
     "ma_re_match": (_holds("re_match"), (S, S), B),
     "ma_glob_invalid": (_first("glob_invalid"), (S,), S),
     "ma_path_invalid": (_first("path_invalid"), (S,), S),
