@@ -145,8 +145,10 @@ def render_failed(fmt: str, result, args: argparse.Namespace):
     from analyzer.commands.check_formats import Context
     from analyzer.commands.check_formats import render as render_check
 
-    if fmt == "json" and not result.error_path:  # the document names the command line, as before
+    if fmt == "json" and result.failure.span is None:  # the document names the command line, as before
         import dataclasses
 
-        result = dataclasses.replace(result, error_path="<command line>")
+        from analyzer.core.span import Span
+
+        result = dataclasses.replace(result, failure=dataclasses.replace(result.failure, span=Span("<command line>")))
     return render_check(fmt, result, Context(str(getattr(args, "project_root", ".") or ".")))

@@ -47,7 +47,8 @@ def autonomy_payload(result: AutonomyResult) -> dict:
 def as_check_result(result: AutonomyResult):
     """The autonomy check as a ``check`` result of one family, ``autonomy``, so that the CI
     formats of ``check`` (SARIF, JUnit, GitHub annotations, Markdown) render it unchanged."""
-    from analyzer.contract.check_model import CheckFinding, CheckResult, FamilyResult
+    from analyzer.contract.check_model import CheckResult, FamilyResult
+    from analyzer.contract.results import Finding
     from analyzer.core.span import Span
 
     # the ID leads the message, as in the text output: a GitHub annotation or JUnit failure
@@ -61,10 +62,10 @@ def as_check_result(result: AutonomyResult):
             return [Span(anchor.path, anchor.line)]
         return [Span(f.path, f.line or 1)] if f.path else []
 
-    findings = [CheckFinding(f.code, "autonomy", f.message if f.kind == "reading" else f"{f.ident}: {f.message}",
+    findings = [Finding(f.code, "autonomy", f.message if f.kind == "reading" else f"{f.ident}: {f.message}",
                              status=f.status, entries=[f.ident] if f.kind != "reading" else [], locations=where(f))
                 for f in result.findings]
-    findings += [CheckFinding("MA-DIFF-BLINDSPOT", "autonomy", s.message, status="INVALID", locations=[Span(s.path, s.line)])
+    findings += [Finding("MA-DIFF-BLINDSPOT", "autonomy", s.message, status="INVALID", locations=[Span(s.path, s.line)])
                  for s in result.diff.blindspots]
     family = FamilyResult("autonomy", "autonomy", result.status, result.exit_code, findings)
     notes = [judged_line(result)] if result.merge_base else []  # the Markdown summary's (analyzer/render/md.py)
