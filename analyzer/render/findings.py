@@ -29,10 +29,7 @@ def all_findings(result: CheckResult) -> List[Finding]:
     for family in result.families:
         out.extend(family.findings)
         if family.block == "merge" and result.merge is not None:
-            for f in result.merge.findings:
-                out.append(Finding(f.code, "merge", f.message, status=f.status,
-                                        locations=[Location(l.path, l.line, l.col) for l in f.locations],
-                                        revisions=[(l.revision, l.commit) for l in f.locations]))
+            out.extend(result.merge.findings)
     return out
 
 

@@ -7,7 +7,7 @@ it never reads as CLEAR.
 
 from __future__ import annotations
 
-from analyzer.query.merge import MergeResult
+from analyzer.query.merge import MergeResult, merge_line
 
 
 def merge_payload(result: MergeResult) -> dict:
@@ -26,9 +26,9 @@ def merge_payload(result: MergeResult) -> dict:
                 "family": "merge",
                 "status": f.status,
                 "message": f.message,
-                "text": f.line(),
-                "locations": [{"path": loc.path, "line": loc.line, "col": loc.col, "revision": loc.revision,
-                               "commit": loc.commit} for loc in f.locations],
+                "text": merge_line(f),
+                "locations": [{"path": loc.path, "line": loc.line, "col": loc.col, "revision": label,
+                               "commit": commit} for loc, (label, commit) in zip(f.locations, f.revisions)],
             }
             for f in result.findings
         ],

@@ -215,14 +215,16 @@ def test_compressed_size_limit_halves_the_results(monkeypatch):
 def test_merge_review_locations_name_their_revision():
     """A merge review's lines are in Git revisions (the same path and line can be on both
     sides): every SARIF location, Markdown link and annotation says which revision."""
-    from analyzer.query.merge import MergeFinding, MergeLocation, MergeResult
+    from analyzer.query.merge import MergeResult
     from analyzer.render import check_github, md
     from analyzer.render.findings import all_findings
 
-    at = [MergeLocation("HEAD", "a" * 40, "docs/memory/subjects.md", 23),
-          MergeLocation("origin/main", "b" * 40, "docs/memory/subjects.md", 23),
-          MergeLocation("merge base", "c" * 40, "docs/memory/decisions.md", 4)]
-    merge = MergeResult("origin/main", status="CONFLICT", findings=[MergeFinding("MC-MERGE-001", "CONFLICT", "dup", at)])
+    at = [Location("docs/memory/subjects.md", 23), Location("docs/memory/subjects.md", 23),
+          Location("docs/memory/decisions.md", 4)]
+    revisions = [("HEAD", "a" * 40), ("origin/main", "b" * 40), ("merge base", "c" * 40)]
+    merge = MergeResult("origin/main", status="CONFLICT",
+                        findings=[Finding("MC-MERGE-001", "merge", "dup", status="CONFLICT", locations=at,
+                                          revisions=revisions)])
     result = CheckResult([FamilyResult("conflicts", "conflicts", "CLEAR", 0),
                           FamilyResult("merge", "merge", "CONFLICT", 1)], "CONFLICT", 1)
     result.merge = merge

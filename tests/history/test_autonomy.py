@@ -15,7 +15,7 @@ from histrepo import MEM, tree_state
 from story import AS_OF
 from test_readiness import ready_story
 
-from analyzer.query.autonomy import run_autonomy
+from analyzer.query.autonomy import run_autonomy, unit_of
 
 REPO = Path(__file__).resolve().parents[2]
 MODES = ("plan", "confirm", "full")
@@ -42,7 +42,7 @@ def history(tmp_path_factory):
 
 def requirement_seen(result, ident):
     """What the check required of the change to ``ident``: confirm (001), plan (002) or allow."""
-    codes = {f.code for f in result.findings if f.ident.casefold() == ident.casefold()}
+    codes = {f.code for f in result.findings if unit_of(f)[1].casefold() == ident.casefold()}
     assert len(codes) <= 1, codes
     return {"MA-AUTONOMY-001": "confirm", "MA-AUTONOMY-002": "plan"}.get(next(iter(codes), ""), "allow")
 

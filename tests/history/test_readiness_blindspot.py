@@ -13,7 +13,7 @@ from histrepo import DAY, MEM
 from story import AGENT, AS_OF
 from test_readiness import ready_story
 
-from analyzer.query.autonomy import run_autonomy
+from analyzer.query.autonomy import run_autonomy, unit_of
 from analyzer.query.readiness import run_readiness
 
 
@@ -58,5 +58,5 @@ def test_full_autonomy_over_unreadable_history_is_judged_as_confirm(blind):
     assert result.error == "" and result.effective == "confirm"
     demoted = [f for f in result.findings if f.code == "MA-AUTONOMY-003"]
     # one per unreadable commit (the broken one and the one mending it); the readings pass
-    assert [f.ident for f in demoted] == ["history", "history"] and any(broken in f.message for f in demoted)
+    assert [unit_of(f)[1] for f in demoted] == ["history", "history"] and any(broken in f.message for f in demoted)
     assert (result.status, result.exit_code) == ("REVIEW", 0)
