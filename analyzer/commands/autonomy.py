@@ -89,8 +89,11 @@ def run(args: argparse.Namespace) -> int:
     mode = args.autonomy or "confirm"
     result = run_autonomy(Path(args.project_root), args.memory_dir, mode, args.base, args.head, args.reviewers or [],
                           args.agent_authors, not args.no_cache)
-    if result.error:
-        return error(args, result.error_code, result.error, result.error_path, result.error_line, result.error_col)
+    if result.failure is not None:
+        where = result.failure.span
+        if where is None:  # no file is at fault: the command line
+            return error(args, result.failure.code, result.failure.message)
+        return error(args, result.failure.code, result.failure.message, where.path, where.line, where.col)
     from analyzer.commands.check import write_outputs
 
     # --format on stdout and every --output [FORMAT:]FILE, as check writes them

@@ -15,9 +15,10 @@ import difflib
 from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
-from analyzer.contract.results import Finding
-from analyzer.history.git import FileError, GitError
+from analyzer.contract.results import Failure, Finding
+from analyzer.history.git import GitError
 from analyzer.query.diff import DiffResult
+from analyzer.query.failures import git_failure
 
 
 def commit_of(finding: Finding) -> str:
@@ -34,8 +35,7 @@ class RestoreResult:
     diff: DiffResult
     status: str = ""  # READY, WARNING, UNCHANGED, UNKNOWN, BLINDSPOT; "" when it could not run
     exit_code: int = 2
-    error: str = ""
-    error_file: Optional[FileError] = None  # when the error is a managed file that cannot be used
+    failure: Optional[Failure] = None  # why it could not run (MA-FILE-* at a file that cannot be used, else MA-GIT)
     kind: str = ""
     cls: str = ""
     subkind: str = ""
@@ -56,7 +56,7 @@ def run_restore(root, memory_dir: str, ident: str, base: str, head: Optional[str
         facts, order, revisions = diff_facts(root, memory_dir, result.diff, program, use_cache)
         prefix = _prefix(root)
     except GitError as exc:
-        result.error, result.error_file = str(exc), exc if isinstance(exc, FileError) else None
+        result.failure = git_failure(exc)
         return result
     facts["restore_target"] = [(ident.casefold(),)]
     db = facts.evaluate(program)
