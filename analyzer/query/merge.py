@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
-from analyzer.contract.results import Finding
+from analyzer.contract.results import Failure, Finding
 from analyzer.core.span import Span
 from analyzer.history.git import GitError, Repo
 from analyzer.engine.phases import input_counts, phase_one_given, phase_one_inputs
@@ -39,7 +39,8 @@ class MergeResult:
 
     ref: str
     status: Optional[str] = None  # CLEAR, REVIEW or CONFLICT; None when unavailable
-    error: str = ""  # why the review is unavailable
+    # why the review is unavailable (its message is the reason §9.5 prints; exit 1, never CLEAR)
+    failure: Optional[Failure] = None
     base: str = ""
     head: str = ""
     target: str = ""
@@ -55,7 +56,7 @@ class MergeResult:
     def text_lines(self) -> List[str]:
         """The merge review block of the text output (spec §9.5)."""
         if not self.available:
-            return [f"Merge review unavailable: {self.error}", UNAVAILABLE_NOTE]
+            return [f"Merge review unavailable: {self.failure.message}", UNAVAILABLE_NOTE]
         lines = [f"Merge review status: {self.status}", f"Merge base: {self.base}"]
         lines += [f"- {merge_line(finding)}" for finding in self.findings]
         if self.status == "CLEAR":
@@ -83,7 +84,8 @@ def run_merge_review(project_root, memory_dir: str, ref: str, use_cache: bool = 
         with gc_paused():
             facts, given = _gather(repo, result, memory_dir, use_cache, worktree, worktree_problems)
     except GitError as exc:
-        result.error = str(exc)
+        # the whole reason as Git or the file named it (a FileError's place included)
+        result.failure = Failure(getattr(exc, "code", "MA-GIT"), str(exc), exit_code=1)
         return result
     db = merge_program(use_cache).evaluate(facts, given=given)
     _select(db, result, memory_dir)

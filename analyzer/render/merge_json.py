@@ -19,7 +19,7 @@ def merge_payload(result: MergeResult) -> dict:
         "base": result.base or None,
         "head": result.head or None,
         "target": result.target or None,
-        "error": result.error or None,
+        "error": result.failure.message if result.failure else None,
         "findings": [
             {
                 "code": f.code,
