@@ -89,8 +89,11 @@ def run(args: argparse.Namespace) -> int:
     mode = args.autonomy or "confirm"
     result = run_autonomy(Path(args.project_root), args.memory_dir, mode, args.base, args.head, args.reviewers or [],
                           args.agent_authors, not args.no_cache)
-    if result.error:
-        return error(args, result.error_code, result.error, result.error_path, result.error_line, result.error_col)
+    if result.failure is not None:
+        where = result.failure.span
+        if where is None:  # no file is at fault: the command line
+            return error(args, result.failure.code, result.failure.message)
+        return error(args, result.failure.code, result.failure.message, where.path, where.line, where.col)
     from analyzer.commands.check import write_outputs
 
     # --format on stdout and every --output [FORMAT:]FILE, as check writes them
@@ -145,8 +148,10 @@ def render_failed(fmt: str, result, args: argparse.Namespace):
     from analyzer.commands.check_formats import Context
     from analyzer.commands.check_formats import render as render_check
 
-    if fmt == "json" and not result.error_path:  # the document names the command line, as before
+    if fmt == "json" and result.failure.span is None:  # the document names the command line, as before
         import dataclasses
 
-        result = dataclasses.replace(result, error_path="<command line>")
+        from analyzer.core.span import Span
+
+        result = dataclasses.replace(result, failure=dataclasses.replace(result.failure, span=Span("<command line>")))
     return render_check(fmt, result, Context(str(getattr(args, "project_root", ".") or ".")))

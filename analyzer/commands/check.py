@@ -149,17 +149,17 @@ def run(args: argparse.Namespace) -> int:
     families = families_of(args) + (["report"] if report else [])
     result = run_check(CheckRequest(families, Path(args.project_root), args.memory_dir, not args.no_cache,
                                     options, packs, args.with_proofs, max_file_bytes=args.max_file_bytes))
-    if result.error is not None:
+    if result.failure is not None:
         # §9: a missing memory dir is the check's outcome (stdout, exit 1); unusable input
         # escapes as `Error: …` on stderr (exit 2). Other formats than text carry it in
         # their document on stdout, so the message goes to stderr.
         text_out = result.exit_code == exitcodes.FAILED and args.format == "text" and not args.output
-        print(result.error, file=sys.stdout if text_out else sys.stderr)
+        print(result.failure.message, file=sys.stdout if text_out else sys.stderr)
     from analyzer.query.report import report_of
 
     parts = report_of(result)  # the report family split out (a result without it as it is)
     result = check_gate.apply_gate(parts.check, gate)
-    if args.introduced and result.error is None:
+    if args.introduced and result.failure is None:
         from analyzer.history.git import GitError
         from analyzer.query.introduced import DEPTH, attach, trace
 

@@ -63,7 +63,7 @@ def _json(result: CheckResult, ctx: Context) -> Tuple[str, int]:
     from analyzer.contract.output import build_document, dumps
     from analyzer.render.check_json import check_payload, error_payload
 
-    shape, payload = ("error", error_payload(result)) if result.error is not None else ("result", check_payload(result))
+    shape, payload = ("error", error_payload(result)) if result.failure is not None else ("result", check_payload(result))
     document, errors = build_document("check", shape, payload)
     if errors:
         ctx.warn(f"analyze: internal error: check output does not match its declared shape check.{shape}; "

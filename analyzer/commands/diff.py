@@ -62,14 +62,14 @@ def run(args: argparse.Namespace) -> int:
     if not Path(args.project_root).is_dir():
         return usage_error("diff", args, f"project root is not a directory: {args.project_root}")
     result = run_diff(Path(args.project_root), args.memory_dir, args.base, args.head, not args.no_cache)
-    if result.error:
-        status = history_error("diff", args, result.error, result.error_file)
+    if result.failure is not None:
+        status = history_error("diff", args, result.failure)
         if args.format not in ("text", "json"):  # check's error document, as check prints one
             from analyzer.commands.read import history_failure
             from analyzer.contract.check_model import failed_run
             from analyzer.commands.check_formats import write_as_check
 
-            message, code, path, line, col = history_failure(result.error, result.error_file)
+            message, code, path, line, col = history_failure(result.failure)
             failure = failed_run(message, code, "" if path == "<command line>" else path, line, col)
             return write_as_check(args.format, failure, str(args.project_root), status)
         return status

@@ -24,7 +24,8 @@ import json
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence, Set
 
-from analyzer.contract.check_model import CheckFinding, CheckResult, Location
+from analyzer.contract.check_model import CheckResult
+from analyzer.contract.results import Finding, Location
 from analyzer.render import findings as common
 
 FAIL_ON = ("review", "conflict", "error", "never")
@@ -56,7 +57,7 @@ class Gate:
         """Whether any option was given."""
         return bool(self.fail_on or self.select or self.ignore or self.baseline)
 
-    def shown(self, finding: CheckFinding, fingerprint: str) -> bool:
+    def shown(self, finding: Finding, fingerprint: str) -> bool:
         """Whether a finding is reported: selected, not ignored, not in the baseline."""
         if self.select and not any(finding.code.startswith(p) for p in self.select):
             return False
@@ -153,7 +154,7 @@ def _sarif_fingerprints(path: str, document: dict) -> Set[str]:
     return out
 
 
-def _finding(path: str, data) -> CheckFinding:
+def _finding(path: str, data) -> Finding:
     if not isinstance(data, dict):
         raise BaselineError(f"{path}: a finding is not an object")
     text = {key: _text(path, data.get(key, ""), f"a finding's {key}")
@@ -172,7 +173,7 @@ def _finding(path: str, data) -> CheckFinding:
         if not all(isinstance(n, int) and not isinstance(n, bool) for n in (line, col)):
             raise BaselineError(f"{path}: a finding's location needs a path, a line and a column")
         locations.append(Location(_text(path, _get(place, "path"), "a location's path"), line, col))
-    return CheckFinding(text["code"], text["family"], text["message"],
+    return Finding(text["code"], text["family"], text["message"],
                         entries=[_text(path, e, "an entry ID") for e in lists["entries"]],
                         subject=text["subject"], facet=text["facet"],
                         scopes=[_text(path, e, "a scope") for e in lists["scopes"]], at=text["at"],
@@ -182,7 +183,7 @@ def _finding(path: str, data) -> CheckFinding:
 def apply(result: CheckResult, gate: Gate) -> CheckResult:
     """The result with only the findings the gate shows, and the gate's exit status. An error
     result, or a run without gating options, is returned as it is."""
-    if result.error is not None or not gate.active():
+    if result.failure is not None or not gate.active():
         return result
     findings = common.all_findings(result)
     keep = [gate.shown(f, p) for f, p in zip(findings, common.fingerprints(findings))]
@@ -209,7 +210,7 @@ def apply(result: CheckResult, gate: Gate) -> CheckResult:
 CONFLICT_WORDS = ("CLEAR", "REVIEW", "CONFLICT", "INVALID")
 
 
-def _shown_status(family, kept: List[CheckFinding]) -> str:
+def _shown_status(family, kept: List[Finding]) -> str:
     """The status word of what a filtered family still shows: a quality block FAILED when an
     ERROR is left, else OK; a conflict block its worst status left, else CLEAR."""
     if family.block == "conflicts":
@@ -220,7 +221,7 @@ def _shown_status(family, kept: List[CheckFinding]) -> str:
     return family.status
 
 
-def _exit(result: CheckResult, shown: List[CheckFinding], gate: Gate) -> int:
+def _exit(result: CheckResult, shown: List[Finding], gate: Gate) -> int:
     fail_on = gate.fail_on or "conflict"
     if fail_on == "never":
         return 0

@@ -84,18 +84,18 @@ def root_problem(command: str, args: argparse.Namespace) -> int:
     manifest); the exit status of a root that is not a directory, or of a memory dir that
     is not one under docs/ (exit 2; a missing one is the rules' exit 1), else 0."""
     from analyzer.project import files
-    from analyzer.query.index import Failure
+    from analyzer.contract.results import Failure
     from analyzer.project.root import resolve_root
     from analyzer.core.span import Span
 
     args.project_root = resolve_root(args.project_root, args.memory_dir).path
     if not Path(args.project_root).is_dir():
         return refuse(command, args, Failure("MA-USAGE", f"Error: project root is not a directory: {args.project_root}",
-                                             exitcodes.INVALID, [Span(args.project_root)]))
+                                             Span(args.project_root), exitcodes.INVALID))
     name = files.memory_dir_name(args.memory_dir)
     problem = files.check_memory_dir(args.project_root, name)
     if problem is not None and problem != files.MEMORY_DIR_MISSING:
-        return refuse(command, args, Failure("MA-MEMDIR", f"Error: {problem}: {name}", exitcodes.INVALID, [Span(name)]))
+        return refuse(command, args, Failure("MA-MEMDIR", f"Error: {problem}: {name}", Span(name), exitcodes.INVALID))
     return exitcodes.OK
 
 

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from analyzer.core import exitcodes
+from analyzer.core.span import Span
 from analyzer.commands.bounds import positive_int
 from analyzer.project.root import add_root_arguments, resolve_root
 
@@ -68,19 +69,18 @@ def usage_error(command: str, args: argparse.Namespace, message: str, code: str 
     return exitcodes.INVALID
 
 
-def history_failure(error: str, failure) -> tuple:
+def history_failure(failure) -> tuple:
     """``(message, code, path, line, col)`` of a history command (diff, restore, readiness)
-    that could not run: a managed file that cannot be used (``failure``, an
-    :class:`analyzer.history.git.FileError`) at its place with its MA-FILE-* code, anything else
-    the Git failure MA-GIT on the command line."""
-    if failure is None:
-        return error, "MA-GIT", "<command line>", 1, 1
-    return failure.detail, failure.code, failure.path, failure.line, failure.col
+    that could not run (a :class:`analyzer.contract.results.Failure`): a managed file that
+    cannot be used at its place with its MA-FILE-* code, a Git failure (no span) on the
+    command line."""
+    where = failure.span or Span("<command line>")
+    return failure.message, failure.code, where.path, where.line, where.col
 
 
-def history_error(command: str, args: argparse.Namespace, error: str, failure) -> int:
+def history_error(command: str, args: argparse.Namespace, failure) -> int:
     """Report a history command that could not run (:func:`history_failure`); exit 2."""
-    return usage_error(command, args, *history_failure(error, failure))
+    return usage_error(command, args, *history_failure(failure))
 
 
 def report_invalid(result, root) -> None:

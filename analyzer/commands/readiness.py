@@ -73,8 +73,8 @@ def run(args: argparse.Namespace) -> int:
         return usage_error("readiness", args, message, code, path, line)
     result = run_readiness(Path(args.project_root), args.memory_dir, args.head, args.as_of, args.agent_authors,
                            not args.no_cache)
-    if result.error:
-        return history_error("readiness", args, result.error, result.error_file)
+    if result.failure is not None:
+        return history_error("readiness", args, result.failure)
     if args.format == "json":
         from analyzer.contract.output import emit_json
         from analyzer.render.readiness_out import readiness_payload

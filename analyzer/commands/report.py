@@ -54,8 +54,8 @@ def run(args: argparse.Namespace) -> int:
     if isinstance(gate, int):
         return gate
     report = run_report(Path(args.project_root), args.memory_dir, not args.no_cache, args.max_file_bytes)
-    if report.check.error is not None:
-        print(report.check.error, file=sys.stderr)
+    if report.check.failure is not None:
+        print(report.check.failure.message, file=sys.stderr)
     report.check = check_gate.apply_gate(report.check, gate, "report")
     status = _write(args, report)
     return status or (report.check.exit_code if report.check.exit_code in (0, 1, 2) else exitcodes.INTERNAL)
@@ -67,7 +67,7 @@ def _render(fmt: str, report, prefix: str) -> tuple:
         from analyzer.render.check_json import error_payload
         from analyzer.render.report_json import report_payload
 
-        shape = "error" if report.check.error is not None else "result"
+        shape = "error" if report.check.failure is not None else "result"
         payload = error_payload(report.check) if shape == "error" else report_payload(report)
         document, errors = build_document("report", shape, payload)
         if errors:

@@ -42,8 +42,8 @@ def run(args: argparse.Namespace) -> int:
     if not Path(args.project_root).is_dir():
         return usage_error("restore", args, f"project root is not a directory: {args.project_root}")
     result = run_restore(Path(args.project_root), args.memory_dir, args.preview, args.base, args.head, not args.no_cache)
-    if result.error:
-        return history_error("restore", args, result.error, result.error_file)
+    if result.failure is not None:
+        return history_error("restore", args, result.failure)
     if args.format == "json":
         from analyzer.contract.output import emit_json
         from analyzer.render.restore_out import restore_payload

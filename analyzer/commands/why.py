@@ -58,8 +58,8 @@ def run(args: argparse.Namespace) -> int:
 
         # a limit (the command's --timeout, memory) keeps its own code: DL902, as everywhere
         return error("why", args, str(exc), "DL902" if isinstance(exc, EvaluationLimitError) else "DL915")
-    if answer.error:
-        return error("why", args, answer.error)
+    if answer.failure is not None:
+        return error("why", args, answer.failure.message, answer.failure.code)
     for warning in getattr(answer, "warnings", ()):  # near-miss constants: said, exit status unchanged
         print(warning.render(), file=sys.stderr)
     if args.format == "json":

@@ -6,9 +6,10 @@ that rules/read/*.dl derive, and the renderers in :mod:`analyzer.render` print t
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import List, Optional, Tuple
 
+from analyzer.contract.results import Finding
 from analyzer.core.span import Span
 
 
@@ -38,36 +39,6 @@ class Omission:
 
 
 @dataclass
-class ConflictFinding:
-    """A conflict finding of §9.4 as read shows it."""
-
-    code: str
-    status: str
-    message: str
-    entries: List[str] = field(default_factory=list)
-    subject: str = ""
-    facet: str = ""
-    scopes: List[str] = field(default_factory=list)
-
-    def render(self) -> str:
-        """``<code> <STATUS>: <message>[ [Subject..; Facet..; Scope..]][ Entries: a, b.]``."""
-        return conflict_line(self.code, self.status, self.message, self.subject, self.facet, self.scopes,
-                             self.entries)
-
-
-def conflict_line(code: str, status: str, message: str, subject: str, facet: str, scopes: List[str],
-                  entries: List[str]) -> str:
-    """A conflict finding as §9.4 prints it (read and check share it):
-    ``<code> <STATUS>: <message>[ [Subject..; Facet..; Scope..]][ Entries: a, b.]``."""
-    text = f"{code} {status}: {message}"
-    if subject or facet or scopes:
-        text += f" [Subject: {subject or '-'}; Facet: {facet or '-'}; Scope: {', '.join(scopes) or '-'}]"
-    if entries:
-        text += f" Entries: {', '.join(entries)}."
-    return text
-
-
-@dataclass
 class PackSection:
     """One module's text in the context pack."""
 
@@ -90,7 +61,7 @@ class ReadResult:
     omissions: List[Omission]
     oversized: List[Tuple[str, int]]
     conflict_status: str
-    conflict_findings: List[ConflictFinding]
+    conflict_findings: List[Finding]
     local_status: str
     local_warnings: List[str]
     local_loaded: List[str]

@@ -11,25 +11,22 @@ commit's time. rules/autonomy/ decide every finding and the status.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, Tuple
 
-from analyzer.history.git import FileError, GitError
+from analyzer.contract.results import Failure, Finding
+from analyzer.core.span import Span
+from analyzer.history.git import GitError
 from analyzer.query.diff import DiffResult
+from analyzer.query.failures import git_failure
 
 MODES = ("plan", "confirm", "full")
 
 
-@dataclass(frozen=True)
-class AutonomyFinding:
-    """One MA-AUTONOMY finding, with where its unit is in the head (or base) revision."""
-
-    code: str
-    status: str
-    kind: str  # entry, subject, record, "reading" (003) or "plan" (004)
-    ident: str
-    message: str
-    path: str = ""
-    line: int = 0
+def unit_of(finding: Finding) -> Tuple[str, str]:
+    """``(kind, ID)`` of an autonomy finding's unit (its ``at``): the kind entry, subject,
+    record, "reading" (003) or "plan" (004), the ID as the head (or base) spells it."""
+    kind, _, ident = finding.at.partition(" ")
+    return kind, ident
 
 
 @dataclass
@@ -41,12 +38,9 @@ class AutonomyResult:
     effective: str = ""
     status: str = ""  # CLEAR, REVIEW, CONFLICT, INVALID; "" when it could not run
     exit_code: int = 2
-    error: str = ""
-    error_code: str = "MA-GIT"  # MA-PLAN for plan.md, MA-FILE-* for a managed file that cannot be used
-    error_path: str = "<command line>"
-    error_line: int = 1
-    error_col: int = 1
-    findings: List[AutonomyFinding] = field(default_factory=list)
+    # why it could not run: MA-GIT, MA-PLAN for plan.md, MA-FILE-* for a managed file that cannot be used
+    failure: Optional[Failure] = None
+    findings: List[Finding] = field(default_factory=list)  # at: "<kind> <ID>" (:func:`unit_of`)
     missing: List[str] = field(default_factory=list)
     # the merge base judged from when it is not the base's own commit ("" when the base is
     # an ancestor of the head); then the base's commit and the head's (HEAD's for the work tree)
@@ -82,16 +76,11 @@ def run_autonomy(root, memory_dir: str, mode: str, base: str, head: Optional[str
                                                      base_rev.project.texts.get(PLAN_MODULE))
             if mode == "full":
                 _readiness(facts, root, memory_dir, result.diff, patterns, use_cache, program)
-    except FileError as exc:
-        result.error, result.error_code = exc.detail, exc.code
-        result.error_path, result.error_line, result.error_col = exc.path, exc.line, exc.col
-        return result
     except GitError as exc:
-        result.error = str(exc)
+        result.failure = git_failure(exc)
         return result
     except PlanError as exc:
-        result.error, result.error_code = exc.message, "MA-PLAN"
-        result.error_path, result.error_line = f"{memory_dir}/{PLAN_MODULE}", exc.line
+        result.failure = Failure("MA-PLAN", exc.message, Span(f"{memory_dir}/{PLAN_MODULE}", exc.line))
         return result
     facts["requested_mode"] = [(mode,)]
     facts["reviewer"] = [(name,) for name in reviewers]
@@ -102,7 +91,7 @@ def run_autonomy(root, memory_dir: str, mode: str, base: str, head: Optional[str
     try:
         anchor_deleted(root, result.diff)
     except GitError as exc:
-        result.error = str(exc)
+        result.failure = git_failure(exc)
         return result
     [(result.effective,)] = db.relation("effective_mode")
     [(result.status, result.exit_code)] = db.relation("autonomy_status")
@@ -118,8 +107,9 @@ def run_autonomy(root, memory_dir: str, mode: str, base: str, head: Optional[str
             path, line, shown = f"{memory_dir}/{PLAN_MODULE}", plan_lines.get(ident, 1), ident.upper()
         else:
             path, line = (place.path, place.line) if place else ("", 0)
-        findings.append(AutonomyFinding(code, status, kind, shown, message, path, line))
-    result.findings = sorted(findings, key=lambda f: (rank[f.status], f.code, f.kind, f.ident.casefold()))
+        findings.append(Finding(code, "autonomy", message, status=status, at=f"{kind} {shown}",
+                                locations=[Span(path, line)] if path else []))
+    result.findings = sorted(findings, key=lambda f: (rank[f.status], f.code, unit_of(f)[0], unit_of(f)[1].casefold()))
     return result
 
 

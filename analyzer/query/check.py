@@ -19,6 +19,8 @@ from typing import Dict, List, Optional, Sequence
 from analyzer.core import lifetime
 from analyzer.query.check_families import FAMILIES, Locator
 from analyzer.contract.check_model import CheckResult, FamilyResult
+from analyzer.contract.results import Failure
+from analyzer.core.span import Span
 from analyzer.query.program import extracted
 
 # The rank of a family status when several families run in one check (`--all`): the
@@ -113,10 +115,11 @@ def open_request(request: CheckRequest):
     request = replace(request, memory_dir=memory_dir)
     problem = files.check_memory_dir(root, memory_dir)
     if problem == files.MEMORY_DIR_MISSING:
-        return request, CheckResult([], "INVALID", 1, error=f"Memory directory missing: "
-                                    f"{os.path.join(root, memory_dir)}", error_path=memory_dir)
+        return request, CheckResult([], "INVALID", 1, failure=Failure(
+            "MA-MEMDIR", f"Memory directory missing: {os.path.join(root, memory_dir)}", Span(memory_dir), 1))
     if problem is not None:
-        return request, CheckResult([], "INVALID", 2, error=f"Error: {problem}: {memory_dir}", error_path=memory_dir)
+        return request, CheckResult([], "INVALID", 2, failure=Failure("MA-MEMDIR", f"Error: {problem}: {memory_dir}",
+                                                                      Span(memory_dir)))
     if "report" in request.families and request.repo_files is None:
         # the report depends on the repository's file list (its glob column): listed once,
         # here, for the facts and for the result cache's key
@@ -152,9 +155,8 @@ def _refused(project, use_cache: bool):
     if not problems:
         return None
     first = problems[0]
-    return CheckResult([], "INVALID", 2, error="\n".join(error_line(d) for d in problems), error_code=first.code,
-                       error_path=first.span.path, error_line=first.span.line, error_col=first.span.col,
-                       error_diagnostics=problems)
+    return CheckResult([], "INVALID", 2, failure=Failure(first.code, "\n".join(error_line(d) for d in problems),
+                                                           first.span, diagnostics=problems))
 
 
 def _evaluate(request: CheckRequest, project) -> CheckResult:

@@ -27,7 +27,8 @@ from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from analyzer.query import agents, scans
 from analyzer.query import check_legacy
-from analyzer.contract.check_model import CheckFinding, FamilyResult, Location
+from analyzer.contract.check_model import FamilyResult
+from analyzer.contract.results import Finding, Location
 from analyzer.query.finding_entries import finding_entries
 
 
@@ -98,10 +99,10 @@ class Family:
     facts: Optional[Callable[[object, object], Dict[str, list]]] = None
 
 
-def placed(finding: CheckFinding, at: List[Tuple[str, str]], locate: Locator) -> CheckFinding:
+def placed(finding: Finding, at: List[Tuple[str, str]], locate: Locator) -> Finding:
     """``finding`` located first at the heading of the entry or record it is at (the rules'
     ``*_finding_at``, the least in ID order when several), its other locations after it;
-    a "file entry" is shown alone by the CI formats (:attr:`CheckFinding.shown`)."""
+    a "file entry" is shown alone by the CI formats (:attr:`Finding.shown`)."""
     if not at:
         return finding
     kind, ident = min(at, key=lambda a: (a[1].casefold(), a[0]))
@@ -148,7 +149,7 @@ def _quality(name: str, prefix: str, header: str, facts=None, about: Tuple[str, 
                 where += locate.subject(subject)
             for module in sorted(set(modules.get(key, []))):
                 where += locate.manifest_error(message) if module == "manifest.md" else locate.module(module)
-            findings.append(placed(CheckFinding(code, name, message, severity=severity, entries=shown,
+            findings.append(placed(Finding(code, name, message, severity=severity, entries=shown,
                                                 subject=",".join(sorted(set(subjects.get(key, [])))),
                                                 locations=sorted(set(where))), at.get(key, []), locate))
         (status, exit_code), = db.relation(f"{prefix}_status")
@@ -194,12 +195,12 @@ def select_conflicts(db, locate: Locator, name: str = "conflicts") -> FamilyResu
         if not where:
             where = locate.module("subjects.md" if code in ("MC-CONFLICT-003", "MC-CONFLICT-004", "MC-CONFLICT-010")
                                   else "reconciliations.md" if message.startswith("reconciliations.md") else "manifest.md")
-        findings.append(placed(CheckFinding(code, name, message, status=status, entries=shown, subject=subject,
+        findings.append(placed(Finding(code, name, message, status=status, entries=shown, subject=subject,
                                             facet=facet, scopes=scope_list, locations=sorted(set(where))),
                                at.get(key, []), locate))
     findings.sort(key=lambda f: (f.code, f.subject, f.facet, f.scopes, f.entries))
     for code, message in sorted(db.relation("check_contract_finding")):
-        findings.append(CheckFinding(code, name, message, severity="ERROR", locations=locate.manifest_error(message)))
+        findings.append(Finding(code, name, message, severity="ERROR", locations=locate.manifest_error(message)))
     (status, exit_code), = db.relation("check_conflict_status")
     return FamilyResult(name, "conflicts", status, exit_code, findings)
 

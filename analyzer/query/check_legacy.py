@@ -12,7 +12,9 @@ from __future__ import annotations
 import os
 from typing import Dict, List, Tuple
 
-from analyzer.contract.check_model import CheckFinding, FamilyResult, Location
+from analyzer.contract.check_model import FamilyResult
+from analyzer.contract.results import Failure, Finding, Location
+from analyzer.core.span import Span
 
 RELATIONS = ("legacy_line", "legacy_line_entry", "legacy_line_module", "legacy_duplicate_id", "legacy_status",
              "legacy_abort", "scan_finding", "scan_summary", "scan_detail_list")
@@ -191,7 +193,7 @@ def select_legacy(db, locate) -> FamilyResult:
         modules.setdefault(key, []).append(module)
     rows = sorted(db.relation("legacy_line"), key=_order)
     rows += _duplicate_id_rows(db)
-    findings: Dict[str, List[CheckFinding]] = {"issue": [], "warning": []}
+    findings: Dict[str, List[Finding]] = {"issue": [], "warning": []}
     for kind, _pas, _module, _o1, _o2, key, code, text, quoted in rows:
         message = _text(text, quoted)
         shown = sorted(set(entries.get(key, [])), key=str.casefold)
@@ -201,7 +203,7 @@ def select_legacy(db, locate) -> FamilyResult:
         if not where:  # a line about entries points at them, not also at line 1 of their file
             for module in sorted(set(modules.get(key, []))):
                 where += locate.module(module)
-        findings[kind].append(CheckFinding(code, "legacy", message, severity="ERROR" if kind == "issue" else "WARNING",
+        findings[kind].append(Finding(code, "legacy", message, severity="ERROR" if kind == "issue" else "WARNING",
                                            entries=shown, locations=sorted(set(where)) or locate.module("manifest.md")))
     (status, exit_code), = db.relation("legacy_status")
     return FamilyResult("legacy", "legacy", status, exit_code, findings["issue"] + findings["warning"])
@@ -239,11 +241,11 @@ def aborted(db, project):
         first.setdefault(d.span.path, d)
     lines = [first[p] for p in sorted(first)]
     if not lines:  # never without a diagnostic; still an error, never a clean check
-        return CheckResult([], "INVALID", 2, error="Error: " + ", ".join(sorted(paths)) + ": Markdown lexical error",
-                           error_code="MA-MARKDOWN", error_path=sorted(paths)[0])
+        return CheckResult([], "INVALID", 2, failure=Failure(
+            "MA-MARKDOWN", "Error: " + ", ".join(sorted(paths)) + ": Markdown lexical error", Span(sorted(paths)[0])))
     d = lines[0]
-    return CheckResult([], "INVALID", 2, error="\n".join(error_line(x) for x in lines), error_code="MA-MARKDOWN",
-                       error_path=d.span.path, error_line=d.span.line, error_col=d.span.col, error_diagnostics=lines)
+    return CheckResult([], "INVALID", 2, failure=Failure("MA-MARKDOWN", "\n".join(error_line(x) for x in lines), d.span,
+                                                           diagnostics=lines))
 
 
 def add_scans(family: FamilyResult, db, project, security: bool, privacy: bool) -> FamilyResult:
@@ -256,9 +258,9 @@ def add_scans(family: FamilyResult, db, project, security: bool, privacy: bool) 
     where = [Location(f"{project.memory_dir}/manifest.md")]
     mine = [f for f in family.findings if f.severity == "ERROR"]
     theirs = [f for f in family.findings if f.severity != "ERROR"]
-    mine += [CheckFinding(SCAN_CODES[0], "legacy", m, severity="ERROR", locations=_scan_location(m, project, where))
+    mine += [Finding(SCAN_CODES[0], "legacy", m, severity="ERROR", locations=_scan_location(m, project, where))
              for m in issues]
-    theirs += [CheckFinding(_scan_code(m), "legacy", m, severity="WARNING",
+    theirs += [Finding(_scan_code(m), "legacy", m, severity="WARNING",
                             locations=_scan_location(m, project, where)) for m in warnings]
     family.findings = mine + theirs
     family.lines = list(tail)

@@ -13,8 +13,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
+from analyzer.contract.results import Failure
 from analyzer.core import lifetime
 from analyzer.history.git import FileError, GitError, History, Repo
+from analyzer.query.failures import git_failure
 
 PAIR = "diff"
 CLASSES = ("A", "B", "C", "D", "E")
@@ -71,8 +73,7 @@ class DiffResult:
     head: str = ""
     status: str = ""  # CHANGES, UNCHANGED, BLINDSPOT; "" when the diff could not run
     exit_code: int = 2
-    error: str = ""
-    error_file: Optional[FileError] = None  # when the error is a managed file that cannot be used
+    failure: Optional[Failure] = None  # why it could not run (MA-FILE-* at a file that cannot be used, else MA-GIT)
     changes: List[Change] = field(default_factory=list)
     blindspots: List[Blindspot] = field(default_factory=list)
 
@@ -114,7 +115,7 @@ def run_diff(root, memory_dir: str, base: str, head: Optional[str] = None, use_c
         try:
             facts, order, _revisions = diff_facts(root, memory_dir, result, program, use_cache, narrow=True)
         except GitError as exc:
-            result.error, result.error_file = str(exc), exc if isinstance(exc, FileError) else None
+            result.failure = git_failure(exc)
             return result
         db = facts.evaluate(program)
         lifetime.keep(db, facts, _revisions)  # the console script frees them by exiting (analyzer/core/lifetime.py)
@@ -124,7 +125,7 @@ def run_diff(root, memory_dir: str, base: str, head: Optional[str] = None, use_c
     try:
         anchor_deleted(root, result)
     except GitError as exc:
-        result.error, result.exit_code = str(exc), 2
+        result.failure, result.exit_code = git_failure(exc), 2
     return result
 
 

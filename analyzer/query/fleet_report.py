@@ -19,7 +19,7 @@ def summary(results: List[Tuple[str, CheckResult]]) -> dict:
     for path, result in results:
         found = [f for family in result.families for f in family.findings]
         repos.append({"path": path, "status": result.status, "exit_code": result.exit_code,
-                      "findings": len(found), "error": result.error})
+                      "findings": len(found), "error": result.failure.message if result.failure else None})
         codes.update(f.code for f in found)
         repos_per_code.update({f.code for f in found})
         reach = [fam for fam in result.families if fam.name == "reachability"]

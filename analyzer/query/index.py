@@ -10,10 +10,11 @@ every Subject question are derived relations; this module only moves data and lo
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from analyzer.contract.results import Failure
 from analyzer.query.program import index_program
 from analyzer.core.span import Span
 
@@ -46,16 +47,6 @@ class IndexRequest:
             "req_lookup": [(self.lookup,)] if self.lookup is not None else [],
             "req_merge": [self.merge] if self.merge is not None else [],
         }
-
-
-@dataclass
-class Failure:
-    """Why a request was refused: the message (`Error: …`), its code, exit status, locations."""
-
-    code: str
-    message: str
-    exit_code: int
-    locations: List[Span] = field(default_factory=list)
 
 
 @dataclass
@@ -102,7 +93,8 @@ class Evaluation:
         if not rows:
             return None
         code, key, message, exit_code = rows[0]
-        return Failure(code, message, exit_code, self._failure_locations(code, key))
+        where = self._failure_locations(code, key)
+        return Failure(code, message, where[0], exit_code, where[1:])
 
     def _failure_locations(self, code: str, key: str) -> List[Span]:
         if code == "MA-INDEX-DUPLICATE":

@@ -12,8 +12,10 @@ Any Git failure leaves the review unavailable, which blocks (exit 1) and is neve
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Tuple
 
+from analyzer.contract.results import Failure, Finding
+from analyzer.core.span import Span
 from analyzer.history.git import GitError, Repo
 from analyzer.engine.phases import input_counts, phase_one_given, phase_one_inputs
 from analyzer.query.program import merge_program, revision_program
@@ -25,30 +27,10 @@ CLEAR_NOTE = ("No deterministic conflict or configured reconciliation risk was d
 SIDES = (("base", "merge base"), ("left", "HEAD"), ("right", None))
 
 
-@dataclass(frozen=True)
-class MergeLocation:
-    """A line of a revision's file that a merge finding is about."""
-
-    revision: str  # "merge base", "HEAD" or the ref as given
-    commit: str
-    path: str  # relative to the project root
-    line: int
-    col: int = 1
-
-
-@dataclass(frozen=True)
-class MergeFinding:
-    """One merge review finding (CONFLICT or REVIEW)."""
-
-    code: str
-    status: str
-    message: str
-    locations: List[MergeLocation] = field(default_factory=list)
-
-    def line(self) -> str:
-        """The finding as the reference prints it (without the leading "- ")."""
-        text = f"{self.code} {self.message}"
-        return f"{text}: {REVIEW_NOTE}" if self.status == "REVIEW" else text
+def merge_line(finding: Finding) -> str:
+    """A merge finding as the reference prints it (without the leading "- ")."""
+    text = f"{finding.code} {finding.message}"
+    return f"{text}: {REVIEW_NOTE}" if finding.status == "REVIEW" else text
 
 
 @dataclass
@@ -57,11 +39,13 @@ class MergeResult:
 
     ref: str
     status: Optional[str] = None  # CLEAR, REVIEW or CONFLICT; None when unavailable
-    error: str = ""  # why the review is unavailable
+    # why the review is unavailable (its message is the reason §9.5 prints; exit 1, never CLEAR)
+    failure: Optional[Failure] = None
     base: str = ""
     head: str = ""
     target: str = ""
-    findings: List[MergeFinding] = field(default_factory=list)
+    #: family "merge"; each location's revision in ``revisions``: (label "merge base", "HEAD" or the ref, commit)
+    findings: List[Finding] = field(default_factory=list)
     exit_code: int = 1
 
     @property
@@ -72,9 +56,9 @@ class MergeResult:
     def text_lines(self) -> List[str]:
         """The merge review block of the text output (spec §9.5)."""
         if not self.available:
-            return [f"Merge review unavailable: {self.error}", UNAVAILABLE_NOTE]
+            return [f"Merge review unavailable: {self.failure.message}", UNAVAILABLE_NOTE]
         lines = [f"Merge review status: {self.status}", f"Merge base: {self.base}"]
-        lines += [f"- {finding.line()}" for finding in self.findings]
+        lines += [f"- {merge_line(finding)}" for finding in self.findings]
         if self.status == "CLEAR":
             lines.append(f"- {CLEAR_NOTE}")
         return lines
@@ -100,7 +84,8 @@ def run_merge_review(project_root, memory_dir: str, ref: str, use_cache: bool = 
         with gc_paused():
             facts, given = _gather(repo, result, memory_dir, use_cache, worktree, worktree_problems)
     except GitError as exc:
-        result.error = str(exc)
+        # the whole reason as Git or the file named it (a FileError's place included)
+        result.failure = Failure(getattr(exc, "code", "MA-GIT"), str(exc), exit_code=1)
         return result
     db = merge_program(use_cache).evaluate(facts, given=given)
     _select(db, result, memory_dir)
@@ -204,15 +189,14 @@ def _select(db, result: MergeResult, memory_dir: str) -> None:
     result.status = db.relation("merge_status")[0][0]
     result.exit_code = db.relation("merge_exit")[0][0]
     names = {rev: (label, sha) for rev, sha, label in db.relation("git_revision")}
-    where: Dict[str, List[MergeLocation]] = {}
+    where: Dict[str, List[Tuple[Span, Tuple[str, str]]]] = {}
     for key, rev, module, line in db.relation("merge_finding_at"):
-        label, sha = names[rev]
-        where.setdefault(key, []).append(MergeLocation(label, sha, f"{memory_dir}/{module}", line))
+        where.setdefault(key, []).append((Span(f"{memory_dir}/{module}", line), names[rev]))
     rank = {"CONFLICT": 0, "REVIEW": 1}
     rows = sorted(db.relation("merge_finding"), key=lambda r: (rank[r[2]], r[0]))
-    result.findings = [MergeFinding(code, status, message, sorted(where.get(key, []), key=_location_order))
-                       for key, code, status, message in rows]
-
-
-def _location_order(loc: MergeLocation) -> tuple:
-    return (loc.path, loc.line, loc.revision, loc.commit)
+    result.findings = []
+    for key, code, status, message in rows:
+        # by path, line, then revision label and commit
+        at = sorted(where.get(key, []), key=lambda pair: (pair[0].path, pair[0].line, pair[1]))
+        result.findings.append(Finding(code, "merge", message, status=status, locations=[s for s, _ in at],
+                                       revisions=[r for _, r in at]))

@@ -315,7 +315,8 @@ def evaluate(packs: PackSet, facts, locate, check_db=None, proofs: bool = False,
     """The pack family's :class:`~analyzer.contract.check_model.FamilyResult` over ``facts``
     (``check_db``: the built-in check evaluation, reused for the relations ``covered``: those
     it evaluated or was given the facts of)."""
-    from analyzer.contract.check_model import CheckFinding, FamilyResult
+    from analyzer.contract.check_model import FamilyResult
+    from analyzer.contract.results import Finding
 
     session = packs.session(facts, spans=locate.project.facts.spans if proofs else None)
     if check_db is not None:
@@ -344,7 +345,7 @@ def evaluate(packs: PackSet, facts, locate, check_db=None, proofs: bool = False,
             where += locate.subject(subject)
         for module in sorted(about["module"]):
             where += locate.module(module)
-        finding = CheckFinding(code, FAMILY, message, severity=severity, entries=entries,
+        finding = Finding(code, FAMILY, message, severity=severity, entries=entries,
                                subject=",".join(sorted(about["subject"])), locations=sorted(set(where)))
         if proofs:
             from analyzer.query.proofs import MAX_PROOFS, bounded

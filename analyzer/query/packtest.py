@@ -112,10 +112,10 @@ def run_tests(directory: Path, extra_packs: Sequence[str] = (), memory_dir: str 
     for case in cases:
         expected = read_expected(case / EXPECTED)
         result = run_check(CheckRequest([], case, memory_dir, use_cache, {}, packs))
-        if result.error is not None:
-            where = os.path.join(str(case), result.error_path) if result.error_path else str(case)
-            raise DiagnosticError([Diagnostic(Span(where, result.error_line, result.error_col), BAD_CASE,
-                                              f"case {case.name}: the fixture cannot be checked: {result.error}")])
+        if result.failure is not None:
+            where = os.path.join(str(case), result.failure.where.path) if result.failure.where.path else str(case)
+            raise DiagnosticError([Diagnostic(Span(where, result.failure.where.line, result.failure.where.col), BAD_CASE,
+                                              f"case {case.name}: the fixture cannot be checked: {result.failure.message}")])
         family = next(f for f in result.families if f.name == FAMILY)
         actual = [finding_line(f) for f in family.findings]
         results.append(CaseResult(case.name, sorted(actual) == sorted(expected), expected, actual))

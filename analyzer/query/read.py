@@ -16,9 +16,9 @@ from analyzer.query.needed import require_usable
 from analyzer.query.finding_entries import finding_entries
 from analyzer.query.paths import probe_path
 from analyzer.query.program import extracted, read_program
+from analyzer.contract.results import Finding
 from analyzer.contract.read_model import (
     DISPOSITION_ORDER,
-    ConflictFinding,
     ModuleView,
     Omission,
     PackSection,
@@ -295,7 +295,7 @@ def _modules(db) -> List[ModuleView]:
     return views
 
 
-def _findings(db) -> List[ConflictFinding]:
+def _findings(db) -> List[Finding]:
     # a finding may list every entry of a file, once per issue of the file: grouped unsorted
     # and sorted per finding below (linear in the output, no sort of the whole relation)
     entries = finding_entries(db)
@@ -308,8 +308,9 @@ def _findings(db) -> List[ConflictFinding]:
                                               key=_casefold_order))}
     out = []
     for fid, code, status, message, subject, facet in db.relation("conflict_finding"):
-        out.append(ConflictFinding(code, status, message, sorted(entries.get(fid, []), key=rank.__getitem__),
-                                   subject, facet, scopes.get(fid, [])))
+        out.append(Finding(code, "conflict", message, status=status,
+                           entries=sorted(entries.get(fid, []), key=rank.__getitem__), subject=subject, facet=facet,
+                           scopes=scopes.get(fid, [])))
     out.sort(key=lambda f: (f.code, f.subject, f.facet, f.scopes, f.entries))
     return out
 

@@ -13,8 +13,10 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Dict, List, Optional, Sequence
 
+from analyzer.contract.results import Failure
 from analyzer.core import lifetime
 from analyzer.history.git import FileError, GitError, Repo
+from analyzer.query.failures import git_failure
 
 READINGS = ("R1", "R2", "R3", "R4")
 
@@ -55,8 +57,7 @@ class ReadinessResult:
     commit: str = ""
     status: str = ""  # READY or NOT_READY; "" when history could not be read
     exit_code: int = 2
-    error: str = ""
-    error_file: Optional[FileError] = None  # when the error is a managed file that cannot be used
+    failure: Optional[Failure] = None  # why it could not run (MA-FILE-* at a file that cannot be used, else MA-GIT)
     readings: List[Reading] = field(default_factory=list)
     commits: int = 0
 
@@ -152,7 +153,7 @@ def _run_readiness(root, memory_dir: str, tip: str, as_of: Optional[str], patter
         commits, stored = window_rows(repo, memory_dir, result.commit, result.as_of - WINDOW_DAYS * DAY,
                                       result.as_of, use_cache, program)
     except (GitError, TimeError) as exc:
-        result.error, result.error_file = str(exc), exc if isinstance(exc, FileError) else None
+        result.failure = git_failure(exc)
         return result
     facts, given = readings_facts(commits, stored)
     facts["as_of"] = [(result.as_of,)]
@@ -164,8 +165,8 @@ def _run_readiness(root, memory_dir: str, tip: str, as_of: Optional[str], patter
     rank = {c.sha: n for n, c in enumerate(commits)}
     spots = sorted(db.relation("history_blindspot"), key=lambda s: (rank[s[0]], s[1:]))
     if spots:  # UNREADABLE: the first blind spot, oldest commit first, as the error
-        result.error_file = _blindspot_error(root, memory_dir, commits, spots, use_cache)
-        result.error, result.exit_code = str(result.error_file), exit_code
+        result.failure = git_failure(_blindspot_error(root, memory_dir, commits, spots, use_cache))
+        result.failure.exit_code = result.exit_code = exit_code
         return result
     result.readings = select_readings(db)
     result.status, result.exit_code = status, exit_code

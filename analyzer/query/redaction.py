@@ -41,8 +41,8 @@ def redact_result(result) -> None:
     if getattr(merge, "findings", None):
         merge.findings = [replace(f, message=hide_secrets(f.message)) for f in merge.findings]
     result.notes = [hide_secrets(note) for note in result.notes]
-    if result.error is not None:
-        result.error = hide_secrets(result.error)
+    if result.failure is not None:
+        result.failure = replace(result.failure, message=hide_secrets(result.failure.message))
 
 
 def redacted(value: Any) -> Any:

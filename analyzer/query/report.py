@@ -91,7 +91,7 @@ def report_of(result: CheckResult) -> Report:
     from analyzer.query.check import combine
 
     part = next((f for f in result.families if f.name == "report"), None)
-    if result.error is not None or part is None:
+    if result.failure is not None or part is None:
         return Report(result)
     rel = part.relations
     check = combine([f for f in result.families if f is not part])

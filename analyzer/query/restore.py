@@ -15,18 +15,16 @@ import difflib
 from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
-from analyzer.history.git import FileError, GitError
+from analyzer.contract.results import Failure, Finding
+from analyzer.history.git import GitError
 from analyzer.query.diff import DiffResult
+from analyzer.query.failures import git_failure
 
 
-@dataclass(frozen=True)
-class RollbackFinding:
-    """One MA-ROLLBACK-002 warning: a later commit whose edit a restore would discard."""
-
-    code: str
-    status: str
-    commit: str
-    message: str
+def commit_of(finding: Finding) -> str:
+    """The later commit an MA-ROLLBACK-002 finding is about (its ``at``: "commit <sha>"), whose
+    edit a restore would discard."""
+    return finding.at.partition(" ")[2]
 
 
 @dataclass
@@ -37,14 +35,13 @@ class RestoreResult:
     diff: DiffResult
     status: str = ""  # READY, WARNING, UNCHANGED, UNKNOWN, BLINDSPOT; "" when it could not run
     exit_code: int = 2
-    error: str = ""
-    error_file: Optional[FileError] = None  # when the error is a managed file that cannot be used
+    failure: Optional[Failure] = None  # why it could not run (MA-FILE-* at a file that cannot be used, else MA-GIT)
     kind: str = ""
     cls: str = ""
     subkind: str = ""
     base_text: Optional[str] = None  # the unit at the base (None: it did not exist there)
     patch: str = ""
-    findings: List[RollbackFinding] = field(default_factory=list)
+    findings: List[Finding] = field(default_factory=list)  # at: "commit <sha>" (:func:`commit_of`)
 
 
 def run_restore(root, memory_dir: str, ident: str, base: str, head: Optional[str] = None,
@@ -59,7 +56,7 @@ def run_restore(root, memory_dir: str, ident: str, base: str, head: Optional[str
         facts, order, revisions = diff_facts(root, memory_dir, result.diff, program, use_cache)
         prefix = _prefix(root)
     except GitError as exc:
-        result.error, result.error_file = str(exc), exc if isinstance(exc, FileError) else None
+        result.failure = git_failure(exc)
         return result
     facts["restore_target"] = [(ident.casefold(),)]
     db = facts.evaluate(program)
@@ -67,9 +64,9 @@ def run_restore(root, memory_dir: str, ident: str, base: str, head: Optional[str
     [(result.status, result.exit_code)] = db.relation("restore_status")
     for kind, _ident, cls, sub in db.relation("restore_unit"):
         result.kind, result.cls, result.subkind = kind, cls, sub
-    result.findings = sorted((RollbackFinding(code, status, sha, message)
+    result.findings = sorted((Finding(code, "rollback", message, status=status, at=f"commit {sha}")
                               for code, status, _k, _i, sha, message in db.relation("rollback_finding")),
-                             key=lambda f: (order.get(f.commit, 0), f.commit))
+                             key=lambda f: (order.get(commit_of(f), 0), commit_of(f)))
     if result.status in ("READY", "WARNING"):
         by_rev = {r.rev: r.project for r in revisions}
         before = _unit(by_rev["base"], result.kind, ident.casefold())

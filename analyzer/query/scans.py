@@ -13,7 +13,8 @@ from __future__ import annotations
 import os
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
-from analyzer.contract.check_model import CheckFinding, FamilyResult, Location
+from analyzer.contract.check_model import FamilyResult
+from analyzer.contract.results import Finding, Location
 
 #: The relations plain ``check`` reads for its scan lines (evaluate them with the others).
 SCAN_RELATIONS = ("scan_finding", "scan_summary", "scan_detail_list")
@@ -208,7 +209,7 @@ def scan_family(category: str):
     of that category, in scan order, its message ``<kind>: <preview>``."""
 
     def select(db, locate) -> FamilyResult:
-        findings = [CheckFinding(code, category, f"{kind}: {preview}", severity=severity,
+        findings = [Finding(code, category, f"{kind}: {preview}", severity=severity,
                                  locations=[_location(locate.project, file, line)])
                     for file, _, line, kind, _, cat, severity, code, preview in scan_order(db) if cat == category]
         (status, exit_code), = db.relation(f"{category}_status")
@@ -223,7 +224,7 @@ def select_hidden(db, locate) -> FamilyResult:
     findings = []
     for file, origin, line, col, code, severity, message in rows:
         where = Location(file, line, col) if origin == "agent" else _location(locate.project, file, line, col)
-        findings.append(CheckFinding(code, "hidden-text", message, severity=severity, locations=[where]))
+        findings.append(Finding(code, "hidden-text", message, severity=severity, locations=[where]))
     (status, exit_code), = db.relation("hidden_status")
     return FamilyResult("hidden-text", "scan", status, exit_code, findings, ["hidden-text"])
 
@@ -246,7 +247,7 @@ def scan_lines(family: FamilyResult) -> List[str]:
     return lines if family.findings else lines + ["- no findings"]
 
 
-def finding_rows(family: str, finding: CheckFinding, db) -> List[Tuple[str, tuple]]:
+def finding_rows(family: str, finding: Finding, db) -> List[Tuple[str, tuple]]:
     """The derived tuples a scan family's finding was selected from (for its proofs)."""
     where = finding.locations[0] if finding.locations else None
     if where is None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Mapping, Optional, Tuple
 
+from analyzer.contract.results import Failure
 from analyzer.query.proof_ids import as_written, written_of
 
 
@@ -25,7 +26,7 @@ class WhyAnswer:
     tuples: List[tuple]
     proofs: list = field(default_factory=list)
     titles: List[str] = field(default_factory=list)
-    error: Optional[str] = None
+    failure: Optional[Failure] = None  # a request that names nothing the project has (MA-USAGE)
 
     summaries: List[str] = field(default_factory=list)
     warnings: list = field(default_factory=list)  # DL921 near misses of a pattern's constants
@@ -98,9 +99,9 @@ def _outside_proofs(db, module: str) -> WhyAnswer:
         known = sorted({m for (m,) in db.relation("project_module")} | {m for m, _ in db.relation("result_disposition")})
         from analyzer.core.hints import did_you_mean
 
-        return WhyAnswer("outside_reason", [], error=f"the project has no module {module!r} (no managed file, route "
-                                                      f"or declaration names it); modules: {', '.join(known) or 'none'}"
-                                                      f"{did_you_mean(module, known)}")
+        return WhyAnswer("outside_reason", [], failure=Failure(
+            "MA-USAGE", f"the project has no module {module!r} (no managed file, route or declaration names it); "
+                        f"modules: {', '.join(known) or 'none'}{did_you_mean(module, known)}"))
     answer = WhyAnswer("outside_reason", [(module, OUTSIDE)] + rows, written=written_of(db))
     answer.titles.append(f"{module}: {OUTSIDE} ({rows[0][2]}: {rows[0][3]})")
     answer.proofs.append(db.why("outside_reason", rows[0]))

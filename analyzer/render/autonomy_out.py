@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import List
 
-from analyzer.query.autonomy import AutonomyResult
+from analyzer.contract.results import Finding
+from analyzer.query.autonomy import AutonomyResult, unit_of
 from analyzer.render.diff_json import diff_payload
 
 
@@ -17,8 +18,8 @@ def render_autonomy_text(result: AutonomyResult) -> str:
     lines += [judged_line(result)] if result.merge_base else []
     lines.append(f"Autonomy status: {result.status}")
     for f in result.findings:
-        where = f" ({f.path}:{f.line})" if f.path else ""
-        lines.append(f"- {f.code} {f.status} {f.ident}: {f.message}{where}")
+        where = f" ({f.primary.path}:{f.primary.line})" if f.primary else ""
+        lines.append(f"- {f.code} {f.status} {unit_of(f)[1]}: {f.message}{where}")
     for spot in diff.blindspots:
         lines.append(f"- BLINDSPOT {spot.path}:{spot.line} ({spot.revision}): {spot.message}")
     lines.append("Changes: " + ", ".join(f"{cls} {n}" for cls, n in diff.counts().items()))
@@ -39,15 +40,22 @@ def autonomy_payload(result: AutonomyResult) -> dict:
                    "head_commit": result.head_commit} if result.merge_base else None)
     return {"status": result.status, "exit_code": result.exit_code, "requested": result.requested,
             "effective": result.effective, "merge_base": merge_base, "missing_readings": list(result.missing),
-            "findings": [{"code": f.code, "status": f.status, "kind": f.kind, "id": f.ident, "message": f.message,
-                          "path": f.path or None, "line": f.line or None} for f in result.findings],
+            "findings": [finding_payload(f) for f in result.findings],
             "diff": {k: v for k, v in diff.items() if k != "status"} | {"diff_status": diff["status"]}}
+
+
+def finding_payload(finding: Finding) -> dict:
+    """One autonomy finding as the JSON document shows it (``path``/``line`` null: no place)."""
+    kind, ident = unit_of(finding)
+    where = finding.primary
+    return {"code": finding.code, "status": finding.status, "kind": kind, "id": ident, "message": finding.message,
+            "path": where.path if where else None, "line": (where.line or None) if where else None}
 
 
 def as_check_result(result: AutonomyResult):
     """The autonomy check as a ``check`` result of one family, ``autonomy``, so that the CI
     formats of ``check`` (SARIF, JUnit, GitHub annotations, Markdown) render it unchanged."""
-    from analyzer.contract.check_model import CheckFinding, CheckResult, FamilyResult
+    from analyzer.contract.check_model import CheckResult, FamilyResult
     from analyzer.core.span import Span
 
     # the ID leads the message, as in the text output: a GitHub annotation or JUnit failure
@@ -56,15 +64,19 @@ def as_check_result(result: AutonomyResult):
     anchors = {(c.kind, c.ident.casefold()): c.anchor for c in result.diff.changes if c.anchor is not None}
 
     def where(f) -> list:
-        anchor = anchors.get((f.kind, f.ident.casefold()))
+        kind, ident = unit_of(f)
+        anchor = anchors.get((kind, ident.casefold()))
         if anchor is not None:
             return [Span(anchor.path, anchor.line)]
-        return [Span(f.path, f.line or 1)] if f.path else []
+        return [Span(f.primary.path, f.primary.line or 1)] if f.primary else []
 
-    findings = [CheckFinding(f.code, "autonomy", f.message if f.kind == "reading" else f"{f.ident}: {f.message}",
-                             status=f.status, entries=[f.ident] if f.kind != "reading" else [], locations=where(f))
-                for f in result.findings]
-    findings += [CheckFinding("MA-DIFF-BLINDSPOT", "autonomy", s.message, status="INVALID", locations=[Span(s.path, s.line)])
+    def shown(f) -> Finding:
+        kind, ident = unit_of(f)
+        return Finding(f.code, "autonomy", f.message if kind == "reading" else f"{ident}: {f.message}",
+                       status=f.status, entries=[ident] if kind != "reading" else [], locations=where(f))
+
+    findings = [shown(f) for f in result.findings]
+    findings += [Finding("MA-DIFF-BLINDSPOT", "autonomy", s.message, status="INVALID", locations=[Span(s.path, s.line)])
                  for s in result.diff.blindspots]
     family = FamilyResult("autonomy", "autonomy", result.status, result.exit_code, findings)
     notes = [judged_line(result)] if result.merge_base else []  # the Markdown summary's (analyzer/render/md.py)

@@ -8,11 +8,12 @@ result are used: nothing is decided here.
 
 from __future__ import annotations
 
-from analyzer.contract.check_model import CheckFinding, CheckResult
+from analyzer.contract.check_model import CheckResult
+from analyzer.contract.results import Finding
 from analyzer.render import findings as common
 
 
-def line(finding: CheckFinding) -> str:
+def line(finding: Finding) -> str:
     """One finding as ``path:line:col: CODE message (WORD)``; merge-review lines say their revision."""
     where = ""
     if finding.locations:
@@ -26,9 +27,9 @@ def line(finding: CheckFinding) -> str:
 def render_concise(result: CheckResult) -> str:
     """Every finding's line, then ``Found N finding(s): STATUS (exit E)``; an error is its own
     ``path:line:col: CODE message`` line."""
-    if result.error is not None:
-        where = f"{result.error_path}:{result.error_line}:{result.error_col}: " if result.error_path else ""
-        return f"{where}{result.error_code} {result.error}\n"
+    if result.failure is not None:
+        where = f"{result.failure.where.path}:{result.failure.where.line}:{result.failure.where.col}: " if result.failure.where.path else ""
+        return f"{where}{result.failure.code} {result.failure.message}\n"
     found = common.all_findings(result)
     lines = [line(f) for f in found]
     noun = "finding" if len(found) == 1 else "findings"

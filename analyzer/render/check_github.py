@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from typing import List
 
-from analyzer.contract.check_model import CheckFinding, CheckResult
+from analyzer.contract.check_model import CheckResult
+from analyzer.contract.results import Finding
 from analyzer.render import findings as common
 
 COMMANDS = {"error": "error", "warning": "warning", "note": "notice"}
@@ -29,7 +30,7 @@ def escape_property(text: str) -> str:
     return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def command(finding: CheckFinding, prefix: str) -> str:
+def command(finding: Finding, prefix: str) -> str:
     """The workflow command of one finding (its first location; the others in the message)."""
     props: List[str] = []
     where = common.shown_locations(finding)
@@ -52,10 +53,10 @@ def command(finding: CheckFinding, prefix: str) -> str:
 
 def render_github(result: CheckResult, prefix: str = "") -> str:
     """Every finding's command, then a ``::notice`` with the overall status (or the error)."""
-    if result.error is not None:
-        where = (f"file={escape_property(prefix + result.error_path)},line={result.error_line},col={result.error_col},"
-                 if result.error_path else "")  # a Git failure: no file is at fault
-        return f"::error {where}title={escape_property(result.error_code)}::{escape_data(result.error)}\n"
+    if result.failure is not None:
+        where = (f"file={escape_property(prefix + result.failure.where.path)},line={result.failure.where.line},col={result.failure.where.col},"
+                 if result.failure.where.path else "")  # a Git failure: no file is at fault
+        return f"::error {where}title={escape_property(result.failure.code)}::{escape_data(result.failure.message)}\n"
     lines = [command(f, prefix) for f in common.all_findings(result)]
     families = ", ".join(f"{f.name} {f.status}" for f in result.families)
     lines.append(f"::notice title=memory-analyzer::{escape_data(f'check {result.status} (exit {result.exit_code}): {families}')}")

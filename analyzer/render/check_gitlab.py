@@ -16,7 +16,8 @@ from __future__ import annotations
 import json
 from typing import Any, Dict, List
 
-from analyzer.contract.check_model import CheckResult, Location
+from analyzer.contract.check_model import CheckResult
+from analyzer.contract.results import Location
 from analyzer.render import findings as common
 
 SEVERITY = {"error": "critical", "warning": "major", "note": "info"}
@@ -32,9 +33,9 @@ def _issue(description: str, check: str, fingerprint: str, severity: str, locati
 def gitlab_issues(result: CheckResult, prefix: str = "", memory_dir: str = "docs/memory") -> List[Dict[str, Any]]:
     """The Code Quality issues of ``result``."""
     fallback = Location(f"{memory_dir}/manifest.md")
-    if result.error is not None:
-        where = Location(result.error_path, result.error_line) if result.error_path else fallback
-        return [_issue(f"{result.error_code}: no check ran: {result.error}", result.error_code,
+    if result.failure is not None:
+        where = Location(result.failure.where.path, result.failure.where.line) if result.failure.where.path else fallback
+        return [_issue(f"{result.failure.code}: no check ran: {result.failure.message}", result.failure.code,
                        common.error_fingerprint(result), "blocker", where, prefix)]
     findings = common.all_findings(result)
     return [_issue(f"{f.code}: {f.message}", f.code, fingerprint, SEVERITY[common.level(f)],

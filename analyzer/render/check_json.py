@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any, Dict
 
-from analyzer.contract.check_model import CheckFinding, CheckResult
+from analyzer.contract.check_model import CheckResult
+from analyzer.contract.results import Finding
 
 
-def finding_payload(finding: CheckFinding) -> Dict[str, Any]:
+def finding_payload(finding: Finding) -> Dict[str, Any]:
     """One finding with its locations; ``status`` or ``severity``, whichever it carries."""
     out: Dict[str, Any] = {
         "code": finding.code, "family": finding.family, "message": finding.message,
@@ -48,14 +49,14 @@ def check_payload(result: CheckResult) -> Dict[str, Any]:
 
 def error_payload(result: CheckResult) -> Dict[str, Any]:
     """The ``check.error`` payload: why no check ran, as one diagnostic (one per unusable file)."""
-    if result.error_diagnostics:  # unusable managed files: one diagnostic each, as read's error shape
+    if result.failure.diagnostics:  # unusable managed files: one diagnostic each, as read's error shape
         return {"status": "INVALID", "exit_code": result.exit_code,
-                "diagnostics": [d.as_dict() for d in result.error_diagnostics]}
-    message = result.error or ""
-    code = result.error_code
+                "diagnostics": [d.as_dict() for d in result.failure.diagnostics]}
+    message = result.failure.message or ""
+    code = result.failure.code
     return {
         "status": "INVALID",
         "exit_code": result.exit_code,
-        "diagnostics": [{"code": code, "severity": "error", "message": message, "path": result.error_path,
-                         "line": result.error_line, "col": result.error_col}],
+        "diagnostics": [{"code": code, "severity": "error", "message": message, "path": result.failure.where.path,
+                         "line": result.failure.where.line, "col": result.failure.where.col}],
     }

@@ -27,7 +27,8 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Dict, List
 
-from analyzer.contract.check_model import CheckFinding, CheckResult
+from analyzer.contract.check_model import CheckResult
+from analyzer.contract.results import Finding
 from analyzer.render import findings as common
 
 # families whose note-level findings are information rather than failures: a diff's changes
@@ -43,19 +44,19 @@ def xml_text(text: str) -> str:
                         text)
 
 
-def _family_findings(result: CheckResult) -> Dict[str, List[CheckFinding]]:
-    out: Dict[str, List[CheckFinding]] = {f.name: [] for f in result.families}
+def _family_findings(result: CheckResult) -> Dict[str, List[Finding]]:
+    out: Dict[str, List[Finding]] = {f.name: [] for f in result.families}
     for finding in common.all_findings(result):
         out.setdefault(finding.family, []).append(finding)
     return out
 
 
-def _where(finding: CheckFinding, prefix: str) -> List[str]:
+def _where(finding: Finding, prefix: str) -> List[str]:
     return [common.repo_path(l, prefix) + (f":{l.line}:{l.col}" if l.line > 0 else "")
             for l in common.shown_locations(finding)]
 
 
-def case_name(finding: CheckFinding, prefix: str) -> str:
+def case_name(finding: Finding, prefix: str) -> str:
     """``CODE path:line`` of the finding's first location (``CODE path`` when it is a file
     itself, line 0; ``CODE`` when it has none)."""
     if not finding.locations:
@@ -64,7 +65,7 @@ def case_name(finding: CheckFinding, prefix: str) -> str:
     return f"{finding.code} {common.repo_path(first, prefix)}" + (f":{first.line}" if first.line > 0 else "")
 
 
-def _case(suite: ET.Element, family: str, finding: CheckFinding, prefix: str) -> None:
+def _case(suite: ET.Element, family: str, finding: Finding, prefix: str) -> None:
     case = ET.SubElement(suite, "testcase", classname=f"memory-analyzer.{family}",
                          name=xml_text(case_name(finding, prefix)))
     text = xml_text("\n".join([f"{finding.code} {common.word(finding)}: {finding.message}", *_where(finding, prefix)]))
@@ -87,7 +88,7 @@ def _properties(suite: ET.Element, result: CheckResult) -> None:
     suite.insert(0, props)
 
 
-def _suite(name: str, found: List[CheckFinding], prefix: str) -> ET.Element:
+def _suite(name: str, found: List[Finding], prefix: str) -> ET.Element:
     suite = ET.Element("testsuite", name=xml_text(name))
     if not found:
         ET.SubElement(suite, "testcase", classname=f"memory-analyzer.{name}", name=xml_text(f"{name}: no findings"))
@@ -103,25 +104,25 @@ def _suite(name: str, found: List[CheckFinding], prefix: str) -> ET.Element:
 
 def _error_suite(result: CheckResult, prefix: str) -> ET.Element:
     suite = ET.Element("testsuite", name="check", tests="1", failures="0", errors="1", skipped="0")
-    where = f" {prefix}{result.error_path}:{result.error_line}" if result.error_path else ""
+    where = f" {prefix}{result.failure.where.path}:{result.failure.where.line}" if result.failure.where.path else ""
     case = ET.SubElement(suite, "testcase", classname="memory-analyzer.check",
-                         name=xml_text(f"{result.error_code}{where}"))
-    lines = result.error.splitlines() or [result.error]
-    error = ET.SubElement(case, "error", message=xml_text(lines[0]), type=result.error_code)
+                         name=xml_text(f"{result.failure.code}{where}"))
+    lines = result.failure.message.splitlines() or [result.failure.message]
+    error = ET.SubElement(case, "error", message=xml_text(lines[0]), type=result.failure.code)
     if lines[0].startswith("Error: "):
         # Unusable files: each line already reads "Error: path:line:col: CODE cause".
-        error.text = xml_text(result.error)
-    elif result.error_path:
-        error.text = xml_text(f"{prefix}{result.error_path}:{result.error_line}:{result.error_col}: {result.error}")
+        error.text = xml_text(result.failure.message)
+    elif result.failure.where.path:
+        error.text = xml_text(f"{prefix}{result.failure.where.path}:{result.failure.where.line}:{result.failure.where.col}: {result.failure.message}")
     else:  # a Git failure or a usage error: no file is at fault
-        error.text = xml_text(result.error)
+        error.text = xml_text(result.failure.message)
     return suite
 
 
 def render_junit(result: CheckResult, prefix: str = "") -> str:
     """The JUnit XML document (UTF-8, final newline)."""
     root = ET.Element("testsuites", name="memory-analyzer check")
-    if result.error is not None:
+    if result.failure is not None:
         root.append(_error_suite(result, prefix))
     else:
         for name, items in _family_findings(result).items():

@@ -26,7 +26,8 @@ from typing import Any, Dict, List, Optional, Tuple
 from urllib.parse import quote
 
 from analyzer import __version__
-from analyzer.contract.check_model import CheckFinding, CheckResult, Location
+from analyzer.contract.check_model import CheckResult
+from analyzer.contract.results import Finding, Location
 from analyzer.render import findings as common
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -94,7 +95,7 @@ def _location(loc, prefix: str, note: str = "") -> Dict[str, Any]:
     return out
 
 
-def located(finding: CheckFinding, memory_dir: str) -> Tuple[List[Location], str]:
+def located(finding: Finding, memory_dir: str) -> Tuple[List[Location], str]:
     """The finding's locations, or (when it names no line) the one it falls back to and why:
     code scanning rejects a result without a location."""
     if finding.locations:
@@ -103,7 +104,7 @@ def located(finding: CheckFinding, memory_dir: str) -> Tuple[List[Location], str
                                                       "placed on the memory dir's manifest")
 
 
-def result_entry(finding: CheckFinding, fingerprint: str, index: int, prefix: str,
+def result_entry(finding: Finding, fingerprint: str, index: int, prefix: str,
                  memory_dir: str = "docs/memory") -> Dict[str, Any]:
     """A SARIF ``result`` of one finding."""
     where, fallback = located(finding, memory_dir)
@@ -149,7 +150,7 @@ def code_flow(proof: Dict[str, Any], prefix: str) -> Optional[Dict[str, Any]]:
     return {"message": _text(f"why {proof['relation']} holds"), "threadFlows": [{"locations": steps}]}
 
 
-def _kept(findings: List[CheckFinding], limit: int) -> List[int]:
+def _kept(findings: List[Finding], limit: int) -> List[int]:
     """Indexes of the findings kept under ``limit``: the most severe first, then result
     order; the kept ones stay in result order."""
     if len(findings) <= limit:
@@ -175,14 +176,14 @@ def sarif_document(result: CheckResult, prefix: str = "", limit: int = MAX_RESUL
     results = [result_entry(findings[i], prints[i], index[findings[i].code], prefix, memory_dir) for i in kept]
     omitted = len(findings) - len(kept)
     clipped = sum(1 for i in kept if len(findings[i].locations) > MAX_LOCATIONS)
-    invocation: Dict[str, Any] = {"exitCode": result.exit_code, "executionSuccessful": result.error is None}
-    if result.error is not None:
-        notification: Dict[str, Any] = {"level": "error", "message": _text(result.error),
-                                        "descriptor": {"id": result.error_code}}
-        if result.error_path:  # no file is at fault in a Git failure: no location, not an empty URI
+    invocation: Dict[str, Any] = {"exitCode": result.exit_code, "executionSuccessful": result.failure is None}
+    if result.failure is not None:
+        notification: Dict[str, Any] = {"level": "error", "message": _text(result.failure.message),
+                                        "descriptor": {"id": result.failure.code}}
+        if result.failure.where.path:  # no file is at fault in a Git failure: no location, not an empty URI
             notification["locations"] = [{"physicalLocation": {
-                "artifactLocation": {"uri": uri(prefix + result.error_path), "uriBaseId": "%SRCROOT%"},
-                "region": {"startLine": result.error_line, "startColumn": result.error_col}}}]
+                "artifactLocation": {"uri": uri(prefix + result.failure.where.path), "uriBaseId": "%SRCROOT%"},
+                "region": {"startLine": result.failure.where.line, "startColumn": result.failure.where.col}}}]
         invocation["toolExecutionNotifications"] = [notification]
     properties: Dict[str, Any] = {
         "status": result.status,

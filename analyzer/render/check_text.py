@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from typing import Callable, Dict, List
 
-from analyzer.contract.check_model import CheckFinding, CheckResult, FamilyResult
+from analyzer.contract.check_model import CheckResult, FamilyResult
+from analyzer.contract.results import Finding
 from analyzer.query.scans import scan_lines
 
 MAX_PROOF_FACTS = 5  # project facts listed under a finding's proof in text (JSON has the tree)
 
 
-def proof_lines(finding: CheckFinding) -> List[str]:
+def proof_lines(finding: Finding) -> List[str]:
     """With ``--with-proofs``: under a finding, per proof the rule that derived it and the
     project lines it rests on (the first few; ``--format json`` carries the whole tree)."""
     from analyzer.query.proofs import fact_locations
@@ -81,7 +82,7 @@ BLOCKS: Dict[str, Callable[[FamilyResult], List[str]]] = {
 
 def render_check_text(result: CheckResult) -> str:
     """The whole stdout of a check run (empty for an error result, which goes to stderr)."""
-    if result.error is not None:
+    if result.failure is not None:
         return ""
     out = ""
     for f in result.families:

@@ -32,7 +32,8 @@ def as_check_result(result: DiffResult):
     (code MA-DIFF-<class>, at the unit's place in the head revision, or for a deleted unit
     where it was there) and one INVALID
     finding per blind spot, so that check's CI renderers print it unchanged."""
-    from analyzer.contract.check_model import CheckFinding, CheckResult, FamilyResult
+    from analyzer.contract.check_model import CheckResult, FamilyResult
+    from analyzer.contract.results import Finding
     from analyzer.core.span import Span
 
     findings = []
@@ -41,9 +42,9 @@ def as_check_result(result: DiffResult):
         commits = ", ".join(sha[:12] for sha in c.commits) or "-"
         message = (f"{c.cls}/{c.subkind} {c.kind} {c.ident}: {c.before.path + ':' + str(c.before.line) if c.before else '-'}"
                    f" -> {c.after.path + ':' + str(c.after.line) if c.after else '-'} (commits: {commits})")
-        findings.append(CheckFinding(f"MA-DIFF-{c.cls}", "diff", message, severity="INFO", entries=[c.ident],
+        findings.append(Finding(f"MA-DIFF-{c.cls}", "diff", message, severity="INFO", entries=[c.ident],
                                      locations=[Span(place.path, place.line)] if place else []))
-    findings += [CheckFinding("MA-DIFF-BLINDSPOT", "diff", s.message, status="INVALID", locations=[Span(s.path, s.line)])
+    findings += [Finding("MA-DIFF-BLINDSPOT", "diff", s.message, status="INVALID", locations=[Span(s.path, s.line)])
                  for s in result.blindspots]
     family = FamilyResult("diff", "diff", result.status, result.exit_code, findings)
     return CheckResult([family], result.status, result.exit_code)

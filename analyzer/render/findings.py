@@ -12,7 +12,8 @@ import hashlib
 from functools import lru_cache
 from typing import Dict, Iterable, List, Optional, Tuple
 
-from analyzer.contract.check_model import CheckFinding, CheckResult, Location
+from analyzer.contract.check_model import CheckResult
+from analyzer.contract.results import Finding, Location
 
 #: SARIF/GitHub level of a finding's severity or status word (anything else: warning).
 LEVELS = {"ERROR": "error", "INVALID": "error", "CONFLICT": "error", "WARNING": "warning", "REVIEW": "warning",
@@ -21,21 +22,18 @@ LEVEL_RANK = {"error": 0, "warning": 1, "note": 2}
 FINGERPRINT_KEY = "memoryAnalyzerFinding/v1"
 
 
-def all_findings(result: CheckResult) -> List[CheckFinding]:
+def all_findings(result: CheckResult) -> List[Finding]:
     """Every finding of the result in display order, the merge review's (``--merge-base``)
-    after its family's, as :class:`CheckFinding` with family ``merge``."""
-    out: List[CheckFinding] = []
+    after its family's, as :class:`Finding` with family ``merge``."""
+    out: List[Finding] = []
     for family in result.families:
         out.extend(family.findings)
         if family.block == "merge" and result.merge is not None:
-            for f in result.merge.findings:
-                out.append(CheckFinding(f.code, "merge", f.message, status=f.status,
-                                        locations=[Location(l.path, l.line, l.col) for l in f.locations],
-                                        revisions=[(l.revision, l.commit) for l in f.locations]))
+            out.extend(result.merge.findings)
     return out
 
 
-def revision_note(finding: CheckFinding, n: int) -> str:
+def revision_note(finding: Finding, n: int) -> str:
     """Which revision the finding's ``n``-th location is in (``in HEAD (1a2b3c4d5e6f)``, ``in
     the merge base (...)``), or ``""`` for a line of the work tree: a merge review's lines are
     in Git revisions, and the same path and line may be on either side."""
@@ -46,17 +44,17 @@ def revision_note(finding: CheckFinding, n: int) -> str:
     return f"in {name} ({commit[:12]})" if commit else f"in {name}"
 
 
-def level(finding: CheckFinding) -> str:
+def level(finding: Finding) -> str:
     """``error``, ``warning`` or ``note``: the rules' severity or status word, translated."""
     return LEVELS.get(finding.severity or finding.status or "", "warning")
 
 
-def word(finding: CheckFinding) -> str:
+def word(finding: Finding) -> str:
     """The finding's own severity or status word (ERROR, REVIEW, ...)."""
     return finding.severity or finding.status or ""
 
 
-def identity(finding: CheckFinding) -> str:
+def identity(finding: Finding) -> str:
     """What a finding is, without where its lines are: code, family, normalized message,
     Subject, Facet, scopes and what it is about: the entry or record it is at when it has one
     (never every ID of its file, so adding an unrelated entry there reopens nothing), else its
@@ -70,19 +68,19 @@ def identity(finding: CheckFinding) -> str:
     return "\x00".join(parts)
 
 
-def shown_locations(finding: CheckFinding) -> List[Location]:
+def shown_locations(finding: Finding) -> List[Location]:
     """The locations the CI formats show: the entry a file-wide entry issue is at alone (its
     JSON lists every ID of the file, as the reference does), else every location."""
     return finding.locations[:finding.shown] if finding.shown else finding.locations
 
 
-def shown_entries(finding: CheckFinding) -> List[str]:
+def shown_entries(finding: Finding) -> List[str]:
     """The entries the CI formats name: the one the finding is at when the others are just
     the IDs of its file (:func:`shown_locations`), else all."""
     return [finding.at.split(" ", 1)[1]] if finding.shown and finding.at.startswith("entry ") else finding.entries
 
 
-def fingerprints(findings: Iterable[CheckFinding]) -> List[str]:
+def fingerprints(findings: Iterable[Finding]) -> List[str]:
     """One stable fingerprint per finding (same order): a hash of :func:`identity`, with
     ``:N`` added to the N-th repeat of an identity so that two equal findings stay apart."""
     seen: Dict[str, int] = {}
@@ -97,7 +95,7 @@ def fingerprints(findings: Iterable[CheckFinding]) -> List[str]:
 
 def error_fingerprint(result: CheckResult) -> str:
     """A stable fingerprint of a run's error (code, file and message): what it is, not when."""
-    text = "\x00".join([result.error_code, result.error_path, " ".join((result.error or "").split())])
+    text = "\x00".join([result.failure.code, result.failure.where.path, " ".join((result.failure.message or "").split())])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
 
 

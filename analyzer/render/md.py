@@ -13,7 +13,8 @@ import os
 import re
 from typing import Dict, List
 
-from analyzer.contract.check_model import CheckResult, Location
+from analyzer.contract.check_model import CheckResult
+from analyzer.contract.results import Location
 from analyzer.render import findings as common
 
 LIMIT = 1024 * 1024  # GitHub: a step summary holds at most 1 MiB
@@ -91,9 +92,9 @@ def _noted(text: str, note: str) -> str:
 
 def error_section(result: CheckResult, prefix: str) -> List[str]:
     """What stopped the check, when it could not run."""
-    where = f" at {escape(prefix + result.error_path)}:{result.error_line}:{result.error_col}" if result.error_path else ""
-    return ["## Status", "", f"No check ran (exit {result.exit_code}): {escape(result.error or '')} "
-            f"(`{result.error_code}`{where})"]
+    where = f" at {escape(prefix + result.failure.where.path)}:{result.failure.where.line}:{result.failure.where.col}" if result.failure.where.path else ""
+    return ["## Status", "", f"No check ran (exit {result.exit_code}): {escape(result.failure.message or '')} "
+            f"(`{result.failure.code}`{where})"]
 
 
 def fit(lines: List[str], limit: int = LIMIT) -> str:

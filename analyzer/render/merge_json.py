@@ -7,7 +7,7 @@ it never reads as CLEAR.
 
 from __future__ import annotations
 
-from analyzer.query.merge import MergeResult
+from analyzer.query.merge import MergeResult, merge_line
 
 
 def merge_payload(result: MergeResult) -> dict:
@@ -19,16 +19,16 @@ def merge_payload(result: MergeResult) -> dict:
         "base": result.base or None,
         "head": result.head or None,
         "target": result.target or None,
-        "error": result.error or None,
+        "error": result.failure.message if result.failure else None,
         "findings": [
             {
                 "code": f.code,
                 "family": "merge",
                 "status": f.status,
                 "message": f.message,
-                "text": f.line(),
-                "locations": [{"path": loc.path, "line": loc.line, "col": loc.col, "revision": loc.revision,
-                               "commit": loc.commit} for loc in f.locations],
+                "text": merge_line(f),
+                "locations": [{"path": loc.path, "line": loc.line, "col": loc.col, "revision": label,
+                               "commit": commit} for loc, (label, commit) in zip(f.locations, f.revisions)],
             }
             for f in result.findings
         ],

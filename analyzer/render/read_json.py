@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import asdict
 
 from analyzer.contract.read_model import ReadResult
+from analyzer.contract.results import Finding
 from analyzer.render.read_text import render_read_text
 
 
@@ -40,7 +40,7 @@ def read_payload(result: ReadResult, *, explain: bool, names_only: bool, root=No
         "oversized": [{"module": m, "budget": b} for m, b in result.oversized],
         "warnings": list(result.warnings),
         "conflict_status": result.conflict_status,
-        "conflict_findings": [asdict(f) for f in result.conflict_findings],
+        "conflict_findings": [conflict_payload(f) for f in result.conflict_findings],
         "local_overlay_status": result.local_status,
         "local_overlay_dir": None if result.local_dir is None else
         {"path": result.local_dir[0] or None, "state": result.local_dir[1]},
@@ -55,3 +55,10 @@ def read_payload(result: ReadResult, *, explain: bool, names_only: bool, root=No
         "project_root": {"path": os.path.abspath(root.path), "how": root.how} if root else None,
         "context_pack": {"text": text, "sha256": hashlib.sha256(text.encode("utf-8")).hexdigest()},
     }
+
+
+def conflict_payload(finding: Finding) -> dict:
+    """A conflict finding as read's JSON shows it (the keys and order of protocol 0.7 §9.4)."""
+    return {"code": finding.code, "status": finding.status, "message": finding.message,
+            "entries": list(finding.entries), "subject": finding.subject, "facet": finding.facet,
+            "scopes": list(finding.scopes)}

@@ -84,7 +84,7 @@ def read_text_lines(result: ReadResult, *, explain: bool, names_only: bool) -> L
             for m, b in result.oversized
         ]
     out.append(f"Conflict status: {result.conflict_status}")
-    out += [f"- {f.render()}" for f in result.conflict_findings]
+    out += [f"- {f.conflict_text()}" for f in result.conflict_findings]
     if result.warnings:
         out.append("Warnings:")
         out += [f"- {w}" for w in result.warnings]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import List
 
-from analyzer.query.restore import RestoreResult
+from analyzer.query.restore import RestoreResult, commit_of
 
 WHY = {"UNKNOWN": "neither revision holds this ID", "UNCHANGED": "the unit did not change: nothing to restore",
        "BLINDSPOT": "the unit's change cannot be read (a blind spot): no restore is offered"}
@@ -37,5 +37,5 @@ def restore_payload(result: RestoreResult) -> dict:
             "head": {"ref": result.diff.head_ref or "worktree", "commit": result.diff.head or None},
             "kind": result.kind or None, "class": result.cls or None, "subkind": result.subkind or None,
             "base_text": result.base_text, "patch": result.patch,
-            "findings": [{"code": f.code, "status": f.status, "commit": f.commit, "message": f.message}
+            "findings": [{"code": f.code, "status": f.status, "commit": commit_of(f), "message": f.message}
                          for f in result.findings]}

@@ -93,10 +93,11 @@ def test_markdown_findings_follow_the_gate(tmp_path, clean_env):
 
 def test_diff_markdown_has_no_project_sections(tmp_path, clean_env):
     """A result that is not a project check (diff, autonomy) renders its status and findings."""
-    from analyzer.contract.check_model import CheckFinding, CheckResult, FamilyResult, Location
+    from analyzer.contract.check_model import CheckResult, FamilyResult
+    from analyzer.contract.results import Finding, Location
     from analyzer.commands.check_formats import Context, render
 
-    finding = CheckFinding("MA-DIFF-ADDED", "diff", "added", severity="INFO", locations=[Location("a.md", 3)])
+    finding = Finding("MA-DIFF-ADDED", "diff", "added", severity="INFO", locations=[Location("a.md", 3)])
     text, status = render("markdown", CheckResult([FamilyResult("diff", "quality", "OK", 0, [finding])], "OK", 0),
                           Context(str(tmp_path), prefix=""))
     assert status == 0 and "## Findings" in text and "## Routing matrix" not in text and "mermaid" not in text

@@ -8,7 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analyzer.contract.check_model import CheckFinding, CheckResult, FamilyResult, Location
+from analyzer.contract.check_model import CheckResult, FamilyResult
+from analyzer.contract.results import Finding, Location
 from analyzer.render import check_github, md
 from analyzer.render.check_junit import render_junit
 from analyzer.query.report import Report
@@ -48,7 +49,7 @@ def test_junit_every_check_finding_fails_info_included_and_a_diffs_changes_pass(
     import xml.etree.ElementTree as ET
 
     def finding(family, code):
-        return CheckFinding(code, family, f"{code} happened", severity="INFO", locations=[Location("docs/memory/a.md", 3, 1)])
+        return Finding(code, family, f"{code} happened", severity="INFO", locations=[Location("docs/memory/a.md", 3, 1)])
 
     result = CheckResult([FamilyResult("freshness", "freshness", "OK", 0, [finding("freshness", "MC-FRESH-003")]),
                           FamilyResult("diff", "diff", "OK", 0, [finding("diff", "MA-DIFF-A")])], "OK", 0)
@@ -111,7 +112,7 @@ def test_junit_one_case_per_finding_and_illegal_characters_replaced(tmp_path):
     import xml.etree.ElementTree as ET
 
     odd = "areas/a\x01b\x1b.md"
-    findings = [CheckFinding("MC-ROUTING-005", "routing", f"missing: {odd}", severity="WARNING",
+    findings = [Finding("MC-ROUTING-005", "routing", f"missing: {odd}", severity="WARNING",
                              locations=[Location(f"docs/memory/{odd}", i + 1)]) for i in range(3)]
     result = CheckResult([FamilyResult("routing", "quality", "FAILED", 1, findings)], "FAILED", 1)
     text = render_junit(result)
@@ -156,12 +157,12 @@ def test_junit_error_names_each_unusable_file_once(tmp_path):
 def test_github_escaping():
     assert check_github.escape_data("50% done\r\nnext") == "50%25 done%0D%0Anext"
     assert check_github.escape_property("a,b:c%") == "a%2Cb%3Ac%25"
-    finding = CheckFinding("MC-FRESH-001", "freshness", "bad\npath, 100%", severity="ERROR",
+    finding = Finding("MC-FRESH-001", "freshness", "bad\npath, 100%", severity="ERROR",
                            locations=[Location("docs/memory/a,b.md", 4, 2), Location("docs/memory/c.md", 9, 1)])
     line = check_github.command(finding, "sub/")
     assert line == ("::error file=sub/docs/memory/a%2Cb.md,line=4,col=2,title=MC-FRESH-001::bad%0Apath, 100%25 "
                     "(freshness, ERROR)%0AAlso: sub/docs/memory/c.md:9")
-    info = CheckFinding("MC-FRESH-003", "freshness", "no git", severity="INFO")
+    info = Finding("MC-FRESH-003", "freshness", "no git", severity="INFO")
     assert check_github.command(info, "") == "::notice title=MC-FRESH-003::no git (freshness, INFO)"
 
 
@@ -187,7 +188,7 @@ def test_markdown_links_point_at_the_commit_inside_actions():
 
 
 def test_markdown_stays_under_the_step_summary_limit():
-    many = [CheckFinding("MC-FRESH-001", "freshness", f"finding {i} " + "x" * 200, severity="ERROR",
+    many = [Finding("MC-FRESH-001", "freshness", f"finding {i} " + "x" * 200, severity="ERROR",
                          locations=[Location("docs/memory/a.md", i + 1)]) for i in range(6000)]
     result = CheckResult([FamilyResult("freshness", "quality", "FAILED", 1, many)], "FAILED", 1)
     text = render_report_markdown(Report(result), command="check")
@@ -198,7 +199,7 @@ def test_markdown_stays_under_the_step_summary_limit():
 
 
 def test_junit_is_generic_over_families_and_codes():
-    pack = CheckFinding("PACK-EXAMPLE-1", "my-pack", "custom", severity="WARNING", locations=[Location("x.md", 2)])
+    pack = Finding("PACK-EXAMPLE-1", "my-pack", "custom", severity="WARNING", locations=[Location("x.md", 2)])
     result = CheckResult([FamilyResult("my-pack", "quality", "OK", 0, [pack])], "OK", 0)
     text = render_junit(result)
     assert '<testsuite name="my-pack"' in text and 'name="PACK-EXAMPLE-1 x.md:2"' in text

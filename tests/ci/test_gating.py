@@ -10,7 +10,8 @@ import re
 import pytest
 
 from analyzer.commands import gating
-from analyzer.contract.check_model import CheckFinding, CheckResult, FamilyResult, Location
+from analyzer.contract.check_model import CheckResult, FamilyResult
+from analyzer.contract.results import Finding, Location
 from analyzer.query.merge import MergeResult
 from cihelp import REPO, copy_example, run_inproc, run_proc
 
@@ -222,7 +223,7 @@ def test_an_unavailable_merge_review_keeps_failing():
 
 
 def test_apply_leaves_the_result_alone():
-    finding = CheckFinding("MC-FRESH-001", "freshness", "m", severity="ERROR", locations=[Location("a.md", 1)])
+    finding = Finding("MC-FRESH-001", "freshness", "m", severity="ERROR", locations=[Location("a.md", 1)])
     result = CheckResult([FamilyResult("freshness", "quality", "FAILED", 1, [finding])], "FAILED", 1)
     gated = gating.apply(result, gating.Gate(ignore=["MC-FRESH-001"]))
     assert gated.families[0].findings == [] and result.families[0].findings == [finding]

@@ -7,7 +7,8 @@ import json
 
 import jsonschema
 
-from analyzer.contract.check_model import CheckFinding, CheckResult, FamilyResult, failed_run
+from analyzer.contract.check_model import CheckResult, FamilyResult, failed_run
+from analyzer.contract.results import Finding
 from analyzer.render.check_gitlab import render_gitlab
 from cihelp import REPO, copy_example, run_inproc
 
@@ -35,7 +36,7 @@ def test_example_is_a_valid_code_quality_report(tmp_path, monkeypatch):
 
 
 def test_unlocated_findings_and_errors_still_have_a_location():
-    bare = CheckFinding("MC-FRESH-003", "freshness", "Git is unavailable", severity="INFO")
+    bare = Finding("MC-FRESH-003", "freshness", "Git is unavailable", severity="INFO")
     issues = json.loads(render_gitlab(CheckResult([FamilyResult("freshness", "quality", "OK", 0, [bare])], "OK", 0),
                                       "sub/"))
     _valid(issues)

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from analyzer.contract import catalog
-from analyzer.contract.check_model import CheckFinding, CheckResult, FamilyResult, Location
+from analyzer.contract.check_model import CheckResult, FamilyResult
+from analyzer.contract.results import Finding, Location
 from analyzer.render import check_sarif
 from cihelp import (GOLDEN, REPO, SARIF_SCHEMA_SOURCES, check_golden, copy_example, normalize, run_inproc, run_proc,
                     sarif_validator)
@@ -91,7 +92,7 @@ def test_rules_come_from_the_code_blocks():
 
 
 def _finding(line: int, path="docs/memory/decisions.md", message="m"):
-    return CheckFinding("MC-REACH-001", "reachability", message, severity="ERROR", entries=["MC-DEC-1"],
+    return Finding("MC-REACH-001", "reachability", message, severity="ERROR", entries=["MC-DEC-1"],
                         locations=[Location(path, line, 1), Location("docs/memory/constraints.md", line + 3, 1)])
 
 
@@ -130,9 +131,9 @@ def test_fingerprints_survive_moved_lines_end_to_end(tmp_path, monkeypatch):
 
 
 def test_upload_limits_truncate_deterministically(capsys):
-    notes = [CheckFinding("MC-FRESH-003", "freshness", f"n{i}", severity="INFO",
+    notes = [Finding("MC-FRESH-003", "freshness", f"n{i}", severity="INFO",
                           locations=[Location("a.md", i + 1)]) for i in range(5)]
-    errors = [CheckFinding("MC-FRESH-001", "freshness", f"e{i}", severity="ERROR",
+    errors = [Finding("MC-FRESH-001", "freshness", f"e{i}", severity="ERROR",
                            locations=[Location("b.md", i + 1)] * 1) for i in range(2)]
     result = CheckResult([FamilyResult("freshness", "quality", "FAILED", 1, notes + errors)], "FAILED", 1)
     document, omitted = check_sarif.sarif_document(result, limit=4)
@@ -143,7 +144,7 @@ def test_upload_limits_truncate_deterministically(capsys):
     assert run["properties"]["truncated"] is True
     assert run["properties"]["truncation"]["omittedResults"] == 3
     warned = []
-    many = CheckFinding("MC-FRESH-001", "freshness", "x", severity="ERROR",
+    many = Finding("MC-FRESH-001", "freshness", "x", severity="ERROR",
                         locations=[Location("c.md", i + 1) for i in range(check_sarif.MAX_LOCATIONS + 5)])
     text = check_sarif.render_sarif(_result(many), warn=warned.append)
     entry = json.loads(text)["runs"][0]["results"][0]
@@ -201,7 +202,7 @@ def test_compressed_size_limit_halves_the_results(monkeypatch):
     """Past the upload size (gzip), results are halved until the log fits, and that is said."""
     import gzip
 
-    findings = [CheckFinding("MC-FRESH-001", "freshness", f"finding {i} " + "%08x" % (i * 2654435761 % 2**32) * 8,
+    findings = [Finding("MC-FRESH-001", "freshness", f"finding {i} " + "%08x" % (i * 2654435761 % 2**32) * 8,
                              severity="ERROR", locations=[Location(f"docs/memory/f{i}.md", i + 1)])
                 for i in range(400)]
     result = CheckResult([FamilyResult("freshness", "quality", "FAILED", 1, findings)], "FAILED", 1)
@@ -219,14 +220,16 @@ def test_compressed_size_limit_halves_the_results(monkeypatch):
 def test_merge_review_locations_name_their_revision():
     """A merge review's lines are in Git revisions (the same path and line can be on both
     sides): every SARIF location, Markdown link and annotation says which revision."""
-    from analyzer.query.merge import MergeFinding, MergeLocation, MergeResult
+    from analyzer.query.merge import MergeResult
     from analyzer.render import check_github, md
     from analyzer.render.findings import all_findings
 
-    at = [MergeLocation("HEAD", "a" * 40, "docs/memory/subjects.md", 23),
-          MergeLocation("origin/main", "b" * 40, "docs/memory/subjects.md", 23),
-          MergeLocation("merge base", "c" * 40, "docs/memory/decisions.md", 4)]
-    merge = MergeResult("origin/main", status="CONFLICT", findings=[MergeFinding("MC-MERGE-001", "CONFLICT", "dup", at)])
+    at = [Location("docs/memory/subjects.md", 23), Location("docs/memory/subjects.md", 23),
+          Location("docs/memory/decisions.md", 4)]
+    revisions = [("HEAD", "a" * 40), ("origin/main", "b" * 40), ("merge base", "c" * 40)]
+    merge = MergeResult("origin/main", status="CONFLICT",
+                        findings=[Finding("MC-MERGE-001", "merge", "dup", status="CONFLICT", locations=at,
+                                          revisions=revisions)])
     result = CheckResult([FamilyResult("conflicts", "conflicts", "CLEAR", 0),
                           FamilyResult("merge", "merge", "CONFLICT", 1)], "CONFLICT", 1)
     result.merge = merge
@@ -237,7 +240,7 @@ def test_merge_review_locations_name_their_revision():
     validator = sarif_validator()
     if validator is not None:
         assert not list(validator.iter_errors(json.loads(check_sarif.render_sarif(result))))
-    plain = CheckFinding("MC-FRESH-001", "freshness", "m", severity="ERROR", locations=[Location("a.md", 1)])
+    plain = Finding("MC-FRESH-001", "freshness", "m", severity="ERROR", locations=[Location("a.md", 1)])
     assert "message" not in check_sarif.result_entry(plain, "f", 0, "")["locations"][0]  # the work tree: no note
     line = check_github.command(all_findings(result)[0], "")
     assert "(merge, CONFLICT; in HEAD (aaaaaaaaaaaa))" in line
@@ -261,7 +264,7 @@ def test_the_schema_validator_rejects_garbage(source):
 
 
 def test_every_result_has_a_location_with_the_reason_when_it_falls_back():
-    bare = CheckFinding("MC-FRESH-003", "freshness", "Git is unavailable", severity="INFO")
+    bare = Finding("MC-FRESH-003", "freshness", "Git is unavailable", severity="INFO")
     result = CheckResult([FamilyResult("freshness", "quality", "OK", 0, [bare])], "OK", 0)
     entry = check_sarif.sarif_document(result, "sub/", options={"memory_dir": "notes/mem"})[0]["runs"][0]["results"][0]
     assert entry["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "sub/notes/mem/manifest.md"

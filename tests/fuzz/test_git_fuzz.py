@@ -104,8 +104,8 @@ def test_memory_file_names_as_bytes_are_read_or_refused_clearly(repo, name):
         for head in ("HEAD", None):
             result = run_diff(repo.root, MEM, base, head, use_cache=False)  # no exception
             if not utf8:
-                assert result.error_file is not None and result.error_file.code == "MA-FILE-NAME"
-                assert "\\x" in result.error_file.path
+                assert result.failure is not None and result.failure.code == "MA-FILE-NAME"
+                assert "\\x" in result.failure.span.path
     finally:
         repo.git("reset", "-q", "--hard", base)
         if path.exists():
@@ -125,7 +125,7 @@ def test_gitattributes_never_change_a_range_diff(repo, lines, where):
 
     def answer():
         result = run_diff(repo.root, MEM, "HEAD~1", "HEAD", use_cache=False)
-        return result.error, [(c.ident, c.cls, c.subkind, tuple(c.commits)) for c in result.changes]
+        return result.failure, [(c.ident, c.cls, c.subkind, tuple(c.commits)) for c in result.changes]
 
     honest = answer()
     target = repo.root / where

@@ -15,7 +15,8 @@ from histrepo import MEM, tree_state
 from story import AS_OF
 from test_readiness import ready_story
 
-from analyzer.query.autonomy import run_autonomy
+from analyzer.core.span import Span
+from analyzer.query.autonomy import run_autonomy, unit_of
 
 REPO = Path(__file__).resolve().parents[2]
 MODES = ("plan", "confirm", "full")
@@ -42,7 +43,7 @@ def history(tmp_path_factory):
 
 def requirement_seen(result, ident):
     """What the check required of the change to ``ident``: confirm (001), plan (002) or allow."""
-    codes = {f.code for f in result.findings if f.ident.casefold() == ident.casefold()}
+    codes = {f.code for f in result.findings if unit_of(f)[1].casefold() == ident.casefold()}
     assert len(codes) <= 1, codes
     return {"MA-AUTONOMY-001": "confirm", "MA-AUTONOMY-002": "plan"}.get(next(iter(codes), ""), "allow")
 
@@ -54,7 +55,7 @@ def judge(repo, shas, mode, cls, program=None, reviewers=()):
 
 def cell_holds(result, mode, cls):
     """The assertion of one matrix cell (shared by the cell test and the mutation self-check)."""
-    assert result.error == "", result.error
+    assert result.failure is None, result.failure
     assert result.effective == mode
     assert requirement_seen(result, SAMPLE[cls]) == MATRIX[mode][cls]
 
@@ -154,7 +155,7 @@ def test_plan_naming_an_unknown_id(tmp_path):
     sha = repo.commit("plan")
     result = run_autonomy(repo.root, MEM, "plan", f"{sha}~1", sha, [], [], False)
     [finding] = [f for f in result.findings if f.code == "MA-AUTONOMY-004"]
-    assert (finding.path, finding.line, finding.status) == (f"{MEM}/plan.md", 6, "INVALID")
+    assert (finding.primary, finding.status) == (Span(f"{MEM}/plan.md", 6), "INVALID")
 
 
 def test_malformed_plan_is_an_error_with_its_line(tmp_path):
@@ -164,7 +165,7 @@ def test_malformed_plan_is_an_error_with_its_line(tmp_path):
     repo.write("plan.md", "# Plan\n\n## Step 1 \u2014 Go\nAllow: A, F\n")
     sha = repo.commit("bad plan")
     result = run_autonomy(repo.root, MEM, "plan", f"{sha}~1", sha, [], [], False)
-    assert result.exit_code == 2 and result.error_line == 4 and "malformed Allow line" in result.error
+    assert result.exit_code == 2 and result.failure.span.line == 4 and "malformed Allow line" in result.failure.message
 
 
 def test_full_without_readiness_is_judged_as_confirm_and_says_why(tmp_path):

@@ -41,7 +41,7 @@ def test_moved_base_is_judged_from_the_merge_base(diverged):
     repo, init, side, main = diverged
     before = tree_state(repo.root)
     result = run_autonomy(repo.root, MEM, "confirm", "main", "side", [], [], False)
-    assert result.error == ""
+    assert result.failure is None
     # main's own entry is no change of side's: no D, no MA-AUTONOMY-001, only side's commit
     assert [(c.ident, c.cls, c.commits) for c in result.diff.changes] == [(CENTS, "E", [side])]
     assert (result.status, result.exit_code, result.findings) == ("CLEAR", 0, [])

@@ -45,13 +45,13 @@ def _counting(monkeypatch):
 
 def _diff(repo, shas, use_cache=True):
     result = run_diff(repo.root, MEM, shas["init"], "HEAD", use_cache=use_cache)
-    assert result.error == ""
+    assert result.failure is None
     return [(c.cls, c.subkind, c.ident, c.before, c.after, c.commits) for c in result.changes]
 
 
 def _readings(repo, use_cache=True):
     result = run_readiness(repo.root, MEM, "HEAD", None, use_cache=use_cache)
-    assert result.error == ""
+    assert result.failure is None
     return [(r.name, r.state, r.details) for r in result.readings]
 
 
@@ -217,7 +217,7 @@ def test_a_warm_reading_compares_no_commit_and_reads_as_one_joint_evaluation(his
 
     def readings():
         result = run_readiness(repo.root, MEM, "HEAD", None, patterns=patterns)
-        assert result.error == ""
+        assert result.failure is None
         return [(r.name, r.state, r.details) for r in result.readings]
 
     compared = []

@@ -8,7 +8,7 @@ import sys
 from classes import CENTS
 from histrepo import MEM, Repo
 
-from analyzer.query.autonomy import run_autonomy
+from analyzer.query.autonomy import run_autonomy, unit_of
 
 UNLISTED = ("Memory-Confirmed-By: {name}, who is not a configured reviewer (set `--reviewer` or `reviewers` "
             "in the configuration)")
@@ -26,7 +26,7 @@ def test_a_confirmation_by_someone_off_the_list(tmp_path):
         result = run_autonomy(repo.root, MEM, "confirm", f"{sha}~1", sha, reviewers, [], False)
         assert (result.status, result.exit_code) == ("CONFLICT", 1)
         [finding] = result.findings  # one finding, naming the first name off the list
-        assert (finding.code, finding.ident) == ("MA-AUTONOMY-001", CENTS)
+        assert (finding.code, unit_of(finding)[1]) == ("MA-AUTONOMY-001", CENTS)
         assert UNLISTED.format(name="alice") in finding.message
         assert "no Memory-Confirmed-By trailer" not in finding.message
     # the text output, as a user reads it

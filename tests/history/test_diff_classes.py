@@ -27,7 +27,7 @@ def classes(result):
 def test_one_commit_per_class(history, step):
     repo, shas = history
     result = run_diff(repo.root, MEM, f"{shas[step]}~1", shas[step], use_cache=False)
-    assert result.error == "" and result.status == "CHANGES" and result.exit_code == 0
+    assert result.failure is None and result.status == "CHANGES" and result.exit_code == 0
     assert classes(result) == sorted(GOLDEN[step])
     for change in result.changes:
         assert change.commits == [shas[step]], change
@@ -96,13 +96,13 @@ def test_invalid_unit_is_a_blindspot(tmp_path):
 def test_bad_revision_is_an_error(history, ref):
     repo, _ = history
     result = run_diff(repo.root, MEM, ref, use_cache=False)
-    assert result.error and result.exit_code == 2
+    assert result.failure and result.exit_code == 2
 
 
 def test_not_a_repository(tmp_path):
     root = tmp_path / "plain"
     root.mkdir()
-    assert "not a git repository" in run_diff(root, MEM, "HEAD", use_cache=False).error
+    assert "not a git repository" in run_diff(root, MEM, "HEAD", use_cache=False).failure.message
 
 
 def cli(*args, cwd):

@@ -11,6 +11,7 @@ from histrepo import MEM, entry
 from analyzer.history.git import GitError
 from analyzer.history.head_places import anchor_deleted
 from analyzer.query.diff import DiffResult, diff_facts, run_diff, select
+from analyzer.query.failures import git_failure
 from analyzer.query.program import diff_program
 from analyzer.render.diff_text import render_diff_text
 
@@ -24,7 +25,7 @@ def whole(root, base, head):
     try:
         facts, order, _ = diff_facts(root, MEM, result, program, False, narrow=False)
     except GitError as exc:
-        result.error = str(exc)
+        result.failure = git_failure(exc)
         return result
     select(facts.evaluate(program), result, MEM, order)
     anchor_deleted(root, result)  # as run_diff does: where annotations of deleted units go
@@ -34,7 +35,7 @@ def whole(root, base, head):
 def same_answer(root, base, head="HEAD"):
     narrow = run_diff(root, MEM, base, head, use_cache=False)
     full = whole(root, base, head)
-    assert narrow.error == full.error == ""
+    assert narrow.failure is None and full.failure is None
     assert render_diff_text(narrow) == render_diff_text(full)
     assert (narrow.status, narrow.exit_code, narrow.changes, narrow.blindspots) == \
            (full.status, full.exit_code, full.changes, full.blindspots)
@@ -99,7 +100,7 @@ def test_an_unreadable_unchanged_file_fails_as_for_whole_revisions(tmp_path):
     repo.commit("a change elsewhere")
     narrow = run_diff(repo.root, MEM, base, "HEAD", use_cache=False)
     full = whole(repo.root, base, "HEAD")
-    assert narrow.error and narrow.error == full.error and narrow.exit_code == full.exit_code == 2
+    assert narrow.failure and narrow.failure == full.failure and narrow.exit_code == full.exit_code == 2
 
 
 def test_the_work_tree_as_head(tmp_path):

@@ -65,6 +65,6 @@ def test_one_edit_one_class(tmp_path, case):
     change, golden = CASES[case]
     change(repo)
     result = run_diff(repo.root, MEM, "HEAD", use_cache=False)
-    assert (result.error, result.status, result.exit_code) == ("", "CHANGES", 0)
+    assert (result.failure, result.status, result.exit_code) == (None, "CHANGES", 0)
     assert sorted((f"{c.cls}/{c.subkind}", c.ident) for c in result.changes) == sorted(golden)
     assert all(c.commits == ["worktree"] for c in result.changes)

@@ -14,7 +14,7 @@ from analyzer.query.readiness import parse_time, run_readiness
 
 
 def readings(result):
-    assert result.error == "", result.error
+    assert result.failure is None, result.failure
     return {r.name: r.state for r in result.readings}
 
 

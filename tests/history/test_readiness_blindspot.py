@@ -13,7 +13,8 @@ from histrepo import DAY, MEM
 from story import AGENT, AS_OF
 from test_readiness import ready_story
 
-from analyzer.query.autonomy import run_autonomy
+from analyzer.core.span import Span
+from analyzer.query.autonomy import run_autonomy, unit_of
 from analyzer.query.readiness import run_readiness
 
 
@@ -38,10 +39,10 @@ def test_blind_commit_makes_readiness_unreadable(blind):
     assert (result.exit_code, result.status, result.readings) == (2, "", [])
     text = repo.git("show", f"{broken}:{MEM}/decisions.md").splitlines()
     line = text.index(f"## {CENTS} -- Totals are computed in integer cents") + 1  # the file's line, not the snippet's
-    spot = result.error_file
-    assert (spot.code, spot.path, spot.line, spot.col) == ("MA-HISTORY-BLINDSPOT", f"{MEM}/decisions.md", line, 1)
-    assert spot.where == f"commit {broken[:12]}" and "malformed Entry heading" in spot.message
-    assert spot.message.endswith("(and 1 more)")  # the mending commit's parent is unreadable too
+    spot = result.failure
+    assert (spot.code, spot.span) == ("MA-HISTORY-BLINDSPOT", Span(f"{MEM}/decisions.md", line, 1))
+    assert spot.message.endswith(f"(at commit {broken[:12]})") and "malformed Entry heading" in spot.message
+    assert "(and 1 more)" in spot.message  # the mending commit's parent is unreadable too
     run = subprocess.run([sys.executable, "-m", "analyzer", "readiness", "--format", "json", "--no-cache",
                           "--project-root", str(repo.root)], capture_output=True, text=True)
     doc = json.loads(run.stdout)
@@ -49,14 +50,14 @@ def test_blind_commit_makes_readiness_unreadable(blind):
     assert doc["diagnostics"][0]["code"] == "MA-HISTORY-BLINDSPOT"
     # as of a time before the broken commit the window reads again
     before = run_readiness(repo.root, MEM, "HEAD", f"@{AS_OF - 2 * DAY}", use_cache=False)
-    assert before.error == "" and before.exit_code in (0, 1) and len(before.readings) == 4
+    assert before.failure is None and before.exit_code in (0, 1) and len(before.readings) == 4
 
 
 def test_full_autonomy_over_unreadable_history_is_judged_as_confirm(blind):
     repo, broken = blind
     result = run_autonomy(repo.root, MEM, "full", "HEAD~1", "HEAD", [], [], use_cache=False)
-    assert result.error == "" and result.effective == "confirm"
+    assert result.failure is None and result.effective == "confirm"
     demoted = [f for f in result.findings if f.code == "MA-AUTONOMY-003"]
     # one per unreadable commit (the broken one and the one mending it); the readings pass
-    assert [f.ident for f in demoted] == ["history", "history"] and any(broken in f.message for f in demoted)
+    assert [unit_of(f)[1] for f in demoted] == ["history", "history"] and any(broken in f.message for f in demoted)
     assert (result.status, result.exit_code) == ("REVIEW", 0)

@@ -10,7 +10,7 @@ import pytest
 from classes import CENTS, DNU, NEW_DEC, build
 from histrepo import MEM, Repo, tree_state
 
-from analyzer.query.restore import run_restore
+from analyzer.query.restore import commit_of, run_restore
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +54,7 @@ def test_later_edits_warn(history):
     # discards the supersession
     result = run_restore(repo.root, MEM, NEW_DEC, shas["add-active"], "HEAD", use_cache=False)
     assert (result.status, result.exit_code) == ("WARNING", 1)
-    assert [f.commit for f in result.findings] == [shas["rewrite-supersede"]]
+    assert [commit_of(f) for f in result.findings] == [shas["rewrite-supersede"]]
     assert all(f.code == "MA-ROLLBACK-002" for f in result.findings)
 
 

@@ -8,7 +8,7 @@ import pytest
 from classes import CENTS
 from histrepo import MEM, Repo
 
-from analyzer.query.autonomy import run_autonomy
+from analyzer.query.autonomy import run_autonomy, unit_of
 
 RECORD = ("\n## MC-REC-20261120-abcd0002 \u2014 Totals and keys are separate\n\nStatus: active\nResolution: distinct\n"
           "Entries:\n- MC-CON-20260909-c6d7e8f9\n- MC-DEC-20260910-1b2c3d4e\nEvidence:\n- user-confirmed\n")
@@ -22,7 +22,7 @@ def rewrite_with_record(root, trailers=()):
 
 
 def codes(result, ident):
-    return [f.code for f in result.findings if f.ident.casefold() == ident.casefold()]
+    return [f.code for f in result.findings if unit_of(f)[1].casefold() == ident.casefold()]
 
 
 def test_a_record_added_with_the_change_does_not_confirm_it(tmp_path):

@@ -65,8 +65,9 @@ def as_at(repo: Repo, sha: str) -> None:
 def same_failure(root, base):
     narrow = run_diff(root, MEM, base, None, use_cache=True)
     full = whole(root, base, "")
-    assert narrow.error and narrow.error == full.error and narrow.exit_code == full.exit_code == 2
-    return narrow.error
+    assert narrow.failure and narrow.failure == full.failure and narrow.exit_code == full.exit_code == 2
+    failure = narrow.failure
+    return failure.message if failure.span is None else f"{failure.span}: {failure.code} {failure.message}"
 
 
 @pytest.fixture(scope="module")

@@ -32,9 +32,9 @@ def _project(tmp_path: Path, right=None, left=None) -> Path:
 def _unavailable(result, *words):
     assert result.status is None and not result.available
     assert result.exit_code == 1
-    assert result.text_lines() == [f"Merge review unavailable: {result.error}", UNAVAILABLE_NOTE]
+    assert result.text_lines() == [f"Merge review unavailable: {result.failure.message}", UNAVAILABLE_NOTE]
     for word in words:
-        assert word in result.error, result.error
+        assert word in result.failure.message, result.failure
 
 
 def git_state(root: Path) -> str:
@@ -129,7 +129,7 @@ def test_project_below_the_top_level(tmp_path):
     gitsteps.git(top, env, "commit", "-qm", "right")
     gitsteps.git(top, env, "checkout", "-q", "-")
     result = run_merge_review(root, "docs/memory", "right", use_cache=False)
-    assert result.status == "CLEAR", result.error
+    assert result.status == "CLEAR", result.failure
 
 
 def test_clear_when_nothing_changed(tmp_path):
