@@ -200,14 +200,15 @@ def inputs_digest(request, memory_dir: str) -> bytes:
 
 def select_agents(db, locate):
     """The agents family: its findings with file:line, sorted by severity, code, place."""
-    from analyzer.contract.check_model import CheckFinding, FamilyResult, Location
+    from analyzer.contract.check_model import FamilyResult
+    from analyzer.contract.results import Finding, Location
 
     rank = {"ERROR": 0, "WARNING": 1, "INFO": 2}
     findings = []
     for code, severity, message, path, line, col in sorted(
             db.relation("agent_finding"), key=lambda f: (rank.get(f[1], 3), f[0], f[3], f[4], f[5], f[2])):
         where = [Location(path, line, col)] if path else []
-        findings.append(CheckFinding(code, "agents", message, severity=severity, locations=where))
+        findings.append(Finding(code, "agents", message, severity=severity, locations=where))
     (status, exit_code), = db.relation("agents_status")
     lines = [NONE_LINE] if db.relation("agents_none") else []
     return FamilyResult("agents", "agents", status, exit_code, findings, lines,
