@@ -142,7 +142,7 @@ def test_readme_lexical_error_outside_archive_aborts(tmp_path):
     """§9.8.1: a lexical error in a README outside archive/ aborts like any managed file's."""
     root = project(tmp_path, {"README.md": "# Memory\n\n```\nnever closed\n"})
     result = run_check(CheckRequest(["legacy"], root, use_cache=False, options={}))
-    assert result.exit_code == 2 and result.error.startswith("Error: docs/memory/README.md:3:1: MA-MARKDOWN")
+    assert result.exit_code == 2 and result.failure.message.startswith("Error: docs/memory/README.md:3:1: MA-MARKDOWN")
 
 
 def test_overlay_entry_with_a_shared_scope(tmp_path, monkeypatch):
