@@ -19,7 +19,10 @@ from typing import Dict, List, Optional, Sequence
 from analyzer.core import lifetime
 from analyzer.query.check_families import FAMILIES, Locator
 from analyzer.contract.check_model import CheckResult, FamilyResult
-from analyzer.query.program import extracted
+from analyzer.query.program import extracted, shipped_program
+from analyzer.query.agents import inputs_digest, run_agents_check
+from analyzer.query.check_legacy import aborted, add_scans, outside_inputs
+from analyzer.query import scans
 
 # The rank of a family status when several families run in one check (`--all`): the
 # overall status is the worst one (equal ranks: the first family's word), per §9's order
@@ -49,8 +52,6 @@ class CheckRequest:
 
 def check_program(use_cache: bool = True):
     """The engine for rules/check/check.dl (compiled once per process and cached on disk)."""
-    from analyzer.query.program import shipped_program
-
     return shipped_program("check/check.dl", use_cache)
 
 
@@ -59,8 +60,6 @@ def run_check(request: CheckRequest) -> CheckResult:
     from analyzer.project.loader import gc_paused
 
     if list(request.families) == ["agents"] and not request.packs and not request.with_proofs:
-        from analyzer.query.agents import run_agents_check  # needs no memory project
-
         return run_agents_check(request)
     request, early = open_request(request)
     if early is not None:
@@ -76,12 +75,8 @@ def run_check(request: CheckRequest) -> CheckResult:
         # overlay, outside the managed files the key covers: their digest joins the key
         outside = b""
         if "legacy" in request.families:
-            from analyzer.query.check_legacy import outside_inputs
-
             outside = outside_inputs(root, memory_dir)
         if "agents" in request.families:  # agent instruction files lie outside the memory dir too
-            from analyzer.query.agents import inputs_digest
-
             outside += inputs_digest(request, memory_dir)
         flags = [f"+{flag}" for flag in ("security", "privacy") if request.options.get(flag)]
         key = check_cache.result_key(root, memory_dir, list(request.families) + flags,
@@ -197,8 +192,6 @@ def finish(request: CheckRequest, project, facts, needed, db):
     if list(request.families) == ["legacy"]:
         # plain `check`: a lexical error aborts it (§9.8.1); the scans are its pass 5 (with
         # `--all` they are families of their own)
-        from analyzer.query.check_legacy import aborted, add_scans
-
         stop = aborted(db, project)
         if stop is not None:
             return stop, {}, None
@@ -225,8 +218,6 @@ def finish(request: CheckRequest, project, facts, needed, db):
     # what the result depends on outside the memory dir (checked again before a cached result is reused)
     probes = dict(facts.get("source_path", ())) if "source_path" in needed else {}
     if set(request.families) & set(SCANNING):
-        from analyzer.query import scans
-
         probes[scans.PROBE] = scans.outside_probe(project)
     git = None
     if facts.get("git_head"):

@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 from typing import Dict, List, Tuple
 
-from analyzer.contract.check_model import CheckFinding, FamilyResult, Location
+from analyzer.contract.check_model import CheckFinding, CheckResult, FamilyResult, Location
 
 RELATIONS = ("legacy_line", "legacy_line_entry", "legacy_line_module", "legacy_duplicate_id", "legacy_status",
              "legacy_abort", "scan_finding", "scan_summary", "scan_detail_list")
@@ -230,7 +230,6 @@ def aborted(db, project):
     if not modules:
         return None
     from analyzer.query.needed import error_line
-    from analyzer.contract.check_model import CheckResult
 
     paths = {f"{project.memory_dir}/{m}" for m in modules}
     found = [d for d in project.diagnostics if d.span.path in paths and d.code in ("MA-MARKDOWN", "MC-ROUTING-007")]

@@ -15,8 +15,8 @@ import difflib
 from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
-from analyzer.history.git import FileError, GitError
-from analyzer.query.diff import DiffResult
+from analyzer.history.git import FileError, GitError, Repo
+from analyzer.query.diff import DiffResult, diff_facts, select
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,6 @@ class RestoreResult:
 def run_restore(root, memory_dir: str, ident: str, base: str, head: Optional[str] = None,
                 use_cache: bool = True) -> RestoreResult:
     """Preview restoring ``ident`` to its text at ``base`` in ``head`` (the work tree when None)."""
-    from analyzer.query.diff import diff_facts, select
     from analyzer.query.program import restore_program
 
     program = restore_program(use_cache)
@@ -80,8 +79,6 @@ def run_restore(root, memory_dir: str, ident: str, base: str, head: Optional[str
 
 
 def _prefix(root) -> str:
-    from analyzer.history.git import Repo
-
     return Repo(str(root)).prefix
 
 

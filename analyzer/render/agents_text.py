@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List
 
-from analyzer.query.agents import AgentsReadResult, ToolAnswer
+from analyzer.query.agents import AgentsReadResult, NONE_LINE, ToolAnswer
 
 
 def _load_line(order: int, load) -> str:
@@ -33,8 +33,6 @@ def render_answer(answer: ToolAnswer, explain: bool) -> List[str]:
 def render_text(result: AgentsReadResult, explain: bool = False) -> str:
     """Every answer, a blank line between tools; one informational line when there are no files."""
     if result.files == 0:
-        from analyzer.query.agents import NONE_LINE
-
         head = [NONE_LINE]
     else:
         head = [f"agent instruction files: {result.files}; memory manifest: {result.memory_manifest}"
@@ -74,8 +72,6 @@ def agents_block(family) -> List[str]:
 def report_section(report) -> List[str]:
     """The report's ``## Agent instruction files`` section: per tool, whether memory is
     reachable, and a table of path patterns -> instruction files."""
-    from analyzer.query.agents import NONE_LINE
-
     lines = ["## Agent instruction files", ""]
     if not report.agents:
         return lines + [NONE_LINE[0].upper() + NONE_LINE[1:] + "."]
