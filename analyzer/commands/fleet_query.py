@@ -8,6 +8,7 @@ from typing import List, Tuple
 
 from analyzer.commands.fleet_check import evaluate, prepare_all
 from analyzer.query.check_families import ORDER
+from analyzer.engine import ast
 
 
 def _run(args, paths, only):
@@ -24,7 +25,6 @@ def _run(args, paths, only):
 
 def goal_rows(args, paths) -> Tuple[List[str], List[tuple]]:
     """``(columns, rows)``: the tuples matching the goal, per repository path."""
-    from analyzer.engine import ast
     from analyzer.engine.syntax import parse_query
 
     goal = parse_query(args.goal)

@@ -23,6 +23,10 @@ from analyzer.query.program import extracted, shipped_program
 from analyzer.query.agents import inputs_digest, run_agents_check
 from analyzer.query.check_legacy import aborted, add_scans, outside_inputs
 from analyzer.query import scans
+from analyzer.project.loader import gc_paused, load_project
+from analyzer.project import files
+from analyzer.query.redaction import redact_result
+from analyzer.history.repofiles import list_files
 
 # The rank of a family status when several families run in one check (`--all`): the
 # overall status is the worst one (equal ranks: the first family's word), per §9's order
@@ -57,8 +61,6 @@ def check_program(use_cache: bool = True):
 
 def run_check(request: CheckRequest) -> CheckResult:
     """Run the requested families; an unusable project is an error result, never a crash."""
-    from analyzer.project.loader import gc_paused
-
     if list(request.families) == ["agents"] and not request.packs and not request.with_proofs:
         return run_agents_check(request)
     request, early = open_request(request)
@@ -101,8 +103,6 @@ def open_request(request: CheckRequest):
     memory dir (None when the check can go on)."""
     from dataclasses import replace
 
-    from analyzer.project import files
-
     root = str(request.project_root)
     memory_dir = files.memory_dir_name(request.memory_dir)
     request = replace(request, memory_dir=memory_dir)
@@ -115,8 +115,6 @@ def open_request(request: CheckRequest):
     if "report" in request.families and request.repo_files is None:
         # the report depends on the repository's file list (its glob column): listed once,
         # here, for the facts and for the result cache's key
-        from analyzer.history.repofiles import list_files
-
         request = replace(request, repo_files=list_files(root))
     return request, None
 
@@ -125,8 +123,6 @@ def load_checked(request: CheckRequest):
     """``(project, refused)``: the loaded project, and the error result naming the managed
     files it needs but cannot use (None when there are none)."""
     limit = {} if request.max_file_bytes is None else {"max_file_bytes": request.max_file_bytes}
-    from analyzer.project.loader import load_project
-
     project = load_project(request.project_root, memory_dir=request.memory_dir, use_cache=request.use_cache, **limit)
     lifetime.keep(project)  # the console script frees it by exiting (analyzer/core/lifetime.py)
     return project, _refused(project, request.use_cache)
@@ -212,8 +208,6 @@ def finish(request: CheckRequest, project, facts, needed, db):
                                       proofs=request.with_proofs, covered=needed))
     combined = combine(results)
     combined.merge = merge
-    from analyzer.query.redaction import redact_result
-
     redact_result(combined)  # before it is cached or rendered: no output prints a secret
     # what the result depends on outside the memory dir (checked again before a cached result is reused)
     probes = dict(facts.get("source_path", ())) if "source_path" in needed else {}

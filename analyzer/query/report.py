@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 from analyzer.contract.check_model import CheckResult
+from analyzer.query.agents import tool_reports
 
 #: The canonical tasks in the order of the reference's table (§4.3): display order only.
 TASK_ORDER = ("general", "planning", "implementation", "artifact", "preferences", "history", "maintenance")
@@ -112,8 +113,6 @@ def report_of(result: CheckResult) -> Report:
     for module in modules:
         matrix.setdefault(module.module, {})
     listing = next(((s, bool(c), n) for s, c, n in rel["report_listing"]), None)
-    from analyzer.query.agents import tool_reports
-
     agents = next((tool_reports(f.relations) for f in result.families if f.name == "agents"), [])
     return Report(check, tasks, dict(sorted(matrix.items())), modules, listing,
                   list(rel["report_edge"]), list(rel["report_entry"]), agents, full=True)

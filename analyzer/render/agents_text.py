@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Dict, List
 
 from analyzer.query.agents import AgentsReadResult, NONE_LINE, ToolAnswer
+from analyzer.render.check_text import proof_lines
 
 
 def _load_line(order: int, load) -> str:
@@ -59,8 +60,6 @@ def agents_block(family) -> List[str]:
     """The `check --agents` block: ``MemoryCustodian agents check: OK|FAILED`` then
     ``- <CODE> <SEVERITY>: <path>:<line>:<col>: <message>`` per finding (no place for a finding
     about the repository as a whole), or ``- no findings``."""
-    from analyzer.render.check_text import proof_lines
-
     lines = [f"MemoryCustodian agents check: {family.shown_status or family.status}"]
     for f in family.findings:
         where = "".join(f"{loc.path}:{loc.line}:{loc.col}: " for loc in f.locations[:1])
