@@ -41,7 +41,7 @@ class Context:
     def repo_prefix(self) -> str:
         """The project root's path in its repository (asked of Git once)."""
         if self.prefix is None:
-            from analyzer.render.findings import repo_prefix
+            from analyzer.history.repofiles import repo_prefix
 
             self.prefix = repo_prefix(self.project_root)
         return self.prefix

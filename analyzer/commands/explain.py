@@ -25,8 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, locate=None) -> int:
     """Print the entry; exit 2 with a message on stderr when the catalogue has no such code."""
     from analyzer.contract import catalog
-    from analyzer.dev.gendocs import source_root
-    from analyzer.core.resources import data_dir
+    from analyzer.core.resources import data_dir, source_root
 
     code = args.code.strip().upper()
     if getattr(args, "packs", None):

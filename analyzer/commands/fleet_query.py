@@ -6,14 +6,14 @@ from __future__ import annotations
 import os
 from typing import List, Tuple
 
-from analyzer.commands.fleet_check import prepare_all
+from analyzer.commands.fleet_check import evaluate, prepare_all
 from analyzer.query.check_families import ORDER
+from analyzer.engine import ast
 
 
 def _run(args, paths, only):
     """Every repository prepared and the check program evaluated over them for ``only``
     (None: every relation); also the table ``repos(repo, path)``."""
-    from analyzer.commands.fleet_check import evaluate
     from analyzer.query.check import check_program
 
     prepared = prepare_all(paths, ORDER, not args.no_cache, args.jobs)
@@ -25,7 +25,6 @@ def _run(args, paths, only):
 
 def goal_rows(args, paths) -> Tuple[List[str], List[tuple]]:
     """``(columns, rows)``: the tuples matching the goal, per repository path."""
-    from analyzer.engine import ast
     from analyzer.engine.syntax import parse_query
 
     goal = parse_query(args.goal)

@@ -130,9 +130,7 @@ class Calls:
 
     def text(self, command: str, words: List[str]) -> Answer:
         """Run ``analyze COMMAND WORDS`` in text form (the context pack resource), bounded."""
-        from analyzer.commands.mcp_tools import ToolSpec as Spec
-
-        spec = Spec("resource", command, (), output="text")
+        spec = ToolSpec("resource", command, (), output="text")
         words = [f"--project-root={self.project_root}", f"--memory-dir={self.memory_dir}", *words,
                  f"--timeout={self.timeout:g}"]
         with self._lock:

@@ -19,7 +19,8 @@ import sys
 from analyzer.core import exitcodes
 from analyzer.commands.bounds import positive_int, seconds, size as _size
 from analyzer.commands import read as read_command
-from analyzer.engine.limits import QUERY_TIMEOUT_S
+from analyzer.engine.limits import Limits, QUERY_TIMEOUT_S
+from analyzer.project.root import paths_from_cwd, resolve_root
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -118,8 +119,6 @@ def _split(args):
 
 
 def _limits(args):
-    from analyzer.engine.limits import Limits
-
     default = Limits()
     return Limits(max_tuples=args.max_tuples if args.max_tuples is not None else default.max_tuples,
                   timeout_s=args.timeout or None,
@@ -155,8 +154,6 @@ def _session(args, program):
 
         if args.facts:
             raise _Usage("--facts goes with a PROGRAM.dl; with --project-root the facts are the project's")
-        from analyzer.project.root import paths_from_cwd, resolve_root
-
         root = resolve_root(args.project_root, args.memory_dir).path
         if not Path(root).is_dir():
             raise _Usage(f"project root is not a directory: {root}")

@@ -8,7 +8,7 @@ import sys
 from analyzer.core import exitcodes
 from analyzer.core.span import Span
 from analyzer.commands.bounds import positive_int
-from analyzer.project.root import add_root_arguments, resolve_root
+from analyzer.project.root import absolute_path_hint, add_root_arguments, paths_from_cwd, resolve_root
 
 
 def add_request_arguments(parser: argparse.ArgumentParser) -> None:
@@ -99,7 +99,6 @@ def request_from(args: argparse.Namespace):
     from pathlib import Path
 
     from analyzer.query.read import ReadRequest
-    from analyzer.project.root import absolute_path_hint, paths_from_cwd
 
     for path in args.path:
         hint = absolute_path_hint(path, args.project_root)

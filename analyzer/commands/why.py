@@ -12,6 +12,7 @@ import sys
 
 from analyzer.core import exitcodes
 from analyzer.commands import read as read_command
+from analyzer.project.root import resolve_root
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """MODULE or --pattern, --format, plus the read request options."""
@@ -34,8 +35,6 @@ def run(args: argparse.Namespace) -> int:
     from analyzer.query.why import module_proofs, pattern_proofs
 
     from pathlib import Path
-
-    from analyzer.project.root import resolve_root
 
     error = read_command.usage_error
     args.project_root = resolve_root(args.project_root, args.memory_dir).path

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Optional
 
 _PACKAGE = Path(__file__).resolve().parents[1]  # analyzer/: this file is analyzer/core/resources.py
 KINDS = ("grammar", "facts", "rules")
@@ -28,3 +29,12 @@ def data_dir(kind: str) -> Path:
 def data_file(kind: str, name: str) -> Path:
     """Return the path of one shipped data file, e.g. ``data_file("grammar", "datalog.lark")``."""
     return data_dir(kind) / name
+
+
+def source_root() -> Optional[Path]:
+    """The source checkout this package runs from, or None when installed from a wheel."""
+    candidate = Path(__file__).resolve().parents[2]  # the checkout: this file is analyzer/core/resources.py
+    project = candidate / "pyproject.toml"
+    if project.is_file() and 'name = "memory-custodian-analyzer"' in project.read_text(encoding="utf-8"):
+        return candidate
+    return None

@@ -22,18 +22,9 @@ from typing import Callable, Dict, List, Optional
 from analyzer.core import exitcodes
 from analyzer.contract.shapes import describe, document_type, json_schema
 from analyzer.contract.registry import COMMANDS, LIVE, CommandSpec, schema_name
-from analyzer.core.resources import data_dir
+from analyzer.core.resources import data_dir, source_root
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
-
-
-def source_root() -> Optional[Path]:
-    """The source checkout this package runs from, or None when installed from a wheel."""
-    candidate = Path(__file__).resolve().parents[2]
-    project = candidate / "pyproject.toml"
-    if project.is_file() and 'name = "memory-custodian-analyzer"' in project.read_text(encoding="utf-8"):
-        return candidate
-    return None
 
 
 def schema_documents(commands=COMMANDS) -> Dict[str, str]:

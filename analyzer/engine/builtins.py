@@ -21,6 +21,7 @@ from analyzer.engine import glob as globs
 from analyzer.engine.errors import EngineError, EvaluationLimitError
 from analyzer.engine.linear_re import compile_pattern, pattern_problem
 from analyzer.engine.limits import MAX_NUMBER, MAX_SYMBOL_LENGTH
+from analyzer.engine.glob_ext import glob_match_ext
 
 SYMBOL, NUMBER = "symbol", "number"
 ANY = "any"  # polymorphic column: takes the column type of the relation named by relation_arg
@@ -79,8 +80,6 @@ def _glob_match(ctx, args):
 
 
 def _glob_match_ext(ctx, args):
-    from analyzer.engine.glob_ext import glob_match_ext
-
     glob, path = args
     if _all_str(glob, path) and glob_match_ext(glob, path):
         yield args

@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 from difflib import SequenceMatcher
 from typing import Dict, List, Optional, Tuple
+from analyzer.history.unit_cuts import cut
 
 KIND = "legacy"
 Unit = Tuple[int, str, int]  # (ordinal among all units, text, 1-based first line)
@@ -30,8 +31,6 @@ Unit = Tuple[int, str, int]  # (ordinal among all units, text, 1-based first lin
 
 def freeform_units(text: Optional[str]) -> List[Unit]:
     """The free-form units of a file's text (none when the file is absent), in order."""
-    from analyzer.history.unit_cuts import cut
-
     return list(cut(text)[1]) if text else []
 
 

@@ -52,3 +52,15 @@ def _walk(root: str, cap: int) -> Tuple[List[str], str, bool]:
                 return sorted(found), "walk", False
             found.append(name if rel == "." else f"{rel}/{name}")
     return sorted(found), "walk", True
+
+
+def repo_prefix(project_root: str) -> str:
+    """The project root's path inside its Git work tree (``examples/shop/``; ``""`` at the
+    top or outside Git), so that locations are relative to the repository, as code scanning
+    and workflow annotations expect. Read-only (``git rev-parse``)."""
+    if not may_be_in_git(project_root):  # no repository around it: nothing to ask Git
+        return ""
+    from analyzer.history.git import run_git
+
+    ok, out = run_git(project_root, "rev-parse", "--show-prefix", timeout=10.0)
+    return out.strip() if ok else ""

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from typing import Dict, Iterator, List, Optional, Tuple
+from analyzer.history.git import UNIT_ID_HEADING
+from analyzer.project.markdown import parse_document
 
 IdUnits = Optional[Tuple[Tuple[str, str], ...]]  # (casefolded ID, unit text); None: a Markdown problem
 FreeUnits = Tuple[Tuple[int, str, int], ...]  # (ordinal among all units, text, 1-based first line)
@@ -48,8 +50,6 @@ def cut(text: str) -> Tuple[IdUnits, FreeUnits]:
 
 
 def _cut(text: str) -> Tuple[IdUnits, FreeUnits]:
-    from analyzer.history.git import UNIT_ID_HEADING
-    from analyzer.project.markdown import parse_document
 
     doc = parse_document(text)
     lines = doc.lexed.lines

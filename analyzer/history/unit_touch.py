@@ -23,13 +23,12 @@ from collections import Counter
 from typing import Dict, Iterable, List, Optional, Set, Tuple
 
 from analyzer.history.git import unit_heading_ids
+from analyzer.history.unit_cuts import cut, shared
 
 
 def unit_texts(text: Optional[str]) -> Optional[List[Tuple[str, str]]]:
     """The (casefolded ID, unit text) of every unit of ``text`` whose heading names an ID,
     in order; None when ``text`` has a Markdown problem (its units cannot be trusted)."""
-    from analyzer.history.unit_cuts import cut
-
     if text is None:
         return []
     found = cut(text)[0]
@@ -70,7 +69,6 @@ def file_touches(files: Iterable[Tuple[str, Tuple[Optional[str], Optional[str]]]
     attributed the free-form changes of the files it changed them in)."""
     from analyzer.history.freeform import changed
     from analyzer.project.loader import file_kind
-    from analyzer.history.unit_cuts import shared
 
     ids: Set[str] = set()
     with shared():  # each text is cut once for its ID units and its free-form units

@@ -26,6 +26,7 @@ from typing import Dict, List, Tuple
 
 from analyzer.history.git import Commit, GitError, History, Repo
 from analyzer.history.revisions import Revision
+from analyzer.history.unit_cuts import shared
 
 DAY = 86400
 WINDOW_DAYS = 30  # the longest window a reading uses (the seed's long-term window)
@@ -106,8 +107,6 @@ def compare_commits(repo: Repo, history: History, memory_dir: str, tip: str, com
                     compared: List[Commit], use_cache: bool, program) -> Window:
     """The facts comparing each commit of ``compared`` (some of the window ``commits`` of
     ``tip``, in order) with its first parent."""
-    from analyzer.history.unit_cuts import shared
-
     with shared():  # the snippets are cut for reorders and again for free-form units
         return _compare_commits(repo, history, memory_dir, tip, commits, compared, use_cache, program)
 

@@ -11,6 +11,13 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
+from analyzer.project.extract.agent_files import extract
+from analyzer.history.repofiles import list_files
+from analyzer.query.program import shipped_program
+from analyzer.contract.check_model import FamilyResult
+from analyzer.contract.results import Finding, Location
+from analyzer.query.redaction import redact_result
+from analyzer.project import config
 
 #: The tools the rules know, in the order `--tool all` shows them.
 TOOLS: Tuple[str, ...] = ("claude", "codex", "cursor", "copilot", "gemini", "windsurf")
@@ -104,12 +111,8 @@ def gather(root: str, memory_dir: str = "docs/memory", paths: Sequence[str] = ()
     (:class:`analyzer.project.config.ConfigError` for an unusable configuration file)."""
     import os
 
-    from analyzer.project.extract.agent_files import extract
-    from analyzer.history.repofiles import list_files
 
     if configured is None or exclude is None:
-        from analyzer.project import config
-
         values = config.load(root).values
         configured = values.get("agents", []) if configured is None else configured
         exclude = values.get("agents-exclude", []) if exclude is None else exclude
@@ -141,8 +144,6 @@ def normalize_path(raw: str) -> Optional[str]:
 def read_tools(root: str, tools: Sequence[str], paths: Sequence[str], cwd: str = "",
                memory_dir: str = "docs/memory", use_cache: bool = True) -> AgentsReadResult:
     """Evaluate the agent rules for ``paths`` and select each tool's answer."""
-    from analyzer.query.program import shipped_program
-
     engine = shipped_program("agents/read.dl", use_cache)
     facts = gather(root, memory_dir, paths, cwd)
     db = engine.evaluate(facts, only=list(READ_RELATIONS))
@@ -200,9 +201,6 @@ def inputs_digest(request, memory_dir: str) -> bytes:
 
 def select_agents(db, locate):
     """The agents family: its findings with file:line, sorted by severity, code, place."""
-    from analyzer.contract.check_model import FamilyResult
-    from analyzer.contract.results import Finding, Location
-
     rank = {"ERROR": 0, "WARNING": 1, "INFO": 2}
     findings = []
     for code, severity, message, path, line, col in sorted(
@@ -225,8 +223,6 @@ def run_agents_check(request):
     (a repository without a memory directory can still have its instruction files checked;
     reachability is then not judged, rules/agents/findings.dl)."""
     from analyzer.query.check import combine
-    from analyzer.query.program import shipped_program
-    from analyzer.query.redaction import redact_result
 
     engine = shipped_program("agents/read.dl", request.use_cache)
     facts = gather(str(request.project_root), request.memory_dir, listed=request.repo_files)

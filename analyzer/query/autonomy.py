@@ -15,8 +15,8 @@ from typing import List, Optional, Sequence, Tuple
 
 from analyzer.contract.results import Failure, Finding
 from analyzer.core.span import Span
-from analyzer.history.git import GitError
-from analyzer.query.diff import DiffResult
+from analyzer.history.git import GitError, History, Repo
+from analyzer.query.diff import DiffResult, diff_facts, select
 from analyzer.query.failures import git_failure
 
 MODES = ("plan", "confirm", "full")
@@ -56,7 +56,6 @@ def run_autonomy(root, memory_dir: str, mode: str, base: str, head: Optional[str
     rules/autonomy/autonomy.dl, for the matrix's mutation test)."""
     from analyzer.project.extract.plan import PLAN_MODULE, PlanError, parse_plan
     from analyzer.project.loader import gc_paused
-    from analyzer.query.diff import diff_facts, select
     from analyzer.query.program import autonomy_program
 
     program = program or autonomy_program(use_cache)
@@ -120,8 +119,6 @@ def judged_from(root, result: AutonomyResult) -> None:
     later changes reversed, without commits, as the head's. The one ``git merge-base``
     prints when criss-cross merges leave several (analyzer/history/git.py); when it is not the
     base's commit, ``result.merge_base`` names it. Unrelated histories: :class:`GitError`."""
-    from analyzer.history.git import Repo
-
     repo = Repo(str(root))
     diff = result.diff
     base = repo.commit(diff.base_ref)
@@ -145,7 +142,6 @@ def _plan_change(root, memory_dir: str, diff: DiffResult, plan_text: str, base_t
     the range that changed it ("worktree" for uncommitted edits, "" when no commit of the
     range did); ``[]`` when the plan is the base's. A Git fact: the rules decide (outofplan.dl)."""
     from analyzer.project.extract.plan import PLAN_MODULE
-    from analyzer.history.git import History, Repo
 
     if plan_text == base_text:
         return []
@@ -176,7 +172,6 @@ def _records(facts, head_rev) -> None:
 
 def _readiness(facts, root, memory_dir, diff: DiffResult, patterns, use_cache, program) -> None:
     """The readings' facts as of the head commit's time (HEAD's for the work tree)."""
-    from analyzer.history.git import Repo
     from analyzer.history.window import tip_time
     from analyzer.query.readiness import readiness_facts
 

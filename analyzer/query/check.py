@@ -21,7 +21,14 @@ from analyzer.query.check_families import FAMILIES, Locator
 from analyzer.contract.check_model import CheckResult, FamilyResult
 from analyzer.contract.results import Failure
 from analyzer.core.span import Span
-from analyzer.query.program import extracted
+from analyzer.query.program import extracted, shipped_program
+from analyzer.query.agents import inputs_digest, run_agents_check
+from analyzer.query.check_legacy import aborted, add_scans, outside_inputs
+from analyzer.query import scans
+from analyzer.project.loader import gc_paused, load_project
+from analyzer.project import files
+from analyzer.query.redaction import redact_result
+from analyzer.history.repofiles import list_files
 
 # The rank of a family status when several families run in one check (`--all`): the
 # overall status is the worst one (equal ranks: the first family's word), per §9's order
@@ -51,18 +58,12 @@ class CheckRequest:
 
 def check_program(use_cache: bool = True):
     """The engine for rules/check/check.dl (compiled once per process and cached on disk)."""
-    from analyzer.query.program import shipped_program
-
     return shipped_program("check/check.dl", use_cache)
 
 
 def run_check(request: CheckRequest) -> CheckResult:
     """Run the requested families; an unusable project is an error result, never a crash."""
-    from analyzer.project.loader import gc_paused
-
     if list(request.families) == ["agents"] and not request.packs and not request.with_proofs:
-        from analyzer.query.agents import run_agents_check  # needs no memory project
-
         return run_agents_check(request)
     request, early = open_request(request)
     if early is not None:
@@ -78,12 +79,8 @@ def run_check(request: CheckRequest) -> CheckResult:
         # overlay, outside the managed files the key covers: their digest joins the key
         outside = b""
         if "legacy" in request.families:
-            from analyzer.query.check_legacy import outside_inputs
-
             outside = outside_inputs(root, memory_dir)
         if "agents" in request.families:  # agent instruction files lie outside the memory dir too
-            from analyzer.query.agents import inputs_digest
-
             outside += inputs_digest(request, memory_dir)
         flags = [f"+{flag}" for flag in ("security", "privacy") if request.options.get(flag)]
         key = check_cache.result_key(root, memory_dir, list(request.families) + flags,
@@ -108,8 +105,6 @@ def open_request(request: CheckRequest):
     memory dir (None when the check can go on)."""
     from dataclasses import replace
 
-    from analyzer.project import files
-
     root = str(request.project_root)
     memory_dir = files.memory_dir_name(request.memory_dir)
     request = replace(request, memory_dir=memory_dir)
@@ -123,8 +118,6 @@ def open_request(request: CheckRequest):
     if "report" in request.families and request.repo_files is None:
         # the report depends on the repository's file list (its glob column): listed once,
         # here, for the facts and for the result cache's key
-        from analyzer.history.repofiles import list_files
-
         request = replace(request, repo_files=list_files(root))
     return request, None
 
@@ -133,8 +126,6 @@ def load_checked(request: CheckRequest):
     """``(project, refused)``: the loaded project, and the error result naming the managed
     files it needs but cannot use (None when there are none)."""
     limit = {} if request.max_file_bytes is None else {"max_file_bytes": request.max_file_bytes}
-    from analyzer.project.loader import load_project
-
     project = load_project(request.project_root, memory_dir=request.memory_dir, use_cache=request.use_cache, **limit)
     lifetime.keep(project)  # the console script frees it by exiting (analyzer/core/lifetime.py)
     return project, _refused(project, request.use_cache)
@@ -199,8 +190,6 @@ def finish(request: CheckRequest, project, facts, needed, db):
     if list(request.families) == ["legacy"]:
         # plain `check`: a lexical error aborts it (§9.8.1); the scans are its pass 5 (with
         # `--all` they are families of their own)
-        from analyzer.query.check_legacy import aborted, add_scans
-
         stop = aborted(db, project)
         if stop is not None:
             return stop, {}, None
@@ -221,14 +210,10 @@ def finish(request: CheckRequest, project, facts, needed, db):
                                       proofs=request.with_proofs, covered=needed))
     combined = combine(results)
     combined.merge = merge
-    from analyzer.query.redaction import redact_result
-
     redact_result(combined)  # before it is cached or rendered: no output prints a secret
     # what the result depends on outside the memory dir (checked again before a cached result is reused)
     probes = dict(facts.get("source_path", ())) if "source_path" in needed else {}
     if set(request.families) & set(SCANNING):
-        from analyzer.query import scans
-
         probes[scans.PROBE] = scans.outside_probe(project)
     git = None
     if facts.get("git_head"):

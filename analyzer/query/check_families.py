@@ -30,6 +30,7 @@ from analyzer.query import check_legacy
 from analyzer.contract.check_model import FamilyResult
 from analyzer.contract.results import Finding, Location
 from analyzer.query.finding_entries import finding_entries
+from analyzer.history.repofiles import list_files
 
 
 class Locator:
@@ -224,8 +225,6 @@ def _repo_facts(request, project) -> Dict[str, list]:
     """The repository's files (``git ls-files``, else a safe walk) for the report's globs, as
     run_check listed them for its cache key."""
     if request.repo_files is None:
-        from analyzer.history.repofiles import list_files
-
         request.repo_files = list_files(str(request.project_root))
     paths, source, complete = request.repo_files
     return {"repo_file": [(p,) for p in paths], "repo_listing": [(source, int(complete))]}

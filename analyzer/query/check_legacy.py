@@ -15,6 +15,11 @@ from typing import Dict, List, Tuple
 from analyzer.contract.check_model import FamilyResult
 from analyzer.contract.results import Failure, Finding, Location
 from analyzer.core.span import Span
+from analyzer.contract.check_model import CheckResult
+from analyzer.project.markdown import estimate_tokens, lex, split_units
+from analyzer.query.legacy_readmes import readme_facts
+from analyzer.query.scans import gather, legacy_scan_lines
+from analyzer.project import files
 
 RELATIONS = ("legacy_line", "legacy_line_entry", "legacy_line_module", "legacy_duplicate_id", "legacy_status",
              "legacy_abort", "scan_finding", "scan_summary", "scan_detail_list")
@@ -38,8 +43,6 @@ SCAN_CODES = ("MA-LEGACY-SECURITY", "MA-LEGACY-PRIVACY")
 
 def _read_text(path: str):
     """The text of a regular file (UTF-8, undecodable bytes replaced), or None."""
-    from analyzer.project import files
-
     if os.path.islink(path) or not os.path.isfile(path):
         return None
     data, _error = files.read_bytes(path, files.SIZE_CAP)
@@ -50,8 +53,6 @@ def legacy_facts(request, project) -> Dict[str, list]:
     """The facts plain `check` reads outside the extracted fact base: ``memory_folder``,
     ``agent_file``, ``text_marker`` (substrings found, never a decision) and the README
     files' entry facts (analyzer/query/legacy_readmes.py)."""
-    from analyzer.project.markdown import estimate_tokens
-
     root = str(request.project_root)
     memory = os.path.join(root, project.memory_dir)
     out: Dict[str, list] = {"memory_folder": [], "agent_file": [], "text_marker": [],
@@ -69,14 +70,10 @@ def legacy_facts(request, project) -> Dict[str, list]:
             continue
         out["agent_file"].append((name, estimate_tokens(text)))
         out["text_marker"] += [(name, m) for m in AGENT_MARKERS if m in text]
-    from analyzer.query.legacy_readmes import readme_facts
-
     out.update(readme_facts(request, project))  # READMEs are entry files here only (§9.8.4)
     if not set(request.families) & set(SCAN_FAMILIES):
         # pass 5's facts, evaluated with the rest (RELATIONS holds the scan relations): the
         # scan families gather the same facts when they run
-        from analyzer.query.scans import gather
-
         out.update(gather(project))
     return out
 
@@ -87,8 +84,6 @@ def _inbox_h2(project) -> List[tuple]:
     it has a visible, non-indented line `Status: candidate` (any case); 1 or 0 each. The
     reference's inbox count reads the units so (§9.8.5); the rule decides what counts."""
     import re
-
-    from analyzer.project.markdown import lex, split_units
 
     text = project.texts.get("inbox.md")
     if text is None:
@@ -232,7 +227,6 @@ def aborted(db, project):
     if not modules:
         return None
     from analyzer.query.needed import error_line
-    from analyzer.contract.check_model import CheckResult
 
     paths = {f"{project.memory_dir}/{m}" for m in modules}
     found = [d for d in project.diagnostics if d.span.path in paths and d.code in ("MA-MARKDOWN", "MC-ROUTING-007")]
@@ -252,8 +246,6 @@ def add_scans(family: FamilyResult, db, project, security: bool, privacy: bool) 
     """Pass 5 (§9.8.6): the security and privacy scans' issues, warnings and tail lines,
     always after every other line, read from ``db``, the check's one evaluation (the scan
     relations are among :data:`RELATIONS`). The scans belong to analyzer/query/scans.py."""
-    from analyzer.query.scans import legacy_scan_lines
-
     issues, warnings, tail = legacy_scan_lines(db, security=security, privacy=privacy)
     where = [Location(f"{project.memory_dir}/manifest.md")]
     mine = [f for f in family.findings if f.severity == "ERROR"]

@@ -14,6 +14,11 @@ from __future__ import annotations
 
 import os
 from typing import Dict, List
+from analyzer.project import files
+from analyzer.project.extract.entries import extract_entries
+from analyzer.project.extract.sink import Sink
+from analyzer.core.diagnostics import Diagnostic
+from analyzer.core.span import Span
 
 
 def readme_modules(project) -> List[str]:
@@ -30,9 +35,6 @@ def readme_facts(request, project) -> Dict[str, list]:
     modules = readme_modules(project)
     if not modules:
         return out  # most projects: the extractor is not even imported (a warm run needs none)
-    from analyzer.project import files
-    from analyzer.project.extract.entries import extract_entries
-    from analyzer.project.extract.sink import Sink
 
     schema = _entry_schema(project)
     for module in modules:
@@ -55,8 +57,6 @@ def readme_facts(request, project) -> Dict[str, list]:
 def _keep_lexical_errors(project, sink, text: str) -> None:
     """A README's lexical errors join the project's diagnostics: the abort a non-archive
     README's error causes names its file, line and column (check_legacy.aborted)."""
-    from analyzer.core.diagnostics import Diagnostic
-    from analyzer.core.span import Span
 
     lines = text.splitlines()
     for code, message, line, col, _severity in sink.diagnostics:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from typing import Dict, Mapping
+from analyzer.query.constants import WRITTEN, written_ids
 
 #: a casefolded protocol ID standing alone between quotes (a JSON-escaped quote closes it too)
 QUOTED_ID = re.compile(r'(?<=")(mc-[a-z]+-\d{8}-[0-9a-f]{8})(?=\\?")')
@@ -26,6 +27,4 @@ def as_written(text: str, written: Mapping[str, str]) -> str:
 
 def written_of(db) -> Dict[str, str]:
     """Casefolded ID -> ID as written, from an evaluation ``db`` (empty when it holds none)."""
-    from analyzer.query.constants import WRITTEN, written_ids
-
     return written_ids({rel: db.relation(rel) for rel in WRITTEN if db.evaluated(rel)})

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import deque
 from typing import Iterable, List, Mapping, Optional, Tuple
+from analyzer.query.proof_ids import written_of
 
 MAX_PROOFS = 3  # proofs kept per finding (one per tuple it was selected from)
 MAX_NODES = 200  # nodes kept per proof tree (breadth first); the rest is elided
@@ -76,8 +77,6 @@ def finding_tuples(family_name: str, finding, db) -> List[Tuple[str, tuple]]:
 def attach(results: Iterable, db) -> None:
     """Give every finding of the built-in family ``results`` its proofs from ``db`` (an
     evaluation with provenance)."""
-    from analyzer.query.proof_ids import written_of
-
     written = written_of(db)
     for result in results:
         for finding in result.findings:

@@ -24,6 +24,7 @@ from analyzer.contract.read_model import (
     PackSection,
     ReadResult,
 )
+from analyzer.core.resources import data_file
 
 INVALID_PREFIX = "Error: Routing input or manifest is invalid: "  # the reference's stderr line (§8.3)
 FOLDER_LABEL = {"rules": "rule", "profiles": "profile", "areas": "area"}
@@ -117,7 +118,6 @@ def _program_warmer(request: ReadRequest):
     if not request.use_cache:
         return None
     from analyzer.engine.cache import is_cached
-    from analyzer.core.resources import data_file
 
     if is_cached(data_file("rules", "read/read.dl")):
         return None
@@ -173,8 +173,6 @@ def request_facts(engine, request: Optional[ReadRequest], project, needed_only: 
 
 def request_relations(engine) -> List[str]:
     """The relations a read request supplies: those declared in facts/request.dl."""
-    from analyzer.core.resources import data_file
-
     declared_in = str(data_file("facts", "request.dl"))
     return sorted(name for name, decl in engine.program.decls.items()
                   if decl.span is not None and decl.span.path == declared_in)

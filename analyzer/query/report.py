@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 from analyzer.contract.check_model import CheckResult
+from analyzer.query.agents import tool_reports
+from analyzer.history.repofiles import repo_prefix
 
 #: The canonical tasks in the order of the reference's table (§4.3): display order only.
 TASK_ORDER = ("general", "planning", "implementation", "artifact", "preferences", "history", "maintenance")
@@ -63,13 +65,11 @@ class Report:
     full: bool = False
 
     def repo_prefix(self, project_root: str) -> str:
-        """The project root's path in its Git work tree (analyzer.render.findings.repo_prefix),
+        """The project root's path in its Git work tree (analyzer.history.repofiles.repo_prefix),
         ``""`` without asking Git again when the files were walked: ``git ls-files`` failed,
         so the project is in no work tree."""
         if self.listing is not None and self.listing[0] == "walk":
             return ""
-        from analyzer.render.findings import repo_prefix
-
         return repo_prefix(project_root)
 
 
@@ -112,8 +112,6 @@ def report_of(result: CheckResult) -> Report:
     for module in modules:
         matrix.setdefault(module.module, {})
     listing = next(((s, bool(c), n) for s, c, n in rel["report_listing"]), None)
-    from analyzer.query.agents import tool_reports
-
     agents = next((tool_reports(f.relations) for f in result.families if f.name == "agents"), [])
     return Report(check, tasks, dict(sorted(matrix.items())), modules, listing,
                   list(rel["report_edge"]), list(rel["report_entry"]), agents, full=True)

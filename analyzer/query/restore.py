@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
 from analyzer.contract.results import Failure, Finding
-from analyzer.history.git import GitError
-from analyzer.query.diff import DiffResult
+from analyzer.history.git import GitError, Repo
+from analyzer.query.diff import DiffResult, diff_facts, select
 from analyzer.query.failures import git_failure
 
 
@@ -47,7 +47,6 @@ class RestoreResult:
 def run_restore(root, memory_dir: str, ident: str, base: str, head: Optional[str] = None,
                 use_cache: bool = True) -> RestoreResult:
     """Preview restoring ``ident`` to its text at ``base`` in ``head`` (the work tree when None)."""
-    from analyzer.query.diff import diff_facts, select
     from analyzer.query.program import restore_program
 
     program = restore_program(use_cache)
@@ -77,8 +76,6 @@ def run_restore(root, memory_dir: str, ident: str, base: str, head: Optional[str
 
 
 def _prefix(root) -> str:
-    from analyzer.history.git import Repo
-
     return Repo(str(root)).prefix
 
 

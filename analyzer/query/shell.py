@@ -12,7 +12,7 @@ import shlex
 from pathlib import Path
 from typing import Callable, List, Optional
 
-from analyzer.engine.limits import QUERY_TIMEOUT_S
+from analyzer.engine.limits import Limits, QUERY_TIMEOUT_S
 
 HELP = """\
 A line is a goal, e.g.  owner(I, M, Sc, S, F), Sc != "project"
@@ -75,7 +75,6 @@ class Shell:
     def handle(self, line: str) -> str:
         """The text to print for ``line`` (errors included: a shell line never raises), within
         :attr:`timeout` seconds (a line past it answers DL902, as ``query`` does)."""
-        from analyzer.engine.limits import Limits
         from analyzer.engine.watchdog import Watchdog
 
         from analyzer.engine.errors import EngineError

@@ -12,6 +12,8 @@ from typing import Dict, List, Mapping, Optional, Tuple
 
 from analyzer.contract.results import Failure
 from analyzer.query.proof_ids import as_written, written_of
+from analyzer.engine import parse_query
+from analyzer.query.constants import read_constants
 
 
 def _quote(text: str) -> str:
@@ -113,9 +115,6 @@ def _outside_proofs(db, module: str) -> WhyAnswer:
 
 def pattern_proofs(db, pattern: str) -> WhyAnswer:
     """Proofs of every tuple matching ``pattern`` (e.g. ``skip_reason(_, _)``)."""
-    from analyzer.engine import parse_query
-
-    from analyzer.query.constants import read_constants
 
     atom = parse_query(pattern)
     # an ID constant matches as the protocol matches IDs (caselessly); near misses are said

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Dict, List
 
-from analyzer.query.agents import AgentsReadResult, ToolAnswer
+from analyzer.query.agents import AgentsReadResult, NONE_LINE, ToolAnswer
+from analyzer.render.check_text import proof_lines
 
 
 def _load_line(order: int, load) -> str:
@@ -33,8 +34,6 @@ def render_answer(answer: ToolAnswer, explain: bool) -> List[str]:
 def render_text(result: AgentsReadResult, explain: bool = False) -> str:
     """Every answer, a blank line between tools; one informational line when there are no files."""
     if result.files == 0:
-        from analyzer.query.agents import NONE_LINE
-
         head = [NONE_LINE]
     else:
         head = [f"agent instruction files: {result.files}; memory manifest: {result.memory_manifest}"
@@ -61,8 +60,6 @@ def agents_block(family) -> List[str]:
     """The `check --agents` block: ``MemoryCustodian agents check: OK|FAILED`` then
     ``- <CODE> <SEVERITY>: <path>:<line>:<col>: <message>`` per finding (no place for a finding
     about the repository as a whole), or ``- no findings``."""
-    from analyzer.render.check_text import proof_lines
-
     lines = [f"MemoryCustodian agents check: {family.shown_status or family.status}"]
     for f in family.findings:
         where = "".join(f"{loc.path}:{loc.line}:{loc.col}: " for loc in f.locations[:1])
@@ -74,8 +71,6 @@ def agents_block(family) -> List[str]:
 def report_section(report) -> List[str]:
     """The report's ``## Agent instruction files`` section: per tool, whether memory is
     reachable, and a table of path patterns -> instruction files."""
-    from analyzer.query.agents import NONE_LINE
-
     lines = ["## Agent instruction files", ""]
     if not report.agents:
         return lines + [NONE_LINE[0].upper() + NONE_LINE[1:] + "."]

@@ -14,6 +14,7 @@ from typing import Dict, Iterable, List, Optional, Tuple
 
 from analyzer.contract.check_model import CheckResult
 from analyzer.contract.results import Finding, Location
+from analyzer.history.repofiles import repo_prefix  # noqa: F401  (the renderers' name for it)
 
 #: SARIF/GitHub level of a finding's severity or status word (anything else: warning).
 LEVELS = {"ERROR": "error", "INVALID": "error", "CONFLICT": "error", "WARNING": "warning", "REVIEW": "warning",
@@ -97,20 +98,6 @@ def error_fingerprint(result: CheckResult) -> str:
     """A stable fingerprint of a run's error (code, file and message): what it is, not when."""
     text = "\x00".join([result.failure.code, result.failure.where.path, " ".join((result.failure.message or "").split())])
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
-
-
-def repo_prefix(project_root: str) -> str:
-    """The project root's path inside its Git work tree (``examples/shop/``; ``""`` at the
-    top or outside Git), so that locations are relative to the repository, as code scanning
-    and workflow annotations expect. Read-only (``git rev-parse``)."""
-    from analyzer.history.repofiles import may_be_in_git
-
-    if not may_be_in_git(project_root):  # no repository around it: nothing to ask Git
-        return ""
-    from analyzer.history.git import run_git
-
-    ok, out = run_git(project_root, "rev-parse", "--show-prefix", timeout=10.0)
-    return out.strip() if ok else ""
 
 
 def repo_path(location: Location, prefix: str) -> str:

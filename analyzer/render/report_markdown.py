@@ -15,6 +15,7 @@ from typing import List
 from analyzer.query.report import Report
 from analyzer.render import md
 from analyzer.render.mermaid import BUDGET, flowchart
+from analyzer.render.agents_text import report_section
 
 CELL = {"loaded": "loaded", "optional": "optional", "missing": "**missing**", "absent": "absent"}
 MARK = {"reachable": "reachable", "unreachable": "**unreachable**", "outside": "**outside canonical storage**",
@@ -104,8 +105,6 @@ def render_report_markdown(report: Report, prefix: str = "", base: str = "", lim
         return md.fit(lines + md.error_section(result, prefix), limit)
     parts = [md.status_section(result)]
     if report.full:
-        from analyzer.render.agents_text import report_section
-
         parts += [matrix_section(report), modules_section(report), graph_section(report), report_section(report)]
     parts.append(md.findings_section(result, prefix, base))
     if report.full:

@@ -266,7 +266,7 @@ def test_outside_any_repository_no_git_process_starts(tmp_path, monkeypatch):
     """No `.git` in the root or above it: Git could only fail, so neither the listing nor the
     path prefix starts it (the answer is the one a failed Git call gives)."""
     from analyzer.history import git
-    from analyzer.render.findings import repo_prefix
+    from analyzer.history.repofiles import repo_prefix
     from analyzer.history.repofiles import may_be_in_git
 
     root = tmp_path / "p"

@@ -19,6 +19,7 @@ from analyzer.engine.errors import EngineError
 from analyzer.engine.limits import MAX_SYMBOL_LENGTH
 from analyzer.engine.sql import emit
 from analyzer.engine.sql.tables import REPO, arrow_table, columns, create_sql, quote
+from analyzer.engine.sql.functions import register_duckdb
 
 FAILED = "DL941"
 
@@ -26,8 +27,6 @@ FAILED = "DL941"
 def connect(memory_limit: Optional[str] = None, threads: Optional[int] = None):
     """A DuckDB connection with the builtins registered (analyzer/engine/sql/functions.py)."""
     import duckdb
-
-    from analyzer.engine.sql.functions import register_duckdb
 
     con = duckdb.connect()
     if memory_limit:

@@ -22,6 +22,8 @@ from typing import Callable, Dict, List, Optional, Set, Tuple
 from analyzer.engine import ast
 from analyzer.engine.errors import EngineError
 from analyzer.engine.sql.tables import REPO, columns, quote
+from analyzer.engine.astfmt import literal_text
+from analyzer.engine.plan import term_vars
 
 REPOS = "__repos"  # the table of repository numbers: the source of a body without relation atoms
 UNCOMPILABLE = "DL940"
@@ -173,8 +175,6 @@ class Body:
         while rest:
             left = [lit for lit in rest if not self.step(lit)]
             if len(left) == len(rest):
-                from analyzer.engine.astfmt import literal_text
-
                 raise EngineError(f"cannot order {literal_text(left[0])} for SQL: its inputs are never bound",
                                   getattr(left[0], "span", None), code=UNCOMPILABLE)
             rest = left
@@ -240,8 +240,6 @@ class Body:
         needed = {t.name for t in atom.args if isinstance(t, ast.Var)}
         for t in atom.args:
             if isinstance(t, ast.BinOp):
-                from analyzer.engine.plan import term_vars
-
                 needed |= term_vars(t, set())
         if any(v not in self.env for v in needed):
             return False

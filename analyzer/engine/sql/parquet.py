@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import os
 from typing import Dict, List, Sequence
+from analyzer.engine.cache import load_engine
+from analyzer.core.resources import data_file
+from analyzer.engine.sql.tables import arrow_table
 
 
 def schema_decls() -> Dict[str, object]:
     """The declarations of facts/schema.dl."""
-    from analyzer.engine.cache import load_engine
-    from analyzer.core.resources import data_file
 
     return load_engine(data_file("facts", "schema.dl")).program.decls
 
@@ -23,8 +24,6 @@ def schema_decls() -> Dict[str, object]:
 def write_base(out: str, repos: Sequence[str], facts: Sequence[Dict[str, set]]) -> List[str]:
     """Write every base relation of ``facts`` (one mapping per repository of ``repos``)."""
     import pyarrow.parquet as pq
-
-    from analyzer.engine.sql.tables import arrow_table
 
     written = []
     for name, decl in sorted(schema_decls().items()):
@@ -38,8 +37,6 @@ def write_base(out: str, repos: Sequence[str], facts: Sequence[Dict[str, set]]) 
 def write_derived(out: str, repos: Sequence[str], run, relations) -> List[str]:
     """Write each relation of ``relations`` a :class:`~analyzer.engine.sql.duck.DuckRun` derived."""
     import pyarrow.parquet as pq
-
-    from analyzer.engine.sql.tables import arrow_table
 
     written = []
     for name in sorted(relations):

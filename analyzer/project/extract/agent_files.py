@@ -16,6 +16,9 @@ import os
 import posixpath
 from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Optional, Tuple
+from analyzer.engine.glob_ext import glob_match_ext
+from analyzer.project.files import read_bytes
+from analyzer.project.extract.grammars import parser
 
 #: Single files a tool reads at a fixed name, at any depth: name -> kind.
 NAMED = {"CLAUDE.md": "CLAUDE.md", "CLAUDE.local.md": "CLAUDE.local.md", "AGENTS.md": "AGENTS.md",
@@ -65,8 +68,6 @@ def discover(root: str, listed: Iterable[str], exclude: Iterable[str] = ()) -> L
             dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS)
             rel = os.path.relpath(here, root).replace(os.sep, "/")
             paths.update(f"{rel}/{name}" for name in names)
-    from analyzer.engine.glob_ext import glob_match_ext
-
     skipped = tuple(exclude)
     for path in sorted(paths):
         if any(part in SKIP_DIRS for part in path.split("/")[:-1]):
@@ -126,8 +127,6 @@ def extract(root: str, listed: Iterable[str], exclude: Iterable[str] = ()) -> Ag
 
 def extract_file(facts: AgentFacts, root: str, path: str, kind: str) -> None:
     """The facts of one instruction file (an unreadable file is a diagnostic)."""
-    from analyzer.project.files import read_bytes
-
     data, problem = read_bytes(os.path.join(root, path), limit=MAX_BYTES)
     where = governed_dir(path, kind)
     depth = 0 if where == "" else where.count("/") + 1
@@ -182,8 +181,6 @@ def _frontmatter(facts: AgentFacts, path: str, lines: List[str]) -> int:
 def _parse_block(facts: AgentFacts, path: str, block: str, first_line: int) -> Optional[Tuple[int, int, str]]:
     """Parse a frontmatter block; record keys and values, or return ``(line, col, message)``."""
     from lark.exceptions import LarkError, UnexpectedInput
-
-    from analyzer.project.extract.grammars import parser
 
     try:
         tree = parser("agent_frontmatter").parse(block)
@@ -280,8 +277,6 @@ def _flow_items(text: str) -> List[str]:
 def _body(facts: AgentFacts, root: str, path: str, lines: List[str], start: int) -> None:
     """Imports (``@path`` outside code) and mentions of Markdown paths in the body."""
     from lark.exceptions import LarkError
-
-    from analyzer.project.extract.grammars import parser
 
     text = "".join(lines[start - 1:])
     if not text.strip():

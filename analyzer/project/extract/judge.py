@@ -15,6 +15,8 @@ from functools import lru_cache
 from typing import List
 
 from analyzer.project.extract.sink import Sink
+from analyzer.engine.cache import load_engine
+from analyzer.core.resources import data_file
 
 #: the neutral relations the extractors write for the rules (facts/entry_fields.dl)
 INPUTS = ("ent_heading", "ent_count", "ent_value", "ent_empty", "ent_continued", "ent_body_filled", "ent_evidence",
@@ -24,8 +26,6 @@ INPUTS = ("ent_heading", "ent_count", "ent_value", "ent_empty", "ent_continued",
 @lru_cache(maxsize=None)
 def entries_program():
     """The engine of rules/entries/entries.dl (compiled once per process, cached on disk)."""
-    from analyzer.engine.cache import load_engine
-    from analyzer.core.resources import data_file
 
     return load_engine(data_file("rules", "entries/entries.dl"))
 
