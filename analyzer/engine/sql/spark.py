@@ -141,7 +141,10 @@ class SparkRun(DuckRun):
             self._put(name, self.con.createDataFrame([], _schema(self.decls[rel])))
 
     def _create_as(self, name: str, select: str) -> None:
-        self._put(name, self._query(select))
+        # a union under a new empty frame: the table's columns get their own identities (a
+        # frame read from a view keeps the view's, and a later union with it fails)
+        query = self._query(select)
+        self._put(name, self.con.createDataFrame([], query.schema).unionAll(query))
 
     def _insert(self, name: str, select: str) -> None:
         table = self.frames[name]
@@ -162,6 +165,27 @@ class SparkRun(DuckRun):
         frame = self.frames[name]
         self._drop(name)
         self._put(to, frame)
+
+    def _closure(self, name: str, rel: str, src: str, dst: str) -> None:
+        """The transitive closure iterated semi-naively: Spark's recursive CTEs take only
+        ``UNION ALL``, which would not stop on a cycle."""
+        from analyzer.engine.sql.tables import quote
+
+        delta, new = "__d" + name, "__n" + name
+        self._create_as(name, f"SELECT DISTINCT {REPO}, {src} AS src, {dst} AS dst FROM {quote(rel)}")
+        self._create_as(delta, f"SELECT * FROM {quote(name)}")
+        while True:
+            self._drop(new)
+            self._create_as(new, f"SELECT DISTINCT d.{REPO}, d.src, e.{dst} AS dst FROM {quote(delta)} AS d "
+                                 f"JOIN {quote(rel)} AS e ON e.{REPO} = d.{REPO} AND e.{src} = d.dst "
+                                 f"EXCEPT SELECT * FROM {quote(name)}")
+            if not self.frames[new].count():
+                break
+            self._insert(name, f"SELECT * FROM {quote(new)}")
+            self._drop(delta)
+            self._rename(new, delta)
+        self._drop(new)
+        self._drop(delta)
 
     def _fetch(self, sql: str) -> list:
         try:
