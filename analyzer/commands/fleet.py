@@ -1,5 +1,5 @@
 """``analyze fleet check|report|query|export``: many repositories, the rules evaluated once in
-SQL on DuckDB (Spark is not yet an engine: docs/fleet.md); docs/fleet.md.
+SQL on DuckDB or Apache Spark (``--engine spark``); docs/fleet.md.
 
 Exit status: ``check`` the worst of the repositories' ``check --all`` exits (0, 1, 2);
 ``report``, ``query`` and ``export`` 0; any command 2 for an unusable source, a missing
@@ -16,7 +16,7 @@ import sys
 
 from analyzer.core import exitcodes
 
-EXTRAS = {"duckdb": ("fleet", ("duckdb", "pyarrow"))}
+EXTRAS = {"duckdb": ("fleet", ("duckdb", "pyarrow")), "spark": ("spark", ("pyspark", "sqlglot"))}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,8 +29,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         sub = subs.add_parser(name, help=help_text)
         sub.add_argument("sources", nargs="+", metavar="SOURCE",
                          help="a directory of checkouts, one repository, or a file listing repository paths")
-        sub.add_argument("--engine", choices=("duckdb",), default="duckdb",
-                         help="the SQL engine (DuckDB, embedded; Spark is planned: docs/fleet.md)")
+        sub.add_argument("--engine", choices=("duckdb", "spark"), default="duckdb",
+                         help="the SQL engine: DuckDB (embedded) or Spark ([spark] extra)")
+        sub.add_argument("--spark-master", default="local[*]", metavar="URL",
+                         help="the Spark master with --engine spark (local[*], spark://HOST:7077, yarn)")
         sub.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="extraction processes")
         sub.add_argument("--memory-limit", default=None, metavar="SIZE", help="DuckDB memory limit, e.g. 4GB")
         sub.add_argument("--no-cache", action="store_true", help="do not read or write the facts cache")
@@ -106,7 +108,8 @@ def _check(args, paths) -> int:
 def _results(args, paths):
     from analyzer.commands.fleet_check import fleet_check
 
-    return fleet_check(paths, args.engine, not args.no_cache, args.jobs, args.memory_limit)
+    return fleet_check(paths, args.engine, not args.no_cache, args.jobs, args.memory_limit,
+                       getattr(args, "spark_master", "local[*]"))
 
 
 def _status(results) -> str:

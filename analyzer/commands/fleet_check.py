@@ -48,7 +48,7 @@ def prepare(path: str, families, use_cache: bool = True) -> Prepared:
 
 
 def fleet_check(paths: List[str], engine: str = "duckdb", use_cache: bool = True, jobs: int = 1,
-                memory_limit: Optional[str] = None) -> List[Tuple[str, CheckResult]]:
+                memory_limit: Optional[str] = None, spark_master: str = "local[*]") -> List[Tuple[str, CheckResult]]:
     """``(path, result)`` per repository, in the order of ``paths``."""
     from analyzer.query.check import check_program, finish
     from analyzer.query.check_families import FAMILIES, ORDER
@@ -59,16 +59,22 @@ def fleet_check(paths: List[str], engine: str = "duckdb", use_cache: bool = True
     program = check_program(True)  # the compiled rules, not repository data: cached whatever --no-cache
     only = sorted({rel for name in families for rel in FAMILIES[name].relations})
     run = evaluate(program, [{rel: rows for rel, rows in p.facts.items() if rel in p.needed} for p in live], only,
-                   engine, memory_limit)
+                   engine, memory_limit, spark_master)
     for index, item in enumerate(live):
         result, _probes, _git = finish(item.request, item.project, item.facts, item.needed, run.database(index))
         item.result = result
     return [(p.path, _as_cli(p.result)) for p in prepared]
 
 
-def evaluate(program, fleet, only, engine: str = "duckdb", memory_limit=None):
+def evaluate(program, fleet, only, engine: str = "duckdb", memory_limit=None, spark_master: str = "local[*]"):
     """The program evaluated over ``fleet`` (a list of per-repository facts) by ``engine``
-    (DuckDB, the one engine so far)."""
+    (DuckDB, or Spark on ``spark_master``)."""
+    if engine == "spark":
+        from analyzer.engine.sql.spark import SparkRun, session
+
+        run = SparkRun(program, session(spark_master))
+        run.load(fleet)
+        return run.evaluate(only)
     from analyzer.engine.sql.duck import DuckRun, connect
 
     run = DuckRun(program, connect(memory_limit))

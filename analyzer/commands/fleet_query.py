@@ -50,6 +50,15 @@ def _matches(term, value, binding, ast) -> bool:
 def sql_rows(args, paths) -> Tuple[List[str], List[tuple]]:
     """``(columns, rows)`` of plain SQL over every relation (``repos`` maps repo to path)."""
     repos, _facts, run = _run(args, paths, None)
+    if args.engine == "spark":  # Spark SQL over the run's views
+        from analyzer.engine.sql.duck import engine_error
+
+        run._put("repos", run.con.createDataFrame(list(enumerate(repos)), "repo INT, path STRING"))
+        try:
+            frame = run.con.sql(args.sql)
+            return list(frame.columns), [tuple(r) for r in frame.collect()]
+        except Exception as exc:
+            raise engine_error(exc) from None
     run.con.execute("CREATE TABLE repos (repo INTEGER, path VARCHAR)")
     run.con.executemany("INSERT INTO repos VALUES (?, ?)", list(enumerate(repos)))
     cursor = run.con.execute(args.sql)

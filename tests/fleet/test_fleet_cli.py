@@ -83,3 +83,15 @@ def test_parquet_export_has_a_repo_column_and_the_declared_types(tmp_path):
     status = pq.read_table(tmp_path / "check_conflict_status.parquet").to_pylist()  # a derived relation
     assert {(r["repo"], r[status and list(r)[1]]) for r in status} == {(EXAMPLE, "INVALID"), (NOTEBOOK, "CLEAR")}
     assert str(tmp_path / "check_conflict_status.parquet") in files
+
+
+def test_spark_without_its_extra_names_spark_and_exits_2(monkeypatch):
+    import importlib.util
+
+    from analyzer.commands import fleet
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(fleet.importlib.util, "find_spec", lambda name: None if name == "pyspark" else real(name))
+    code, out, err = run("fleet", "check", EXAMPLE, "--engine", "spark")
+    assert code == 2 and out == ""
+    assert "MA-FLEET-EXTRA" in err and "[spark]" in err and "pyspark" in err

@@ -41,6 +41,8 @@ def connect(memory_limit: Optional[str] = None, threads: Optional[int] = None):
 class DuckRun:
     """One program evaluated over one fleet's facts (repositories numbered 0..n-1)."""
 
+    LATERAL_UDFS = True  # see emit.Context.lateral
+
     def __init__(self, engine, con=None):
         self.engine = engine
         self.decls: Dict[str, ast.Decl] = engine.program.decls
@@ -57,14 +59,14 @@ class DuckRun:
 
         self.repos = len(fleet)
         self.con.register("__repos_in", pa.table({REPO: pa.array(range(len(fleet)), type=pa.int32())}))
-        self._sql(f"CREATE TABLE {quote(emit.REPOS)} AS SELECT * FROM __repos_in")
+        self._create_as(emit.REPOS, "SELECT * FROM __repos_in")
         self.con.unregister("__repos_in")
         names = sorted({rel for facts in fleet for rel in facts if rel in self.decls})
         for rel in names:
             table = arrow_table(self.decls[rel], ((i, facts.get(rel, ())) for i, facts in enumerate(fleet)))
             self._create(rel)
             self.con.register("__facts_in", table)
-            self._sql(f"INSERT INTO {quote(rel)} SELECT DISTINCT * FROM __facts_in")
+            self._insert(rel, "SELECT DISTINCT * FROM __facts_in")
             self.filled.add(rel)
             self.con.unregister("__facts_in")
 
@@ -74,13 +76,36 @@ class DuckRun:
             self._sql(create_sql(self.decls[rel], name))
             self.tables.add(name)
 
+    # -- table primitives (analyzer/engine/sql/spark.py keeps tables as Spark views instead)
+    def _create_as(self, name: str, select: str) -> None:
+        """A new table ``name`` holding ``select``."""
+        self._sql(f"CREATE TABLE {quote(name)} AS {select}")
+        self.tables.add(name)
+
+    def _insert(self, name: str, select: str) -> None:
+        """Append ``select`` to table ``name``."""
+        self._sql(f"INSERT INTO {quote(name)} {select}")
+
+    def _drop(self, name: str) -> None:
+        """Drop table ``name`` if it exists."""
+        self._sql(f"DROP TABLE IF EXISTS {quote(name)}")
+        self.tables.discard(name)
+
+    def _rename(self, name: str, to: str) -> None:
+        """Table ``name`` becomes ``to`` (which does not exist)."""
+        self._sql(f"ALTER TABLE {quote(name)} RENAME TO {quote(to)}")
+        self.tables.discard(name)
+        self.tables.add(to)
+
+    def _fetch(self, sql: str) -> list:
+        """Every row of query ``sql``."""
+        return self._sql(sql).fetchall()
+
     def _sql(self, sql: str):
         try:
             return self.con.execute(sql)
-        except Exception as exc:  # duckdb's errors: one stable code, the engine's own when it raised one
-            message = str(exc)
-            code = next((w[:5] for w in message.split() if w[:2] == "DL" and w[2:5].isdigit()), FAILED)
-            raise EngineError(f"SQL evaluation failed: {message.splitlines()[0]}", code=code) from None
+        except Exception as exc:
+            raise engine_error(exc) from None
 
     # -- evaluation --------------------------------------------------------------------
     def evaluate(self, only: Optional[Iterable[str]] = None) -> "DuckRun":
@@ -114,7 +139,7 @@ class DuckRun:
         decl = self.decls[rel]
         lengths = [f"max(length({quote(n)}))" for n, c in zip(columns(decl), decl.columns) if c.type == ast.SYMBOL]
         if lengths:
-            row = self._sql(f"SELECT {', '.join(lengths)} FROM {quote(table or rel)}").fetchone()
+            row = self._fetch(f"SELECT {', '.join(lengths)} FROM {quote(table or rel)}")[0]
             if max((v or 0 for v in row), default=0) > MAX_SYMBOL_LENGTH:
                 raise EngineError(f"a rule of {rel} built a symbol over the maximum of {MAX_SYMBOL_LENGTH:,} "
                                   f"characters", code="DL931")
@@ -130,7 +155,8 @@ class DuckRun:
                 self._insert_new(rel, f"SELECT DISTINCT r.{REPO}{', v.*' if values else ''} FROM {source}")
 
     def _select(self, rule: ast.Rule, table=None) -> str:
-        ctx = emit.Context(self.decls, self.engine.builtins, table or (lambda atom: quote(atom.rel)))
+        ctx = emit.Context(self.decls, self.engine.builtins, table or (lambda atom: quote(atom.rel)),
+                           lateral=self.LATERAL_UDFS)
         sql = emit.rule_select(ctx, rule)
         for kind, rel in sorted(ctx.helpers):
             self._helper(kind, rel)
@@ -141,12 +167,12 @@ class DuckRun:
         target = quote(into or rel)
         if into is None and rel not in self.filled:
             # an empty table: the union of the rules is already without duplicates
-            self._sql(f"INSERT INTO {target} {select}")
+            self._insert(rel, select)
             self.filled.add(rel)
             return 0
-        self._sql(f"INSERT INTO {target} SELECT * FROM ({select}) EXCEPT SELECT * FROM {quote(rel)}")
+        self._insert(into or rel, f"SELECT * FROM ({select}) EXCEPT SELECT * FROM {quote(rel)}")
         self.filled.add(rel)
-        return self.con.execute(f"SELECT count(*) FROM {target}").fetchone()[0] if into else 0
+        return self._fetch(f"SELECT count(*) FROM {target}")[0][0] if into else 0
 
     def _recursive(self, rels: List[str], rules: List[ast.Rule]) -> None:
         inside = set(rels)
@@ -160,8 +186,8 @@ class DuckRun:
                 self._insert_new(rel, " UNION ".join(f"({s})" for s in first))
                 self._bounded(rel)
         for rel in rels:
-            self._sql(f"DROP TABLE IF EXISTS {quote('__d_' + rel)}")
-            self._sql(f"CREATE TABLE {quote('__d_' + rel)} AS SELECT * FROM {quote(rel)}")
+            self._drop("__d_" + rel)
+            self._create_as("__d_" + rel, f"SELECT * FROM {quote(rel)}")
         variants = {rel: [] for rel in rels}
         for rule in rules:
             for target in reads(rule):
@@ -170,8 +196,7 @@ class DuckRun:
         while True:
             new = 0
             for rel in rels:
-                self._sql(f"DROP TABLE IF EXISTS {quote('__n_' + rel)}")
-                self.tables.discard("__n_" + rel)
+                self._drop("__n_" + rel)
                 self._create(rel, "__n_" + rel)
                 if variants[rel]:
                     new += self._insert_new(rel, " UNION ".join(f"({s})" for s in variants[rel]), "__n_" + rel)
@@ -179,10 +204,9 @@ class DuckRun:
             if not new:
                 break
             for rel in rels:
-                self._sql(f"INSERT INTO {quote(rel)} SELECT * FROM {quote('__n_' + rel)}")
-                self._sql(f"DROP TABLE {quote('__d_' + rel)}")
-                self._sql(f"ALTER TABLE {quote('__n_' + rel)} RENAME TO {quote('__d_' + rel)}")
-                self.tables.discard("__n_" + rel)
+                self._insert(rel, f"SELECT * FROM {quote('__n_' + rel)}")
+                self._drop("__d_" + rel)
+                self._rename("__n_" + rel, "__d_" + rel)
 
     def _helper(self, kind: str, rel: str) -> None:
         """Build a graph helper of the complete binary relation ``rel`` (once)."""
@@ -194,18 +218,21 @@ class DuckRun:
         src, dst = (quote(c) for c in columns(self.decls[rel]))
         tc = quote(emit.helper_table("tc", rel))
         if kind == "tc":
-            sql = (f"WITH RECURSIVE tc({REPO}, src, dst) AS (SELECT {REPO}, {src}, {dst} FROM {quote(rel)} UNION "
-                   f"SELECT tc.{REPO}, tc.src, e.{dst} FROM tc JOIN {quote(rel)} AS e "
-                   f"ON e.{REPO} = tc.{REPO} AND e.{src} = tc.dst) SELECT * FROM tc")
-        elif kind == "cyc":
+            return self._closure(name, rel, src, dst)
+        if kind == "cyc":
             sql = f"SELECT DISTINCT {REPO}, src AS node FROM {tc} WHERE src = dst"
         else:
             nodes = f"SELECT {REPO}, {src} AS node FROM {quote(rel)} UNION SELECT {REPO}, {dst} FROM {quote(rel)}"
             sql = (f"SELECT n.{REPO}, n.node, least(n.node, coalesce((SELECT min(t.dst) FROM {tc} AS t JOIN {tc} AS u "
                    f"ON u.{REPO} = t.{REPO} AND u.src = t.dst AND u.dst = t.src "
                    f"WHERE t.{REPO} = n.{REPO} AND t.src = n.node), n.node)) AS comp FROM ({nodes}) AS n")
-        self._sql(f"CREATE TABLE {quote(name)} AS {sql}")
-        self.tables.add(name)
+        self._create_as(name, sql)
+
+    def _closure(self, name: str, rel: str, src: str, dst: str) -> None:
+        """Table ``name`` (repo, src, dst): the transitive closure of ``rel``, as a recursive CTE."""
+        self._create_as(name, f"WITH RECURSIVE tc({REPO}, src, dst) AS (SELECT {REPO}, {src}, {dst} FROM {quote(rel)} "
+                              f"UNION SELECT tc.{REPO}, tc.src, e.{dst} FROM tc JOIN {quote(rel)} AS e "
+                              f"ON e.{REPO} = tc.{REPO} AND e.{src} = tc.dst) SELECT * FROM tc")
 
     # -- output ------------------------------------------------------------------------
     def rows(self, rel: str) -> Dict[int, set]:
@@ -216,7 +243,7 @@ class DuckRun:
             if rel not in self.tables:
                 raise EngineError(f"relation {rel!r} was not evaluated (not needed by only=)", code="DL906")
             grouped: Dict[int, set] = {}
-            for row in self._sql(f"SELECT * FROM {quote(rel)}").fetchall():
+            for row in self._fetch(f"SELECT * FROM {quote(rel)}"):
                 grouped.setdefault(row[0], set()).add(row[1:])
             self._rows[rel] = grouped
         return self._rows[rel]
@@ -224,6 +251,15 @@ class DuckRun:
     def database(self, repo: int) -> "RepoDatabase":
         """What repository ``repo`` derives, read like the native engine's Database."""
         return RepoDatabase(self, repo)
+
+
+def engine_error(exc: Exception) -> EngineError:
+    """An SQL engine's error as one stable code: the engine's own when the SQL raised one
+    (``error('DL905 ...')``), else DL941."""
+    message = str(exc)
+    code = next((w[:5] for w in message.replace("'", " ").split() if w[:2] == "DL" and w[2:5].isdigit()), FAILED)
+    return EngineError(f"SQL evaluation failed: {message.strip().splitlines()[0] if message.strip() else type(exc).__name__}",
+                       code=code)
 
 
 def _builds_symbols(rules, rel: str) -> bool:

@@ -105,6 +105,7 @@ class Context:
     table: Callable[[ast.Atom], str] = None  # atom -> table SQL (a delta variant swaps one)
     helpers: Set[Tuple[str, str]] = field(default_factory=set)
     count: int = 0
+    lateral: bool = True  # Python functions in a lateral subquery (Spark: inline, it plans them apart)
 
     def alias(self, prefix: str = "t") -> str:
         """A fresh table alias."""
@@ -275,13 +276,14 @@ class Body:
 
     def unify(self, atom: ast.Atom, values, outputs: Dict[int, str], udf: bool) -> None:
         """Bind or compare the builtin's computed ``outputs`` (position -> SQL)."""
-        if udf:
+        if udf and self.ctx.lateral:
             # a Python function is called once per input row, in a lateral subquery
             alias = self.ctx.alias("f")
             names = {pos: f"o{pos}" for pos in outputs}
             select = ", ".join(f"{sql} AS {names[pos]}" for pos, sql in outputs.items())
             self.froms.append(f"LATERAL (SELECT {select}) AS {alias}")
             outputs = {pos: f"{alias}.{names[pos]}" for pos in outputs}
+        if udf:
             for sql in outputs.values():
                 self.where.append(f"{sql} IS NOT NULL")
         for pos, sql in outputs.items():
