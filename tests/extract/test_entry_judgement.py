@@ -84,7 +84,7 @@ def test_no_extractor_decides_an_entry_is_invalid():
                 "must declare a non-empty")
     # the entry extractors of both paths (the Subject registry's own checks are not entries')
     names = ("entries.py", "entry_rules.py", "fast_entries.py", "fields.py", "canonical.py", "judge.py")
-    extract = "".join((REPO / "analyzer" / "extract" / name).read_text(encoding="utf-8") for name in names)
+    extract = "".join((REPO / "analyzer" / "project" / "extract" / name).read_text(encoding="utf-8") for name in names)
     rules = "".join(p.read_text(encoding="utf-8") for p in sorted((REPO / "rules" / "entries").glob("*.dl")))
     for wording in wordings:
         assert wording not in extract, wording
