@@ -111,16 +111,22 @@ def sarif_validator(source: str = "any"):
 
 
 def count_evaluations(monkeypatch) -> list:
-    """Record the ``only`` argument of every evaluation of the check program (in this
-    process) in the returned list."""
+    """Record the ``only`` argument of every evaluation of a rule program (in this process)
+    in the returned list, except the per-file entry judgement of the extractors
+    (rules/entries/entries.dl, analyzer/project/extract/judge.py): that one is part of
+    loading a file's facts (one evaluation per extracted file, kept by the facts cache), not
+    of the check, and it shares the engine class the count patches."""
+    from analyzer.project.extract.judge import entries_program
     from analyzer.query import check as check_query
 
     engine_type = type(check_query.check_program(False))
+    judge = entries_program()
     calls: list = []
     real = engine_type.evaluate
 
     def counting(self, *args, **kwargs):
-        calls.append(kwargs.get("only"))
+        if self is not judge:
+            calls.append(kwargs.get("only"))
         return real(self, *args, **kwargs)
 
     monkeypatch.setattr(engine_type, "evaluate", counting)
