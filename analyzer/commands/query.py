@@ -17,6 +17,7 @@ import io
 import sys
 
 from analyzer.core import exitcodes
+from analyzer.core.span import Span
 from analyzer.commands.bounds import positive_int, seconds, size as _size
 from analyzer.commands import read as read_command
 from analyzer.engine.limits import Limits, QUERY_TIMEOUT_S
@@ -185,8 +186,6 @@ def _session(args, program):
 
 
 def _span(path):
-    from analyzer.core.span import Span
-
     return Span(str(path), 1, 1)
 
 

@@ -62,7 +62,6 @@ def usage_error(command: str, args: argparse.Namespace, message: str, code: str 
     if getattr(args, "format", "text") == "json":
         from analyzer.core.diagnostics import Diagnostic
         from analyzer.contract.output import diagnostics_payload, emit_json
-        from analyzer.core.span import Span
 
         status = emit_json(command, "error", diagnostics_payload([Diagnostic(Span(path, line, col), code, message)]))
         return status or exitcodes.INVALID

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import List
 
 from analyzer.contract.results import Finding
+from analyzer.core.span import Span
 from analyzer.query.autonomy import AutonomyResult, unit_of
 from analyzer.render.diff_json import diff_payload
 
@@ -56,7 +57,6 @@ def as_check_result(result: AutonomyResult):
     """The autonomy check as a ``check`` result of one family, ``autonomy``, so that the CI
     formats of ``check`` (SARIF, JUnit, GitHub annotations, Markdown) render it unchanged."""
     from analyzer.contract.check_model import CheckResult, FamilyResult
-    from analyzer.core.span import Span
 
     # the ID leads the message, as in the text output: a GitHub annotation or JUnit failure
     # shows the message only, and a unit's line alone does not say which ID the rule judged

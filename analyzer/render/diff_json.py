@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+from analyzer.contract.results import Finding
+from analyzer.core.span import Span
 from analyzer.query.diff import DiffResult, Place
 
 
@@ -33,8 +35,6 @@ def as_check_result(result: DiffResult):
     where it was there) and one INVALID
     finding per blind spot, so that check's CI renderers print it unchanged."""
     from analyzer.contract.check_model import CheckResult, FamilyResult
-    from analyzer.contract.results import Finding
-    from analyzer.core.span import Span
 
     findings = []
     for c in result.changes:

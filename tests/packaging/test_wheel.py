@@ -94,7 +94,9 @@ def test_wheel_installs_into_fresh_venv_and_runs_outside_the_tree(tmp_path):
     assert not (first_cache / "memory-analyzer" / "lark").exists()
     compiled = Path(installed_rules.stdout.strip()).parent / "compiled"
     assert sorted(p.name for p in compiled.iterdir()) == [
-        "facts__schema.program", "lark", "rules__check__check.program", "rules__index__index.program",
-        "rules__query.program", "rules__read__read.program"]
+        "facts__schema.program", "lark", "rules__agents__read.program", "rules__check__check.program",
+        "rules__entries__entries.program", "rules__index__index.program", "rules__query.program",
+        "rules__read__read.program"]
     assert sorted(p.name.split("-")[0] for p in (compiled / "lark").iterdir()) == [
-        "datalog", "entries", "local_manifest", "manifest", "plan", "reconciliations", "subjects"]
+        "agent_body", "agent_frontmatter", "datalog", "entries", "local_manifest", "manifest", "plan",
+        "reconciliations", "subjects"]

@@ -24,7 +24,8 @@ from analyzer.engine import ast
 from analyzer.engine.errors import EngineError
 from analyzer.engine.sql import emit
 from analyzer.engine.sql.duck import DuckRun, engine_error
-from analyzer.engine.sql.tables import REPO, columns
+from analyzer.engine.sql.functions import FUNCTIONS
+from analyzer.engine.sql.tables import REPO, columns, quote
 
 _SESSIONS: dict = {}
 
@@ -56,8 +57,6 @@ def session(master: str = "local[*]"):
 def _register(spark) -> None:
     from pyspark.sql import types as T
 
-    from analyzer.engine.sql.functions import FUNCTIONS
-
     kinds = {"VARCHAR": T.StringType(), "BIGINT": T.LongType(), "BOOLEAN": T.BooleanType(),
              "VARCHAR[]": T.ArrayType(T.StringType())}
     for name, (_fn, _args, result) in FUNCTIONS.items():
@@ -68,8 +67,6 @@ def _register(spark) -> None:
 def call_function(name: str, args: tuple):
     """The registered Python function ``name`` on ``args`` (None for a NULL argument, as
     DuckDB answers without calling it)."""
-    from analyzer.engine.sql.functions import FUNCTIONS
-
     return None if any(v is None for v in args) else FUNCTIONS[name][0](*args)
 
 
@@ -169,8 +166,6 @@ class SparkRun(DuckRun):
     def _closure(self, name: str, rel: str, src: str, dst: str) -> None:
         """The transitive closure iterated semi-naively: Spark's recursive CTEs take only
         ``UNION ALL``, which would not stop on a cycle."""
-        from analyzer.engine.sql.tables import quote
-
         delta, new = "__d" + name, "__n" + name
         self._create_as(name, f"SELECT DISTINCT {REPO}, {src} AS src, {dst} AS dst FROM {quote(rel)}")
         self._create_as(delta, f"SELECT * FROM {quote(name)}")
