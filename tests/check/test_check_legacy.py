@@ -72,10 +72,11 @@ def fake_scans(monkeypatch):
         return (["security scan: 1 error finding(s); run `memory-custodian check --security` for redacted locations"],
                 ["privacy scan: 1 finding(s); run `memory-custodian check --privacy` for redacted locations"], tail)
 
-    module = types.ModuleType("analyzer.query.scans")
-    module.legacy_scan_lines = legacy_scan_lines
-    module.gather = lambda project: {}
-    monkeypatch.setitem(sys.modules, "analyzer.query.scans", module)
+    # check_legacy imports the scans' functions at module top (hoisted): patch its names
+    from analyzer.query import check_legacy
+
+    monkeypatch.setattr(check_legacy, "legacy_scan_lines", legacy_scan_lines)
+    monkeypatch.setattr(check_legacy, "gather", lambda project: {})
     return calls
 
 

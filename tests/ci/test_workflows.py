@@ -89,7 +89,7 @@ def test_gitlab_job_writes_a_junit_report(repo, tmp_path):
     report = repo / job["artifacts"]["reports"]["junit"]
     suites = {s.name: s for s in junitparser.JUnitXml.fromfile(str(report))}
     assert set(suites) == {"routing", "reachability", "freshness", "conflicts", "legacy", "security", "privacy",
-                           "hidden-text"} and suites["freshness"].failures
+                           "hidden-text", "agents"} and suites["freshness"].failures
     for path in job["artifacts"]["paths"]:
         assert (repo / path).is_file()
 

@@ -54,13 +54,13 @@ def _same_reviews(root: Path, tmp_path: Path, monkeypatch):
 
 def test_stored_digests_spare_parsing_a_merge_base_no_finding_names(tmp_path, monkeypatch):
     plain, cold, warm = _same_reviews(_corpus_history(tmp_path, "MC-MERGE-REVIEW-001"), tmp_path, monkeypatch)
-    assert {loc.revision for finding in plain.findings for loc in finding.locations} == {"HEAD", "right"}
+    assert {label for finding in plain.findings for label, _commit in finding.revisions} == {"HEAD", "right"}
     assert (cold, warm) == (3, 2), "cold: base, HEAD and right parsed; warm: the sides only"
 
 
 def test_a_deleted_entry_shown_from_the_merge_base(tmp_path, monkeypatch):
     plain, _cold, warm = _same_reviews(_corpus_history(tmp_path, "MC-MERGE-REVIEW-006"), tmp_path, monkeypatch)
-    assert "merge base" in {loc.revision for finding in plain.findings for loc in finding.locations}
+    assert "merge base" in {label for finding in plain.findings for label, _commit in finding.revisions}
     assert warm == 3, "the merge base is parsed: a finding shows its entry"
 
 
@@ -76,7 +76,8 @@ def test_an_id_held_twice_at_every_revision(tmp_path, monkeypatch):
     messages = [finding.message for finding in plain.findings]
     for label in ("merge base", "HEAD", "right"):
         assert f"{label} has duplicate Entry ID MC-DEC-20270107-0d0d0d09; canonical lookup is unsafe" in messages
-    located = {(loc.revision, loc.path) for finding in plain.findings for loc in finding.locations}
+    located = {(label, loc.path) for finding in plain.findings
+               for (label, _commit), loc in zip(finding.revisions, finding.locations)}
     assert ("merge base", "docs/memory/more-decisions.md") in located
 
 
