@@ -13,6 +13,24 @@ REPO = Path(__file__).resolve().parents[2]
 REALWORLD = REPO.parent / "shared" / "realworld"
 
 
+def _check_inputs(prepared):
+    """What a fleet evaluation of ``check --all`` takes: the check program, the relations its
+    families select, and each prepared repository's facts restricted to what the program needs."""
+    from analyzer.query.check import check_program
+    from analyzer.query.check_families import FAMILIES, ORDER
+
+    engine = check_program(False)
+    only = sorted({rel for name in ORDER for rel in FAMILIES[name].relations})
+    facts = [{rel: rows for rel, rows in p.facts.items() if rel in p.needed} for p in prepared]
+    return engine, only, facts
+
+
+@pytest.fixture
+def check_inputs():
+    """:func:`_check_inputs`, for the tests that evaluate a fleet beside the native engine."""
+    return _check_inputs
+
+
 def corpus_fleet(root: Path):
     """Every corpus case's project under ``root`` (one directory each), the bundled example
     and the real-world trees that are present: the fleet's repository paths."""

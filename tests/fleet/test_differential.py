@@ -15,7 +15,7 @@ import sys
 
 
 from analyzer.commands.fleet_check import fleet_check, prepare, result_document
-from analyzer.query.check_families import FAMILIES, ORDER
+from analyzer.query.check_families import ORDER
 
 
 @pytest.fixture(scope="module")
@@ -24,13 +24,10 @@ def prepared(fleet_paths):
     return [p for p in (prepare(path, ORDER, use_cache=False) for path in fleet_paths) if p.result is None]
 
 
-def test_every_derived_relation_agrees_per_repository(prepared):
-    from analyzer.query.check import check_program
+def test_every_derived_relation_agrees_per_repository(prepared, check_inputs):
     from analyzer.engine.sql.duck import DuckRun
 
-    engine = check_program(False)
-    only = sorted({rel for name in ORDER for rel in FAMILIES[name].relations})
-    facts = [{rel: rows for rel, rows in p.facts.items() if rel in p.needed} for p in prepared]
+    engine, only, facts = check_inputs(prepared)
     run = DuckRun(engine)
     run.load(facts)
     run.evaluate(only)

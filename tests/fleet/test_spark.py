@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from analyzer.commands.fleet_check import fleet_check, prepare, result_document
-from analyzer.query.check_families import FAMILIES, ORDER
+from analyzer.query.check_families import ORDER
 
 REPO = Path(__file__).resolve().parents[2]
 GEN = REPO.parent / "shared" / "bench" / "gen_project.py"
@@ -39,15 +39,12 @@ def generated(tmp_path_factory):
     return sorted(str(p) for p in root.iterdir())
 
 
-def test_spark_local_agrees_with_duckdb_on_every_derived_relation(generated):
+def test_spark_local_agrees_with_duckdb_on_every_derived_relation(generated, check_inputs):
     from analyzer.engine.sql.duck import DuckRun
     from analyzer.engine.sql.spark import SparkRun, session
-    from analyzer.query.check import check_program
 
     prepared = [p for p in (prepare(path, ORDER, use_cache=False) for path in generated) if p.result is None]
-    engine = check_program(False)
-    only = sorted({rel for name in ORDER for rel in FAMILIES[name].relations})
-    facts = [{rel: rows for rel, rows in p.facts.items() if rel in p.needed} for p in prepared]
+    engine, only, facts = check_inputs(prepared)
     duck = DuckRun(engine)
     duck.load(facts)
     duck.evaluate(only)
