@@ -120,11 +120,14 @@ def render(fmt: str, result, project_root: str):
         out = io.StringIO()
         status = emit_json("check", "autonomy", autonomy_payload(result), stream=out)
         return out.getvalue(), status
-    from analyzer.render.autonomy_out import as_check_result
     from analyzer.commands.check_formats import Context
     from analyzer.commands.check_formats import render as render_check
+    from analyzer.contract.check_model import one_family
+    from analyzer.render.autonomy_out import judged_line
 
-    return render_check(fmt, as_check_result(result), Context(project_root))
+    notes = [judged_line(result)] if result.merge_base else []  # the Markdown summary's (analyzer/render/md.py)
+    checked = one_family("autonomy", result.status, result.exit_code, result.annotations, notes)
+    return render_check(fmt, checked, Context(project_root))
 
 
 def error(args: argparse.Namespace, code: str, message: str, path: str = "<command line>", line: int = 1,

@@ -81,9 +81,10 @@ def run(args: argparse.Namespace) -> int:
         return emit_json("diff", "result", diff_payload(result)) or result.exit_code
     if args.format != "text":  # the CI formats of check, rendered by check's own renderers
         from analyzer.commands.check_formats import write_as_check
-        from analyzer.render.diff_json import as_check_result
+        from analyzer.contract.check_model import one_family
 
-        return write_as_check(args.format, as_check_result(result), str(args.project_root), result.exit_code)
+        checked = one_family("diff", result.status, result.exit_code, result.findings)
+        return write_as_check(args.format, checked, str(args.project_root), result.exit_code)
     from analyzer.render.diff_text import render_diff_text
 
     sys.stdout.write(render_diff_text(result))

@@ -50,6 +50,13 @@ class CheckResult:
     notes: List[str] = field(default_factory=list)
 
 
+def one_family(name: str, status: str, exit_code: int, findings: List[Finding], notes: List[str] = ()) -> CheckResult:
+    """A command's findings as check's result of one family, ``name`` (``diff``, ``autonomy``),
+    so that check's CI renderers print them: the family's status and exit status are the run's."""
+    return CheckResult([FamilyResult(name, name, status, exit_code, list(findings))], status, exit_code,
+                       notes=list(notes))
+
+
 def failed_run(message: str, code: str, path: str = "", line: int = 1, col: int = 1) -> CheckResult:
     """A run that could not happen, as check's error result (exit 2), for the commands that
     print check's formats (``diff``, ``check --autonomy``): ``path`` is the file at fault, ""

@@ -16,7 +16,7 @@ from typing import List, Optional, Sequence, Tuple
 from analyzer.contract.results import Failure, Finding
 from analyzer.core.span import Span
 from analyzer.history.git import GitError, History, Repo
-from analyzer.query.diff import DiffResult, diff_facts, select
+from analyzer.query.diff import DiffResult, blindspot_findings, diff_facts, select
 from analyzer.query.failures import git_failure
 
 MODES = ("plan", "confirm", "full")
@@ -41,6 +41,8 @@ class AutonomyResult:
     # why it could not run: MA-GIT, MA-PLAN for plan.md, MA-FILE-* for a managed file that cannot be used
     failure: Optional[Failure] = None
     findings: List[Finding] = field(default_factory=list)  # at: "<kind> <ID>" (:func:`unit_of`)
+    # the findings as the CI formats show them, then the diff's blind spots (rules/autonomy/findings.dl)
+    annotations: List[Finding] = field(default_factory=list)
     missing: List[str] = field(default_factory=list)
     # the merge base judged from when it is not the base's own commit ("" when the base is
     # an ancestor of the head); then the base's commit and the head's (HEAD's for the work tree)
@@ -95,21 +97,44 @@ def run_autonomy(root, memory_dir: str, mode: str, base: str, head: Optional[str
     [(result.effective,)] = db.relation("effective_mode")
     [(result.status, result.exit_code)] = db.relation("autonomy_status")
     result.missing = [name for (name,) in db.relation("reading_missing")] if mode == "full" else []
-    places = {(c.kind, c.ident.casefold()): (c.after or c.before) for c in result.diff.changes}
-    plan_lines = {ident: line for _, ident, line in db.relation("plan_names")}
-    rank = {"INVALID": 0, "CONFLICT": 1, "REVIEW": 2}
-    findings = []
-    for code, status, kind, ident, message in db.relation("autonomy_finding"):
-        place = places.get((kind, ident))
-        shown = next((c.ident for c in result.diff.changes if (c.kind, c.ident.casefold()) == (kind, ident)), ident)
-        if kind == "plan":
-            path, line, shown = f"{memory_dir}/{PLAN_MODULE}", plan_lines.get(ident, 1), ident.upper()
-        else:
-            path, line = (place.path, place.line) if place else ("", 0)
-        findings.append(Finding(code, "autonomy", message, status=status, at=f"{kind} {shown}",
-                                locations=[Span(path, line)] if path else []))
-    result.findings = sorted(findings, key=lambda f: (rank[f.status], f.code, unit_of(f)[0], unit_of(f)[1].casefold()))
+    result.findings, result.annotations = _findings(db, result, memory_dir)
     return result
+
+
+def _findings(db, result: AutonomyResult, memory_dir: str) -> Tuple[List[Finding], List[Finding]]:
+    """The findings (``autonomy_finding``, each at its unit's place: a changed unit's in the
+    head, else the base; a plan step's line of plan.md), and the same findings as the CI
+    formats show them (``autonomy_annotation``: the ID leads the message, a unit the head no
+    longer holds is at its anchor in the head, analyzer/history/head_places.py), followed by
+    the diff's blind spots; both sorted by status, code, kind and ID."""
+    from analyzer.project.extract.plan import PLAN_MODULE
+
+    changes = {(c.kind, c.ident.casefold()): c for c in result.diff.changes}
+    plan_lines = {ident: line for _, ident, line in db.relation("plan_names")}
+    shown = {(kind, ident): name for kind, ident, name in db.relation("autonomy_shown")}
+    entries = {(kind, ident): name for kind, ident, name in db.relation("autonomy_finding_entry")}
+    annotated = {(code, status, kind, ident): message
+                 for code, status, kind, ident, message in db.relation("autonomy_annotation")}
+    rank = {"INVALID": 0, "CONFLICT": 1, "REVIEW": 2}
+    findings, annotations = [], []
+    for row in sorted(db.relation("autonomy_finding"),
+                      key=lambda r: (rank[r[1]], r[0], r[2], shown[(r[2], r[3])].casefold())):
+        code, status, kind, ident, message = row
+        change = changes.get((kind, ident))
+        place = (change.after or change.before) if change else None
+        if kind == "plan":
+            where = [Span(f"{memory_dir}/{PLAN_MODULE}", plan_lines.get(ident, 1))]
+        else:
+            where = [Span(place.path, place.line)] if place else []
+        findings.append(Finding(code, "autonomy", message, status=status, at=f"{kind} {shown[(kind, ident)]}",
+                                locations=where))
+        anchor = change.anchor if change else None
+        shown_at = ([Span(anchor.path, anchor.line)] if anchor is not None
+                    else [Span(where[0].path, where[0].line or 1)] if where else [])
+        annotations.append(Finding(code, "autonomy", annotated[(code, status, kind, ident)], status=status,
+                                   entries=[entries[(kind, ident)]] if (kind, ident) in entries else [],
+                                   locations=shown_at))
+    return findings, annotations + blindspot_findings(db, "autonomy")
 
 
 def judged_from(root, result: AutonomyResult) -> None:

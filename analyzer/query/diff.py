@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
-from analyzer.contract.results import Failure
+from analyzer.contract.results import Failure, Finding
 from analyzer.core import lifetime
+from analyzer.core.span import Span
 from analyzer.history.git import FileError, GitError, History, Repo
 from analyzer.query.failures import git_failure
 
@@ -76,6 +77,9 @@ class DiffResult:
     failure: Optional[Failure] = None  # why it could not run (MA-FILE-* at a file that cannot be used, else MA-GIT)
     changes: List[Change] = field(default_factory=list)
     blindspots: List[Blindspot] = field(default_factory=list)
+    # what the CI formats show (rules/diff/findings.dl): one MA-DIFF-<class> note per change,
+    # then one MA-DIFF-BLINDSPOT finding per blind spot, in the order of the two lists above
+    findings: List[Finding] = field(default_factory=list)
 
     def counts(self) -> Dict[str, int]:
         """Changes per class, every class listed."""
@@ -126,6 +130,8 @@ def run_diff(root, memory_dir: str, base: str, head: Optional[str] = None, use_c
         anchor_deleted(root, result)
     except GitError as exc:
         result.failure, result.exit_code = git_failure(exc), 2
+        return result
+    result.findings = change_findings(db, result) + blindspot_findings(db, "diff")
     return result
 
 
@@ -209,3 +215,38 @@ def select(db, result: DiffResult, memory_dir: str, order: Dict[str, int]) -> No
     result.blindspots = [Blindspot(labels[rev][0], labels[rev][1], f"{memory_dir}/{module}", line, ident, message)
                          for _, rev, module, line, ident, message in sorted(
                              (r for r in db.relation("blindspot") if r[0] == PAIR), key=lambda r: (r[2], r[3], r[1], r[4], r[5]))]
+
+
+def change_findings(db, result: DiffResult) -> List[Finding]:
+    """The finding of each change of ``result`` (``change_finding``), in the changes' order:
+    its code, level (a severity: a change is a note), message followed by its commits
+    (``change_finding_commit``), the unit's ID, and where the CI formats show it
+    (``change_finding_at``: a unit the head no longer holds at its anchor in the head,
+    analyzer/history/head_places.py)."""
+    memory_dir = next(iter(db.relation("memory_dir")))[0]
+    rows = {(k, shown): (key, code, level, message) for p, k, key, code, level, message, shown
+            in db.relation("change_finding") if p == PAIR}
+    commits: Dict[tuple, List[tuple]] = {}
+    for pair, kind, key, short, n in db.relation("change_finding_commit"):
+        if pair == PAIR:
+            commits.setdefault((kind, key), []).append((n, short))
+    at = {(k, key): (side, module, line) for p, k, key, side, module, line in db.relation("change_finding_at")
+          if p == PAIR}
+    findings = []
+    for change in result.changes:
+        key, code, level, message = rows[(change.kind, change.ident)]
+        listed = ", ".join(short for _, short in sorted(commits.get((change.kind, key), []))) or "-"
+        side, module, line = at[(change.kind, key)]
+        place = change.anchor if side == "before" and change.anchor else Place(f"{memory_dir}/{module}", line)
+        findings.append(Finding(code, PAIR, f"{message} (commits: {listed})", severity=level, entries=[change.ident],
+                                locations=[Span(place.path, place.line)]))
+    return findings
+
+
+def blindspot_findings(db, family: str) -> List[Finding]:
+    """The finding of each blind spot (``blindspot_finding``; its level is a status, as a
+    conflict's), in the order of :attr:`DiffResult.blindspots`, as ``family``'s."""
+    rows = sorted((r for r in db.relation("blindspot_finding") if r[0] == PAIR),
+                  key=lambda r: (r[2], r[3], r[1], r[4], r[5]))
+    return [Finding(code, family, message, status=level, locations=[Span(path, line)])
+            for _, _rev, _module, line, _ident, message, code, level, path in rows]

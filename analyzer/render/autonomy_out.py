@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import List
 
 from analyzer.contract.results import Finding
-from analyzer.core.span import Span
 from analyzer.query.autonomy import AutonomyResult, unit_of
 from analyzer.render.diff_json import diff_payload
 
@@ -52,32 +51,3 @@ def finding_payload(finding: Finding) -> dict:
     return {"code": finding.code, "status": finding.status, "kind": kind, "id": ident, "message": finding.message,
             "path": where.path if where else None, "line": (where.line or None) if where else None}
 
-
-def as_check_result(result: AutonomyResult):
-    """The autonomy check as a ``check`` result of one family, ``autonomy``, so that the CI
-    formats of ``check`` (SARIF, JUnit, GitHub annotations, Markdown) render it unchanged."""
-    from analyzer.contract.check_model import CheckResult, FamilyResult
-
-    # the ID leads the message, as in the text output: a GitHub annotation or JUnit failure
-    # shows the message only, and a unit's line alone does not say which ID the rule judged
-    # a unit the head no longer holds is annotated in the head revision (analyzer/history/head_places.py)
-    anchors = {(c.kind, c.ident.casefold()): c.anchor for c in result.diff.changes if c.anchor is not None}
-
-    def where(f) -> list:
-        kind, ident = unit_of(f)
-        anchor = anchors.get((kind, ident.casefold()))
-        if anchor is not None:
-            return [Span(anchor.path, anchor.line)]
-        return [Span(f.primary.path, f.primary.line or 1)] if f.primary else []
-
-    def shown(f) -> Finding:
-        kind, ident = unit_of(f)
-        return Finding(f.code, "autonomy", f.message if kind == "reading" else f"{ident}: {f.message}",
-                       status=f.status, entries=[ident] if kind != "reading" else [], locations=where(f))
-
-    findings = [shown(f) for f in result.findings]
-    findings += [Finding("MA-DIFF-BLINDSPOT", "autonomy", s.message, status="INVALID", locations=[Span(s.path, s.line)])
-                 for s in result.diff.blindspots]
-    family = FamilyResult("autonomy", "autonomy", result.status, result.exit_code, findings)
-    notes = [judged_line(result)] if result.merge_base else []  # the Markdown summary's (analyzer/render/md.py)
-    return CheckResult([family], result.status, result.exit_code, notes=notes)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from typing import Optional
 
-from analyzer.contract.results import Finding
-from analyzer.core.span import Span
 from analyzer.query.diff import DiffResult, Place
 
 
@@ -28,23 +26,3 @@ def diff_payload(result: DiffResult) -> dict:
                         "id": s.ident or None, "message": s.message} for s in result.blindspots],
     }
 
-
-def as_check_result(result: DiffResult):
-    """The diff as a ``check`` result of one family, ``diff``: one INFO finding per change
-    (code MA-DIFF-<class>, at the unit's place in the head revision, or for a deleted unit
-    where it was there) and one INVALID
-    finding per blind spot, so that check's CI renderers print it unchanged."""
-    from analyzer.contract.check_model import CheckResult, FamilyResult
-
-    findings = []
-    for c in result.changes:
-        place = c.annotated  # in the head revision, a deleted unit's too (analyzer/history/head_places.py)
-        commits = ", ".join(sha[:12] for sha in c.commits) or "-"
-        message = (f"{c.cls}/{c.subkind} {c.kind} {c.ident}: {c.before.path + ':' + str(c.before.line) if c.before else '-'}"
-                   f" -> {c.after.path + ':' + str(c.after.line) if c.after else '-'} (commits: {commits})")
-        findings.append(Finding(f"MA-DIFF-{c.cls}", "diff", message, severity="INFO", entries=[c.ident],
-                                     locations=[Span(place.path, place.line)] if place else []))
-    findings += [Finding("MA-DIFF-BLINDSPOT", "diff", s.message, status="INVALID", locations=[Span(s.path, s.line)])
-                 for s in result.blindspots]
-    family = FamilyResult("diff", "diff", result.status, result.exit_code, findings)
-    return CheckResult([family], result.status, result.exit_code)

@@ -10,9 +10,9 @@ import sys
 from histrepo import MEM, Repo
 
 from analyzer.history.head_places import anchor_deleted, head_lengths
-from analyzer.query.diff import Change, DiffResult, Place
+from analyzer.contract.check_model import one_family
+from analyzer.query.diff import Change, DiffResult, Place, run_diff
 from analyzer.commands.check_formats import Context, render
-from analyzer.render.diff_json import as_check_result
 
 LAST = "MC-DEC-20260905-2c3d4e5f"  # decisions.md:22, the last of its 33 lines
 
@@ -64,7 +64,10 @@ def test_a_file_the_head_no_longer_has_is_annotated_at_file_level(tmp_path):
                         changes=[Change("entry", "MC-PREF-20260901-00000001", "D", "hard", Place(path, 5), None)])
     anchor_deleted(repo.root, result)
     assert result.changes[0].anchor == Place(path, 0)
-    checked = as_check_result(result)
+    # the diff's own findings (rules/diff/findings.dl) are at the anchor
+    ran = run_diff(repo.root, MEM, f"{sha}~1", sha, use_cache=False)
+    assert [c.anchor for c in ran.changes if c.cls == "D"] and all(c.anchor == Place(path, 0) for c in ran.changes)
+    checked = one_family("diff", ran.status, ran.exit_code, ran.findings)
     github, _ = render("github", checked, Context(str(repo.root)))
     assert f"::notice file={path},title=MA-DIFF-D::" in github
     sarif, _ = render("sarif", checked, Context(str(repo.root)))
