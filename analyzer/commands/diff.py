@@ -61,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
     args.project_root = resolve_root(args.project_root, args.memory_dir).path
     if not Path(args.project_root).is_dir():
         return usage_error("diff", args, f"project root is not a directory: {args.project_root}")
-    result = run_diff(Path(args.project_root), args.memory_dir, args.base, args.head, not args.no_cache)
+    result = run_diff(Path(args.project_root), args.memory_dir, args.base, args.head, not args.no_cache,
+                      findings=args.format not in ("text", "json"))
     if result.failure is not None:
         status = history_error("diff", args, result.failure)
         if args.format not in ("text", "json"):  # check's error document, as check prints one

@@ -105,8 +105,16 @@ def load_revisions(repo: Repo, root, memory_dir: str, specs, with_worktree: Opti
     return revisions
 
 
-def run_diff(root, memory_dir: str, base: str, head: Optional[str] = None, use_cache: bool = True) -> DiffResult:
-    """Compare ``base`` with ``head`` (a revision, or the work tree when None)."""
+#: what :func:`select` reads; with the findings, rules/diff/findings.dl's relations too
+SELECTED = ("diff_status", "change_at", "change_shown", "change_commit", "change", "blindspot", "memory_dir")
+FINDINGS = ("change_finding", "change_finding_commit", "change_finding_at", "blindspot_finding")
+
+
+def run_diff(root, memory_dir: str, base: str, head: Optional[str] = None, use_cache: bool = True,
+             findings: bool = True) -> DiffResult:
+    """Compare ``base`` with ``head`` (a revision, or the work tree when None); without
+    ``findings`` (text and JSON show the changes themselves) the findings' relations are not
+    evaluated and ``findings`` stays empty."""
     from analyzer.project.loader import gc_paused
     from analyzer.query.program import diff_program
 
@@ -121,7 +129,7 @@ def run_diff(root, memory_dir: str, base: str, head: Optional[str] = None, use_c
         except GitError as exc:
             result.failure = git_failure(exc)
             return result
-        db = facts.evaluate(program)
+        db = facts.evaluate(program, only=SELECTED + (FINDINGS if findings else ()))
         lifetime.keep(db, facts, _revisions)  # the console script frees them by exiting (analyzer/core/lifetime.py)
         select(db, result, memory_dir, order)
     from analyzer.history.head_places import anchor_deleted
@@ -131,7 +139,8 @@ def run_diff(root, memory_dir: str, base: str, head: Optional[str] = None, use_c
     except GitError as exc:
         result.failure, result.exit_code = git_failure(exc), 2
         return result
-    result.findings = change_findings(db, result) + blindspot_findings(db, "diff")
+    if findings:
+        result.findings = change_findings(db, result) + blindspot_findings(db, "diff")
     return result
 
 
