@@ -343,3 +343,12 @@ def test_windsurf_combined_limit_of_always_on_rules(tmp_path):
     assert budget == [("MA-AGENT-BUDGET", "WARNING", ".windsurf/rules/b.md", 88),
                       ("MA-AGENT-BUDGET", "WARNING", ".windsurf/rules/c.md", 1)]
     assert loads(root, "windsurf", "x.py") == [".windsurf/rules/a.md", ".windsurf/rules/b.md"]
+
+
+def test_codex_skips_a_blank_file_and_its_bytes(tmp_path):
+    """project_doc.rs: a file that is empty or only whitespace adds nothing and uses no budget."""
+    root = project(tmp_path, {"AGENTS.md": " \n" * 30, "src/AGENTS.md": BOOT,
+                              ".memory-analyzer.toml": "codex-project-doc-max-bytes = 60\n"})
+    assert loads(root, "codex", "src/a.py", cwd="src") == ["AGENTS.md", "src/AGENTS.md"]
+    _, found = findings(root)
+    assert not [f for f in found if f[0] == "MA-AGENT-BUDGET"]
