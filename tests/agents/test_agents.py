@@ -352,3 +352,11 @@ def test_codex_skips_a_blank_file_and_its_bytes(tmp_path):
     assert loads(root, "codex", "src/a.py", cwd="src") == ["AGENTS.md", "src/AGENTS.md"]
     _, found = findings(root)
     assert not [f for f in found if f[0] == "MA-AGENT-BUDGET"]
+
+
+def test_gemini_settings_symlink_is_not_read_and_says_so(tmp_path):
+    root = project(tmp_path, {"elsewhere.json": '{"context": {"fileName": "AGENTS.md"}}', "GEMINI.md": BOOT})
+    (root / ".gemini").mkdir()
+    (root / ".gemini" / "settings.json").symlink_to(root / "elsewhere.json")
+    _, found = findings(root)
+    assert ("MA-AGENT-SETTINGS", "ERROR", ".gemini/settings.json", 1) in found

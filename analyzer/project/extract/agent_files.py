@@ -364,7 +364,11 @@ def read_settings(facts: AgentFacts, root: str, rel: str) -> None:
     from lark.exceptions import LarkError, UnexpectedInput
 
     full = os.path.join(root, rel)
-    if not os.path.isfile(full) or os.path.islink(full):
+    if os.path.islink(full):  # fail closed: the tool would follow it, we do not read outside
+        facts.add("agent_settings_file", rel, "invalid")
+        facts.add("agent_diagnostic", rel, 1, 1, "a symbolic link, not followed: the names it gives are unknown")
+        return
+    if not os.path.isfile(full):
         return
     data, problem = read_bytes(full, limit=MAX_BYTES)
     if data is None:
