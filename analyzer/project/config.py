@@ -72,6 +72,12 @@ KEYS: Dict[str, Key] = {k.name: k for k in (
     Key("agents", "list", ("check", "report", "read"), "agent_tools",
         "the agent tools the project uses (claude, codex, cursor, copilot, gemini, windsurf): `check --agents` "
         "checks them even without their own files (a name the rules do not know is ignored)"),
+    Key("codex-project-doc-fallback-filenames", "list", ("check", "report", "read"), "codex_fallback_filenames",
+        "the file names Codex looks for after AGENTS.override.md and AGENTS.md in each folder, as Codex's own "
+        "`project_doc_fallback_filenames` (which lives in ~/.codex/config.toml, outside the repository)"),
+    Key("codex-project-doc-max-bytes", "int", ("check", "report", "read"), "codex_max_bytes",
+        "the byte budget of Codex's concatenated AGENTS.md files, as Codex's own `project_doc_max_bytes` "
+        "(default 32768)"),
     Key("agent-authors", "list", ("check", "readiness"), "agent_authors",
         "Python regular expressions an agent's commit author (`Name <email>`) fully matches "
         "(as repeated --agent-author)"),

@@ -112,12 +112,12 @@ def gather(root: str, memory_dir: str = "docs/memory", paths: Sequence[str] = ()
     import os
 
 
-    if configured is None or exclude is None:
-        values = config.load(root).values
-        configured = values.get("agents", []) if configured is None else configured
-        exclude = values.get("agents-exclude", []) if exclude is None else exclude
+    loaded = config.load(root)
+    values = loaded.values
+    configured = values.get("agents", []) if configured is None else configured
+    exclude = values.get("agents-exclude", []) if exclude is None else exclude
     files, source, complete = listed if listed is not None else list_files(root)
-    facts = extract(root, files, exclude).rows
+    facts = extract(root, files, exclude, config_settings(loaded)).rows
     manifest = posixpath.join(memory_dir, "manifest.md")
     facts["agent_memory_present"] = [(manifest,)] if os.path.isfile(os.path.join(root, manifest)) else []
     facts["agent_repo_file"] = [(p,) for p in files]
@@ -126,6 +126,27 @@ def gather(root: str, memory_dir: str = "docs/memory", paths: Sequence[str] = ()
     facts["agent_memory_manifest"] = [(manifest,)]
     facts["agent_configured"] = [(t,) for t in configured]
     return facts
+
+
+#: The configuration keys that state what an agent tool's own (user-level) configuration holds.
+CONFIG_SETTINGS = ("codex-project-doc-fallback-filenames", "codex-project-doc-max-bytes")
+
+
+def config_settings(loaded) -> List[tuple]:
+    """``agent_setting`` rows of the project configuration's agent keys (its file, the key's
+    line; the configuration module has checked their types)."""
+    rows = []
+    source = posixpath.basename(loaded.path) if loaded.path else ""
+    for key in CONFIG_SETTINGS:
+        if key not in loaded.values:
+            continue
+        value, line = loaded.values[key], loaded.lines.get(key, 1)
+        if isinstance(value, list):
+            rows.append((source, key, 0, "list", "", line, 1))
+            rows.extend((source, key, i, "string", str(v), line, 1) for i, v in enumerate(value, 1))
+        else:
+            rows.append((source, key, 0, "number", str(value), line, 1))
+    return rows
 
 
 def normalize_path(raw: str) -> Optional[str]:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from analyzer.engine.glob_ext import glob_match_ext
+from analyzer.query.agents import read_tools
 
 REPO = Path(__file__).resolve().parents[2]
 REALWORLD = REPO.parent / "shared" / "realworld"
@@ -267,3 +268,95 @@ def test_nested_rule_glob_relative_to_its_folder_is_a_near_miss(tmp_path):
                    root=root).stdout
     assert "near miss: web/.cursor/rules/ui.mdc:2 - glob `src/**/*.tsx` is relative to web/" in text
     assert "1. web/.cursor/rules/ui.mdc - glob `src/**/*.tsx` (line 2)" in text.split("for web/src/b.tsx")[1]
+
+
+# ---- settings that change which files a tool reads, or how much of them -------------------------
+
+
+def loads(root: Path, tool: str, path: str, cwd: str = ""):
+    (answer,) = read_tools(str(root), (tool,), [path], cwd, use_cache=False).answers
+    return [load.file for load in answer.loads]
+
+
+def test_gemini_context_file_name_string_and_legacy_key(tmp_path):
+    root = project(tmp_path, {".gemini/settings.json": '{"contextFileName": "CONTEXT.md"}\n',
+                              "CONTEXT.md": BOOT, "GEMINI.md": "not read\n", "AGENTS.md": "not read\n"})
+    assert loads(root, "gemini", "a.py") == ["CONTEXT.md"]
+    # the current key wins over the older top-level one
+    (root / ".gemini" / "settings.json").write_text(
+        '{"contextFileName": "CONTEXT.md", "context": {"fileName": "AGENTS.md"}}\n', encoding="utf-8")
+    assert loads(root, "gemini", "a.py") == ["AGENTS.md"]
+    # no settings: GEMINI.md
+    (root / ".gemini" / "settings.json").unlink()
+    assert loads(root, "gemini", "a.py") == ["GEMINI.md"]
+
+
+def test_gemini_bad_json_is_a_finding_with_its_place(tmp_path):
+    root = project(tmp_path, {".gemini/settings.json": '{\n  "context": {\n    "fileName": ["A.md",]\n  }\n}\n',
+                              "GEMINI.md": BOOT})
+    data, found = findings(root)
+    assert ("MA-AGENT-SETTINGS", "ERROR", ".gemini/settings.json", 3) in found
+    (settings,) = [f for f in data["findings"] if f["code"] == "MA-AGENT-SETTINGS"]
+    assert settings["locations"][0]["col"] == 25  # the `]` after the comma and data["exit_code"] == 1
+    text = analyze("check", "--agents", root=root)
+    assert text.returncode == 1 and "Traceback" not in text.stderr
+    assert "MA-AGENT-SETTINGS ERROR: .gemini/settings.json:3:25: invalid JSON" in text.stdout
+    read = analyze("read", "--tool", "gemini", "--path", "a.py", "--explain", root=root)
+    assert read.returncode == 0 and "settings cannot be used (MA-AGENT-SETTINGS)" in read.stdout
+
+
+def test_gemini_names_of_the_wrong_type(tmp_path):
+    root = project(tmp_path, {".gemini/settings.json": '{"context": {"fileName": ["A.md", 7]}}', "GEMINI.md": BOOT})
+    _, found = findings(root)
+    assert ("MA-AGENT-SETTINGS", "ERROR", ".gemini/settings.json", 1) in found
+
+
+def test_codex_max_bytes_from_the_configuration(tmp_path):
+    root = project(tmp_path, {"AGENTS.md": "# Rules\n\n" + BOOT, "src/AGENTS.md": "x\n" * 40,
+                              ".memory-analyzer.toml": "codex-project-doc-max-bytes = 40\n"})
+    data, found = findings(root)
+    assert ("MA-AGENT-BUDGET", "WARNING", "AGENTS.md", 3) in found  # the boot line crosses 40 bytes
+    assert loads(root, "codex", "src/a.py", cwd="src") == ["AGENTS.md"]  # src/AGENTS.md is left out
+    (root / ".memory-analyzer.toml").write_text("codex-project-doc-max-bytes = 4096\n", encoding="utf-8")
+    _, found = findings(root)
+    assert not [f for f in found if f[0] == "MA-AGENT-BUDGET"]
+
+
+def test_codex_fallback_names_one_file_per_folder(tmp_path):
+    root = project(tmp_path, {".memory-analyzer.toml": 'codex-project-doc-fallback-filenames = [".codex/CODEX.md"]\n',
+                              ".codex/CODEX.md": BOOT, "AGENTS.md": "root\n", "svc/.codex/CODEX.md": "svc\n"})
+    # the root has AGENTS.md, which comes before the fallback name (one file per folder)
+    assert loads(root, "codex", "svc/a.py", cwd="svc") == ["AGENTS.md", "svc/.codex/CODEX.md"]
+    (root / "AGENTS.md").unlink()
+    assert loads(root, "codex", "svc/a.py", cwd="svc") == [".codex/CODEX.md", "svc/.codex/CODEX.md"]
+
+
+def test_windsurf_combined_limit_of_always_on_rules(tmp_path):
+    head, line = "---\ntrigger: always_on\n---\n", "- a rule line of exactly forty characters\n"
+    assert len(line) == 42 - 2 + 2  # 42 characters with its line break
+    root = project(tmp_path, {".windsurf/rules/a.md": head + line * 200,  # 8,428 characters
+                              ".windsurf/rules/b.md": head + line * 100,  # crosses 12,000
+                              ".windsurf/rules/c.md": head + BOOT})       # left out
+    _, found = findings(root)
+    budget = sorted(f for f in found if f[0] == "MA-AGENT-BUDGET")
+    # b keeps 12,000 - 8,428 = 3,572 characters: 28 of the head, 84 lines of 42
+    assert budget == [("MA-AGENT-BUDGET", "WARNING", ".windsurf/rules/b.md", 88),
+                      ("MA-AGENT-BUDGET", "WARNING", ".windsurf/rules/c.md", 1)]
+    assert loads(root, "windsurf", "x.py") == [".windsurf/rules/a.md", ".windsurf/rules/b.md"]
+
+
+def test_codex_skips_a_blank_file_and_its_bytes(tmp_path):
+    """project_doc.rs: a file that is empty or only whitespace adds nothing and uses no budget."""
+    root = project(tmp_path, {"AGENTS.md": " \n" * 30, "src/AGENTS.md": BOOT,
+                              ".memory-analyzer.toml": "codex-project-doc-max-bytes = 60\n"})
+    assert loads(root, "codex", "src/a.py", cwd="src") == ["AGENTS.md", "src/AGENTS.md"]
+    _, found = findings(root)
+    assert not [f for f in found if f[0] == "MA-AGENT-BUDGET"]
+
+
+def test_gemini_settings_symlink_is_not_read_and_says_so(tmp_path):
+    root = project(tmp_path, {"elsewhere.json": '{"context": {"fileName": "AGENTS.md"}}', "GEMINI.md": BOOT})
+    (root / ".gemini").mkdir()
+    (root / ".gemini" / "settings.json").symlink_to(root / "elsewhere.json")
+    _, found = findings(root)
+    assert ("MA-AGENT-SETTINGS", "ERROR", ".gemini/settings.json", 1) in found

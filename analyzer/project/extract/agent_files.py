@@ -37,8 +37,17 @@ IMPORT_WALK = 8
 #: The largest instruction file read (bytes); a larger one is a diagnostic, not facts.
 MAX_BYTES = 1_048_576
 
+#: Settings files of agent tools, read as JSON with comments (Gemini CLI strips them).
+SETTINGS_FILES = (".gemini/settings.json",)
+#: How deep the keys of a settings file are recorded (``context.fileName`` is 2 deep): deeper
+#: values (MCP server definitions, their environment) never become facts.
+SETTINGS_DEPTH = 2
+#: The settings keys whose string values are instruction file names: a file of such a name is
+#: a candidate at any depth (kind: the name). Which tool reads it, and when, is the rules'.
+NAMING_KEYS = ("context.fileName", "contextFileName", "codex-project-doc-fallback-filenames")
+
 GATHERED = ("instruction_source", "agent_frontmatter", "agent_key", "agent_value", "agent_value_part", "agent_diagnostic", "agent_import",
-            "agent_mention", "agent_line", "agent_line_digest")
+            "agent_mention", "agent_line", "agent_line_digest", "agent_settings_file", "agent_setting")
 
 
 @dataclass
@@ -52,14 +61,16 @@ class AgentFacts:
         self.rows[rel].append(tuple(row))
 
 
-def discover(root: str, listed: Iterable[str], exclude: Iterable[str] = ()) -> List[Tuple[str, str]]:
+def discover(root: str, listed: Iterable[str], exclude: Iterable[str] = (),
+             names: Iterable[str] = ()) -> List[Tuple[str, str]]:
     """``(path, kind)`` of every candidate instruction file: the listed repository files whose
-    name or place matches, plus the files at the root and in the rule folders of the root
-    that a listing from Git may leave out (untracked or ignored, as CLAUDE.local.md is); none
-    that an ``exclude`` glob matches."""
+    name or place matches (or whose name, or path ending, a setting gives: ``names``), plus the
+    files at the root and in the rule folders of the root that a listing from Git may leave out
+    (untracked or ignored, as CLAUDE.local.md is); none that an ``exclude`` glob matches."""
     found: Dict[str, str] = {}
     paths = set(listed)
-    for rel in (*NAMED, *PLACED):
+    extra = tuple(n for n in names if n not in NAMED)
+    for rel in (*NAMED, *PLACED, *extra):
         if os.path.isfile(os.path.join(root, rel)) and not os.path.islink(os.path.join(root, rel)):
             paths.add(rel)
     for folder in FOLDERS:
@@ -74,14 +85,16 @@ def discover(root: str, listed: Iterable[str], exclude: Iterable[str] = ()) -> L
             continue
         if any(glob_match_ext(glob, path) for glob in skipped):  # the configuration's agents-exclude
             continue
-        kind = kind_of(path)
+        kind = kind_of(path, extra)
         if kind is not None:
             found[path] = kind
     return sorted(found.items())
 
 
-def kind_of(path: str) -> Optional[str]:
-    """The kind of candidate instruction file ``path`` is (its place), or None."""
+def kind_of(path: str, names: Iterable[str] = ()) -> Optional[str]:
+    """The kind of candidate instruction file ``path`` is (its place), or None; a file a
+    setting names (``names``: a file name, or a path ending like ``.codex/CODEX.md``) has
+    that name as its kind."""
     name = posixpath.basename(path)
     for rel, kind in PLACED.items():
         if path == rel or path.endswith("/" + rel):
@@ -89,12 +102,17 @@ def kind_of(path: str) -> Optional[str]:
     for folder, kind in FOLDERS.items():
         if path.startswith(folder + "/") or f"/{folder}/" in path:
             return kind
-    return NAMED.get(name)
+    if name in NAMED:
+        return NAMED[name]
+    return next((n for n in names if path == n or path.endswith("/" + n)), None)
 
 
 def governed_dir(path: str, kind: str) -> str:
     """The folder a file speaks for: its own folder, or the folder holding its ``.claude``,
-    ``.cursor``, ``.github`` or ``.windsurf`` folder ("" is the repository root)."""
+    ``.cursor``, ``.github`` or ``.windsurf`` folder, or, for a file a setting names by a path
+    ending (``.codex/CODEX.md``), the folder holding that ending ("" is the repository root)."""
+    if "/" in kind and kind not in PLACED.values() and kind not in FOLDERS.values() and path.endswith(kind):
+        return path[:-len(kind)].rstrip("/")
     for marker in (".claude/", ".cursor/", ".github/", ".windsurf/"):
         if path.startswith(marker):
             return ""
@@ -104,12 +122,20 @@ def governed_dir(path: str, kind: str) -> str:
     return posixpath.dirname(path)
 
 
-def extract(root: str, listed: Iterable[str], exclude: Iterable[str] = ()) -> AgentFacts:
-    """Read every candidate instruction file under ``root`` (but those ``exclude`` matches)
-    and record its facts."""
+def extract(root: str, listed: Iterable[str], exclude: Iterable[str] = (),
+            settings: Iterable[tuple] = ()) -> AgentFacts:
+    """Read the agent tools' settings files and every candidate instruction file under
+    ``root`` (but those ``exclude`` matches) and record their facts; ``settings`` are
+    ``agent_setting`` rows from the project configuration (its agent keys)."""
     facts = AgentFacts()
+    for rel in SETTINGS_FILES:
+        read_settings(facts, root, rel)
+    for row in settings:
+        facts.add("agent_setting", *row)
+    names = sorted({row[4] for row in facts.rows["agent_setting"]
+                    if row[1] in NAMING_KEYS and row[3] == "string" and _plain_name(row[4])})
     done = set()
-    for path, kind in discover(root, listed, exclude):
+    for path, kind in discover(root, listed, exclude, names):
         extract_file(facts, root, path, kind)
         done.add(path)
     # the files `@` imports reach are read too (kind "imported"), so their own imports and
@@ -323,3 +349,95 @@ def _resolve(root: str, path: str, raw: str) -> Tuple[str, str]:
         return target, "outside"
     full = os.path.join(root, target)
     return target, "file" if os.path.isfile(full) and not os.path.islink(full) else "missing"
+
+
+def _plain_name(name: str) -> bool:
+    """A file name, or a relative path ending, a setting may name (no ``..``, not absolute)."""
+    parts = name.split("/")
+    return bool(name) and not name.startswith("/") and "" not in parts and ".." not in parts and "." not in parts
+
+
+def read_settings(facts: AgentFacts, root: str, rel: str) -> None:
+    """The facts of one JSON settings file, when it exists: ``agent_settings_file`` with its
+    state, ``agent_setting`` per value (keys up to :data:`SETTINGS_DEPTH` deep); a file that
+    cannot be read or parsed is an ``agent_diagnostic`` at its line and column."""
+    from lark.exceptions import LarkError, UnexpectedInput
+
+    full = os.path.join(root, rel)
+    if os.path.islink(full):  # fail closed: the tool would follow it, we do not read outside
+        facts.add("agent_settings_file", rel, "invalid")
+        facts.add("agent_diagnostic", rel, 1, 1, "a symbolic link, not followed: the names it gives are unknown")
+        return
+    if not os.path.isfile(full):
+        return
+    data, problem = read_bytes(full, limit=MAX_BYTES)
+    if data is None:
+        facts.add("agent_settings_file", rel, "invalid")
+        facts.add("agent_diagnostic", rel, 1, 1, f"cannot be read: {problem}")
+        return
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        facts.add("agent_settings_file", rel, "invalid")
+        facts.add("agent_diagnostic", rel, data[:exc.start].count(b"\n") + 1, 1, "not UTF-8 text")
+        return
+    try:
+        tree = parser("agent_settings").parse(text)
+    except UnexpectedInput as exc:
+        line, col = getattr(exc, "line", 1) or 1, getattr(exc, "column", 1) or 1
+        if line < 1:  # the input ended early: point after its last character
+            line, col = text.count("\n") + 1, len(text.rsplit("\n", 1)[-1]) + 1
+        facts.add("agent_settings_file", rel, "invalid")
+        facts.add("agent_diagnostic", rel, line, col, "invalid JSON")
+        return
+    except LarkError as exc:  # pragma: no cover - any other parser failure is still a diagnostic
+        facts.add("agent_settings_file", rel, "invalid")
+        facts.add("agent_diagnostic", rel, 1, 1, f"invalid JSON: {exc.__class__.__name__}")
+        return
+    facts.add("agent_settings_file", rel, "ok" if tree.data == "object" else "not-object")
+    if tree.data == "object":
+        _setting_object(facts, rel, tree, "", 1)
+
+
+def _setting_object(facts: AgentFacts, rel: str, node, prefix: str, depth: int) -> None:
+    """Record the keys of a JSON object node (the last of a repeated key wins, as in JSON.parse)."""
+    last = {}
+    for pair in node.children:
+        if pair is None:
+            continue
+        last[_json_string(pair.children[0])] = pair.children[1]
+    for key, value in last.items():
+        name = prefix + key
+        shape = _json_shape(value)
+        line, col = value.meta.line, value.meta.column
+        if shape == "list":
+            facts.add("agent_setting", rel, name, 0, "list", "", line, col)
+            for ord_, item in enumerate((i for i in value.children if i is not None), 1):
+                facts.add("agent_setting", rel, name, ord_, _json_shape(item), _json_text(item),
+                          item.meta.line, item.meta.column)
+        else:
+            facts.add("agent_setting", rel, name, 0, shape, _json_text(value), line, col)
+            if shape == "object" and depth < SETTINGS_DEPTH:
+                _setting_object(facts, rel, value, name + ".", depth + 1)
+
+
+def _json_shape(node) -> str:
+    """``string``, ``number``, ``bool``, ``null``, ``list`` or ``object``."""
+    kind = str(node.data)
+    return {"true": "bool", "false": "bool", "array": "list"}.get(kind, kind)
+
+
+def _json_text(node) -> str:
+    """The text of a scalar node (a string unescaped); "" for a list or an object."""
+    if node.data == "string":
+        return _json_string(node.children[0])
+    if node.data == "number":
+        return str(node.children[0])
+    return {"true": "true", "false": "false", "null": "null"}.get(node.data, "")
+
+
+def _json_string(token) -> str:
+    """A JSON string token's value."""
+    import json
+
+    return json.loads(str(token))
