@@ -94,16 +94,13 @@ def run(args: argparse.Namespace) -> int:
     writing each ``--output`` file from the same result."""
     from pathlib import Path
 
-    from analyzer.commands.read import usage_error
     from analyzer.query.check import CheckRequest, run_check
     from analyzer.project.root import resolve_root
 
     args.project_root = resolve_root(args.project_root, args.memory_dir).path
     if not Path(args.project_root).is_dir():
         args.format = args.format or "text"
-        message = f"project root is not a directory: {args.project_root}"
-        usage_error("check", args, message)
-        return check_errors.write(args, message, "MA-USAGE")
+        return _usage(args, f"project root is not a directory: {args.project_root}")
     from analyzer.commands import autonomy
 
     judge_changes = autonomy.wanted(args)  # before the configuration fills --autonomy
@@ -113,9 +110,8 @@ def run(args: argparse.Namespace) -> int:
     if getattr(args, "help_uri", None) and not args.help_uri.startswith(("https://", "http://")):
         message = f"--help-uri / help-uri {args.help_uri!r}: give an absolute http(s) URL " \
                   "(code scanning rejects a relative helpUri)"
-        usage_error("check", args, message)
         args.help_uri = None  # the artefacts link to the default
-        return check_errors.write(args, message, "MA-USAGE")
+        return _usage(args, message)
     if judge_changes:
         if args.introduced or args.introduced_depth is not None:
             return autonomy.error(args, "MA-USAGE", "--introduced traces the findings of the check; it cannot be "
@@ -180,6 +176,19 @@ def sarif_options(args: argparse.Namespace) -> dict:
     """The SARIF options of a command line as :class:`Context` fields."""
     return {"help_uri": getattr(args, "help_uri", None) or "", "memory_dir": getattr(args, "memory_dir", None)
             or "docs/memory", "sarif_category": getattr(args, "sarif_category", None) or ""}
+
+
+def _usage(args: argparse.Namespace, message: str) -> int:
+    """A ``check`` command line that cannot run (MA-USAGE, exit 2): the message on stderr, the
+    ``check.error`` document on stdout in JSON, and every ``--output`` file carrying the error."""
+    print(f"analyze check: error: {message}", file=sys.stderr)
+    if args.format == "json":
+        from analyzer.contract.output import emit_json
+
+        emit_json("check", "error", {"status": "INVALID", "exit_code": exitcodes.INVALID, "diagnostics": [
+            {"code": "MA-USAGE", "severity": "error", "message": message, "path": "<command line>",
+             "line": 1, "col": 1}]})
+    return check_errors.write(args, message, "MA-USAGE")
 
 
 def apply_config(args: argparse.Namespace, command: str, names=None, trust_base=None):

@@ -31,7 +31,12 @@ def ship_dir() -> Path:
 
 
 def shipped_tables(key: str) -> Optional[bytes]:
-    """The verified payload shipped for ``key``, or None (not shipped, unreadable, altered)."""
+    """The verified payload shipped for ``key``, or None (not shipped, unreadable, altered,
+    or ``$MEMORY_ANALYZER_IGNORE_SHIPPED`` set: analyzer/engine/shipped.py)."""
+    import os
+
+    if os.environ.get("MEMORY_ANALYZER_IGNORE_SHIPPED"):
+        return None
     try:
         data = (ship_dir() / (key + SUFFIX)).read_bytes()
     except OSError:

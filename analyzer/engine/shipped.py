@@ -41,8 +41,23 @@ def _name(rel: str) -> str:
     return rel.replace("/", "__").removesuffix(".dl") + ".program"
 
 
+IGNORE_ENV = "MEMORY_ANALYZER_IGNORE_SHIPPED"
+
+
+def ignored() -> bool:
+    """Whether ``$MEMORY_ANALYZER_IGNORE_SHIPPED`` is set (non-empty): the shipped compiled
+    programs and parser tables are then not used, and everything goes through the caches, as
+    in a checkout that never built them (for testing the caches, or ruling out a shipped file)."""
+    import os
+
+    return bool(os.environ.get(IGNORE_ENV))
+
+
 def shipped_path(entry: Path) -> Optional[Path]:
-    """Where the shipped compiled form of ``entry`` would be (None: not a built-in program)."""
+    """Where the shipped compiled form of ``entry`` would be (None: not a built-in program,
+    or shipped programs are :func:`ignored`)."""
+    if ignored():
+        return None
     root = _data_root()
     try:
         rel = Path(entry).resolve().relative_to(root.resolve()).as_posix()
@@ -142,10 +157,60 @@ def build(package_dir: Path) -> list:
     return written
 
 
+def build_checkout() -> list:
+    """Compile the built-in programs and parser tables of a source checkout into its
+    ``analyzer/_data/compiled`` (ignored by Git), as the wheel's build step does for an
+    installed package; returns the files written (none when all are current).
+
+    A checkout otherwise compiles the rules on every run that has no program cache (every
+    ``--no-cache`` run, every fresh ``$XDG_CACHE_HOME``): about a second of CPU, most of a
+    small project's read or check. The test suite runs this once per session
+    (tests/conftest.py). The files are verified on load like a wheel's: once a rule or an
+    engine source changes they no longer match and the program cache serves, so a stale
+    build is never used. Each file is written under a temporary name and renamed, so a run
+    beside the build never reads half a file."""
+    import os
+
+    from analyzer.core.resources import source_root
+
+    if source_root() is None:
+        raise SystemExit("not a source checkout: an installed package ships its compiled programs")
+    root = _data_root().resolve()
+    header = _header()
+    written = []
+    for rel in PROGRAMS:
+        target = Path(__file__).resolve().parents[1] / "_data" / "compiled" / _name(rel)
+        try:
+            with open(target, "rb") as handle:
+                if handle.read(len(header)) == header:
+                    continue  # current
+        except OSError:
+            pass
+        from analyzer.engine.cache import engine_state
+        from analyzer.engine.check import load_program
+        from analyzer.engine.evaluate import Engine
+
+        engine = Engine(load_program(str(root / rel)))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        part = target.with_name(f"{target.name}.{os.getpid()}.part")
+        part.write_bytes(header + dump(lambda dumps: engine_state(engine, dumps), str(root)))
+        os.replace(part, target)
+        written.append(target)
+    from analyzer.core.lark_shipped import build_all, ship_dir
+
+    if written or not any(ship_dir().glob("*")):
+        written += build_all()
+    return written
+
+
 if __name__ == "__main__":
     import analyzer
 
-    from analyzer.core.lark_shipped import build_all
+    if sys.argv[1:] == ["--checkout"]:
+        built = build_checkout()
+    else:
+        from analyzer.core.lark_shipped import build_all
 
-    for done in build(Path(analyzer.__file__).resolve().parent) + build_all():
+        built = build(Path(analyzer.__file__).resolve().parent) + build_all()
+    for done in built:
         print(f"compiled {done}")

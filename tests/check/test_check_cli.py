@@ -161,3 +161,16 @@ def test_freshness_revision_against_git_head(tmp_path, example):
     after = sorted((p.relative_to(example), p.stat().st_mtime_ns, p.read_bytes() if p.is_file() else b"")
                    for p in (example / ".git").rglob("*"))
     assert after == git_dir, "check wrote into .git"
+
+
+@pytest.mark.parametrize("extra", [[], ["--help-uri", "docs/rules"]])
+def test_a_command_line_that_cannot_run_prints_the_check_error_document(tmp_path, extra):
+    """A missing project root (or a relative --help-uri) in JSON is the ``check.error``
+    document with its exit code, not an internal error about the output's shape."""
+    root = tmp_path / "missing" if not extra else EXAMPLE
+    proc = run(root, "--format", "json", *extra, env=_env(tmp_path))
+    assert proc.returncode == 2, proc.stderr
+    assert "internal error" not in proc.stderr
+    doc = json.loads(proc.stdout)
+    assert doc["schema"]["name"] == "check.error" and doc["exit_code"] == 2
+    assert [d["code"] for d in doc["diagnostics"]] == ["MA-USAGE"]

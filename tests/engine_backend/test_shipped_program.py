@@ -2,6 +2,8 @@
 engine the rules give, names the installed rule files, and is ignored when it was made by
 another Python, engine or rule set."""
 
+import pytest
+
 from analyzer.engine import shipped
 from analyzer.engine.cache import engine_state
 from analyzer.engine.check import load_program
@@ -53,3 +55,18 @@ def test_evaluating_a_shipped_program_reads_no_rules(tmp_path, monkeypatch):
     assert engine.program.rules == fresh.program.rules and engine.program.sources == fresh.program.sources
     assert engine.program.all_decls == fresh.program.all_decls
     assert len(engine.rules) > 100 and all(r.span.path.startswith(str(shipped._data_root())) for r in engine.rules)
+
+
+def test_a_checkout_builds_its_compiled_programs_once_and_uses_them(monkeypatch):
+    """tests/conftest.py built them for this run: building again writes nothing, and the
+    built-in programs load from the checkout's compiled files unless told to ignore them."""
+    from analyzer.core.resources import data_file, source_root
+    from analyzer.engine import shipped
+
+    if source_root() is None:
+        pytest.skip("an installed package: its wheel ships the compiled programs")
+    assert shipped.build_checkout() == []
+    entry = data_file("rules", "read/read.dl")
+    assert shipped.load_shipped(entry) is not None
+    monkeypatch.setenv(shipped.IGNORE_ENV, "1")
+    assert shipped.shipped_path(entry) is None and shipped.load_shipped(entry) is None
