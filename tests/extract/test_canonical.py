@@ -19,6 +19,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from analyzer.project.extract import canonical, fast_entries, fast_subjects
+from analyzer.project.extract import entries as entries_module
 from analyzer.project.extract.entries import extract_entries
 from analyzer.project.extract.sink import Sink
 from analyzer.project.extract.subjects import extract_subjects, normalize_alias
@@ -230,7 +231,12 @@ def _single_defects(lines: list):
 
 
 @pytest.mark.parametrize("module", ENTRY_MODULES)
-def test_every_single_defect_of_a_valid_entry_gives_the_same_sinks(module):
+def test_every_single_defect_of_a_valid_entry_gives_the_same_sinks(module, monkeypatch):
+    # The two paths are compared on the neutral facts they emit, before the per-entry rules
+    # judge them: the judgement is one function of those facts (analyzer/project/extract/judge.py),
+    # tested on its own (test_entry_judgement.py) and end to end by the other tests here. Judging
+    # each of these ~40,000 one-entry files costs four fifths of the time and adds no coverage.
+    monkeypatch.setattr(entries_module, "judge", lambda *args: None)
     count = 0
     for body in dict.fromkeys((VALID[module][2], "Decision", "Rule")):  # its own body and foreign ones
         lines = [line if not line.endswith(":") or line[:-1] != VALID[module][2] else f"{body}:"
