@@ -36,7 +36,6 @@ PACKAGE = Path(analyzer.__file__).resolve().parent
 
 # Imports against the declared order that exist today: (importer, imported). May only shrink.
 ALLOWED_CLIMBS: Set[Tuple[str, str]] = {
-    ("analyzer.core.cache", "analyzer.project.extract.sink"),  # the facts cache sits in the store's module
     ("analyzer.core.lark_shipped", "analyzer.engine.syntax"),  # its build step belongs in dev/
     ("analyzer.core.lark_shipped", "analyzer.project.extract.grammars"),
     ("analyzer.core.streams", "analyzer.engine.watchdog"),
@@ -54,7 +53,7 @@ DEFERRED_CEILING: Dict[str, int] = {
 
 # Deferred imports of a module the importer loads anyway (they buy nothing), per layer: today's,
 # to be moved to the top of their modules. May only shrink, to none.
-REDUNDANT_CEILING: Dict[str, int] = {"engine": 4, "history": 20, "project": 1}
+REDUNDANT_CEILING: Dict[str, int] = {"engine": 4, "history": 16, "project": 1}
 
 # Where the reasons above do not apply by rule but the deferral does buy start-up time.
 DEFERRED_REASONS: Dict[Tuple[str, str], str] = {}
