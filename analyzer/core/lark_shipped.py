@@ -3,8 +3,9 @@
 Building Lark's tables for the memory-file grammars costs a cold run about a tenth of a
 second (the manifest grammar, the entry grammar's terminals, the rule language). The
 grammars are part of the release, so their tables are too, like the compiled rule programs
-(analyzer/engine/shipped.py): the build step runs :func:`build_all` on the package copy in
-the build tree and writes ``analyzer/_data/compiled/lark/<key>.lark-tables``.
+(analyzer/engine/shipped.py): the build step (analyzer/dev/ship.py) builds them from the
+package copy in the build tree and writes ``analyzer/_data/compiled/lark/<key>.lark-tables``;
+this module reads them and writes each one.
 
 A shipped file is found by the same key as a cache entry (grammar text, Lark version,
 Python version, options: analyzer/core/larkcache.py), so tables built from another grammar or by
@@ -20,8 +21,6 @@ from pathlib import Path
 from typing import Optional
 
 FORMAT = b"memory-analyzer-shipped-lark-1\n"
-# the line grammars whose terminals the extractors match (analyzer.project.extract.grammars.terminal)
-TERMINAL_GRAMMARS = ("entries", "local_manifest", "plan", "reconciliations", "subjects")
 SUFFIX = ".lark-tables"
 
 
@@ -51,27 +50,3 @@ def write_tables(key: str, payload: bytes) -> Path:
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_bytes(FORMAT + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
     return target
-
-
-def build_all() -> list:
-    """Build and write the tables of every parser the package builds at run time."""
-    from analyzer.core import larkcache
-    from analyzer.engine import syntax
-    from analyzer.project.extract import grammars
-
-    # parsers built earlier in this process (compiling the rules parses them) are memoized:
-    # forget them, so that each one is built here, through larkcache.build
-    grammars.forget_parsers()
-    syntax.forget_parser()
-    written: list = []
-    larkcache.SHIPPING = written  # build() writes here instead of the cache
-    try:
-        for name in TERMINAL_GRAMMARS:
-            grammars.terminal_parser(name)
-        grammars.parser("manifest", ("start", "paths_value"))
-        grammars.parser("agent_frontmatter")  # agent instruction files (analyzer/project/extract/agent_files.py)
-        grammars.parser("agent_body")
-        syntax.parser()
-    finally:
-        larkcache.SHIPPING = None
-    return written

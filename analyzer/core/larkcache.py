@@ -17,7 +17,7 @@ from analyzer.core.cache import Area
 
 LARK = Area("lark", ".lark-tables")
 
-# Set by analyzer.core.lark_shipped.build_all at build time: a list collecting the shipped files
+# Set by analyzer.dev.ship.build_lark_tables at build time: a list collecting the shipped files
 # written instead of cache entries.
 SHIPPING = None
 

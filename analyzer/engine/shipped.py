@@ -1,7 +1,7 @@
 """The built-in rule programs in compiled form, generated when the wheel is built.
 
 The rules are part of the release, so their compiled form is too (as Soufflé ships compiled
-programs): ``python -m analyzer.engine.shipped BUILD_LIB`` (run by setup.py's build step)
+programs): the build step (``python -m analyzer.dev.ship``, run by setup.py in the build tree)
 parses, checks, stratifies and compiles each program of :data:`PROGRAMS` from the copies in
 the build tree and writes ``analyzer/_data/compiled/<name>.program`` next to them. An
 installed wheel's first ``read`` therefore compiles nothing and writes no program cache.
@@ -140,12 +140,3 @@ def build(package_dir: Path) -> list:
         target.write_bytes(_header() + dump(lambda dumps: engine_state(engine, dumps), str(root)))
         written.append(target)
     return written
-
-
-if __name__ == "__main__":
-    import analyzer
-
-    from analyzer.core.lark_shipped import build_all
-
-    for done in build(Path(analyzer.__file__).resolve().parent) + build_all():
-        print(f"compiled {done}")

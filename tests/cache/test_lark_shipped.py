@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from analyzer.core import lark_shipped, larkcache
+from analyzer.dev import ship
 from analyzer.engine import syntax
 
 REPO = Path(__file__).resolve().parents[2]
@@ -55,7 +56,7 @@ def test_build_all_ships_every_parser_the_package_builds(tmp_path, monkeypatch):
 
     monkeypatch.setattr(grammars, "_PARSERS", {})
     monkeypatch.setattr(syntax, "_PARSER", None)
-    written = lark_shipped.build_all()
+    written = ship.build_lark_tables()
     names = sorted(p.name.split("-")[0] for p in written)
     assert names == ["agent_body", "agent_frontmatter", "datalog", "entries", "local_manifest", "manifest", "plan",
                      "reconciliations", "subjects"]
