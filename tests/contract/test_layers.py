@@ -36,14 +36,13 @@ PACKAGE = Path(analyzer.__file__).resolve().parent
 
 # Imports against the declared order that exist today: (importer, imported). May only shrink.
 ALLOWED_CLIMBS: Set[Tuple[str, str]] = {
-    ("analyzer.query.merge_preview", "analyzer.render.subject_text"),
     ("analyzer.query.shell", "analyzer.commands.query"),
     ("analyzer.query.shell", "analyzer.render.answer"),
 }
 
 # Deferred imports that are neither lark, networkx nor dispatch, per layer. May only shrink.
 DEFERRED_CEILING: Dict[str, int] = {
-    "contract": 2, "core": 5, "dev": 19, "engine": 23, "history": 56, "project": 28, "query": 187, "render": 13}
+    "contract": 2, "core": 5, "dev": 19, "engine": 23, "history": 56, "project": 28, "query": 186, "render": 11}
 
 # Deferred imports of a module the importer loads anyway (they buy nothing), per layer: today's,
 # to be moved to the top of their modules. May only shrink, to none.
