@@ -29,7 +29,6 @@ def test_a_parser_loaded_from_tables_keeps_its_doc_comments(monkeypatch):
     fresh = [s.doc for s in syntax.parse_statements(DOCUMENTED) if hasattr(s, "doc")]
     assert fresh == ["Edges of the graph."]
     monkeypatch.setattr(syntax, "_PARSER", None)
-    monkeypatch.setattr(syntax, "_CACHE_ENABLED", True)
     syntax.parser()  # stores the tables in this test's cache
     monkeypatch.setattr(syntax, "_PARSER", None)
     syntax.parser()  # and loads them
