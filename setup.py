@@ -1,5 +1,5 @@
 """Build step: ship the built-in rule programs in compiled form (analyzer/engine/shipped.py)
-and the grammars' Lark tables (analyzer/core/lark_shipped.py), by analyzer/dev/ship.py.
+and the grammars' Lark tables (analyzer/core/larkcache.py), by analyzer/dev/ship.py.
 
 Everything else about the package is declared in pyproject.toml; this file only adds the
 step that, after the package is copied into the build tree, compiles the shipped rules from

@@ -3,7 +3,7 @@ from the package copy in the build tree.
 
 ``python -m analyzer.dev.ship`` (run by setup.py's build step, with the build tree first on
 ``sys.path``) writes ``analyzer/_data/compiled/*.program`` (analyzer/engine/shipped.py) and
-``analyzer/_data/compiled/lark/*.lark-tables`` (analyzer/core/lark_shipped.py). It sits in
+``analyzer/_data/compiled/lark/*.lark-tables`` (analyzer/core/larkcache.py). It sits in
 dev/ because building the tables loads every parser the package builds at run time, from the
 rule language's (engine/) to the memory files' (project/): the modules that read the
 shipped files at run time stay below both.
