@@ -1,7 +1,7 @@
 """``check --introduced``: for each current finding, the first-parent commit where it started.
 
 Like ``git blame`` for findings. A finding is known by its fingerprint (analyzer/contract/
-finding_ids.py: code, family, message, IDs and files, never line numbers), the key SARIF
+check_model.py: code, family, message, IDs and files, never line numbers), the key SARIF
 consumers track it by. Only a commit that changed the memory dir can change what the check
 finds in it, so the memory commits of HEAD's first-parent history are read, newest first
 (one ``git log``), and each one's memory dir is checked with the same families; the walk
@@ -25,7 +25,7 @@ import sys
 from dataclasses import dataclass
 from typing import Dict, List, Optional
 
-from analyzer.contract.finding_ids import all_findings, fingerprints
+from analyzer.contract.check_model import all_findings, fingerprints
 from analyzer.history.git import FileError, GitError, History, Repo
 
 DEPTH = 100  # memory commits read at most, by default (`--introduced-depth`)

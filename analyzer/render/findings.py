@@ -1,6 +1,6 @@
 """What the CI renderers (SARIF, JUnit, GitHub, Markdown) share about a check result: its
 findings in one list (the merge review's too) and their stable fingerprints (both from
-analyzer/contract/finding_ids.py), a finding's level, the repository-relative path of a
+analyzer/contract/check_model.py), a finding's level, the repository-relative path of a
 location, and the code catalogue's text for a code.
 
 These renderers are generic over families and codes: a family or code added by a rule pack
@@ -13,8 +13,7 @@ import hashlib
 from functools import lru_cache
 from typing import Dict, List, Optional, Tuple
 
-from analyzer.contract.check_model import CheckResult
-from analyzer.contract.finding_ids import all_findings, fingerprints  # noqa: F401  (the renderers' names)
+from analyzer.contract.check_model import CheckResult, all_findings, fingerprints  # noqa: F401  (the renderers' names)
 from analyzer.contract.results import Finding, Location
 from analyzer.history.repofiles import repo_prefix  # noqa: F401  (the renderers' name for it)
 
