@@ -74,19 +74,23 @@ def test_a_write_holds_the_watchdogs_tick_while_it_watches():
     from analyzer.engine.limits import Limits
     from analyzer.engine.watchdog import Watchdog
 
-    class Probe:
-        held: list = []
+    held = []
 
+    class Probe:
         def write(self, text):
-            self.held.append(signal.SIGALRM in signal.pthread_sigmask(signal.SIG_BLOCK, []))
+            held.append(signal.SIGALRM in signal.pthread_sigmask(signal.SIG_BLOCK, []))
             return len(text)
 
     out = _Guarded(Probe(), "stdout")
-    out.write("outside")
-    with Watchdog(Limits(timeout_s=60)).watching():
-        out.write("inside")
-    out.write("after")
-    assert Probe.held == [False, True, False]
+    previous = signal.signal(signal.SIGALRM, signal.SIG_DFL)  # no handler left by an earlier test
+    try:
+        out.write("outside")
+        with Watchdog(Limits(timeout_s=60)).watching():
+            out.write("inside")
+        out.write("after")
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+    assert held == [False, True, False]
 
 
 @pytest.mark.parametrize("env", [{"PYTHONIOENCODING": "ascii"},
