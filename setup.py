@@ -1,4 +1,5 @@
-"""Build step: ship the built-in rule programs in compiled form (analyzer/engine/shipped.py).
+"""Build step: ship the built-in rule programs in compiled form (analyzer/engine/shipped.py)
+and the grammars' Lark tables (analyzer/core/larkcache.py), by analyzer/dev/ship.py.
 
 Everything else about the package is declared in pyproject.toml; this file only adds the
 step that, after the package is copied into the build tree, compiles the shipped rules from
@@ -27,7 +28,7 @@ class BuildWithCompiledRules(build_py):
         inherited = os.environ.get("PYTHONPATH", "")
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (str(build_lib), inherited) if p))
         env.pop("PYTHONHOME", None)
-        subprocess.run([sys.executable, "-m", "analyzer.engine.shipped"], cwd=str(build_lib), env=env, check=True)
+        subprocess.run([sys.executable, "-m", "analyzer.dev.ship"], cwd=str(build_lib), env=env, check=True)
 
 
 setup(cmdclass={"build_py": BuildWithCompiledRules})

@@ -24,7 +24,7 @@ def _timed(label, fn):
 def main(root: str) -> None:
     """Time the steps on the project at ``root``."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from analyzer.query.shell import Shell
+    from analyzer.commands.shell_session import Shell
 
     shell = _timed("read the project (once)", lambda: Shell(Path(root)))
     goal = 'owner(I, M, Sc, S, F), Sc != "project"'

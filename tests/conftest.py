@@ -58,7 +58,7 @@ def pytest_configure(config):
     """Point $XDG_CACHE_HOME at a fresh directory for this run (inherited by the CLI
     subprocesses tests start), so tests never read or fill the developer's own caches; and,
     once per run (not in each xdist worker), compile the built-in rule programs of this
-    checkout as a wheel ships them (analyzer/engine/shipped.py: build_checkout). Without them
+    checkout as a wheel ships them (analyzer/dev/ship.py: build_checkout). Without them
     every test that starts the CLI with a fresh cache or ``--no-cache`` compiles the rules
     again, about a second of CPU each: most of the suite's time."""
     if not os.environ.get("MEMORY_ANALYZER_TEST_KEEP_CACHE"):
@@ -79,7 +79,7 @@ def _compile_checkout() -> None:
     # bytecode too: where PYTHONDONTWRITEBYTECODE is set (as on our CI machine) nothing else
     # writes it, and every CLI subprocess compiled the analyzer's modules again (~0.1 s of CPU)
     compileall.compile_dir(str(root / "analyzer"), quiet=2)
-    from analyzer.engine.shipped import build_checkout
+    from analyzer.dev.ship import build_checkout
 
     try:
         build_checkout()

@@ -245,11 +245,12 @@ def _trusted_from_base(args: argparse.Namespace, command: str, current, base: st
     counts, and the stricter autonomy level wins. A note on stderr names what was not taken.
     When Git cannot resolve the base, the base has no configuration (the autonomy check then
     fails on that base, exit 2)."""
-    from analyzer.project import config
+    from analyzer.history.config_at import load_at
     from analyzer.history.git import GitError
+    from analyzer.project import config
 
     try:
-        at_base = config.load_at(str(args.project_root), base).values
+        at_base = load_at(str(args.project_root), base).values
     except GitError:
         at_base = {}
     now, merged, dropped = current.values, {}, []

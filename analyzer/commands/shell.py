@@ -2,7 +2,7 @@
 
 History (kept between sessions under ``$XDG_CACHE_HOME/memory-analyzer``, never in the
 project) and Tab completion of relation names, builtins and dot commands. The project is
-read once; every line is answered from the facts already read (see analyzer/query/shell.py).
+read once; every line is answered from the facts already read (see analyzer/commands/shell_session.py).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
     """Read lines until end of input or .quit; 0 on a normal end, 2 when the root is unusable."""
     from pathlib import Path
 
-    from analyzer.query.shell import Shell
+    from analyzer.commands.shell_session import Shell
     from analyzer.project.root import resolve_root
 
     args.project_root = resolve_root(args.project_root, args.memory_dir).path

@@ -1,4 +1,4 @@
-"""The analyzer's on-disk caches: a verified entry store, and the facts cache built on it.
+"""The analyzer's on-disk cache store: verified entries under one private directory.
 
 **The store** (:class:`Area`) is the one way any part of the analyzer keeps data between
 runs (facts, compiled rule programs, grammar tables; reuse it for anything else). It lives
@@ -24,12 +24,8 @@ guarantees three things:
   something, the least recently used entries go once the areas exceed a size limit
   (analyzer/core/cache_prune.py, ``MEMORY_ANALYZER_CACHE_MAX_MB``).
 
-**The facts cache** (:func:`key`, :func:`has`, :func:`load`, :func:`store`) keeps one
-``marshal``-ed :meth:`Sink.to_plain` per extracted memory file (facts grouped by relation,
-positions as machine-integer arrays), keyed by a hash of everything extraction depends on:
-the entry format and byte order, file kind, module path, entry schema, the extractor's code
-and grammars (with the Python version: ``marshal``'s format may change) and the text.
-Loading marshal is several times faster than decoding JSON (docs/performance.md).
+The facts cache built on it (one entry per extracted memory file) is
+analyzer/project/facts_cache.py.
 """
 
 from __future__ import annotations
@@ -42,14 +38,10 @@ import shutil
 import stat
 import sys
 import tempfile
-from functools import lru_cache
 from pathlib import Path
 from typing import Dict, Optional, Tuple
 
 from analyzer.core import cache_prune
-from analyzer.core.resources import data_dir
-from analyzer.project.extract import sink
-from analyzer.project.extract.sink import Sink
 
 MAGIC = b"MA-CACHE\x01\n"
 DIGEST_BYTES = 32
@@ -330,131 +322,3 @@ def _verify(key: str, data: bytes) -> Optional[str]:
     if data[len(MAGIC):head] != _digest(key, memoryview(data)[head:]):
         return "does not match its digest (corrupt or truncated)"
     return None
-
-
-# ---- the facts cache ------------------------------------------------------------------------
-
-FACTS = Area("facts", ".marshal", fanout=True)
-
-
-@lru_cache(maxsize=None)
-def extractor_version() -> str:
-    """A digest of the code and grammars extraction runs (a hand-bumped version number was
-    forgotten once already: cached facts then lacked a relation added since)."""
-    here = Path(__file__).resolve().parents[1]  # analyzer/
-    h = hashlib.sha256(sys.version.encode())
-    sources = [here / "project" / "markdown.py", here / "project" / "files.py", here / "core" / "cache.py",
-               *sorted((here / "project" / "extract").glob("*.py")),
-               *sorted(data_dir("grammar").glob("*.lark")),
-               # extraction judges each file's entries with these rules (analyzer/project/extract/judge.py)
-               data_dir("facts") / "entry_fields.dl", *sorted((data_dir("rules") / "entries").glob("*.dl"))]
-    for path in sources:
-        if path.is_file():
-            h.update(path.name.encode() + b"\0" + path.read_bytes())
-    return h.hexdigest()[:16]
-
-
-def key(kind: str, module: str, schema: int, text: str) -> str:
-    """The cache key of one file's extraction."""
-    h = hashlib.sha256()
-    # the entry format is named too: an entry of another format never meets this key
-    h.update(f"{sink.FORMAT}\0{sink.BYTE_ORDER}\0{extractor_version()}\0{kind}\0{module}\0{schema}\0".encode("utf-8"))
-    h.update(text.encode("utf-8", "surrogatepass"))
-    return h.hexdigest()
-
-
-def has(digest: str) -> bool:
-    """Whether an extraction for ``digest`` is stored (it is still verified on load)."""
-    return FACTS.has(digest)
-
-
-def load(digest: str) -> Optional[Sink]:
-    """The cached extraction for ``digest``, or None (a bad entry is discarded)."""
-    data = FACTS.get(digest)
-    if data is None:
-        return None
-    try:
-        # loads() on the bytes: load() on a file object reads piecemeal and is 4x slower
-        found = Sink.from_plain(marshal.loads(data))
-    except (EOFError, ValueError, TypeError):
-        found = None
-    if found is None:
-        FACTS.discard(digest, "holds data of the wrong shape")
-    return found
-
-
-def bundle_key(path_keys) -> str:
-    """The key of one entry holding the extractions of several files: their ``(path, facts
-    key)`` pairs, in any order."""
-    h = hashlib.sha256(b"bundle-1\0")
-    for path, digest in sorted(path_keys):
-        h.update(f"{path}\0{digest}\0".encode("utf-8", "surrogatepass"))
-    return h.hexdigest()
-
-
-def load_bundle(digest: str) -> Optional[Dict[str, Sink]]:
-    """facts key -> extraction of every file of a bundle (:func:`store_bundle`), or None
-    (missing, or a bad entry, which is discarded)."""
-    data = FACTS.get(digest)
-    if data is None:
-        return None
-    try:
-        plain = marshal.loads(data)
-        found = {key: Sink.from_plain(value) for key, value in plain.items()} if isinstance(plain, dict) else None
-    except (EOFError, ValueError, TypeError, AttributeError):
-        found = None
-    if found is None or not all(isinstance(key, str) and sink is not None for key, sink in found.items()):
-        FACTS.discard(digest, "holds data of the wrong shape")
-        return None
-    return found
-
-
-def store_bundle(digest: str, extracted: Dict[str, Sink]) -> None:
-    """Write the extractions of several files (facts key -> sink) as one entry: a history
-    reading extracts 20,000 small snippet files, and one entry file each cost more to
-    create than to extract (a bundle per snippet revision)."""
-    try:
-        payload = marshal.dumps({key: sink.to_plain() for key, sink in extracted.items()})
-    except ValueError:  # a value marshal cannot write (never expected)
-        return
-    FACTS.put(digest, payload)
-
-
-class Bundle:
-    """One facts-cache entry holding the extractions of several loads' files (a chunk of a
-    history reading's snippet revisions: :func:`analyzer.project.loader.load_texts` with
-    ``bundled=`` this): read when the first load asks, written by :meth:`store` when a load
-    extracted a file it did not hold. Each file is found by its own facts key, so the
-    bundle's key only decides which entry is read, never which facts a file gets."""
-
-    def __init__(self, digest: str) -> None:
-        self.digest = digest
-        self._unused: Optional[Dict[str, Sink]] = None  # stored extractions not yet handed out
-        self.extracted: Dict[str, Sink] = {}  # facts key -> extraction, of every load so far
-        self.changed = False
-
-    def unused(self) -> Dict[str, Sink]:
-        """The stored extractions no load has taken yet (a load takes each one it uses)."""
-        if self._unused is None:
-            self._unused = load_bundle(self.digest) or {}
-        return self._unused
-
-    def keep(self, extracted: Dict[str, Sink], changed: bool) -> None:
-        """Record one load's extractions (``changed``: some were not stored)."""
-        self.extracted.update(extracted)
-        self.changed = self.changed or changed
-
-    def store(self) -> None:
-        """Write the bundle when a load extracted anything it did not hold."""
-        if self.changed and self.extracted:
-            store_bundle(self.digest, self.extracted)
-            self.changed = False
-
-
-def store(digest: str, extracted: Sink) -> None:
-    """Write one extraction to the cache (atomically; a cache that cannot be written is skipped)."""
-    try:
-        payload = marshal.dumps(extracted.to_plain())
-    except ValueError:  # a value marshal cannot write (never expected)
-        return
-    FACTS.put(digest, payload)

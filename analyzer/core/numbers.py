@@ -3,8 +3,8 @@
 ``str.isdigit`` accepts superscripts and other scripts' digits that ``int`` then rejects
 (or accepts: Arabic-Indic digits), and ``int`` refuses strings over 4,300 digits; both ended
 as internal errors on fuzzed manifests (issue 14). Every numeric field goes through here:
-a value that is not plain ASCII digits is "not numeric", a long one is compared by its
-digits and parsed to ``int`` only within :data:`MAX_DIGITS`.
+a value that is not plain ASCII digits is "not numeric", and digits are compared as digits
+(:func:`digits_key`), never parsed to ``int``.
 """
 
 from __future__ import annotations
@@ -12,22 +12,12 @@ from __future__ import annotations
 import re
 from typing import Optional, Tuple
 
-MAX_DIGITS = 18  # every value up to 10**18 - 1 parses; longer ones are compared, never parsed
 _DIGITS = re.compile(r"[0-9]+")
 
 
 def is_digits(text: str) -> bool:
     """Whether ``text`` is one or more ASCII digits (nothing else: no sign, space or script digit)."""
     return _DIGITS.fullmatch(text) is not None
-
-
-def parse_int(text: str, max_digits: int = MAX_DIGITS) -> Optional[int]:
-    """The value of ``text`` when it is ASCII digits with at most ``max_digits`` significant
-    digits (leading zeros are free), else None."""
-    if not is_digits(text):
-        return None
-    significant = text.lstrip("0")
-    return int(significant or "0") if len(significant) <= max_digits else None
 
 
 def digits_key(text: str) -> Tuple[int, str]:

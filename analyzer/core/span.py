@@ -1,8 +1,9 @@
 """Source positions shared by every layer.
 
 A :class:`Span` is where something came from: a file path (as the user should see it), a
-1-based line and a 1-based column. Columns are 1-based everywhere in our output; the only
-conversion from 0-based offsets happens in :meth:`Span.from_offset`.
+1-based line and a 1-based column. Lines and columns are 1-based everywhere in our output,
+as Lark's tokens count them; code that starts from a 0-based offset adds 1 where it builds
+the span.
 """
 
 from __future__ import annotations
@@ -17,13 +18,6 @@ class Span:
     path: str
     line: int = 1
     col: int = 1
-
-    @classmethod
-    def from_offset(cls, path: str, text: str, offset: int) -> "Span":
-        """Build a span from a 0-based character offset into ``text``."""
-        line = text.count("\n", 0, offset) + 1
-        start = text.rfind("\n", 0, offset) + 1
-        return cls(path, line, offset - start + 1)
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}:{self.col}"

@@ -1,4 +1,5 @@
-"""Generate the docs that must never drift: docs/schemas/, docs/findings.md, parts of docs/cli.md.
+"""Generate the docs that must never drift: docs/schemas/, docs/findings.md, parts of docs/cli.md,
+the table of current figures at the top of docs/performance.md (analyzer/dev/perf_table.py).
 
 ``python -m analyzer.dev.gendocs`` rewrites them from their sources of truth (the command
 registry, ``analyzer.core.exitcodes.TABLE``, the conformance checks, the ``@code`` blocks of
@@ -23,6 +24,7 @@ from analyzer.core import exitcodes
 from analyzer.contract.shapes import describe, document_type, json_schema
 from analyzer.contract.registry import COMMANDS, LIVE, CommandSpec, schema_name
 from analyzer.core.resources import data_dir, source_root
+from analyzer.dev import perf_table
 
 SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
@@ -171,6 +173,7 @@ def expected_files(root: Path, commands=COMMANDS, locate: Callable[[str], Path] 
     cli = root / "docs" / "cli.md"
     if cli.is_file():
         files["docs/cli.md"] = fill_sections(cli.read_text(encoding="utf-8"), commands)
+    files.update(perf_table.expected(root))  # docs/performance.md's table of current figures
     return files
 
 
@@ -201,7 +204,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     if root is None:
         print("gendocs: source tree not found (installed package); nothing to generate", file=sys.stderr)
         return exitcodes.INVALID
-    expected = expected_files(root)
+    try:
+        expected = expected_files(root)
+    except perf_table.FigureError as exc:
+        print(f"gendocs: {exc}", file=sys.stderr)
+        return exitcodes.INVALID
     problems = stale_files(root, expected)
     if args.check:
         for problem in problems:

@@ -21,7 +21,6 @@ from analyzer.core.span import Span
 
 SYMBOL = "symbol"
 NUMBER = "number"
-TYPES = (SYMBOL, NUMBER)
 
 
 # ---- statements ------------------------------------------------------------------------

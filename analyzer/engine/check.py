@@ -18,6 +18,7 @@ from analyzer.engine.builtins import ANY, BUILTINS, CONSTANT_CHECKS
 from analyzer.engine.errors_table import INCLUDE_NOT_FOUND
 from analyzer.engine.syntax import line_of, parse_program
 from analyzer.core.span import Span
+from analyzer.engine.errors_table import syntax_codes
 
 CHECK_CODES = {
     "DL101": "relation used (in a head, body or fact) without a `.decl`",
@@ -49,8 +50,6 @@ CHECK_CODES = {
 
 def markdown_code_table() -> str:
     """Every DL code of the front end with its meaning (docs/rule-language.md; a test syncs it)."""
-    from analyzer.engine.errors_table import syntax_codes
-
     rows = ["| code | meaning |", "| --- | --- |"]
     rows += [f"| {code} | {text} |" for code, text in {**syntax_codes(), **CHECK_CODES}.items()]
     return "\n".join(rows)

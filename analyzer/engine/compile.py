@@ -17,6 +17,7 @@ from analyzer.engine import ast, shapes
 from analyzer.engine.errors import EngineError
 from analyzer.engine.plan import CALL, CMP, NEG, SCAN, Step, outer_vars
 from analyzer.engine.shapes import constant_key, counted_by_length, projection_rule
+from analyzer.engine.astfmt import rule_text
 
 PLAIN, PROV, WHY = "plain", "prov", "why"
 _CMP_OPS = {"=": "==", "!=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
@@ -136,8 +137,6 @@ class RuleCompiler:
 
     # -- generation ------------------------------------------------------------------
     def generate(self, fname: str) -> Tuple[str, List[Tuple]]:
-        from analyzer.engine.astfmt import rule_text
-
         body_lines = self.lines
         if self.flavour == WHY:
             for i, t in enumerate(self.rule.head.args):

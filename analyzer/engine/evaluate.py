@@ -22,6 +22,8 @@ from analyzer.engine.profile import RuleStats
 from analyzer.engine.stratify import dependency_maps, dependent_relations, needed_relations, stratify
 from analyzer.engine.variants import PLAIN, PROV, build_variants, link
 from analyzer.engine.watchdog import Watchdog
+from analyzer.engine.runtime import RUNTIME
+from analyzer.engine.stratify import body_dependencies
 
 
 def default_builtins() -> Mapping:
@@ -414,8 +416,6 @@ class _Context:
 
 
 def _ground(atom: ast.Atom) -> tuple:
-    from analyzer.engine.runtime import RUNTIME
-
     values = []
     for t in atom.args:
         if isinstance(t, ast.Const):
@@ -442,8 +442,6 @@ def _const_expr(term) -> str:
 
 
 def _check_relations(rule: ast.Rule, decls, builtins) -> None:
-    from analyzer.engine.stratify import body_dependencies
-
     if rule.head.rel not in decls:
         raise EngineError(f"undeclared relation {rule.head.rel!r}", rule.head.span, code="DL906")
     for rel, _neg, span in body_dependencies(rule.body, builtins):

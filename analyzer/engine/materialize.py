@@ -27,15 +27,10 @@ import marshal
 from pathlib import Path
 from typing import Iterable, Mapping, Optional
 
-from analyzer.core.cache import Area, cache_root
+from analyzer.core.cache import Area
 
 FORMAT = b"memory-analyzer-strata-4\n"
 STRATA = Area("strata", ".marshal")
-
-
-def strata_dir() -> Path:
-    """Where materialized strata are kept."""
-    return cache_root() / STRATA.name
 
 
 def independent_relations(engine, inputs: Iterable[str]) -> list:

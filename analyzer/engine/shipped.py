@@ -1,7 +1,7 @@
 """The built-in rule programs in compiled form, generated when the wheel is built.
 
 The rules are part of the release, so their compiled form is too (as Soufflé ships compiled
-programs): ``python -m analyzer.engine.shipped BUILD_LIB`` (run by setup.py's build step)
+programs): the build step (``python -m analyzer.dev.ship``, run by setup.py in the build tree)
 parses, checks, stratifies and compiles each program of :data:`PROGRAMS` from the copies in
 the build tree and writes ``analyzer/_data/compiled/<name>.program`` next to them. An
 installed wheel's first ``read`` therefore compiles nothing and writes no program cache.
@@ -155,62 +155,3 @@ def build(package_dir: Path) -> list:
         target.write_bytes(_header() + dump(lambda dumps: engine_state(engine, dumps), str(root)))
         written.append(target)
     return written
-
-
-def build_checkout() -> list:
-    """Compile the built-in programs and parser tables of a source checkout into its
-    ``analyzer/_data/compiled`` (ignored by Git), as the wheel's build step does for an
-    installed package; returns the files written (none when all are current).
-
-    A checkout otherwise compiles the rules on every run that has no program cache (every
-    ``--no-cache`` run, every fresh ``$XDG_CACHE_HOME``): about a second of CPU, most of a
-    small project's read or check. The test suite runs this once per session
-    (tests/conftest.py). The files are verified on load like a wheel's: once a rule or an
-    engine source changes they no longer match and the program cache serves, so a stale
-    build is never used. Each file is written under a temporary name and renamed, so a run
-    beside the build never reads half a file."""
-    import os
-
-    from analyzer.core.resources import source_root
-
-    if source_root() is None:
-        raise SystemExit("not a source checkout: an installed package ships its compiled programs")
-    root = _data_root().resolve()
-    header = _header()
-    written = []
-    for rel in PROGRAMS:
-        target = Path(__file__).resolve().parents[1] / "_data" / "compiled" / _name(rel)
-        try:
-            with open(target, "rb") as handle:
-                if handle.read(len(header)) == header:
-                    continue  # current
-        except OSError:
-            pass
-        from analyzer.engine.cache import engine_state
-        from analyzer.engine.check import load_program
-        from analyzer.engine.evaluate import Engine
-
-        engine = Engine(load_program(str(root / rel)))
-        target.parent.mkdir(parents=True, exist_ok=True)
-        part = target.with_name(f"{target.name}.{os.getpid()}.part")
-        part.write_bytes(header + dump(lambda dumps: engine_state(engine, dumps), str(root)))
-        os.replace(part, target)
-        written.append(target)
-    from analyzer.core.lark_shipped import build_all, ship_dir
-
-    if written or not any(ship_dir().glob("*")):
-        written += build_all()
-    return written
-
-
-if __name__ == "__main__":
-    import analyzer
-
-    if sys.argv[1:] == ["--checkout"]:
-        built = build_checkout()
-    else:
-        from analyzer.core.lark_shipped import build_all
-
-        built = build(Path(analyzer.__file__).resolve().parent) + build_all()
-    for done in built:
-        print(f"compiled {done}")

@@ -38,13 +38,6 @@ def _collect_doc(token: Token) -> Token:
 
 
 _PARSER = None
-_CACHE_ENABLED = True
-
-
-def set_grammar_cache(enabled: bool) -> None:
-    """Turn the on-disk grammar-table cache on or off (``--no-cache``); call before parsing."""
-    global _CACHE_ENABLED
-    _CACHE_ENABLED = enabled
 
 
 def forget_parser() -> None:
@@ -60,7 +53,7 @@ def parser() -> lark.Lark:
         grammar = data_file("grammar", "datalog.lark").read_text(encoding="utf-8")
         from analyzer.core.larkcache import build
 
-        _PARSER = build("datalog", grammar, use_cache=_CACHE_ENABLED, parser="lalr", lexer="contextual",
+        _PARSER = build("datalog", grammar, parser="lalr", lexer="contextual",
                         propagate_positions=True, start=["start", "query", "goal"],
                         lexer_callbacks={"DOC_COMMENT": _collect_doc})
     return _PARSER

@@ -133,11 +133,6 @@ class Watchdog:
                 _disarm(self)
 
 
-def armed() -> bool:
-    """Whether the timer signal is running (a watchdog watches in this process)."""
-    return bool(_ACTIVE)
-
-
 def _on_tick(_signum, frame) -> None:
     if _inside_gc_callback(frame):
         return  # an error raised here would be printed and dropped: the next tick checks again

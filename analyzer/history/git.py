@@ -544,13 +544,6 @@ class History:
             raise GitError("git cat-file gave fewer answers than it was asked")
         return found
 
-    def paths_at(self, commit: str) -> List[str]:
-        """The top-level-relative paths below the folder that ``commit`` changed against its
-        first parent (all of them for a root commit)."""
-        out = self.repo._run(self.repo.top, ["diff-tree", "-r", "-z", "--no-commit-id", "--name-only",
-                                             "--no-renames", "--root", commit, "--", self.folder + "/"])
-        return sorted(p.decode("utf-8", "surrogateescape") for p in out.split(b"\0") if p)
-
     def changes(self, revisions: Sequence[str]) -> Dict[str, List[Tuple[str, str, str]]]:
         """Commit -> ``(path, old blob, new blob)`` for every file below the folder it changed
         against its first parent (``""`` for a side where the file does not exist), from one

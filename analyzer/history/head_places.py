@@ -11,6 +11,7 @@ unit's own places; only the annotations use the anchor.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from typing import Dict, Iterable, Optional
 
 from analyzer.history.git import Repo
@@ -57,12 +58,12 @@ def anchor_deleted(root, diff) -> None:
     """Set ``anchor`` of every change of ``diff`` (a :class:`~analyzer.query.diff.DiffResult`)
     that the head no longer holds: its base place's file at the same line, clamped to the
     head's length; line 0 (the file) when the head has no such file."""
-    from analyzer.query.diff import Place
-
     gone = [c for c in diff.changes if c.after is None and c.before is not None]
     if not gone:
         return
     lengths = head_lengths(root, diff.head, (c.before.path for c in gone))
     for change in gone:
         length = lengths.get(change.before.path)
-        change.anchor = Place(change.before.path, min(change.before.line, length) if length else 0)
+        # the base's place moved to that line (a Place of analyzer/query/diff.py, which this layer
+        # does not import)
+        change.anchor = replace(change.before, line=min(change.before.line, length) if length else 0)

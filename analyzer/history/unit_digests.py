@@ -23,6 +23,7 @@ import marshal
 from typing import Callable, Dict, List, Optional, Tuple
 
 from analyzer.core.cache import Area
+from analyzer.project.facts_cache import extractor_version
 
 AREA = Area("units", ".marshal", fanout=True)
 VERSION = "2"  # bump when what a row holds or how a unit is digested changes
@@ -82,7 +83,6 @@ def unit_rows(revision, use_cache: bool = False, keep: Optional[Callable[[str], 
     accepts (all by default): from the ``units`` store for the files of its tree when
     ``use_cache``, else (and for what is not stored yet) digested from its parsed files,
     which are then stored."""
-    from analyzer.core.cache import extractor_version
     from analyzer.project.loader import file_kind
 
     rev = revision.rev
@@ -136,7 +136,6 @@ def stored_units(listing: Dict[str, str], modules) -> Optional[Dict[str, Stored]
     each of ``modules`` of a Git revision (``listing``: module -> blob id, manifest.md
     included), as :func:`unit_rows` stored them; None when one is not stored. A file is
     stored only after it was decoded and extracted, so a stored blob is readable text."""
-    from analyzer.core.cache import extractor_version
 
     manifest = listing.get("manifest.md", "")
     out: Dict[str, Stored] = {}

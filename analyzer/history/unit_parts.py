@@ -18,6 +18,7 @@ from typing import Dict, List, Set, Tuple
 from analyzer.core.cache import Area
 from analyzer.history.revisions import Revision
 from analyzer.history.unit_digests import ISSUES, placed_units
+from analyzer.project.facts_cache import extractor_version
 
 PARTS = Area("parts", ".marshal", fanout=True)
 PARTS_VERSION = "1"  # bump when how a part is cut or digested changes
@@ -70,7 +71,6 @@ def _module_parts(project, module: str, units: List[Tuple[str, str, int]], schem
                   use_cache: bool, value=digest) -> Dict[str, List[Tuple[str, str]]]:
     """``"kind\\0id\\0ordinal"`` -> the ``(part, digest)`` of each of ``units`` in ``module``
     (from the cache when it holds them)."""
-    from analyzer.core.cache import extractor_version
 
     key = ""
     if use_cache:

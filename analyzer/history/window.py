@@ -27,6 +27,7 @@ from typing import Dict, List, Tuple
 from analyzer.history.git import Commit, GitError, History, Repo
 from analyzer.history.revisions import Revision
 from analyzer.history.unit_cuts import shared
+from analyzer.project.facts_cache import Bundle, extractor_version
 
 DAY = 86400
 WINDOW_DAYS = 30  # the longest window a reading uses (the seed's long-term window)
@@ -193,7 +194,7 @@ def _snippet_path(path: str) -> bool:
 def _loader(repo: Repo, memory_dir: str, manifests: Dict[str, str], use_cache: bool):
     """``load(sha, texts, bundle=None)``: the snippet ``texts`` parsed with the manifest of
     ``sha`` (which selects the entry grammar); (project, sorted module names). The files'
-    extractions are kept in the facts cache in ``bundle`` (a :class:`~analyzer.core.cache.Bundle`
+    extractions are kept in the facts cache in ``bundle`` (a :class:`~analyzer.project.facts_cache.Bundle`
     shared by several loads), or else as one entry for this load."""
     from analyzer.project.loader import load_texts
 
@@ -221,7 +222,6 @@ def _chunks(memory_dir: str, commits: List[Commit], use_cache: bool):
     each file in it is found by its own facts key."""
     import hashlib
 
-    from analyzer.core.cache import Bundle, extractor_version
     from analyzer.history.commit_cache import runs
 
     by_sha = {commit.sha: commit for commit in commits}

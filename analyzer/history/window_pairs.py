@@ -55,7 +55,7 @@ def kept_relations(program) -> Tuple[str, ...]:
 
 @lru_cache(maxsize=None)
 def _variant() -> str:
-    from analyzer.core.cache import extractor_version
+    from analyzer.project.facts_cache import extractor_version
     from analyzer.engine.cache import engine_digest
     from analyzer.core.fingerprint import ruleset_fingerprint
 

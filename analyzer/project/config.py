@@ -139,30 +139,6 @@ def load(project_root: str) -> Config:
 TRUST_KEYS = ("reviewers", "agent-authors", "autonomy")
 
 
-def load_at(project_root: str, rev: str) -> Config:
-    """The configuration as committed at revision ``rev`` (empty when it has none there);
-    :class:`ConfigError` for an unusable file, ``analyzer.history.git.GitError`` when Git cannot
-    answer (a revision it cannot resolve)."""
-    from analyzer.history.git import Repo
-
-    repo = Repo(project_root)
-    commit = repo.commit(rev)
-    for name, table in ((OWN_FILE, ()), (PYPROJECT, ("tool", "memory-analyzer"))):
-        shown = f"{name} at {rev}"
-        out = repo._run(repo.top, ["ls-tree", "-z", "-l", "--full-tree", commit, "--", repo.prefix + name])
-        records = [r.partition(b"\t")[0].decode("ascii", "replace").split() for r in out.split(b"\0") if r]
-        if not records:
-            continue
-        mode, kind, oid, size = records[0][:4]
-        if kind != "blob" or mode not in ("100644", "100755"):  # a symlink or a directory: fail closed
-            raise ConfigError("MA-CONFIG-READ", "the configuration file is not a regular file", shown)
-        if int(size) > CONFIG_CAP:
-            raise ConfigError("MA-CONFIG-READ", f"cannot read the configuration file: larger than {CONFIG_CAP} bytes",
-                              shown)
-        return parse(repo.blobs([oid])[oid], shown, table)
-    return Config()
-
-
 def _read_raw(path: str, shown: str, root: str) -> bytes:
     """The file's bytes. The file belongs to the analyzed project, which is untrusted: a
     FIFO, device or directory is refused without blocking (it was silently skipped, so the

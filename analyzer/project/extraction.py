@@ -1,7 +1,7 @@
 """Every managed file's extraction, from the facts cache or extracted, merged into the loader.
 
 analyzer/project/loader.py reads the files and the manifest; this module turns each other file into
-a :class:`~analyzer.project.extract.sink.Sink` (cached by content, analyzer/core/cache.py) and merges it.
+a :class:`~analyzer.project.extract.sink.Sink` (cached by content, analyzer/project/facts_cache.py) and merges it.
 On a large cold cache a forked helper extracts a share of the files into the cache
 (analyzer/project/extract/prefetch.py). When the manifest's own extraction is not cached yet, the
 helper starts *before* it is read (:func:`start_early`): the manifest's first extraction
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional
 
-from analyzer.core import cache
+from analyzer.project import facts_cache
 from analyzer.project.extract import prefetch
 from analyzer.project.extract.prefetch import Job
 from analyzer.project.extract.sink import Sink
@@ -44,7 +44,7 @@ def start_early(loader, jobs: List[Job], manifest_text: Optional[str], side_task
     fork one once the schema and the uncached files are known)."""
     if (manifest_text is None or not loader.use_cache or loader.texts is not None
             or sum(len(job.text) for job in jobs) < prefetch.MIN_BYTES
-            or cache.has(cache.key("manifest", "manifest.md", 0, manifest_text)) or not _cache_usable()):
+            or facts_cache.has(facts_cache.key("manifest", "manifest.md", 0, manifest_text)) or not _cache_usable()):
         return None
     return prefetch.start(jobs, lambda job, schema: _store(loader, job, schema), side_task)
 
@@ -61,13 +61,13 @@ def extract_files(loader, jobs: List[Job], schema: int, side_task, helper: Optio
     # first would only double the lookups (2,002 snippet revisions of a readiness window)
     if (helper is None and loader.use_cache and sum(len(job.text) for job in jobs) >= prefetch.MIN_BYTES
             and _cache_usable()):
-        missing = [job for job in jobs if not cache.has(job.key)]
+        missing = [job for job in jobs if not facts_cache.has(job.key)]
         if missing:
             _prepare({job.kind for job in missing})
             helper = prefetch.start(missing, lambda job, known: _store(loader, job, known), side_task, schema)
     done: Dict[str, Sink] = {}
     bundle = None  # one facts-cache entry for all files (load_texts(bundled=True), no helper)
-    shared = loader.bundled if isinstance(loader.bundled, cache.Bundle) else None  # one for several loads
+    shared = loader.bundled if isinstance(loader.bundled, facts_cache.Bundle) else None  # one for several loads
     bundled: Optional[Dict[str, Sink]] = None  # the stored extractions to take the files from
     complete = True  # every file's extraction is stored there (else the entry is written anew)
     if helper is None and loader.use_cache and loader.bundled and jobs:
@@ -76,8 +76,8 @@ def extract_files(loader, jobs: List[Job], schema: int, side_task, helper: Optio
             # a file an earlier load of the bundle took is stored (it is extracted again here)
             complete = all(job.key in bundled or job.key in shared.extracted for job in jobs)
         else:
-            bundle = cache.bundle_key((loader.rel(job.module), job.key) for job in jobs)
-            bundled = cache.load_bundle(bundle) or {}
+            bundle = facts_cache.bundle_key((loader.rel(job.module), job.key) for job in jobs)
+            bundled = facts_cache.load_bundle(bundle) or {}
             complete = len(bundled) == len(jobs) and all(job.key in bundled for job in jobs)
 
     def merge(job: Job) -> None:
@@ -100,7 +100,7 @@ def extract_files(loader, jobs: List[Job], schema: int, side_task, helper: Optio
     if shared is not None and bundled is not None:
         shared.keep({job.key: done[job.module] for job in jobs}, not complete)
     elif bundle is not None and not complete:
-        cache.store_bundle(bundle, {job.key: done[job.module] for job in jobs})
+        facts_cache.store_bundle(bundle, {job.key: done[job.module] for job in jobs})
     for job in jobs:
         sink = done[job.module]
         loader.project.texts[job.module] = job.text
@@ -111,12 +111,12 @@ def extract_files(loader, jobs: List[Job], schema: int, side_task, helper: Optio
 def _cache_usable() -> bool:
     """Whether the facts cache can be written: a helper only stores extractions there, so
     without it the parent would extract every file the helper did once more."""
-    return cache.FACTS.directory() is not None
+    return facts_cache.FACTS.directory() is not None
 
 
 def _key(job: Job, schema: int) -> str:
     """The facts-cache key of a job (the schema only where extraction reads it)."""
-    return cache.key(job.kind, job.module, schema if job.needs_schema else 0, job.text)
+    return facts_cache.key(job.kind, job.module, schema if job.needs_schema else 0, job.text)
 
 
 def _prepare(kinds) -> None:
@@ -158,11 +158,11 @@ def _store(loader, job: Job, schema: int) -> None:
     """Extract one file into the facts cache only, unless it is there (the prefetch
     helper's work; a helper forked early computes the keys of its files itself)."""
     key = job.key or _key(job, schema)
-    if cache.has(key):
+    if facts_cache.has(key):
         return
     sink = Sink(loader.rel(job.module))
     extractor(job.kind, job.module, schema, job.text)(sink)
-    cache.store(key, sink)
+    facts_cache.store(key, sink)
 
 
 def cached_sink(loader, module: str, kind: str, schema: int, text: str, extract, key: Optional[str] = None,
@@ -171,18 +171,18 @@ def cached_sink(loader, module: str, kind: str, schema: int, text: str, extract,
     ``bundled``: the extractions of a bundle (facts key -> sink) to take it from instead (it
     is taken out); a file missing there is extracted and left to the caller, which stores
     the bundle whole."""
-    key = key or cache.key(kind, module, schema, text)
+    key = key or facts_cache.key(kind, module, schema, text)
     if bundled is not None:
         # taken, not looked up: a sink is merged into one fact base only (a bundle shared by
         # several loads may be asked for the same file twice; the second one is extracted)
         sink = bundled.pop(key, None)
     else:
-        sink = cache.load(key) if loader.use_cache else None
+        sink = facts_cache.load(key) if loader.use_cache else None
     if sink is None or sink.path != loader.rel(module):
         sink = Sink(loader.rel(module))
         extract(sink)
         if loader.use_cache and bundled is None:
-            cache.store(key, sink)
+            facts_cache.store(key, sink)
     # the key determines the facts (text, module, schema, extractor): the fact base's digest
     # uses it instead of hashing the rows again
     sink.key = f"{sink.path}\0{key}"

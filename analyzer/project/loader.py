@@ -217,7 +217,7 @@ def load_texts(root, memory_dir: str, texts: Dict[str, str], use_cache: bool = T
     reading loads 2,000 snippet revisions that mostly share one manifest). ``bundled``: the
     files' extractions (the manifest's aside) are kept in the facts cache as one entry, not
     one per file (for many small texts, such as a history reading's snippets); a
-    :class:`analyzer.core.cache.Bundle` instead: that entry, shared with other loads (the
+    :class:`analyzer.project.facts_cache.Bundle` instead: that entry, shared with other loads (the
     snippet revisions of a run of commits), which its owner stores."""
     root = os.path.abspath(str(root))
     loader = _Loader(root, memory_dir, use_cache, texts=texts)

@@ -234,10 +234,6 @@ class Session:
         return ([(r, [c.name for c in self.base_decls[r].columns], db.relation(r)) for r in shown],
                 [(r, db.count(r)) for r in sized])
 
-    def base_database(self, relations: Iterable[str], provenance: bool = False):
-        """The base program evaluated at least as far as ``relations`` need (reused)."""
-        return self._base(list(relations), provenance)
-
     # ---- internals --------------------------------------------------------------------
 
     def _program(self, decls: Mapping[str, ast.Decl], rules: list, sources: Optional[dict] = None) -> ast.Program:

@@ -54,7 +54,7 @@ def result_key(root: str, memory_dir: str, families: Sequence[str], packs: bytes
     ``packs``: the `--rules` packs' paths and content digests (PackSet.key); ``max_file_bytes``:
     the size cap (a file over it has no key, and a smaller cap never reuses a larger one's answer);
     ``repo_files``: :func:`listing_digest` of the repository's files, for the report family."""
-    from analyzer.core.cache import extractor_version
+    from analyzer.project.facts_cache import extractor_version
     from analyzer.engine.cache import cache_key
     from analyzer.core.resources import data_file
 

@@ -1,7 +1,7 @@
 """``check --introduced``: for each current finding, the first-parent commit where it started.
 
-Like ``git blame`` for findings. A finding is known by its fingerprint (analyzer/render/
-findings.py: code, family, message, IDs and files, never line numbers), the key SARIF
+Like ``git blame`` for findings. A finding is known by its fingerprint (analyzer/contract/
+check_model.py: code, family, message, IDs and files, never line numbers), the key SARIF
 consumers track it by. Only a commit that changed the memory dir can change what the check
 finds in it, so the memory commits of HEAD's first-parent history are read, newest first
 (one ``git log``), and each one's memory dir is checked with the same families; the walk
@@ -25,6 +25,7 @@ import sys
 from dataclasses import dataclass
 from typing import Dict, List, Optional
 
+from analyzer.contract.check_model import all_findings, fingerprints
 from analyzer.history.git import FileError, GitError, History, Repo
 
 DEPTH = 100  # memory commits read at most, by default (`--introduced-depth`)
@@ -59,11 +60,10 @@ def trace(request, result, depth: int = DEPTH) -> Dict[str, Introduced]:
     """Fingerprint -> :class:`Introduced` for every finding of ``result`` (the check of the
     work tree that ``request`` ran). :class:`GitError` when Git cannot answer, the project is
     not in a repository with commits, or the walk crosses a shallow clone's boundary."""
-    from analyzer.render import findings as common
     from analyzer.history.revisions import read_revisions
     from analyzer.history.shallow import require_commits
 
-    current = common.fingerprints(common.all_findings(result))
+    current = fingerprints(all_findings(result))
     if not current:
         return {}
     repo = Repo(str(request.project_root))
@@ -112,11 +112,10 @@ def trace(request, result, depth: int = DEPTH) -> Dict[str, Introduced]:
 def _fingerprints(request, repo: Repo, read_revisions, sha: str) -> set:
     """The fingerprints of the check's findings on the memory dir of commit ``sha``."""
     from analyzer.query.check import _evaluate
-    from analyzer.render import findings as common
 
     [revision] = read_revisions(repo, [("rev", sha, sha[:12])], request.memory_dir, request.use_cache)
     result, _probes, _git = _evaluate(request, revision.project)
-    return set(common.fingerprints(common.all_findings(result)))
+    return set(fingerprints(all_findings(result)))
 
 
 def _at(repo: Repo, head: str, sha: str, exact: bool) -> Introduced:
@@ -128,19 +127,17 @@ def _at(repo: Repo, head: str, sha: str, exact: bool) -> Introduced:
 
 def attach(result, found: Dict[str, Introduced]) -> None:
     """Set ``introduced`` on every finding of ``result`` from ``found`` (by fingerprint)."""
-    from analyzer.render import findings as common
 
-    everything = common.all_findings(result)
-    for finding, fp in zip(everything, common.fingerprints(everything)):
+    everything = all_findings(result)
+    for finding, fp in zip(everything, fingerprints(everything)):
         finding.introduced = found.get(fp)
 
 
 def lines(result) -> List[str]:
     """The text block: one line per finding that has a start."""
-    from analyzer.render import findings as common
 
     out = []
-    for finding in common.all_findings(result):
+    for finding in all_findings(result):
         intro: Optional[Introduced] = getattr(finding, "introduced", None)
         if intro is None:
             continue

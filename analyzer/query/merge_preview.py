@@ -127,8 +127,6 @@ def _unit(ev, module: str, ordinal: int, kind: str) -> str:
 
 
 def _plan_id(ev, preview: MergePreview) -> str:
-    from analyzer.render.subject_text import listed_lines
-
     project_id = ev.relation("merge_project_id")
     parts = [ev.project.text("manifest.md") or "", ev.project.text("subjects.md") or "",
              preview.source.unit, preview.target.unit]
@@ -137,3 +135,17 @@ def _plan_id(ev, preview: MergePreview) -> str:
     digests = sorted(hashlib.sha256(p.encode("utf-8", "surrogatepass")).hexdigest() for p in parts)
     seed = "\0".join([project_id[0][0] if project_id else "", preview.source.id, preview.target.id, *digests])
     return hashlib.sha256(seed.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+def listed_lines(preview) -> List[str]:
+    """The listed lines of the preview (references, review notes, requirements, blockers):
+    the plan ID digests them (:func:`_plan_id`); ``subject merge`` shows the same lines under
+    its headings (analyzer/render/subject_text.py)."""
+    return [*(reference_line(r) for r in preview.current), *(reference_line(r) for r in preview.historical),
+            *(f"- {m}" for m in preview.reviews), *(f"- {m}" for m in preview.required),
+            *(f"- {b.message}" for b in preview.blockers)]
+
+
+def reference_line(ref) -> str:
+    """A reference as the preview lists it: ``- <ID> (<source>; <status>)``."""
+    return f"- {ref.id} ({ref.source}; {ref.status})"

@@ -1,6 +1,7 @@
 """What the CI renderers (SARIF, JUnit, GitHub, Markdown) share about a check result: its
-findings in one list (the merge review's too), a finding's level, its stable fingerprint, the
-repository-relative path of a location, and the code catalogue's text for a code.
+findings in one list (the merge review's too) and their stable fingerprints (both from
+analyzer/contract/check_model.py), a finding's level, the repository-relative path of a
+location, and the code catalogue's text for a code.
 
 These renderers are generic over families and codes: a family or code added by a rule pack
 renders without a change here (a code without a catalogue entry gets its code as title).
@@ -10,9 +11,9 @@ from __future__ import annotations
 
 import hashlib
 from functools import lru_cache
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
-from analyzer.contract.check_model import CheckResult
+from analyzer.contract.check_model import CheckResult, all_findings, fingerprints  # noqa: F401  (the renderers' names)
 from analyzer.contract.results import Finding, Location
 from analyzer.history.repofiles import repo_prefix  # noqa: F401  (the renderers' name for it)
 
@@ -21,17 +22,6 @@ LEVELS = {"ERROR": "error", "INVALID": "error", "CONFLICT": "error", "WARNING": 
           "INFO": "note", "CLEAR": "note"}
 LEVEL_RANK = {"error": 0, "warning": 1, "note": 2}
 FINGERPRINT_KEY = "memoryAnalyzerFinding/v1"
-
-
-def all_findings(result: CheckResult) -> List[Finding]:
-    """Every finding of the result in display order, the merge review's (``--merge-base``)
-    after its family's, as :class:`Finding` with family ``merge``."""
-    out: List[Finding] = []
-    for family in result.families:
-        out.extend(family.findings)
-        if family.block == "merge" and result.merge is not None:
-            out.extend(result.merge.findings)
-    return out
 
 
 def revision_note(finding: Finding, n: int) -> str:
@@ -55,20 +45,6 @@ def word(finding: Finding) -> str:
     return finding.severity or finding.status or ""
 
 
-def identity(finding: Finding) -> str:
-    """What a finding is, without where its lines are: code, family, normalized message,
-    Subject, Facet, scopes and what it is about: the entry or record it is at when it has one
-    (never every ID of its file, so adding an unrelated entry there reopens nothing), else its
-    entries and the files it points into. No line numbers: moving lines keeps it."""
-    message = " ".join(finding.message.split())
-    if finding.at:
-        about = [finding.at]
-    else:
-        about = [",".join(finding.entries), ",".join(sorted({l.path for l in finding.locations}))]
-    parts = [finding.code, finding.family, message, finding.subject, finding.facet, ",".join(finding.scopes), *about]
-    return "\x00".join(parts)
-
-
 def shown_locations(finding: Finding) -> List[Location]:
     """The locations the CI formats show: the entry a file-wide entry issue is at alone (its
     JSON lists every ID of the file, as the reference does), else every location."""
@@ -79,19 +55,6 @@ def shown_entries(finding: Finding) -> List[str]:
     """The entries the CI formats name: the one the finding is at when the others are just
     the IDs of its file (:func:`shown_locations`), else all."""
     return [finding.at.split(" ", 1)[1]] if finding.shown and finding.at.startswith("entry ") else finding.entries
-
-
-def fingerprints(findings: Iterable[Finding]) -> List[str]:
-    """One stable fingerprint per finding (same order): a hash of :func:`identity`, with
-    ``:N`` added to the N-th repeat of an identity so that two equal findings stay apart."""
-    seen: Dict[str, int] = {}
-    out = []
-    for finding in findings:
-        digest = hashlib.sha256(identity(finding).encode("utf-8")).hexdigest()[:32]
-        count = seen.get(digest, 0)
-        seen[digest] = count + 1
-        out.append(digest if count == 0 else f"{digest}:{count}")
-    return out
 
 
 def error_fingerprint(result: CheckResult) -> str:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from typing import List, Sequence
+from typing import Sequence
+
+from analyzer.query.merge_preview import APPLY, FUTURE, reference_line
 
 
 def render_subject_list(rows: Sequence[tuple]) -> str:
@@ -15,21 +17,8 @@ def render_subject_list(rows: Sequence[tuple]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def listed_lines(preview) -> List[str]:
-    """The listed lines of the preview (references, review notes, requirements, blockers)."""
-    return [*(_ref(r) for r in preview.current), *(_ref(r) for r in preview.historical),
-            *(f"- {m}" for m in preview.reviews), *(f"- {m}" for m in preview.required),
-            *(f"- {b.message}" for b in preview.blockers)]
-
-
-def _ref(ref) -> str:
-    return f"- {ref.id} ({ref.source}; {ref.status})"
-
-
 def render_merge_preview(preview) -> str:
     """The `subject merge` preview block, ending with the Protocol 0.8 notice."""
-    from analyzer.query.merge_preview import APPLY, FUTURE
-
     blockers = [f"- {m}" for m in preview.required] + [f"- {b.message}" for b in preview.blockers]
     lines = [
         "Subject merge preview:",
@@ -37,9 +26,10 @@ def render_merge_preview(preview) -> str:
         f"Target: {preview.target.id} — {preview.target.title}",
         "Source registry unit:", preview.source.unit,
         "Target registry unit:", preview.target.unit,
-        "Current references planned for future mutation:", *([_ref(r) for r in preview.current] or ["- none"]),
+        "Current references planned for future mutation:",
+        *([reference_line(r) for r in preview.current] or ["- none"]),
         "Historical references retained without mechanical rewrite:",
-        *([_ref(r) for r in preview.historical] or ["- none"]),
+        *([reference_line(r) for r in preview.historical] or ["- none"]),
         "Alias/Canonical-Ref review:", *([f"- {m}" for m in preview.reviews] or ["- none"]),
         "Required reconciliation/blockers:", *(blockers or ["- none"]),
         f"Plan ID: {preview.plan_id}", FUTURE, APPLY,

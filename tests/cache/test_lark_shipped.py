@@ -1,4 +1,4 @@
-"""Lark tables shipped in the wheel (analyzer/core/lark_shipped.py) and the table cache's keys."""
+"""Lark tables shipped in the wheel (analyzer/core/larkcache.py) and the table cache's keys."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from analyzer.core import lark_shipped, larkcache
+from analyzer.core import larkcache
+from analyzer.dev import ship
 from analyzer.engine import syntax
 
 REPO = Path(__file__).resolve().parents[2]
@@ -30,7 +31,6 @@ def test_a_parser_loaded_from_tables_keeps_its_doc_comments(monkeypatch):
     fresh = [s.doc for s in syntax.parse_statements(DOCUMENTED) if hasattr(s, "doc")]
     assert fresh == ["Edges of the graph."]
     monkeypatch.setattr(syntax, "_PARSER", None)
-    monkeypatch.setattr(syntax, "_CACHE_ENABLED", True)
     syntax.parser()  # stores the tables in this test's cache
     monkeypatch.setattr(syntax, "_PARSER", None)
     syntax.parser()  # and loads them
@@ -39,25 +39,25 @@ def test_a_parser_loaded_from_tables_keeps_its_doc_comments(monkeypatch):
 
 
 def test_shipped_tables_are_verified_before_use(tmp_path, monkeypatch):
-    monkeypatch.setattr(lark_shipped, "ship_dir", lambda: tmp_path)
-    path = lark_shipped.write_tables("k", b"payload bytes")
-    assert lark_shipped.shipped_tables("k") == b"payload bytes"
-    assert lark_shipped.shipped_tables("other") is None
+    monkeypatch.setattr(larkcache, "ship_dir", lambda: tmp_path)
+    path = larkcache.write_tables("k", b"payload bytes")
+    assert larkcache.shipped_tables("k") == b"payload bytes"
+    assert larkcache.shipped_tables("other") is None
     data = bytearray(path.read_bytes())
     data[-1] ^= 1  # one flipped bit in the payload
     path.write_bytes(bytes(data))
-    assert lark_shipped.shipped_tables("k") is None
+    assert larkcache.shipped_tables("k") is None
     path.write_bytes(b"short")
-    assert lark_shipped.shipped_tables("k") is None
+    assert larkcache.shipped_tables("k") is None
 
 
 def test_build_all_ships_every_parser_the_package_builds(tmp_path, monkeypatch):
-    monkeypatch.setattr(lark_shipped, "ship_dir", lambda: tmp_path)
+    monkeypatch.setattr(larkcache, "ship_dir", lambda: tmp_path)
     from analyzer.project.extract import grammars
 
     monkeypatch.setattr(grammars, "_PARSERS", {})
     monkeypatch.setattr(syntax, "_PARSER", None)
-    written = lark_shipped.build_all()
+    written = ship.build_lark_tables()
     names = sorted(p.name.split("-")[0] for p in written)
     assert names == ["agent_body", "agent_frontmatter", "datalog", "entries", "local_manifest", "manifest", "plan",
                      "reconciliations", "subjects"]

@@ -64,6 +64,35 @@ def test_stdout_on_a_full_device_is_exit_2(project, argv):
     assert "MA-OUTPUT cannot write standard output: No space left on device" in proc.err
 
 
+@pytest.mark.skipif(not hasattr(__import__("signal"), "pthread_sigmask"), reason="needs pthread_sigmask")
+def test_a_write_holds_the_watchdogs_tick_while_it_watches():
+    """A console write under a watching watchdog runs with SIGALRM held (a tick landing in a
+    large pipe write lost the rest of the output); outside one, nothing is held."""
+    import signal
+
+    from analyzer.core.streams import _Guarded
+    from analyzer.engine.limits import Limits
+    from analyzer.engine.watchdog import Watchdog
+
+    held = []
+
+    class Probe:
+        def write(self, text):
+            held.append(signal.SIGALRM in signal.pthread_sigmask(signal.SIG_BLOCK, []))
+            return len(text)
+
+    out = _Guarded(Probe(), "stdout")
+    previous = signal.signal(signal.SIGALRM, signal.SIG_DFL)  # no handler left by an earlier test
+    try:
+        out.write("outside")
+        with Watchdog(Limits(timeout_s=60)).watching():
+            out.write("inside")
+        out.write("after")
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+    assert held == [False, True, False]
+
+
 @pytest.mark.parametrize("env", [{"PYTHONIOENCODING": "ascii"},
                                  {"LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}])
 @pytest.mark.parametrize("argv", [["read"], ["show", ENTRY], ["report"]])

@@ -65,7 +65,9 @@ def test_a_checkout_builds_its_compiled_programs_once_and_uses_them(monkeypatch)
 
     if source_root() is None:
         pytest.skip("an installed package: its wheel ships the compiled programs")
-    assert shipped.build_checkout() == []
+    from analyzer.dev.ship import build_checkout
+
+    assert build_checkout() == []
     entry = data_file("rules", "read/read.dl")
     assert shipped.load_shipped(entry) is not None
     monkeypatch.setenv(shipped.IGNORE_ENV, "1")

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from analyzer.core import cache
+from analyzer.project import facts_cache
 from analyzer.project import extraction
 from analyzer.project.extract import prefetch
 from analyzer.project.extract.entries import extract_entries
@@ -88,7 +89,7 @@ def test_a_cold_cache_forks_before_the_manifest(starts, example):
 def _file_entries():
     """The facts-cache entries of every file but the manifest (whose sink has an info)."""
     return [p for p in (cache.cache_root() / "facts").rglob("*.marshal")
-            if Sink.from_plain(marshal.loads(cache.FACTS.get(p.name.split(".")[0]))).info == ()]
+            if Sink.from_plain(marshal.loads(facts_cache.FACTS.get(p.name.split(".")[0]))).info == ()]
 
 
 def test_a_cached_manifest_forks_after_it_with_the_uncached_files_only(starts, example):

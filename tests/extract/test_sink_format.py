@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from analyzer.core import cache
+from analyzer.project import facts_cache
 from analyzer.project.extract.sink import FORMAT, Sink
 from analyzer.project.factbase import FactBase
 from analyzer.project.loader import load_project
@@ -161,9 +162,9 @@ def test_an_old_format_entry_under_the_current_key_is_extracted_again(tmp_path, 
     assert entries
     for path in entries:  # each rewritten in the previous (row) format, with a valid digest
         key = path.name.split(".")[0]
-        stored = Sink.from_plain(marshal.loads(cache.FACTS.get(key)))
+        stored = Sink.from_plain(marshal.loads(facts_cache.FACTS.get(key)))
         old = (stored.path, list(stored.facts), stored.diagnostics, stored.units, stored.has_title, stored.info)
-        assert cache.FACTS.put(key, marshal.dumps(old))
+        assert facts_cache.FACTS.put(key, marshal.dumps(old))
     monkeypatch.setattr(cache, "_WARNED", {})
     capsys.readouterr()
     again = load_project(EXAMPLE)
@@ -173,10 +174,10 @@ def test_an_old_format_entry_under_the_current_key_is_extracted_again(tmp_path, 
     assert "holds data of the wrong shape" in capsys.readouterr().err
     # healed: every entry is in the current format again
     for path in _facts_entries():
-        assert Sink.from_plain(marshal.loads(cache.FACTS.get(path.name.split(".")[0]))) is not None
+        assert Sink.from_plain(marshal.loads(facts_cache.FACTS.get(path.name.split(".")[0]))) is not None
 
 
 def test_the_key_names_the_format(monkeypatch):
-    before = cache.key("entries", "decisions.md", 1, "x")
+    before = facts_cache.key("entries", "decisions.md", 1, "x")
     monkeypatch.setattr("analyzer.project.extract.sink.FORMAT", "columns-0")
-    assert cache.key("entries", "decisions.md", 1, "x") != before
+    assert facts_cache.key("entries", "decisions.md", 1, "x") != before

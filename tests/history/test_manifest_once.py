@@ -33,6 +33,7 @@ def test_a_bundled_revision_is_one_cache_entry(tmp_path, monkeypatch):
     same facts as file by file, nothing extracted when the bundle is stored, and a bad
     bundle entry is discarded and written again."""
     from analyzer.core import cache
+    from analyzer.project import facts_cache
     from analyzer.project import extraction
     from analyzer.project.loader import load_texts
 
@@ -47,8 +48,8 @@ def test_a_bundled_revision_is_one_cache_entry(tmp_path, monkeypatch):
                 project.titled, project.texts, project.facts.digest())
 
     puts = []
-    real_put = cache.FACTS.put
-    monkeypatch.setattr(cache.FACTS, "put", lambda key, payload: (puts.append(key), real_put(key, payload))[1])
+    real_put = facts_cache.FACTS.put
+    monkeypatch.setattr(facts_cache.FACTS, "put", lambda key, payload: (puts.append(key), real_put(key, payload))[1])
     first = load_texts(repo.root, MEM, texts, bundled=True)
     assert snapshot(first) == snapshot(alone)
     assert len(puts) == 2  # the manifest's entry and one bundle for the three other files
@@ -58,7 +59,7 @@ def test_a_bundled_revision_is_one_cache_entry(tmp_path, monkeypatch):
     assert len(puts) == 2
     monkeypatch.setattr(extraction, "extractor", real_extractor)
     bundle = puts[1]
-    assert cache.FACTS.put(bundle, b"\x00not marshal")  # a bad entry under the bundle's key
+    assert facts_cache.FACTS.put(bundle, b"\x00not marshal")  # a bad entry under the bundle's key
     assert snapshot(load_texts(repo.root, MEM, texts, bundled=True)) == snapshot(alone)
-    assert cache.load_bundle(bundle) is not None  # written again
+    assert facts_cache.load_bundle(bundle) is not None  # written again
     cache._forget()

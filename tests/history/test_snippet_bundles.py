@@ -7,6 +7,7 @@ same facts, and one whose chunks changed extracts only what is not stored."""
 from histrepo import MEM, Repo, entry
 
 from analyzer.core import cache
+from analyzer.project import facts_cache
 from analyzer.history import commit_cache
 from analyzer.project import extraction
 from analyzer.history.git import Commit, Repo as GitRepo
@@ -57,10 +58,10 @@ def test_a_window_keeps_one_snippet_entry_per_chunk_and_reads_them_back(tmp_path
     reference = window_facts(git, MEM, "HEAD", since, 2**40, False, program).facts
 
     puts = []
-    real_put = cache.FACTS.put
-    monkeypatch.setattr(cache.FACTS, "put", lambda key, payload: (puts.append(key), real_put(key, payload))[1])
+    real_put = facts_cache.FACTS.put
+    monkeypatch.setattr(facts_cache.FACTS, "put", lambda key, payload: (puts.append(key), real_put(key, payload))[1])
     first = window_facts(git, MEM, "HEAD", since, 2**40, True, program).facts
-    bundles = [key for key in puts if cache.load_bundle(key) is not None]
+    bundles = [key for key in puts if facts_cache.load_bundle(key) is not None]
     assert len(bundles) == 2  # one per chunk, not one per revision (12 of them)
     assert first == reference
 
@@ -82,10 +83,10 @@ def test_a_bundle_shared_by_loads_hands_each_stored_extraction_out_once(tmp_path
     repo = Repo(tmp_path / "p")
     texts = {m: repo.read(m) for m in ("manifest.md", "decisions.md", "constraints.md")}
     alone = load_texts(repo.root, MEM, texts, use_cache=False)
-    bundle = cache.Bundle("0" * 64)
+    bundle = facts_cache.Bundle("0" * 64)
     loads = [load_texts(repo.root, MEM, texts, bundled=bundle) for _ in range(2)]
     bundle.store()
-    again = cache.Bundle("0" * 64)
+    again = facts_cache.Bundle("0" * 64)
     reread = [load_texts(repo.root, MEM, texts, bundled=again) for _ in range(2)]
     assert not again.changed  # the second load's files are stored: nothing to write
     for project in loads + reread:

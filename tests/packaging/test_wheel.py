@@ -90,7 +90,7 @@ def test_wheel_installs_into_fresh_venv_and_runs_outside_the_tree(tmp_path):
     assert first.stderr.strip().splitlines()[-1] == f"compiled nothing {read.returncode} no lark no nodes", \
         first.stderr
     assert not (first_cache / "memory-analyzer" / "programs").exists()
-    # nor are grammar tables built: they ship too (analyzer/core/lark_shipped.py)
+    # nor are grammar tables built: they ship too (analyzer/core/larkcache.py, built by analyzer/dev/ship.py)
     assert not (first_cache / "memory-analyzer" / "lark").exists()
     compiled = Path(installed_rules.stdout.strip()).parent / "compiled"
     assert sorted(p.name for p in compiled.iterdir()) == [

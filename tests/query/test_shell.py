@@ -15,7 +15,7 @@ EXAMPLE = ROOT / "examples" / "acme-shop"
 
 
 def test_lines_goals_rules_and_commands_in_process():
-    from analyzer.query.shell import Shell
+    from analyzer.commands.shell_session import Shell
 
     shell = Shell(EXAMPLE)
     out = shell.handle('owner(I, M, _, _, _), M = "constraints.md"')
@@ -45,7 +45,7 @@ def test_lines_goals_rules_and_commands_in_process():
 def test_why_is_bounded_like_query_why():
     """.why proves at most WHY_MAX_PROOFS answers and says what it left out."""
     from analyzer.commands.query import WHY_MAX_PROOFS
-    from analyzer.query.shell import Shell
+    from analyzer.commands.shell_session import Shell
 
     shell = Shell(EXAMPLE)
     many = WHY_MAX_PROOFS + 20
@@ -68,7 +68,7 @@ def test_why_is_bounded_like_query_why():
     (lambda p: Path(p).write_bytes(b"p(1).\n\xff"), "not UTF-8 (byte 0xff at offset 6)"),
 ], ids=["missing", "directory", "fifo", "latin1"])
 def test_load_of_an_unusable_file_is_a_diagnostic_not_a_crash(tmp_path, make, why):
-    from analyzer.query.shell import Shell
+    from analyzer.commands.shell_session import Shell
 
     path = str(tmp_path / "rules.dl")
     make(path)
@@ -79,7 +79,7 @@ def test_load_of_an_unusable_file_is_a_diagnostic_not_a_crash(tmp_path, make, wh
 
 def test_a_second_query_does_not_read_the_project_again(monkeypatch):
     import analyzer.project.loader as project
-    from analyzer.query.shell import Shell
+    from analyzer.commands.shell_session import Shell
 
     calls = []
     real = project.load_project

@@ -166,7 +166,7 @@ def test_query_with_a_read_request_fails_closed_too(acme, analyze, fmt):
 
 
 def test_shell_request_fails_closed_and_keeps_the_old_request(acme):
-    from analyzer.query.shell import Shell
+    from analyzer.commands.shell_session import Shell
 
     _latin1(acme)
     shell = Shell(acme, use_cache=False)

@@ -19,13 +19,12 @@ from analyzer.project.extract.entries import UnitEmitter, emit_units_of, unit_to
 from analyzer.project.extract.fields import Occurrence, ParsedEntry
 from analyzer.project.extract.grammars import terminal
 from analyzer.project.extract.sink import Sink
+from analyzer.project.extract.entry_rules import TYPED
 
 
 @lru_cache(maxsize=None)
 def entry_unit():
     """The compiled pattern of a whole canonical formal entry section."""
-    from analyzer.project.extract.entry_rules import TYPED
-
     body = c.body_lines()
     return c.compiled(
         c.embed(terminal("entries", "ENTRY_HEADING").pattern, {"id": "id", "code": "code", "title": "title"})

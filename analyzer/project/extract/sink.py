@@ -74,12 +74,6 @@ class Sink:
         found[1].append(line)
         found[2].append(col)
 
-    def appenders(self, relations: Sequence[str]) -> Dict[str, tuple]:
-        """For each of ``relations``, the ``append`` methods of its three lists (value tuple,
-        line, column), for a fast path writing many rows (a relation left unwritten stores
-        nothing: :meth:`to_plain` skips empty relations)."""
-        return {relation: tuple(column.append for column in self.rel(relation)) for relation in relations}
-
     def fact(self, relation: str, *values, line: int = 1, col: int = 1) -> None:
         """Record ``relation(values...)`` at ``line``/``col`` (1-based) of this file."""
         self.row(relation, values, line, col)

@@ -4,6 +4,9 @@ The project is read once; a line is a goal (answered like ``analyze query``) or 
 (a line with ``:-`` or a ``.decl``, added to the session); dot commands show the schema,
 prove answers, explain missing ones, load rule packs and change the read request. Changing
 the request re-evaluates the rules over the facts already read, never the files.
+
+It sits with the commands: a line's answer is text, rendered as ``analyze query`` renders it
+(analyzer/render/answer.py, the proof caps of analyzer/commands/query.py).
 """
 
 from __future__ import annotations
