@@ -11,11 +11,17 @@ shipped files at run time stay below both.
 
 from __future__ import annotations
 
+import os
+import sys
 from pathlib import Path
 from typing import List
 
 import analyzer
 from analyzer.core import larkcache
+from analyzer.core.resources import source_root
+from analyzer.engine.cache import engine_state
+from analyzer.engine.check import load_program
+from analyzer.engine.evaluate import Engine
 from analyzer.engine import shipped, syntax
 from analyzer.project.extract import grammars
 
@@ -55,13 +61,6 @@ def build_checkout() -> List[Path]:
     engine source changes they no longer match and the program cache serves, so a stale
     build is never used. Each file is written under a temporary name and renamed, so a run
     beside the build never reads half a file."""
-    import os
-
-    from analyzer.core.resources import source_root
-    from analyzer.engine.cache import engine_state
-    from analyzer.engine.check import load_program
-    from analyzer.engine.evaluate import Engine
-
     if source_root() is None:
         raise SystemExit("not a source checkout: an installed package ships its compiled programs")
     root = shipped._data_root().resolve()
@@ -89,8 +88,6 @@ def build_checkout() -> List[Path]:
 def main(argv=None) -> int:
     """Compile the shipped programs, then the Lark tables, of the package being built; with
     ``--checkout``, those of this source checkout (:func:`build_checkout`)."""
-    import sys
-
     argv = sys.argv[1:] if argv is None else argv
     if argv == ["--checkout"]:
         built = build_checkout()

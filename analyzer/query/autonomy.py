@@ -16,6 +16,7 @@ from typing import List, Optional, Sequence, Tuple
 from analyzer.contract.results import Failure, Finding
 from analyzer.core.span import Span
 from analyzer.history.git import GitError, History, Repo
+from analyzer.project.extract.plan import PLAN_MODULE, PlanError, parse_plan
 from analyzer.query.diff import DiffResult, blindspot_findings, diff_facts, select
 from analyzer.query.failures import git_failure
 
@@ -56,7 +57,6 @@ def run_autonomy(root, memory_dir: str, mode: str, base: str, head: Optional[str
     """Judge the changes ``head`` (the work tree when None) made since it left ``base`` (from
     their merge base, see :func:`judged_from`) by ``mode`` (``program``: another build of
     rules/autonomy/autonomy.dl, for the matrix's mutation test)."""
-    from analyzer.project.extract.plan import PLAN_MODULE, PlanError, parse_plan
     from analyzer.project.loader import gc_paused
     from analyzer.query.program import autonomy_program
 
@@ -107,7 +107,6 @@ def _findings(db, result: AutonomyResult, memory_dir: str) -> Tuple[List[Finding
     formats show them (``autonomy_annotation``: the ID leads the message, a unit the head no
     longer holds is at its anchor in the head, analyzer/history/head_places.py), followed by
     the diff's blind spots; both sorted by status, code, kind and ID."""
-    from analyzer.project.extract.plan import PLAN_MODULE
 
     changes = {(c.kind, c.ident.casefold()): c for c in result.diff.changes}
     plan_lines = {ident: line for _, ident, line in db.relation("plan_names")}
@@ -166,7 +165,6 @@ def _plan_change(root, memory_dir: str, diff: DiffResult, plan_text: str, base_t
     """``[(plan.md, sha)]`` when the head's plan differs from the base's: the last commit of
     the range that changed it ("worktree" for uncommitted edits, "" when no commit of the
     range did); ``[]`` when the plan is the base's. A Git fact: the rules decide (outofplan.dl)."""
-    from analyzer.project.extract.plan import PLAN_MODULE
 
     if plan_text == base_text:
         return []
