@@ -236,7 +236,7 @@ def _trusted_from_base(args: argparse.Namespace, command: str, current, base: st
     counts, and the stricter autonomy level wins. A note on stderr names what was not taken.
     When Git cannot resolve the base, the base has no configuration (the autonomy check then
     fails on that base, exit 2)."""
-    from analyzer.project import config
+    from analyzer.project import config, vocab
     from analyzer.history.git import GitError
 
     try:
@@ -252,7 +252,7 @@ def _trusted_from_base(args: argparse.Namespace, command: str, current, base: st
         patterns = at_base.get("agent-authors", [])
         merged["agent-authors"] = patterns + [p for p in now.get("agent-authors", []) if p not in patterns]
     if "autonomy" in now or "autonomy" in at_base:
-        levels = ("plan", "confirm", "full")  # strictest first; unset means confirm
+        levels = vocab.modes()  # strictest first; unset means confirm
         merged["autonomy"] = min(now.get("autonomy", "confirm"), at_base.get("autonomy", "confirm"), key=levels.index)
         if merged["autonomy"] != now.get("autonomy", "confirm"):
             dropped.append(f"autonomy {now['autonomy']!r}")

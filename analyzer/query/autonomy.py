@@ -19,8 +19,6 @@ from analyzer.history.git import GitError, History, Repo
 from analyzer.query.diff import DiffResult, diff_facts, select
 from analyzer.query.failures import git_failure
 
-MODES = ("plan", "confirm", "full")
-
 
 def unit_of(finding: Finding) -> Tuple[str, str]:
     """``(kind, ID)`` of an autonomy finding's unit (its ``at``): the kind entry, subject,
@@ -97,7 +95,7 @@ def run_autonomy(root, memory_dir: str, mode: str, base: str, head: Optional[str
     result.missing = [name for (name,) in db.relation("reading_missing")] if mode == "full" else []
     places = {(c.kind, c.ident.casefold()): (c.after or c.before) for c in result.diff.changes}
     plan_lines = {ident: line for _, ident, line in db.relation("plan_names")}
-    rank = {"INVALID": 0, "CONFLICT": 1, "REVIEW": 2}
+    rank = {status: -n for status, n in db.relation("status_rank")}  # worst first (rules/vocab/status.dl)
     findings = []
     for code, status, kind, ident, message in db.relation("autonomy_finding"):
         place = places.get((kind, ident))

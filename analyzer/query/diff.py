@@ -16,10 +16,10 @@ from typing import Dict, List, Optional
 from analyzer.contract.results import Failure
 from analyzer.core import lifetime
 from analyzer.history.git import FileError, GitError, History, Repo
+from analyzer.project import vocab
 from analyzer.query.failures import git_failure
 
 PAIR = "diff"
-CLASSES = ("A", "B", "C", "D", "E")
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ class DiffResult:
 
     def counts(self) -> Dict[str, int]:
         """Changes per class, every class listed."""
-        return {cls: sum(1 for c in self.changes if c.cls == cls) for cls in CLASSES}
+        return {cls: sum(1 for c in self.changes if c.cls == cls) for cls in vocab.change_classes()}
 
 
 def load_revisions(repo: Repo, root, memory_dir: str, specs, with_worktree: Optional[str], use_cache: bool):
@@ -200,7 +200,7 @@ def select(db, result: DiffResult, memory_dir: str, order: Dict[str, int]) -> No
         if pair != PAIR:
             continue
         commits.setdefault((kind, ident), []).append(sha)
-    rank = {cls: n for n, cls in enumerate(CLASSES)}
+    rank = {cls: n for n, cls in enumerate(vocab.change_classes())}
     rows = sorted((r for r in db.relation("change") if r[0] == PAIR), key=lambda r: (rank[r[3]], r[1], r[2]))
     result.changes = [Change(kind, shown.get((kind, ident), ident.upper()), cls, sub,
                              places.get((kind, ident), {}).get("before"), places.get((kind, ident), {}).get("after"),

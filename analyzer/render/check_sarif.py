@@ -28,6 +28,7 @@ from urllib.parse import quote
 from analyzer import __version__
 from analyzer.contract.check_model import CheckResult
 from analyzer.contract.results import Finding, Location
+from analyzer.project import vocab
 from analyzer.render import findings as common
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -76,7 +77,7 @@ def rule(code: str, result: Optional[CheckResult] = None, base: str = HELP_URI) 
         "shortDescription": _text(title),
         "fullDescription": _text(full),
         "help": {"text": full + see[0], "markdown": f"**{title}**\n\n{explanation}{see[1]}"},
-        "defaultConfiguration": {"level": common.LEVELS.get(severity or "", "warning")},
+        "defaultConfiguration": {"level": common.word_level(severity or "")},
         "properties": {"tags": ["memory-analyzer"]},
     }
     if link:
@@ -155,7 +156,8 @@ def _kept(findings: List[Finding], limit: int) -> List[int]:
     order; the kept ones stay in result order."""
     if len(findings) <= limit:
         return list(range(len(findings)))
-    ranked = sorted(range(len(findings)), key=lambda i: (common.LEVEL_RANK[common.level(findings[i])], i))
+    rank = vocab.level_ranks()  # most severe level first (rules/vocab/levels.dl)
+    ranked = sorted(range(len(findings)), key=lambda i: (rank[common.level(findings[i])], i))
     return sorted(ranked[:limit])
 
 

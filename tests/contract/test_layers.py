@@ -50,14 +50,17 @@ ALLOWED_CLIMBS: Set[Tuple[str, str]] = {
 
 # Deferred imports that are neither lark, networkx nor dispatch, per layer. May only shrink.
 DEFERRED_CEILING: Dict[str, int] = {
-    "contract": 2, "core": 8, "dev": 19, "engine": 23, "history": 57, "project": 29, "query": 191, "render": 13}
+    "contract": 2, "core": 8, "dev": 19, "engine": 23, "history": 57, "project": 29, "query": 190, "render": 13}
 
 # Deferred imports of a module the importer loads anyway (they buy nothing), per layer: today's,
 # to be moved to the top of their modules. May only shrink, to none.
 REDUNDANT_CEILING: Dict[str, int] = {"engine": 4, "history": 20, "project": 1}
 
 # Where the reasons above do not apply by rule but the deferral does buy start-up time.
-DEFERRED_REASONS: Dict[Tuple[str, str], str] = {}
+DEFERRED_REASONS: Dict[Tuple[str, str], str] = {
+    ("analyzer.project.vocab", "analyzer.engine.cache"):
+        "the configuration imports the vocabularies on every command; the engine loads only when one is asked",
+}
 
 
 class Import(NamedTuple):
