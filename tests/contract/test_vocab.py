@@ -87,8 +87,6 @@ ENTRY_VOCABULARY_LEFT: Set[str] = {
     "analyzer/project/extract/entry_rules.py:22: relation_field",
     "analyzer/project/extract/entry_rules.py:23: scalar_field",
     "analyzer/project/extract/fields.py:14: typed_body",
-    "analyzer/project/extract/records.py:56: candidate_only_evidence",
-    "analyzer/project/extract/subjects.py:82: candidate_only_evidence",
 }
 
 
