@@ -6,32 +6,50 @@ rules/vocab/; the rules that need one include its file, and Python reads them he
 compiled program rules/vocab/vocab.dl (shipped in the wheel, else the program cache). Only
 the program's facts are read: it is never evaluated. Loading is deferred to the first
 question and done once per process, so a command that asks none (``read``) loads nothing
-more than before; tests/contract/test_vocab.py fails when a vocabulary is written again in
-Python.
+more than before. The facts are kept beside the compiled programs as plain values, keyed by
+the rule-set fingerprint, so that a warm ``check`` (whose result comes from its own cache)
+does not load the engine to learn its ``--fail-on`` choices. tests/contract/test_vocab.py
+fails when a vocabulary is written again in Python.
 """
 
 from __future__ import annotations
 
+import hashlib
+import marshal
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Mapping, Tuple
 
+from analyzer.core.cache import Area
+from analyzer.core.fingerprint import ruleset_fingerprint
 from analyzer.core.resources import data_file
+
+FORMAT = b"memory-analyzer-vocabulary-1\n"  # part of the key: a new layout is a new entry
+STORE = Area("programs", ".pickle")  # beside the compiled programs, pruned with them
 
 
 @lru_cache(maxsize=None)
 def facts(relation: str) -> Tuple[tuple, ...]:
     """The facts of ``relation`` in rules/vocab/vocab.dl, in source order."""
-    return tuple(values for values, _ in _program().get(relation, ()))
+    return _program().get(relation, ())
 
 
 @lru_cache(maxsize=None)
 def _program() -> dict:
+    """Relation -> its facts' values, from the store when the rule set is the one they were
+    read from, else from the compiled program (and stored)."""
+    key = hashlib.sha256(FORMAT + ruleset_fingerprint().encode()).hexdigest()
+    found = STORE.get_marshal(key, lambda value: isinstance(value, dict))  # verified, then decoded
+    if found is not None:
+        return found
     # deferred: the configuration and the renderers import this module on every command,
     # and most of them (explain, list, --help) load no rule program at all
     from analyzer.engine.cache import load_engine
 
-    return load_engine(data_file("rules", "vocab/vocab.dl")).facts
+    facts = {rel: tuple(values for values, _ in rows)
+             for rel, rows in load_engine(data_file("rules", "vocab/vocab.dl")).facts.items()}
+    STORE.put(key, marshal.dumps(facts))
+    return facts
 
 
 def ordered(relation: str) -> Tuple[str, ...]:

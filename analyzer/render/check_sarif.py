@@ -28,6 +28,7 @@ from urllib.parse import quote
 from analyzer import __version__
 from analyzer.contract.check_model import CheckResult
 from analyzer.contract.results import Finding, Location
+from analyzer.core.fingerprint import ruleset_fingerprint
 from analyzer.project import vocab
 from analyzer.render import findings as common
 
@@ -168,8 +169,6 @@ def sarif_document(result: CheckResult, prefix: str = "", limit: int = MAX_RESUL
     ``automationDetails.id``), ``memory_dir`` (for the fallback location)."""
     options = options or {}
     memory_dir = options.get("memory_dir") or "docs/memory"
-    from analyzer.core.fingerprint import ruleset_fingerprint
-
     findings = common.all_findings(result)
     prints = common.fingerprints(findings)
     kept = _kept(findings, limit)
