@@ -8,7 +8,8 @@ the program's facts are read: it is never evaluated. Loading is deferred to the 
 question and done once per process, so a command that asks none (``read``) loads nothing
 more than before. The facts are kept beside the compiled programs as plain values, keyed by
 the rule-set fingerprint, so that a warm ``check`` (whose result comes from its own cache)
-does not load the engine to learn its ``--fail-on`` choices. tests/contract/test_vocab.py
+does not load the engine to learn its ``--fail-on`` choices (an installed wheel reads the
+shipped program instead and writes no cache entry). tests/contract/test_vocab.py
 fails when a vocabulary is written again in Python.
 """
 
@@ -45,10 +46,14 @@ def _program() -> dict:
     # deferred: the configuration and the renderers import this module on every command,
     # and most of them (explain, list, --help) load no rule program at all
     from analyzer.engine.cache import load_engine
+    from analyzer.engine.shipped import load_shipped
 
-    facts = {rel: tuple(values for values, _ in rows)
-             for rel, rows in load_engine(data_file("rules", "vocab/vocab.dl")).facts.items()}
-    STORE.put(key, marshal.dumps(facts))
+    entry = data_file("rules", "vocab/vocab.dl")
+    shipped = load_shipped(entry)
+    engine = shipped or load_engine(entry)
+    facts = {rel: tuple(values for values, _ in rows) for rel, rows in engine.facts.items()}
+    if shipped is None:  # an installed wheel's first run writes no program cache (tests/packaging)
+        STORE.put(key, marshal.dumps(facts))
     return facts
 
 

@@ -60,6 +60,7 @@ REDUNDANT_CEILING: Dict[str, int] = {"engine": 4, "history": 20, "project": 1}
 DEFERRED_REASONS: Dict[Tuple[str, str], str] = {
     ("analyzer.project.vocab", "analyzer.engine.cache"):
         "the configuration imports the vocabularies on every command; the engine loads only when one is asked",
+    ("analyzer.project.vocab", "analyzer.engine.shipped"): "as analyzer.engine.cache, for the wheel's shipped program",
 }
 
 
