@@ -39,22 +39,27 @@ def facts(relation: str) -> Tuple[tuple, ...]:
 def _program() -> dict:
     """Relation -> its facts' values, from the store when the rule set is the one they were
     read from, else from the compiled program (and stored)."""
+    # deferred: the configuration and the renderers import this module on every command,
+    # and most of them (explain, list, --help) load no rule program at all
+    from analyzer.engine.shipped import load_shipped
+
+    entry = data_file("rules", "vocab/vocab.dl")
+    shipped = load_shipped(entry)  # an installed wheel: its first run writes no cache (tests/packaging)
+    if shipped is not None:
+        return _values(shipped)
     key = hashlib.sha256(FORMAT + ruleset_fingerprint().encode()).hexdigest()
     found = STORE.get_marshal(key, lambda value: isinstance(value, dict))  # verified, then decoded
     if found is not None:
         return found
-    # deferred: the configuration and the renderers import this module on every command,
-    # and most of them (explain, list, --help) load no rule program at all
     from analyzer.engine.cache import load_engine
-    from analyzer.engine.shipped import load_shipped
 
-    entry = data_file("rules", "vocab/vocab.dl")
-    shipped = load_shipped(entry)
-    engine = shipped or load_engine(entry)
-    facts = {rel: tuple(values for values, _ in rows) for rel, rows in engine.facts.items()}
-    if shipped is None:  # an installed wheel's first run writes no program cache (tests/packaging)
-        STORE.put(key, marshal.dumps(facts))
+    facts = _values(load_engine(entry))
+    STORE.put(key, marshal.dumps(facts))
     return facts
+
+
+def _values(engine) -> dict:
+    return {rel: tuple(values for values, _ in rows) for rel, rows in engine.facts.items()}
 
 
 def ordered(relation: str) -> Tuple[str, ...]:
