@@ -12,8 +12,7 @@ import argparse
 import sys
 
 from analyzer.core import exitcodes
-
-MODES = ("plan", "confirm", "full")
+from analyzer.project import vocab
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -21,7 +20,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from analyzer.commands.readiness import add_agent_option
 
     group = parser.add_argument_group("autonomy (judge memory changes between revisions)")
-    group.add_argument("--autonomy", default=None, choices=MODES,
+    group.add_argument("--autonomy", default=None, choices=vocab.modes(),
                        help="the autonomy level the changes are judged by (default: the configuration's `autonomy`, "
                             "else confirm); needs --base")
     group.add_argument("--base", default=None, metavar="REV",

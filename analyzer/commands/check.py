@@ -247,7 +247,7 @@ def _trusted_from_base(args: argparse.Namespace, command: str, current, base: st
     fails on that base, exit 2)."""
     from analyzer.history.config_at import load_at
     from analyzer.history.git import GitError
-    from analyzer.project import config
+    from analyzer.project import config, vocab
 
     try:
         at_base = load_at(str(args.project_root), base).values
@@ -262,7 +262,7 @@ def _trusted_from_base(args: argparse.Namespace, command: str, current, base: st
         patterns = at_base.get("agent-authors", [])
         merged["agent-authors"] = patterns + [p for p in now.get("agent-authors", []) if p not in patterns]
     if "autonomy" in now or "autonomy" in at_base:
-        levels = ("plan", "confirm", "full")  # strictest first; unset means confirm
+        levels = vocab.modes()  # strictest first; unset means confirm
         merged["autonomy"] = min(now.get("autonomy", "confirm"), at_base.get("autonomy", "confirm"), key=levels.index)
         if merged["autonomy"] != now.get("autonomy", "confirm"):
             dropped.append(f"autonomy {now['autonomy']!r}")

@@ -12,9 +12,9 @@ from analyzer.core import exitcodes
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the gating options (also set by the project configuration)."""
-    from analyzer.commands.gating import FAIL_ON
+    from analyzer.project import vocab
 
-    parser.add_argument("--fail-on", choices=FAIL_ON, default=None,
+    parser.add_argument("--fail-on", choices=vocab.fail_on(), default=None,
                         help="exit 1 on findings at this level or worse: review (REVIEW, WARNING), conflict (CONFLICT, "
                              "INVALID, ERROR: the reference's rule), error (INVALID, ERROR), never; default: the "
                              "reference's exit rule")

@@ -26,11 +26,9 @@ from typing import List, Optional, Sequence, Set
 
 from analyzer.contract.check_model import CheckResult
 from analyzer.contract.results import Finding, Location
+from analyzer.project import vocab
 from analyzer.render import findings as common
 
-FAIL_ON = ("review", "conflict", "error", "never")
-RANK = {"INFO": 0, "CLEAR": 0, "WARNING": 1, "REVIEW": 1, "CONFLICT": 2, "ERROR": 3, "INVALID": 3}
-THRESHOLD = {"review": 1, "conflict": 2, "error": 3}
 
 
 def unknown_patterns(patterns: Sequence[str], known: Set[str]) -> List[str]:
@@ -206,16 +204,12 @@ def apply(result: CheckResult, gate: Gate) -> CheckResult:
                                gate=summary)
 
 
-#: the status words of a conflict-style block, least to most severe (§9.4)
-CONFLICT_WORDS = ("CLEAR", "REVIEW", "CONFLICT", "INVALID")
-
-
 def _shown_status(family, kept: List[Finding]) -> str:
     """The status word of what a filtered family still shows: a quality block FAILED when an
     ERROR is left, else OK; a conflict block its worst status left, else CLEAR."""
     if family.block == "conflicts":
-        return max((common.word(f) for f in kept if common.word(f) in CONFLICT_WORDS),
-                   key=CONFLICT_WORDS.index, default="CLEAR")
+        words = vocab.statuses()  # least to most severe (§9.4)
+        return max((common.word(f) for f in kept if common.word(f) in words), key=words.index, default="CLEAR")
     if family.block == "quality":
         return "FAILED" if any(f.severity == "ERROR" for f in kept) else "OK"
     return family.status
@@ -228,5 +222,8 @@ def _exit(result: CheckResult, shown: List[Finding], gate: Gate) -> int:
     # fail closed: a family that failed with nothing to show (an unavailable merge review)
     silent = any(f.exit_code and not f.findings and f.block != "merge" for f in result.families) or \
         (result.merge is not None and not result.merge.available and result.merge.exit_code)
-    worst = max((RANK.get(common.word(f), 1) for f in shown), default=0)
-    return 1 if silent or worst >= THRESHOLD[fail_on] else 0
+    # a finding's gating rank (rules/vocab/gating.dl: a WARNING as a REVIEW, an ERROR as an
+    # INVALID; an unknown word as a REVIEW) against the threshold's
+    rank = vocab.ranks("status_rank", "severity_rank")
+    worst = max((rank.get(common.word(f), 1) for f in shown), default=0)
+    return 1 if silent or worst >= vocab.ranks("fail_on")[fail_on] else 0

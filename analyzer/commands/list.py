@@ -17,16 +17,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_project_arguments(parser)
 
 
-#: the protocol's entry statuses (§5.6), and the label of a unit without one
-STATUSES = ("active", "candidate", "superseded", "promoted", "-")
-
-
 def _filter_hint(args: argparse.Namespace, index_rows) -> None:
     """stderr, when a filter matched nothing: the closest status or scope the index holds
     (the listing and the exit status stand: an empty list is an answer)."""
     from analyzer.core.hints import did_you_mean
+    from analyzer.project import vocab
 
-    for flag, value, column, known in (("--status", args.status, 2, STATUSES), ("--scope", args.scope, 3, ())):
+    # the protocol's entry statuses (§5.6, rules/entries/fields.dl), and the label of a unit without one
+    statuses = vocab.names("status_value") + ("-",)
+    for flag, value, column, known in (("--status", args.status, 2, statuses), ("--scope", args.scope, 3, ())):
         if value is None:
             continue
         held = {row[column] for row in index_rows} | set(known)

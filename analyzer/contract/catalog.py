@@ -25,6 +25,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 from analyzer.core.fingerprint import SHIPPED
 from analyzer.core.resources import data_dir
+from analyzer.project import vocab
 
 TAGS = ("code", "kind", "title", "severity", "relation", "fix")
 REQUIRED_TAGS = ("code", "kind", "title", "relation")
@@ -33,7 +34,6 @@ KINDS = ("reason", "finding", "completeness", "status", "reserved")
 # command). They are declared only in this metadata-only file, with ``@relation none``, so the
 # catalogue can name them while showing they are not implemented.
 RESERVED, RESERVED_FILE, NO_RELATION = "reserved", "rules/reserved.dl", "none"
-SEVERITIES = ("none", "ERROR", "WARNING", "INFO", "CLEAR", "REVIEW", "CONFLICT", "INVALID")
 # MC- codes are the protocol's; MA- findings are ours (e.g. MA-AUTONOMY-001, rules/autonomy/)
 CODE_RE = re.compile(r"M[CA]-[A-Z0-9]+(?:-[A-Z0-9]+)+")
 # completeness and status values (COMPLETE, CLEAR, …) are declared like codes, keyed by kind too
@@ -158,6 +158,12 @@ def _valid_code(block: Dict[str, str]) -> bool:
     return bool(pattern.fullmatch(block["code"]))
 
 
+def severity_words() -> Tuple[str, ...]:
+    """The words a code's ``@severity`` may hold: ``none``, a finding severity, or a conflict
+    status (rules/vocab/)."""
+    return ("none",) + vocab.severities() + vocab.statuses()
+
+
 def _check_block(block: Dict[str, str], text: str, seen: Dict[Tuple[str, str], str]) -> List[str]:
     where, code, problems = block["_where"], block["code"], []
     if not _valid_code(block):
@@ -168,8 +174,9 @@ def _check_block(block: Dict[str, str], text: str, seen: Dict[Tuple[str, str], s
     problems += [f"{where}: {code} has no @{tag}" for tag in REQUIRED_TAGS if not block.get(tag)]
     if block.get("kind") and block["kind"] not in KINDS:
         problems.append(f"{where}: {code} has @kind {block['kind']!r}; expected one of {', '.join(KINDS)}")
-    if block.get("severity", "none") not in SEVERITIES:
-        problems.append(f"{where}: {code} has @severity {block['severity']!r}; expected one of {', '.join(SEVERITIES)}")
+    severities = severity_words()
+    if block.get("severity", "none") not in severities:
+        problems.append(f"{where}: {code} has @severity {block['severity']!r}; expected one of {', '.join(severities)}")
     relation, rel = block.get("relation"), where.rsplit(":", 1)[0]
     if (block.get("kind") == RESERVED) != (rel == RESERVED_FILE):
         return problems + [f"{where}: {code}: reserved codes are declared in {RESERVED_FILE}, "

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from analyzer.contract.agent_shapes import AGENTS_READ
 from analyzer.contract.shapes import Either, Enum, Obj, Shape, as_type, list_of
+from analyzer.project import vocab
 
 DIAGNOSTIC = Obj({"code": "str", "severity": "str", "message": "str", "path": "str", "line": "int", "col": "int"})
 ERROR_BODY = Obj({"diagnostics": list_of(DIAGNOSTIC)})
@@ -69,7 +70,7 @@ READ_SHAPES = (
               "budget_omissions": list_of(Obj({"module": "str", "unit": "str"})),
               "oversized": list_of(Obj({"module": "str", "budget": "int"})),
               "warnings": "list[str]",
-              "conflict_status": Enum("CLEAR", "REVIEW", "CONFLICT", "INVALID"),
+              "conflict_status": Enum(*vocab.statuses()),
               "conflict_findings": list_of(CONFLICT_FINDING),
               "local_overlay_status": Enum("DISABLED", "UNBOUND", "BOUND", "REVIEW"),
               "local_overlay_dir": Either((Obj({"path": "str|null",
@@ -102,7 +103,7 @@ MERGE_FINDING = Obj({"code": "str", "family": "str", "status": Enum("CONFLICT", 
                      "text": "str", "locations": list_of(MERGE_LOCATION)})
 MERGE_BLOCK = Obj({
     "ref": "str",
-    "status": Enum("CLEAR", "REVIEW", "CONFLICT", "UNAVAILABLE"),
+    "status": Enum(*vocab.statuses()[:3], "UNAVAILABLE"),  # a merge review is never INVALID
     "exit_code": "int",
     "base": "str|null",
     "head": "str|null",
@@ -112,7 +113,8 @@ MERGE_BLOCK = Obj({
 })
 
 
-CHECK_STATUS = Enum("OK", "FAILED", "CLEAR", "REVIEW", "CONFLICT", "INVALID", "UNAVAILABLE")
+_BLOCK = vocab.names("block_status_rank")  # OK, FAILED, UNAVAILABLE (rules/vocab/gating.dl)
+CHECK_STATUS = Enum(*_BLOCK[:2], *vocab.statuses(), *_BLOCK[2:])  # the order of docs/schemas
 CHECK_FINDING = Obj(
     {"code": "str", "family": "str", "message": "str", "entries": "list[str]", "subject": "str", "facet": "str",
      "scopes": "list[str]", "locations": list_of(Obj({"path": "str", "line": "int", "col": "int"}))},
@@ -133,7 +135,7 @@ EXIT_DIAGNOSTICS = Obj({"exit_code": "int", "diagnostics": list_of(DIAGNOSTIC)})
 
 
 # what --select/--ignore/--baseline/--fail-on did (check and report; analyzer/commands/gating.py)
-GATE = Obj({"fail_on": Enum("review", "conflict", "error", "never"), "select": "list[str]", "ignore": "list[str]",
+GATE = Obj({"fail_on": Enum(*vocab.fail_on()), "select": "list[str]", "ignore": "list[str]",
             "baseline": "str|null", "hidden": "int"})
 
 CHECK_SHAPES = (

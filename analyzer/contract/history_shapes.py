@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from analyzer.contract.command_shapes import DIAGNOSTIC, ERROR_BODY
 from analyzer.contract.shapes import Either, Enum, Obj, Shape, as_type, list_of
+from analyzer.project import vocab
 
 PLACE = Either((Obj({"path": "str", "line": "int"}), as_type("null")))
-CLASS = Enum("A", "B", "C", "D", "E")
+CLASS = Enum(*vocab.change_classes())
 
 CHANGE = Obj({"id": "str", "kind": Enum("entry", "subject", "record", "legacy"), "class": CLASS, "subkind": "str",
               "before": PLACE, "after": PLACE, "commits": "list[str]"})
@@ -57,14 +58,14 @@ READINESS_SHAPES = (
           "regular expression, or the configuration is unusable", False, ("INVALID",), (2,), ERROR_BODY),
 )
 
-AUTONOMY_FINDING = Obj({"code": "str", "status": Enum("INVALID", "CONFLICT", "REVIEW"), "kind": "str", "id": "str",
+AUTONOMY_FINDING = Obj({"code": "str", "status": Enum(*reversed(vocab.statuses()[1:])), "kind": "str", "id": "str",
                         "message": "str", "path": "str|null", "line": "int|null"})
 MERGE_BASE = Either((Obj({"commit": "str", "base_commit": "str", "head_commit": "str"}), as_type("null")))
 AUTONOMY_SHAPES = (
     Shape("autonomy", 1, "--base REV (or --autonomy) was given: the memory changes since REV judged by an autonomy "
-          "level", True, ("CLEAR", "REVIEW", "CONFLICT", "INVALID"), (0, 1, 2),
-          Obj({"exit_code": "int", "requested": Enum("plan", "confirm", "full"),
-               "effective": Enum("plan", "confirm", "full"), "merge_base": MERGE_BASE, "missing_readings": "list[str]",
+          "level", True, vocab.statuses(), (0, 1, 2),
+          Obj({"exit_code": "int", "requested": Enum(*vocab.modes()),
+               "effective": Enum(*vocab.modes()), "merge_base": MERGE_BASE, "missing_readings": "list[str]",
                "findings": list_of(AUTONOMY_FINDING),
                "diff": Obj({"diff_status": Enum("CHANGES", "UNCHANGED", "BLINDSPOT"), "exit_code": "int",
                             "base": Obj({"ref": "str", "commit": "str"}),

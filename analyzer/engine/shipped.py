@@ -28,7 +28,7 @@ from typing import Optional
 
 FORMAT = b"memory-analyzer-shipped-program-2\n"
 PROGRAMS = ("rules/read/read.dl", "rules/check/check.dl", "rules/index/index.dl", "rules/query.dl", "facts/schema.dl",
-            "rules/agents/read.dl", "rules/entries/entries.dl")
+            "rules/agents/read.dl", "rules/entries/entries.dl", "rules/vocab/vocab.dl")
 
 
 def _data_root() -> Path:

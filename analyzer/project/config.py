@@ -26,6 +26,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Dict, Optional, Tuple
 
+from analyzer.project import vocab
+
 PYPROJECT, OWN_FILE = "pyproject.toml", ".memory-analyzer.toml"
 TABLE = "tool.memory-analyzer"
 
@@ -33,7 +35,8 @@ TABLE = "tool.memory-analyzer"
 @dataclass(frozen=True)
 class Key:
     """One configuration key: its type (``str``, ``list`` of str, ``bool``, ``int``), the
-    commands it sets a default for, the argparse ``dest`` it fills, the allowed values."""
+    commands it sets a default for, the argparse ``dest`` it fills, the allowed values (or
+    the vocabulary of rules/vocab/ that holds them, read only when a file sets the key)."""
 
     name: str
     kind: str
@@ -41,6 +44,11 @@ class Key:
     dest: str
     help: str
     choices: Tuple[str, ...] = ()
+    vocabulary: str = ""
+
+    def allowed(self) -> Tuple[str, ...]:
+        """The values the key may take (none listed: any value of its kind)."""
+        return vocab.ordered(self.vocabulary) if self.vocabulary else self.choices
 
 
 #: Every key a configuration file may hold. Add a row to add a key.
@@ -55,13 +63,13 @@ KEYS: Dict[str, Key] = {k.name: k for k in (
     Key("help-uri", "str", ("check",), "help_uri",
         "absolute URL of docs/findings.md that SARIF rules' helpUri points into (as --help-uri)"),
     Key("fail-on", "str", ("check", "report"), "fail_on", "which findings fail the run (as --fail-on)",
-        ("review", "conflict", "error", "never")),
+        vocabulary="fail_on"),
     Key("select", "list", ("check", "report"), "select", "codes or code prefixes to report (as --select)"),
     Key("ignore", "list", ("check", "report"), "ignore", "codes or code prefixes not to report (as --ignore)"),
     Key("baseline", "path", ("check", "report"), "baseline",
         "a previous JSON or SARIF output, relative to the project root (as --baseline)"),
     Key("autonomy", "str", ("check",), "autonomy", "the autonomy level `check --base` judges changes by",
-        ("plan", "confirm", "full")),
+        vocabulary="autonomy_mode"),
     Key("reviewers", "list", ("check",), "reviewers",
         "names a `Memory-Confirmed-By:` trailer may carry to confirm a change (as repeated --reviewer)"),
     Key("max-file-bytes", "int", ("read", "why", "check", "facts", "query", "list", "show", "subject", "shell"),
@@ -216,8 +224,9 @@ def _check(key: str, value: Any, path: str, line: int) -> None:
         raise ConfigError("MA-CONFIG-VALUE", "reviewers must not hold an empty name", path, line)
     if spec.kind == "int" and value <= 0:  # the one int key is a size: zero would read nothing
         raise ConfigError("MA-CONFIG-VALUE", f"{key} must be a positive integer, not {value}", path, line)
-    if spec.choices and value not in spec.choices:
-        raise ConfigError("MA-CONFIG-VALUE", f"{key} must be one of {', '.join(spec.choices)}, not {value!r}",
+    allowed = spec.allowed()
+    if allowed and value not in allowed:
+        raise ConfigError("MA-CONFIG-VALUE", f"{key} must be one of {', '.join(allowed)}, not {value!r}",
                           path, line)
     if key == "agent-authors":  # a bad pattern is reported where it is written, with its line
         from analyzer.engine.linear_re import pattern_problem  # matched in linear time: no backtracking

@@ -17,7 +17,7 @@ from analyzer.query.program import shipped_program
 from analyzer.contract.check_model import FamilyResult
 from analyzer.contract.results import Finding, Location
 from analyzer.query.redaction import redact_result
-from analyzer.project import config
+from analyzer.project import config, vocab
 
 #: The tools the rules know, in the order `--tool all` shows them.
 TOOLS: Tuple[str, ...] = ("claude", "codex", "cursor", "copilot", "gemini", "windsurf")
@@ -222,10 +222,10 @@ def inputs_digest(request, memory_dir: str) -> bytes:
 
 def select_agents(db, locate):
     """The agents family: its findings with file:line, sorted by severity, code, place."""
-    rank = {"ERROR": 0, "WARNING": 1, "INFO": 2}
+    rank = vocab.ranks("severity_rank")  # most severe first; an unknown word last
     findings = []
     for code, severity, message, path, line, col in sorted(
-            db.relation("agent_finding"), key=lambda f: (rank.get(f[1], 3), f[0], f[3], f[4], f[5], f[2])):
+            db.relation("agent_finding"), key=lambda f: (-rank.get(f[1], -1), f[0], f[3], f[4], f[5], f[2])):
         where = [Location(path, line, col)] if path else []
         findings.append(Finding(code, "agents", message, severity=severity, locations=where))
     (status, exit_code), = db.relation("agents_status")

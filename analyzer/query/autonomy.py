@@ -20,8 +20,6 @@ from analyzer.project.extract.plan import PLAN_MODULE, PlanError, parse_plan
 from analyzer.query.diff import DiffResult, blindspot_findings, diff_facts, select
 from analyzer.query.failures import git_failure
 
-MODES = ("plan", "confirm", "full")
-
 
 def unit_of(finding: Finding) -> Tuple[str, str]:
     """``(kind, ID)`` of an autonomy finding's unit (its ``at``): the kind entry, subject,
@@ -114,7 +112,7 @@ def _findings(db, result: AutonomyResult, memory_dir: str) -> Tuple[List[Finding
     entries = {(kind, ident): name for kind, ident, name in db.relation("autonomy_finding_entry")}
     annotated = {(code, status, kind, ident): message
                  for code, status, kind, ident, message in db.relation("autonomy_annotation")}
-    rank = {"INVALID": 0, "CONFLICT": 1, "REVIEW": 2}
+    rank = {status: -n for status, n in db.relation("status_rank")}  # worst first (rules/vocab/status.dl)
     findings, annotations = [], []
     for row in sorted(db.relation("autonomy_finding"),
                       key=lambda r: (rank[r[1]], r[0], r[2], shown[(r[2], r[3])].casefold())):

@@ -26,17 +26,13 @@ from analyzer.query.agents import inputs_digest, run_agents_check
 from analyzer.query.check_legacy import aborted, add_scans, outside_inputs
 from analyzer.query import scans
 from analyzer.project.loader import gc_paused, load_project
-from analyzer.project import files
+from analyzer.project import files, vocab
 from analyzer.query.redaction import redact_result
 from analyzer.history.repofiles import list_files
 
-# The rank of a family status when several families run in one check (`--all`): the
-# overall status is the worst one (equal ranks: the first family's word), per §9's order
-# CLEAR < REVIEW < CONFLICT < INVALID and OK < FAILED.
 #: Families that read files outside the memory dir (agent instruction files, the local
 #: overlay: analyzer/query/scans.py), which a cached result records and checks again.
 SCANNING = ("security", "privacy", "hidden-text")
-STATUS_RANK = {"OK": 0, "CLEAR": 0, "REVIEW": 1, "FAILED": 2, "CONFLICT": 2, "INVALID": 3, "UNAVAILABLE": 2}
 
 
 @dataclass
@@ -247,5 +243,8 @@ def merge_family(merge) -> FamilyResult:
 def combine(results: List[FamilyResult]) -> CheckResult:
     """The overall result of the families run together: the worst status word (§9 orders)
     and the worst exit status."""
-    worst = max(results, key=lambda r: (STATUS_RANK.get(r.status, 3), -results.index(r)))
+    # the rank of a family status (rules/vocab/status.dl, gating.dl): §9's order CLEAR <
+    # REVIEW < CONFLICT < INVALID and OK < FAILED; an unknown word ranks as INVALID
+    rank = vocab.ranks("status_rank", "block_status_rank")
+    worst = max(results, key=lambda r: (rank.get(r.status, 3), -results.index(r)))
     return CheckResult(results, worst.status, max(r.exit_code for r in results))

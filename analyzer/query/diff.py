@@ -17,10 +17,10 @@ from analyzer.contract.results import Failure, Finding
 from analyzer.core import lifetime
 from analyzer.core.span import Span
 from analyzer.history.git import FileError, GitError, History, Repo
+from analyzer.project import vocab
 from analyzer.query.failures import git_failure
 
 PAIR = "diff"
-CLASSES = ("A", "B", "C", "D", "E")
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ class DiffResult:
 
     def counts(self) -> Dict[str, int]:
         """Changes per class, every class listed."""
-        return {cls: sum(1 for c in self.changes if c.cls == cls) for cls in CLASSES}
+        return {cls: sum(1 for c in self.changes if c.cls == cls) for cls in vocab.change_classes()}
 
 
 def load_revisions(repo: Repo, root, memory_dir: str, specs, with_worktree: Optional[str], use_cache: bool):
@@ -215,7 +215,7 @@ def select(db, result: DiffResult, memory_dir: str, order: Dict[str, int]) -> No
         if pair != PAIR:
             continue
         commits.setdefault((kind, ident), []).append(sha)
-    rank = {cls: n for n, cls in enumerate(CLASSES)}
+    rank = {cls: n for n, cls in enumerate(vocab.change_classes())}
     rows = sorted((r for r in db.relation("change") if r[0] == PAIR), key=lambda r: (rank[r[3]], r[1], r[2]))
     result.changes = [Change(kind, shown.get((kind, ident), ident.upper()), cls, sub,
                              places.get((kind, ident), {}).get("before"), places.get((kind, ident), {}).get("after"),

@@ -8,14 +8,15 @@ from collections import Counter
 from typing import List, Tuple
 
 from analyzer.contract.check_model import CheckResult
+from analyzer.project import vocab
 
 TOP = 10  # findings listed in "most common"
-CLEAN = ("OK", "CLEAR", "COMPLETE")
 
 
 def summary(results: List[Tuple[str, CheckResult]]) -> dict:
     """The report as a JSON-ready mapping (sorted, deterministic)."""
     repos, codes, repos_per_code, unreached = [], Counter(), Counter(), []
+    clean = vocab.names("clean_status")
     for path, result in results:
         found = [f for family in result.families for f in family.findings]
         repos.append({"path": path, "status": result.status, "exit_code": result.exit_code,
@@ -23,7 +24,7 @@ def summary(results: List[Tuple[str, CheckResult]]) -> dict:
         codes.update(f.code for f in found)
         repos_per_code.update({f.code for f in found})
         reach = [fam for fam in result.families if fam.name == "reachability"]
-        if reach and reach[0].status not in CLEAN:
+        if reach and reach[0].status not in clean:
             unreached.append(path)
     common = sorted(codes.items(), key=lambda kv: (-kv[1], kv[0]))[:TOP]
     statuses = Counter(r["status"] for r in repos)

@@ -16,6 +16,7 @@ from typing import Dict, List, Optional, Tuple
 
 from analyzer.contract.results import Failure, Finding
 from analyzer.core.span import Span
+from analyzer.project import vocab
 from analyzer.history.git import GitError, Repo
 from analyzer.engine.phases import input_counts, phase_one_given, phase_one_inputs
 from analyzer.query.program import merge_program, revision_program
@@ -192,7 +193,7 @@ def _select(db, result: MergeResult, memory_dir: str) -> None:
     where: Dict[str, List[Tuple[Span, Tuple[str, str]]]] = {}
     for key, rev, module, line in db.relation("merge_finding_at"):
         where.setdefault(key, []).append((Span(f"{memory_dir}/{module}", line), names[rev]))
-    rank = {"CONFLICT": 0, "REVIEW": 1}
+    rank = {status: -n for status, n in vocab.facts("status_rank")}  # worst first
     rows = sorted(db.relation("merge_finding"), key=lambda r: (rank[r[2]], r[0]))
     result.findings = []
     for key, code, status, message in rows:

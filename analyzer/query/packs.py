@@ -22,13 +22,14 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 from analyzer.core.diagnostics import Diagnostic, DiagnosticError
+from analyzer.core.resources import data_file
 from analyzer.core.span import Span
+from analyzer.project import vocab
 
 FAMILY = "packs"  # the family name of pack findings (JSON key, text block header)
 STATUS_FILE = "check/packs.dl"  # under rules/
 TAGS = ("code", "kind", "title", "severity", "relation", "message", "help")
 REQUIRED = ("code", "title", "severity", "relation")
-SEVERITIES = ("ERROR", "WARNING", "INFO")
 # MC- codes are the protocol's, MA- and DL codes the analyzer's own (docs/decisions.md)
 RESERVED_PREFIXES = ("MC-", "MA-", "DL")
 CODE_RE = re.compile(r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+\Z")
@@ -188,11 +189,11 @@ def _code_of(path: str, lines: List[str], block: Dict[str, tuple]) -> PackCode:
     kind = block.get("kind")
     if kind is not None and kind[0].lower() != "finding":
         raise _at(path, lines, kind[1], kind[2], HEADER, f"@kind {kind[0]}: pack codes are findings")
-    severity = block["severity"]
-    severity = (severity[0].upper(), *severity[1:]) if severity[0].upper() in SEVERITIES else severity
-    if severity[0] not in SEVERITIES:
+    severity, severities = block["severity"], vocab.severities()
+    severity = (severity[0].upper(), *severity[1:]) if severity[0].upper() in severities else severity
+    if severity[0] not in severities:
         raise _at(path, lines, severity[1], severity[2], HEADER,
-                  f"@severity {severity[0]}: a pack finding is {', '.join(SEVERITIES)}")
+                  f"@severity {severity[0]}: a pack finding is {', '.join(severities)}")
     relation, message = block["relation"], block.get("message", ("", number, col))
     link = block.get("help", ("", number, col))
     if link[0] and not re.match(r"https?://[^\s/]+\S*$", link[0]):
@@ -230,8 +231,6 @@ def _at(path: str, lines: List[str], line: int, col: int, code: str, message: st
 def _build(packs: Sequence[Pack], facts, spans, use_cache: bool):
     """``(session, digests)``: the built-in world over ``facts`` with rules/check/packs.dl,
     each pack and the status glue added; checks every rule on the way."""
-    from analyzer.core.resources import data_file
-
     _, session = _world(facts, spans, use_cache)
     status = data_file("rules", STATUS_FILE)
     owners = {rel: f"rules/{STATUS_FILE}" for rel in _heads(session, status.read_text(encoding="utf-8"), str(status))}

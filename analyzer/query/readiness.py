@@ -87,7 +87,8 @@ def select_readings(db) -> List[Reading]:
     details: Dict[str, List[str]] = {r: [] for r in READINGS}
     total = next(iter(db.relation("r1_total")), (0,))[0]
     classes = dict(db.relation("r1_class"))
-    details["R1"].append(f"{total} agent changes in 30 days: " + ", ".join(f"{c} {classes.get(c, 0)}" for c in "ABCDE"))
+    listed = [c for c, _ in sorted(db.relation("change_class"), key=lambda row: row[1])]  # rules/vocab/autonomy.dl
+    details["R1"].append(f"{total} agent changes in 30 days: " + ", ".join(f"{c} {classes.get(c, 0)}" for c in listed))
     details["R1"] += [why for (why,) in db.relation("r1_fails")] if total >= 10 else ["fewer than 10 changes"]
     rejected = dict(db.relation("r2_rejected"))
     uncertain = next(iter(db.relation("r2_uncertain")), (0,))[0]

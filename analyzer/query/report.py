@@ -16,11 +16,10 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 from analyzer.contract.check_model import CheckResult
+from analyzer.project import vocab
 from analyzer.query.agents import tool_reports
 from analyzer.history.repofiles import repo_prefix
 
-#: The canonical tasks in the order of the reference's table (§4.3): display order only.
-TASK_ORDER = ("general", "planning", "implementation", "artifact", "preferences", "history", "maintenance")
 #: Graph sources besides the tasks: the inputs that open declared optional modules.
 INPUT_SOURCES = ("path", "explicit")
 
@@ -96,8 +95,10 @@ def report_of(result: CheckResult) -> Report:
     rel = part.relations
     check = combine([f for f in result.families if f is not part])
     check.merge = result.merge
+    # the canonical tasks in the order of the reference's table (§4.3): display order only
+    order = vocab.tasks()
     tasks = sorted({t for (t,) in rel["canonical_task_name"]},
-                   key=lambda t: (TASK_ORDER.index(t) if t in TASK_ORDER else len(TASK_ORDER), t))
+                   key=lambda t: (order.index(t) if t in order else len(order), t))
     matrix: Dict[str, Dict[str, str]] = {}
     for task, module, state in rel["report_route"]:
         matrix.setdefault(module, {})[task] = state

@@ -15,9 +15,8 @@ from typing import List
 
 from analyzer.contract.check_model import CheckResult
 from analyzer.contract.results import Finding
+from analyzer.project import vocab
 from analyzer.render import findings as common
-
-COMMANDS = {"error": "error", "warning": "warning", "note": "notice"}
 
 
 def escape_data(text: str) -> str:
@@ -48,7 +47,7 @@ def command(finding: Finding, prefix: str) -> str:
               for l, note in zip(where[1:], notes[1:])]
     if others:
         message += "\nAlso: " + ", ".join(others)
-    return f"::{COMMANDS[common.level(finding)]} {','.join(props)}::{escape_data(message)}"
+    return f"::{vocab.mapping('level_github')[common.level(finding)]} {','.join(props)}::{escape_data(message)}"
 
 
 def render_github(result: CheckResult, prefix: str = "") -> str:

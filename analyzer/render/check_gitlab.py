@@ -18,9 +18,8 @@ from typing import Any, Dict, List
 
 from analyzer.contract.check_model import CheckResult
 from analyzer.contract.results import Location
+from analyzer.project import vocab
 from analyzer.render import findings as common
-
-SEVERITY = {"error": "critical", "warning": "major", "note": "info"}
 
 
 def _issue(description: str, check: str, fingerprint: str, severity: str, location: Location,
@@ -38,7 +37,8 @@ def gitlab_issues(result: CheckResult, prefix: str = "", memory_dir: str = "docs
         return [_issue(f"{result.failure.code}: no check ran: {result.failure.message}", result.failure.code,
                        common.error_fingerprint(result), "blocker", where, prefix)]
     findings = common.all_findings(result)
-    return [_issue(f"{f.code}: {f.message}", f.code, fingerprint, SEVERITY[common.level(f)],
+    severity = vocab.mapping("level_gitlab")  # rules/vocab/levels.dl
+    return [_issue(f"{f.code}: {f.message}", f.code, fingerprint, severity[common.level(f)],
                    (common.shown_locations(f) or [fallback])[0], prefix)
             for f, fingerprint in zip(findings, common.fingerprints(findings))]
 

@@ -28,6 +28,8 @@ from urllib.parse import quote
 from analyzer import __version__
 from analyzer.contract.check_model import CheckResult
 from analyzer.contract.results import Finding, Location
+from analyzer.core.fingerprint import ruleset_fingerprint
+from analyzer.project import vocab
 from analyzer.render import findings as common
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -76,7 +78,7 @@ def rule(code: str, result: Optional[CheckResult] = None, base: str = HELP_URI) 
         "shortDescription": _text(title),
         "fullDescription": _text(full),
         "help": {"text": full + see[0], "markdown": f"**{title}**\n\n{explanation}{see[1]}"},
-        "defaultConfiguration": {"level": common.LEVELS.get(severity or "", "warning")},
+        "defaultConfiguration": {"level": common.word_level(severity or "")},
         "properties": {"tags": ["memory-analyzer"]},
     }
     if link:
@@ -155,7 +157,8 @@ def _kept(findings: List[Finding], limit: int) -> List[int]:
     order; the kept ones stay in result order."""
     if len(findings) <= limit:
         return list(range(len(findings)))
-    ranked = sorted(range(len(findings)), key=lambda i: (common.LEVEL_RANK[common.level(findings[i])], i))
+    rank = vocab.level_ranks()  # most severe level first (rules/vocab/levels.dl)
+    ranked = sorted(range(len(findings)), key=lambda i: (rank[common.level(findings[i])], i))
     return sorted(ranked[:limit])
 
 
@@ -166,8 +169,6 @@ def sarif_document(result: CheckResult, prefix: str = "", limit: int = MAX_RESUL
     ``automationDetails.id``), ``memory_dir`` (for the fallback location)."""
     options = options or {}
     memory_dir = options.get("memory_dir") or "docs/memory"
-    from analyzer.core.fingerprint import ruleset_fingerprint
-
     findings = common.all_findings(result)
     prints = common.fingerprints(findings)
     kept = _kept(findings, limit)

@@ -16,11 +16,8 @@ from typing import Dict, List, Optional, Tuple
 from analyzer.contract.check_model import CheckResult, all_findings, fingerprints  # noqa: F401  (the renderers' names)
 from analyzer.contract.results import Finding, Location
 from analyzer.history.repofiles import repo_prefix  # noqa: F401  (the renderers' name for it)
+from analyzer.project import vocab
 
-#: SARIF/GitHub level of a finding's severity or status word (anything else: warning).
-LEVELS = {"ERROR": "error", "INVALID": "error", "CONFLICT": "error", "WARNING": "warning", "REVIEW": "warning",
-          "INFO": "note", "CLEAR": "note"}
-LEVEL_RANK = {"error": 0, "warning": 1, "note": 2}
 FINGERPRINT_KEY = "memoryAnalyzerFinding/v1"
 
 
@@ -37,7 +34,13 @@ def revision_note(finding: Finding, n: int) -> str:
 
 def level(finding: Finding) -> str:
     """``error``, ``warning`` or ``note``: the rules' severity or status word, translated."""
-    return LEVELS.get(finding.severity or finding.status or "", "warning")
+    return word_level(finding.severity or finding.status or "")
+
+
+def word_level(word: str) -> str:
+    """The SARIF/GitHub level of a severity or status word (rules/vocab/levels.dl; any other
+    word: warning)."""
+    return vocab.word_levels().get(word, "warning")
 
 
 def word(finding: Finding) -> str:

@@ -15,6 +15,7 @@ from typing import Dict, List
 
 from analyzer.contract.check_model import CheckResult
 from analyzer.contract.results import Location
+from analyzer.project import vocab
 from analyzer.render import findings as common
 
 LIMIT = 1024 * 1024  # GitHub: a step summary holds at most 1 MiB
@@ -49,9 +50,10 @@ def link(location: Location, prefix: str, base: str) -> str:
 
 def status_section(result: CheckResult) -> List[str]:
     """One row per family: status, findings per level, exit status; then the overall row."""
-    counts: Dict[str, Dict[str, int]] = {f.name: {"error": 0, "warning": 0, "note": 0} for f in result.families}
+    levels = vocab.level_ranks()  # error, warning, note (rules/vocab/levels.dl)
+    counts: Dict[str, Dict[str, int]] = {f.name: dict.fromkeys(levels, 0) for f in result.families}
     for finding in common.all_findings(result):
-        counts.setdefault(finding.family, {"error": 0, "warning": 0, "note": 0})[common.level(finding)] += 1
+        counts.setdefault(finding.family, dict.fromkeys(levels, 0))[common.level(finding)] += 1
     lines = ["## Status", "", "| family | status | errors | warnings | notes | exit |", "| --- | --- | ---: | ---: | ---: | ---: |"]
     for family in result.families:
         c = counts[family.name]

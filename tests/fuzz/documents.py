@@ -121,7 +121,7 @@ def config_document(rng: random.Random):
         key = rng.choice(CONFIG_KEYS)
         spec = config.KEYS.get(key)
         if spec is not None and rng.random() < 0.5:  # a value of the right kind
-            value = {"str": rng.choice(list(spec.choices) or STRINGS), "path": rng.choice(STRINGS),
+            value = {"str": rng.choice(list(spec.allowed()) or STRINGS), "path": rng.choice(STRINGS),
                      "list": [rng.choice(STRINGS) for _ in range(rng.randrange(3))], "bool": True,
                      "int": rng.choice([1, 100, 0, -1, 2**70])}[spec.kind]
         else:

@@ -17,7 +17,7 @@ from analyzer.project.extract.blocks import Block
 from analyzer.project.extract.grammars import terminal
 from analyzer.project.extract.sink import Sink
 from analyzer.project.extract.entry_rules import classify_evidence
-from analyzer.project.extract.subjects import BAD_EVIDENCE, KINDS, emit_block, emit_subject, normalize_alias, normalize_ref, reader
+from analyzer.project.extract.subjects import KINDS, bad_evidence, emit_block, emit_subject, normalize_alias, normalize_ref, reader
 
 
 @lru_cache(maxsize=None)
@@ -50,7 +50,8 @@ def _clean(sink: Sink, m, line: int, ordinal: int, first_item: int) -> bool:
     if not all(evidence) or not all(aliases):
         return False
     sources = [classify_evidence(item) for item in evidence]
-    if any(source[0] in BAD_EVIDENCE for source in sources):
+    bad = bad_evidence()
+    if any(source[0] in bad for source in sources):
         return False
     sid = intern(shown.casefold())
     at = line + 1

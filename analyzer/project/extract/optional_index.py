@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
 from analyzer.project.extract.grammars import parser, terminal
+from analyzer.project import vocab
 from analyzer.project.extract.paths import safe_memory_path, valid_glob
 from analyzer.project.extract.sink import Sink
 from analyzer.project.markdown import Lexed
@@ -15,7 +16,6 @@ SUBSECTIONS = {"enabled rules": "rules", "enabled profiles": "profiles", "enable
 KEYS = ("activation", "tasks", "paths", "description")
 KEY_RE = re.compile(r"^  - ([a-z-]+):\s*(.*)$")
 MODULE_RE = re.compile(r"^- `([^`]*)`(.*)$")
-CANONICAL_TASKS = ("general", "planning", "implementation", "artifact", "preferences", "history", "maintenance")
 ACTIVATIONS = {
     "rules": ("task", "task-or-explicit", "explicit-only"),
     "profiles": ("explicit-only",),
@@ -141,7 +141,7 @@ def _emit(decl: Declaration, legacy: bool, sink: Sink, errors) -> None:
         value, line = decl.keys["tasks"]
         tasks: List[str] = []
         for token in (t.strip() for t in value.split(",")):
-            if token not in CANONICAL_TASKS:
+            if token not in vocab.tasks():  # rules/vocab/tasks.dl
                 errors.add(f"optional module {path} has invalid task {token!r}", line)
             elif token not in tasks:
                 tasks.append(token)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Tuple
 
+from analyzer.project import vocab
 from analyzer.project.extract.paths import safe_memory_path, strip_code_span
 from analyzer.project.extract.sink import Sink
 from analyzer.project.markdown import Lexed
@@ -16,7 +17,6 @@ ROUTE_HEADINGS = {
     "change history / recap": "history",
     "memory maintenance": "maintenance",
 }
-TASK_ORDER = ("planning", "implementation", "artifact", "preferences", "history", "maintenance")
 MODES = {"load:": "required", "also load:": "required", "load if present:": "optional"}
 
 
@@ -96,7 +96,7 @@ def extract_routes(lexed: Lexed, sink: Sink, errors) -> None:
             errors.add(f"expected one canonical heading '{title}'; candidates: {lines}", where)
             continue
         effective[task] = _route_body(lexed, found[0], task, sink, errors)
-    for task in TASK_ORDER:
+    for task in vocab.tasks():  # the protocol's order (rules/vocab/tasks.dl)
         if task not in effective:
             continue
         seen: Dict[str, int] = {}

@@ -12,6 +12,7 @@ from functools import lru_cache
 from sys import intern
 from typing import List, Optional, Tuple
 
+from analyzer.project import vocab
 from analyzer.project.extract.blocks import Block, BlockReader, common_problems, read_blocks, report
 from analyzer.project.extract.entry_rules import classify_evidence
 from analyzer.project.extract.paths import safe_project_path
@@ -78,8 +79,11 @@ def emit_block(sink: Sink, block: Block) -> None:
     emit_subject(sink, block, common_problems(block, ("Status", "Kind"), ("Evidence", "Aliases")))
 
 
-# Evidence kinds a Subject may not cite (§6.1)
-BAD_EVIDENCE = frozenset({"invalid", "legacy-unverified", "agent-observed", "conversation-unconfirmed"})
+@lru_cache(maxsize=None)
+def bad_evidence() -> frozenset:
+    """The Evidence kinds a Subject may not cite (§6.1): an invalid item, legacy-unverified,
+    and the candidate-only kinds (rules/entries/fields.dl)."""
+    return frozenset(("invalid", "legacy-unverified") + vocab.names("candidate_only_evidence"))
 
 
 def emit_subject(sink: Sink, block: Block, problems: List[Tuple[str, int]]) -> None:
@@ -136,7 +140,7 @@ def emit_subject(sink: Sink, block: Block, problems: List[Tuple[str, int]]) -> N
             add("subject_evidence", (sid, item, k), ln, 3)
             kind, path, rev = classify_evidence(item)
             add("subject_evidence_source", (sid, k, kind, path, rev), ln, 3)
-            bad = bad or kind in BAD_EVIDENCE
+            bad = bad or kind in bad_evidence()
     if bad:
         problems.append(("has invalid Evidence schema or unsafe source path", line))
     if problems:

@@ -1,0 +1,125 @@
+"""The vocabularies of the protocol and of our findings, read from rules/vocab/*.dl.
+
+Each vocabulary (status ranks, severities and ``--fail-on`` thresholds, result levels, the
+canonical task order, autonomy levels, change classes) is written once, as facts in
+rules/vocab/; the rules that need one include its file, and Python reads them here from the
+compiled program rules/vocab/vocab.dl (shipped in the wheel, else the program cache). Only
+the program's facts are read: it is never evaluated. Loading is deferred to the first
+question and done once per process, so a command that asks none (``read``) loads nothing
+more than before. The facts are kept beside the compiled programs as plain values, keyed by
+the rule-set fingerprint, so that a warm ``check`` (whose result comes from its own cache)
+does not load the engine to learn its ``--fail-on`` choices (an installed wheel reads the
+shipped program instead and writes no cache entry). tests/contract/test_vocab.py
+fails when a vocabulary is written again in Python.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+from functools import lru_cache
+from types import MappingProxyType
+from typing import Mapping, Tuple
+
+from analyzer.core.cache import Area
+from analyzer.core.fingerprint import ruleset_fingerprint
+from analyzer.core.resources import data_file
+
+FORMAT = b"memory-analyzer-vocabulary-1\n"  # part of the key: a new layout is a new entry
+STORE = Area("programs", ".pickle")  # beside the compiled programs, pruned with them
+
+
+@lru_cache(maxsize=None)
+def facts(relation: str) -> Tuple[tuple, ...]:
+    """The facts of ``relation`` in rules/vocab/vocab.dl, in source order."""
+    return _program().get(relation, ())
+
+
+@lru_cache(maxsize=None)
+def _program() -> dict:
+    """Relation -> its facts' values, from the store when the rule set is the one they were
+    read from, else from the compiled program (and stored)."""
+    # deferred: the configuration and the renderers import this module on every command,
+    # and most of them (explain, list, --help) load no rule program at all
+    from analyzer.engine.shipped import load_shipped
+
+    entry = data_file("rules", "vocab/vocab.dl")
+    shipped = load_shipped(entry)  # an installed wheel: its first run writes no cache (tests/packaging)
+    if shipped is not None:
+        return _values(shipped)
+    key = hashlib.sha256(FORMAT + ruleset_fingerprint().encode()).hexdigest()
+    found = STORE.get_marshal(key, lambda value: isinstance(value, dict))  # verified, then decoded
+    if found is not None:
+        return found
+    from analyzer.engine.cache import load_engine
+
+    facts = _values(load_engine(entry))
+    STORE.put(key, marshal.dumps(facts))
+    return facts
+
+
+def _values(engine) -> dict:
+    return {rel: tuple(values for values, _ in rows) for rel, rows in engine.facts.items()}
+
+
+def ordered(relation: str) -> Tuple[str, ...]:
+    """The names of a ``(name, ord)`` vocabulary, by its order."""
+    return tuple(name for name, _ in sorted(facts(relation), key=lambda row: row[1]))
+
+
+@lru_cache(maxsize=None)
+def ranks(*relations: str) -> Mapping[str, int]:
+    """Name -> rank of one or more ``(name, rank)`` vocabularies (one scale; read-only)."""
+    return MappingProxyType({name: rank for relation in relations for name, rank in facts(relation)})
+
+
+def names(relation: str) -> Tuple[str, ...]:
+    """The first column of a vocabulary, in source order."""
+    return tuple(row[0] for row in facts(relation))
+
+
+@lru_cache(maxsize=None)
+def mapping(relation: str) -> Mapping[str, str]:
+    """A two-column vocabulary as a mapping (first column -> second; read-only)."""
+    return MappingProxyType(dict(facts(relation)))
+
+
+def statuses() -> Tuple[str, ...]:
+    """The conflict statuses, least to most severe: CLEAR, REVIEW, CONFLICT, INVALID (§9.4)."""
+    return ordered("status_rank")
+
+
+def tasks() -> Tuple[str, ...]:
+    """The canonical tasks in the protocol's order, ``general`` first (§4.3)."""
+    return ordered("task_order")
+
+
+def modes() -> Tuple[str, ...]:
+    """The autonomy levels, strictest first: plan, confirm, full."""
+    return ordered("autonomy_mode")
+
+
+def change_classes() -> Tuple[str, ...]:
+    """The change classes of ``diff`` in report order: A, B, C, D, E."""
+    return ordered("change_class")
+
+
+def fail_on() -> Tuple[str, ...]:
+    """The ``--fail-on`` thresholds, strictest first: review, conflict, error, never."""
+    return ordered("fail_on")
+
+
+def severities() -> Tuple[str, ...]:
+    """The finding severities of a quality check or rule pack, most severe first: ERROR,
+    WARNING, INFO."""
+    return tuple(reversed(ordered("severity_rank")))
+
+
+def level_ranks() -> Mapping[str, int]:
+    """Result level -> rank, most severe (error) first."""
+    return ranks("level_rank")
+
+
+def word_levels() -> Mapping[str, str]:
+    """Severity or status word -> its result level (error, warning, note)."""
+    return mapping("word_level")
