@@ -37,11 +37,16 @@ class Prepared:
 
 def prepare(path: str, families, use_cache: bool = True) -> Prepared:
     """Everything before the evaluation for the repository at ``path``."""
-    from analyzer.query.check import CheckRequest, check_program, gather, load_checked, open_request
+    from analyzer.query.check import CheckRequest, open_request
 
     request, early = open_request(CheckRequest(list(families), Path(path), "docs/memory", use_cache))
-    if early is not None:
-        return Prepared(path, early)
+    return Prepared(path, early) if early is not None else prepare_opened(request, path)
+
+
+def prepare_opened(request, path: str) -> Prepared:
+    """:func:`prepare` of a request :func:`~analyzer.query.check.open_request` opened."""
+    from analyzer.query.check import check_program, gather, load_checked
+
     project, refused = load_checked(request)
     if refused is not None:
         return Prepared(path, refused)
@@ -59,6 +64,7 @@ def fleet_check(paths: List[str], engine: str = "duckdb", use_cache: bool = True
     a window of repositories at a time. Memory grows with the SQL tables, not with the
     projects (docs/fleet.md)."""
     from analyzer.core import lifetime
+    from analyzer.query import check_cache
     from analyzer.query.check import check_program, finish
     from analyzer.query.check_families import FAMILIES, ORDER
 
@@ -78,14 +84,17 @@ def fleet_check(paths: List[str], engine: str = "duckdb", use_cache: bool = True
                 yield item.index, item.tables()
 
     run.load_stream(loaded())
-    run.evaluate(only)
     live = sorted(kept)
+    if live:  # every repository's result from the cache (or an early one): nothing to evaluate
+        run.evaluate(only)
     for start in range(0, len(live), WINDOW):
         window = live[start:start + WINDOW]
         run.window(window[0], window[-1] + 1)
         for index in window:
-            request, project = pickle.loads(zlib.decompress(kept.pop(index)))
-            result, _probes, _git = finish(request, project, {}, set(), run.database(index))
+            request, project, facts, needed, key = pickle.loads(zlib.decompress(kept.pop(index)))
+            result, probes, git = finish(request, project, facts, needed, run.database(index))
+            if key:  # what `check --all` in that repository stores, and reuses
+                check_cache.store(key, result, probes, git)
             results[index] = _as_cli(result)  # the report family's relations are dropped here
     return [(path, results[index]) for index, path in enumerate(paths)]
 
@@ -205,19 +214,34 @@ class Extracted:
         return tables
 
 
+#: The facts :func:`~analyzer.query.check.finish` reads besides the derived relations: the
+#: result cache's probes (source files' states) and Git state.
+PROBED = ("source_path", "git_head", "git_unavailable")
+
+
 def extract(job: Tuple[int, str, bool]) -> Extracted:
     """Repository ``job = (index, path, use_cache)`` extracted and reduced to what the fleet
-    keeps of it (run in a worker process: the Arrow tables are built and serialized there)."""
+    keeps of it (run in a worker process: the Arrow tables are built and serialized there).
+    With the cache, a result ``check --all`` (or an earlier fleet) stored for the repository
+    as it is now is reused: nothing is extracted or evaluated for it."""
     from dataclasses import replace
 
     import pyarrow as pa
 
     from analyzer.engine.sql.duck import arrow_tables
-    from analyzer.query.check import check_program
+    from analyzer.query import check_cache
+    from analyzer.query.check import CheckRequest, check_program, open_request, result_cache_key
     from analyzer.query.check_families import ORDER
 
     index, path, use_cache = job
-    item = prepare(path, ORDER, use_cache)
+    request, early = open_request(CheckRequest(list(ORDER), Path(path), "docs/memory", use_cache))
+    if early is not None:
+        return Extracted(index, early)
+    key = result_cache_key(request)
+    cached = check_cache.load(key, path) if key else None
+    if cached is not None:
+        return Extracted(index, cached)
+    item = prepare_opened(request, path)
     if item.result is not None:
         return Extracted(index, item.result)
     decls = check_program(True).program.decls
@@ -228,10 +252,10 @@ def extract(job: Tuple[int, str, bool]) -> Extracted:
         with pa.ipc.new_stream(sink, table.schema) as writer:
             writer.write_table(table)
         ipc[rel] = sink.getvalue().to_pybytes()
-    # the file listing was for the facts (and a result cache key): finish does not read it
-    kept = zlib.compress(pickle.dumps((replace(item.request, repo_files=None), KeptProject(item.project)),
-                                      pickle.HIGHEST_PROTOCOL))
-    return Extracted(index, None, ipc, kept)
+    # the file listing was for the facts and the key: finish does not read it
+    kept = ((replace(item.request, repo_files=None), KeptProject(item.project),
+             {rel: item.facts[rel] for rel in PROBED if rel in item.facts}, item.needed & set(PROBED), key))
+    return Extracted(index, None, ipc, zlib.compress(pickle.dumps(kept, pickle.HIGHEST_PROTOCOL)))
 
 
 def extract_all(paths: List[str], use_cache: bool = True, jobs: int = 1) -> Iterator[Extracted]:
