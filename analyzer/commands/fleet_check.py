@@ -17,6 +17,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 import pickle
+import tempfile
 import zlib
 from typing import Dict, Iterator, List, Optional, Tuple
 
@@ -71,7 +72,6 @@ def fleet_check(paths: List[str], engine: str = "duckdb", use_cache: bool = True
     lifetime.disable()  # a fleet loads many projects in one process: each is freed once extracted
     program = check_program(True)  # the compiled rules, not repository data: cached whatever --no-cache
     only = sorted({rel for name in ORDER for rel in FAMILIES[name].relations})
-    run = new_run(program, engine, memory_limit, spark_master)
     results: Dict[int, CheckResult] = {}
     kept: Dict[int, bytes] = {}
 
@@ -83,19 +83,26 @@ def fleet_check(paths: List[str], engine: str = "duckdb", use_cache: bool = True
                 kept[item.index] = item.kept
                 yield item.index, item.tables()
 
-    run.load_stream(loaded())
-    live = sorted(kept)
-    if live:  # every repository's result from the cache (or an early one): nothing to evaluate
-        run.evaluate(only)
-    for start in range(0, len(live), WINDOW):
-        window = live[start:start + WINDOW]
-        run.window(window[0], window[-1] + 1)
-        for index in window:
-            request, project, facts, needed, key = pickle.loads(zlib.decompress(kept.pop(index)))
-            result, probes, git = finish(request, project, facts, needed, run.database(index))
-            if key:  # what `check --all` in that repository stores, and reuses
-                check_cache.store(key, result, probes, git)
-            results[index] = _as_cli(result)  # the report family's relations are dropped here
+    # DuckDB offloads tables beyond --memory-limit here, never into the working directory
+    with tempfile.TemporaryDirectory(prefix="analyze-fleet-") as spill:
+        run = new_run(program, engine, memory_limit, spark_master, spill)
+        try:
+            run.load_stream(loaded())
+            live = sorted(kept)
+            if live:  # every result from the cache (or an early one): nothing to evaluate
+                run.evaluate(only, keep=only)  # intermediate tables dropped after their last reader
+            for start in range(0, len(live), WINDOW):
+                window = live[start:start + WINDOW]
+                run.window(window[0], window[-1] + 1)
+                for index in window:
+                    request, project, facts, needed, key = pickle.loads(zlib.decompress(kept.pop(index)))
+                    result, probes, git = finish(request, project, facts, needed, run.database(index))
+                    if key:  # what `check --all` in that repository stores, and reuses
+                        check_cache.store(key, result, probes, git)
+                    results[index] = _as_cli(result)  # the report family's relations are dropped here
+        finally:
+            if engine != "spark":
+                run.con.close()
     return [(path, results[index]) for index, path in enumerate(paths)]
 
 
@@ -103,15 +110,17 @@ def fleet_check(paths: List[str], engine: str = "duckdb", use_cache: bool = True
 WINDOW = 50
 
 
-def new_run(program, engine: str = "duckdb", memory_limit=None, spark_master: str = "local[*]"):
-    """An empty run of ``program`` on ``engine`` (DuckDB, or Spark on ``spark_master``)."""
+def new_run(program, engine: str = "duckdb", memory_limit=None, spark_master: str = "local[*]",
+            spill: Optional[str] = None):
+    """An empty run of ``program`` on ``engine`` (DuckDB, offloading to the directory
+    ``spill`` beyond ``memory_limit``, or Spark on ``spark_master``)."""
     if engine == "spark":
         from analyzer.engine.sql.spark import SparkRun, session
 
         return SparkRun(program, session(spark_master))
     from analyzer.engine.sql.duck import DuckRun, connect
 
-    return DuckRun(program, connect(memory_limit))
+    return DuckRun(program, connect(memory_limit, spill=spill))
 
 
 def evaluate(program, fleet, only, engine: str = "duckdb", memory_limit=None, spark_master: str = "local[*]"):

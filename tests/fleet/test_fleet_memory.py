@@ -43,3 +43,19 @@ def test_peak_memory_does_not_grow_with_the_repositories(tmp_path, monkeypatch):
     small, large = _peak(paths[:3]), _peak(paths)
     # holding every project until the results (before streaming) took 2.3x at 12 repositories
     assert large < 1.25 * small, (small, large)
+
+
+def test_intermediate_tables_are_dropped_after_their_last_reader(check_inputs):
+    from analyzer.commands.fleet_check import prepare
+    from analyzer.engine.sql.duck import DuckRun
+    from analyzer.query.check_families import ORDER
+
+    engine, only, facts = check_inputs([prepare(str(EXAMPLE), ORDER, use_cache=False)])
+    run = DuckRun(engine)
+    run.load(facts)
+    run.evaluate(only, keep=only)
+    derived = {rule.head.rel for rule in engine.rules} & engine.needed(only)
+    assert len(derived - set(only)) > 100
+    assert not (derived - set(only)) & run.tables  # every intermediate table is gone
+    native = engine.evaluate(facts[0], only=only)
+    assert [rel for rel in only if native.relation(rel) != run.database(0).relation(rel)] == []

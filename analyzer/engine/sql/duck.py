@@ -27,11 +27,16 @@ FAILED = "DL941"
 FLUSH_ROWS = 500_000
 
 
-def connect(memory_limit: Optional[str] = None, threads: Optional[int] = None):
-    """A DuckDB connection with the builtins registered (analyzer/engine/sql/functions.py)."""
+def connect(memory_limit: Optional[str] = None, threads: Optional[int] = None, spill: Optional[str] = None):
+    """A DuckDB connection with the builtins registered (analyzer/engine/sql/functions.py).
+    Beyond ``memory_limit`` DuckDB offloads intermediate results of a statement to the
+    directory ``spill`` (the caller's private temporary directory; the tables themselves stay
+    in memory); without one it offloads nothing (its default, ``.tmp`` in the working
+    directory, could be inside a project the analyzer must not write to)."""
     import duckdb
 
     con = duckdb.connect()
+    con.execute("SET temp_directory = ?", [spill or ""])
     if memory_limit:
         con.execute(f"SET memory_limit = '{memory_limit}'")
     if threads:
@@ -142,30 +147,55 @@ class DuckRun:
             raise engine_error(exc) from None
 
     # -- evaluation --------------------------------------------------------------------
-    def evaluate(self, only: Optional[Iterable[str]] = None) -> "DuckRun":
-        """Evaluate the strata ``only`` needs (every stratum when None)."""
+    def evaluate(self, only: Optional[Iterable[str]] = None, keep: Optional[Iterable[str]] = None) -> "DuckRun":
+        """Evaluate the strata ``only`` needs (every stratum when None). With ``keep``, every
+        other table is dropped once the last stratum that reads it is done: the tables of a
+        large fleet's intermediate relations are not all held at once."""
         engine = self.engine
         needed = engine.needed(list(only)) if only is not None else set(self.decls)
         self.needed = needed
         for rel in sorted(needed):
             if rel in self.decls:
                 self._create(rel)
-        for stratum in engine.strata:
+        last = self._last_reads(needed) if keep is not None else {}
+        kept = set(keep or ())
+        for number, stratum in enumerate(engine.strata):
             rels = [r for r in stratum.relations if r in needed]
             if not rels:
                 continue
-            rules = [engine.rules[i] for i in stratum.rules if not engine.rules[i].is_fact]
-            self._facts(rels)
-            if stratum.recursive:
-                self._recursive(rels, rules)
-            else:
-                for rel in rels:
-                    selects = [self._select(rule) for rule in rules if rule.head.rel == rel]
-                    if selects:
-                        self._insert_new(rel, " UNION ".join(f"({s})" for s in selects))
-                        if _builds_symbols(rules, rel):
-                            self._bounded(rel)
+            self._stratum(rels, stratum)
+            for rel in sorted(r for r, n in last.items() if n == number and r not in kept):
+                self._drop(rel)
+                for kind in ("tc", "cyc", "scc"):
+                    self._drop(emit.helper_table(kind, rel))
         return self
+
+    def _last_reads(self, needed) -> Dict[str, int]:
+        """The number of the last stratum that reads each relation (in a body, negated,
+        aggregated, or through a graph builtin; a relation no rule reads: its own stratum)."""
+        reads = self.engine.maps()[0]
+        last: Dict[str, int] = {}
+        for number, stratum in enumerate(self.engine.strata):
+            for rel in stratum.relations:
+                if rel in needed:
+                    for read in set(reads.get(rel, ())) | {rel}:
+                        last[read] = number
+        return last
+
+    def _stratum(self, rels: List[str], stratum) -> None:
+        """Evaluate one stratum's relations ``rels``."""
+        engine = self.engine
+        rules = [engine.rules[i] for i in stratum.rules if not engine.rules[i].is_fact]
+        self._facts(rels)
+        if stratum.recursive:
+            self._recursive(rels, rules)
+        else:
+            for rel in rels:
+                selects = [self._select(rule) for rule in rules if rule.head.rel == rel]
+                if selects:
+                    self._insert_new(rel, " UNION ".join(f"({s})" for s in selects))
+                    if _builds_symbols(rules, rel):
+                        self._bounded(rel)
 
     def _bounded(self, rel: str, table: Optional[str] = None) -> None:
         """DL931 when a symbol of ``rel`` (in ``table``) is longer than the native builtins
