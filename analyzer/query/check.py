@@ -24,7 +24,7 @@ from analyzer.core.span import Span
 from analyzer.query.program import extracted, shipped_program
 from analyzer.query.agents import inputs_digest, run_agents_check
 from analyzer.query.check_legacy import aborted, add_scans, outside_inputs
-from analyzer.query import scans
+from analyzer.query import check_cache, scans
 from analyzer.project.loader import gc_paused, load_project
 from analyzer.project import files
 from analyzer.query.redaction import redact_result
@@ -70,8 +70,6 @@ def run_check(request: CheckRequest) -> CheckResult:
         return early
     key = result_cache_key(request)
     if key:
-        from analyzer.query import check_cache
-
         cached = check_cache.load(key, str(request.project_root))
         if cached is not None:
             return cached
@@ -93,8 +91,6 @@ def result_cache_key(request: CheckRequest) -> Optional[str]:
     # proofs, which are built from a fresh evaluation with provenance)
     if not request.use_cache or request.options.get("merge_base") or request.with_proofs:
         return None
-    from analyzer.query import check_cache
-
     root, memory_dir = str(request.project_root), request.memory_dir
     # the plain check also reads agent entry files, empty optional folders and the local
     # overlay, outside the managed files the key covers: their digest joins the key
