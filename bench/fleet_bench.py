@@ -4,6 +4,8 @@ repository one after the other, paired and alternating.
 
 usage: python bench/fleet_bench.py ROOT [--repos 100] [--entries 1000] [--runs 2] [--gen PATH]
        [--compare]   (also check that both give the same document per repository)
+       [--warm]      (both sides with one cache, filled by an untimed fleet run first: every
+                     repository's facts and `check --all` result are cached)
 
 ROOT/repoNNNN is made by ../shared/bench/gen_project.py (--seed NNNN: other IDs and texts per
 repository) when absent. Planted: every 10th repository (i % 10 == 3) points its Evidence at a
@@ -61,9 +63,10 @@ def fresh_cache() -> None:
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def run_fleet(root: Path, out: Path) -> float:
+def run_fleet(root: Path, out: Path, warm: bool = False) -> float:
     """`analyze fleet check ROOT --format json`; wall seconds."""
-    fresh_cache()
+    if not warm:
+        fresh_cache()
     start = time.perf_counter()
     with open(out, "w", encoding="utf-8") as handle:
         subprocess.run(ANALYZE + ["fleet", "check", str(root), "--format", "json"], stdout=handle,
@@ -71,9 +74,10 @@ def run_fleet(root: Path, out: Path) -> float:
     return time.perf_counter() - start
 
 
-def run_each(root: Path, out: Path) -> float:
+def run_each(root: Path, out: Path, warm: bool = False) -> float:
     """`analyze check --all --format json` in each repository, one after the other."""
-    fresh_cache()
+    if not warm:
+        fresh_cache()
     start = time.perf_counter()
     documents = []
     for repo in sorted(p for p in root.iterdir() if p.is_dir()):
@@ -95,6 +99,8 @@ def main() -> int:
     parser.add_argument("--gen", default=str(HERE.parents[1] / "shared" / "bench" / "gen_project.py"))
     parser.add_argument("--compare", action="store_true")
     parser.add_argument("--fleet-only", action="store_true")
+    parser.add_argument("--warm", action="store_true",
+                        help="both sides with one cache that an untimed fleet run filled first")
     args = parser.parse_args()
     if not os.path.isfile(args.gen):
         print(f"no project generator at {args.gen} (pass --gen)", file=sys.stderr)
@@ -102,12 +108,16 @@ def main() -> int:
     generate(args.root, args.repos, args.entries, args.gen)
     os.environ["PYTHONPATH"] = str(HERE.parent)
     fleet_out, each_out = Path("/tmp/fleet_bench_fleet.json"), Path("/tmp/fleet_bench_each.json")
+    if args.warm:
+        fresh_cache()
+        print(f"filling the cache: {run_fleet(args.root, fleet_out, True):.1f} s", flush=True)
     for run in range(args.runs):
         order = ("fleet", "each") if run % 2 == 0 else ("each", "fleet")
         for side in order:
             if side == "each" and args.fleet_only:
                 continue
-            seconds = run_fleet(args.root, fleet_out) if side == "fleet" else run_each(args.root, each_out)
+            seconds = (run_fleet if side == "fleet" else run_each)(args.root, fleet_out if side == "fleet" else each_out,
+                                                                    args.warm)
             print(f"run {run + 1} {side}: {seconds:.1f} s (peak child RSS so far {_children_rss_mb():.0f} MB)",
                   flush=True)
     if args.compare and not args.fleet_only:

@@ -81,6 +81,10 @@ def add_timeout(parser: argparse.ArgumentParser, command: str) -> None:
         parser.add_argument("--timeout", type=seconds, default=None, metavar="S",
                             help="stop a line's evaluation after S seconds (default 60; 0 means no limit)")
         return
+    if command == "fleet":  # its time grows with the repositories: 1,000 take longer than one project's bound
+        parser.add_argument("--timeout", type=seconds, default=0.0, metavar="S",
+                            help="stop the command after S seconds with DL902, exit 2 (default 0: no limit)")
+        return
     parser.add_argument("--timeout", type=seconds, default=COMMAND_TIMEOUT_S, metavar="S",
                         help=f"stop the command after S seconds with DL902, exit 2 (default {COMMAND_TIMEOUT_S:g}; "
                              f"0 means no limit)")

@@ -16,7 +16,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import List, Optional, Tuple
+import pickle
+import tempfile
+import zlib
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from analyzer.contract.check_model import CheckResult
 
@@ -35,11 +38,16 @@ class Prepared:
 
 def prepare(path: str, families, use_cache: bool = True) -> Prepared:
     """Everything before the evaluation for the repository at ``path``."""
-    from analyzer.query.check import CheckRequest, check_program, gather, load_checked, open_request
+    from analyzer.query.check import CheckRequest, open_request
 
     request, early = open_request(CheckRequest(list(families), Path(path), "docs/memory", use_cache))
-    if early is not None:
-        return Prepared(path, early)
+    return Prepared(path, early) if early is not None else prepare_opened(request, path)
+
+
+def prepare_opened(request, path: str) -> Prepared:
+    """:func:`prepare` of a request :func:`~analyzer.query.check.open_request` opened."""
+    from analyzer.query.check import check_program, gather, load_checked
+
     project, refused = load_checked(request)
     if refused is not None:
         return Prepared(path, refused)
@@ -49,35 +57,76 @@ def prepare(path: str, families, use_cache: bool = True) -> Prepared:
 
 def fleet_check(paths: List[str], engine: str = "duckdb", use_cache: bool = True, jobs: int = 1,
                 memory_limit: Optional[str] = None, spark_master: str = "local[*]") -> List[Tuple[str, CheckResult]]:
-    """``(path, result)`` per repository, in the order of ``paths``."""
+    """``(path, result)`` per repository, in the order of ``paths``.
+
+    Streamed: each repository is extracted (in ``jobs`` processes), its facts are loaded into
+    the SQL engine as Arrow tables and its project is dropped, keeping only what its result
+    needs (:class:`KeptProject`, compressed); after the one evaluation the results are built
+    a window of repositories at a time. Memory grows with the SQL tables, not with the
+    projects (docs/fleet.md)."""
+    from analyzer.core import lifetime
+    from analyzer.query import check_cache
     from analyzer.query.check import check_program, finish
     from analyzer.query.check_families import FAMILIES, ORDER
 
-    families = list(ORDER)
-    prepared = prepare_all(paths, families, use_cache, jobs)
-    live = [p for p in prepared if p.result is None]
+    lifetime.disable()  # a fleet loads many projects in one process: each is freed once extracted
     program = check_program(True)  # the compiled rules, not repository data: cached whatever --no-cache
-    only = sorted({rel for name in families for rel in FAMILIES[name].relations})
-    run = evaluate(program, [{rel: rows for rel, rows in p.facts.items() if rel in p.needed} for p in live], only,
-                   engine, memory_limit, spark_master)
-    for index, item in enumerate(live):
-        result, _probes, _git = finish(item.request, item.project, item.facts, item.needed, run.database(index))
-        item.result = result
-    return [(p.path, _as_cli(p.result)) for p in prepared]
+    only = sorted({rel for name in ORDER for rel in FAMILIES[name].relations})
+    results: Dict[int, CheckResult] = {}
+    kept: Dict[int, bytes] = {}
+
+    def loaded():
+        for item in extract_all(paths, use_cache, jobs):
+            if item.result is not None:
+                results[item.index] = _as_cli(item.result)
+            else:
+                kept[item.index] = item.kept
+                yield item.index, item.tables()
+
+    # DuckDB offloads tables beyond --memory-limit here, never into the working directory
+    with tempfile.TemporaryDirectory(prefix="analyze-fleet-") as spill:
+        run = new_run(program, engine, memory_limit, spark_master, spill)
+        try:
+            run.load_stream(loaded())
+            live = sorted(kept)
+            if live:  # every result from the cache (or an early one): nothing to evaluate
+                run.evaluate(only, keep=only)  # intermediate tables dropped after their last reader
+            for start in range(0, len(live), WINDOW):
+                window = live[start:start + WINDOW]
+                run.window(window[0], window[-1] + 1)
+                for index in window:
+                    request, project, facts, needed, key = pickle.loads(zlib.decompress(kept.pop(index)))
+                    result, probes, git = finish(request, project, facts, needed, run.database(index))
+                    if key:  # what `check --all` in that repository stores, and reuses
+                        check_cache.store(key, result, probes, git)
+                    results[index] = _as_cli(result)  # the report family's relations are dropped here
+        finally:
+            if engine != "spark":
+                run.con.close()
+    return [(path, results[index]) for index, path in enumerate(paths)]
+
+
+#: Repositories whose derived tuples are fetched at once to build their results.
+WINDOW = 50
+
+
+def new_run(program, engine: str = "duckdb", memory_limit=None, spark_master: str = "local[*]",
+            spill: Optional[str] = None):
+    """An empty run of ``program`` on ``engine`` (DuckDB, offloading to the directory
+    ``spill`` beyond ``memory_limit``, or Spark on ``spark_master``)."""
+    if engine == "spark":
+        from analyzer.engine.sql.spark import SparkRun, session
+
+        return SparkRun(program, session(spark_master))
+    from analyzer.engine.sql.duck import DuckRun, connect
+
+    return DuckRun(program, connect(memory_limit, spill=spill))
 
 
 def evaluate(program, fleet, only, engine: str = "duckdb", memory_limit=None, spark_master: str = "local[*]"):
     """The program evaluated over ``fleet`` (a list of per-repository facts) by ``engine``
     (DuckDB, or Spark on ``spark_master``)."""
-    if engine == "spark":
-        from analyzer.engine.sql.spark import SparkRun, session
-
-        run = SparkRun(program, session(spark_master))
-        run.load(fleet)
-        return run.evaluate(only)
-    from analyzer.engine.sql.duck import DuckRun, connect
-
-    run = DuckRun(program, connect(memory_limit))
+    run = new_run(program, engine, memory_limit, spark_master)
     run.load(fleet)
     return run.evaluate(only)
 
@@ -113,3 +162,119 @@ def result_document(path: str, result: CheckResult) -> dict:
 
     text, _ = render("json", result, Context(os.path.abspath(path)))
     return {"path": path, "result": json.loads(text)}
+
+
+# -- streaming: one repository at a time ------------------------------------------------
+
+#: The relations whose spans a result locates its findings with (check_families.Locator).
+LOCATED = ("entry_unit", "subject_unit", "rec_unit", "module_decl", "route", "manifest_error")
+#: The relations a result reads as sets (Locator.module, scans.outside_probe).
+KEPT_SETS = ("memory_file", "overlay_dir")
+
+
+class KeptFacts:
+    """The part of a fact base a check result is built from: the spans of :data:`LOCATED`
+    and the sets of :data:`KEPT_SETS`. Asking for another relation is an error, not an
+    empty answer: a result that needed more would otherwise lose its locations silently."""
+
+    def __init__(self, facts) -> None:
+        self._spans = {rel: facts.spans_of(rel) for rel in LOCATED}
+        self._sets = {rel: set(rows) for rel, rows in facts.relation_sets(KEPT_SETS).items()}
+
+    def spans_of(self, relation: str):
+        """The span of every fact of ``relation`` (one of :data:`LOCATED`)."""
+        return self._spans[relation]
+
+    def relation_sets(self, names=None):
+        """The kept relations' sets (of :data:`KEPT_SETS`)."""
+        unknown = set(names or ()) - set(KEPT_SETS)
+        if unknown:
+            raise KeyError(f"relations not kept for the fleet's results: {sorted(unknown)}")
+        return dict(self._sets) if names is None else {n: s for n, s in self._sets.items() if n in names}
+
+
+class KeptProject:
+    """What :func:`analyzer.query.check.finish` reads of a loaded project for ``check --all``
+    (its root, memory dir and :class:`KeptFacts`): a few spans per entry instead of the
+    whole project (about 10 MB per 1,000-entry repository)."""
+
+    def __init__(self, project) -> None:
+        self.root = project.root
+        self.memory_dir = project.memory_dir
+        self.facts = KeptFacts(project.facts)
+
+
+@dataclass
+class Extracted:
+    """One repository after extraction: its early result, or its facts as Arrow IPC streams
+    (``ipc``: relation -> bytes) and its compressed ``(request, KeptProject)``."""
+
+    index: int
+    result: Optional[CheckResult] = None
+    ipc: Optional[Dict[str, bytes]] = None
+    kept: Optional[bytes] = None
+
+    def tables(self) -> Dict[str, object]:
+        """The facts as Arrow tables (the IPC streams are dropped as they are read)."""
+        import pyarrow as pa
+
+        tables = {rel: pa.ipc.open_stream(data).read_all() for rel, data in self.ipc.items()}
+        self.ipc = None
+        return tables
+
+
+#: The facts :func:`~analyzer.query.check.finish` reads besides the derived relations: the
+#: result cache's probes (source files' states) and Git state.
+PROBED = ("source_path", "git_head", "git_unavailable")
+
+
+def extract(job: Tuple[int, str, bool]) -> Extracted:
+    """Repository ``job = (index, path, use_cache)`` extracted and reduced to what the fleet
+    keeps of it (run in a worker process: the Arrow tables are built and serialized there).
+    With the cache, a result ``check --all`` (or an earlier fleet) stored for the repository
+    as it is now is reused: nothing is extracted or evaluated for it."""
+    from dataclasses import replace
+
+    import pyarrow as pa
+
+    from analyzer.engine.sql.duck import arrow_tables
+    from analyzer.query import check_cache
+    from analyzer.query.check import CheckRequest, check_program, open_request, result_cache_key
+    from analyzer.query.check_families import ORDER
+
+    index, path, use_cache = job
+    request, early = open_request(CheckRequest(list(ORDER), Path(path), "docs/memory", use_cache))
+    if early is not None:
+        return Extracted(index, early)
+    key = result_cache_key(request)
+    cached = check_cache.load(key, path) if key else None
+    if cached is not None:
+        return Extracted(index, cached)
+    item = prepare_opened(request, path)
+    if item.result is not None:
+        return Extracted(index, item.result)
+    decls = check_program(True).program.decls
+    tables = arrow_tables(decls, index, {rel: rows for rel, rows in item.facts.items() if rel in item.needed})
+    ipc = {}
+    for rel, table in tables.items():
+        sink = pa.BufferOutputStream()
+        with pa.ipc.new_stream(sink, table.schema) as writer:
+            writer.write_table(table)
+        ipc[rel] = sink.getvalue().to_pybytes()
+    # the file listing was for the facts and the key: finish does not read it
+    kept = ((replace(item.request, repo_files=None), KeptProject(item.project),
+             {rel: item.facts[rel] for rel in PROBED if rel in item.facts}, item.needed & set(PROBED), key))
+    return Extracted(index, None, ipc, zlib.compress(pickle.dumps(kept, pickle.HIGHEST_PROTOCOL)))
+
+
+def extract_all(paths: List[str], use_cache: bool = True, jobs: int = 1) -> Iterator[Extracted]:
+    """:func:`extract` for every path, in ``jobs`` processes, yielded in the order of ``paths``
+    as each is done (never all at once)."""
+    tasks = [(index, path, use_cache) for index, path in enumerate(paths)]
+    if jobs <= 1 or len(paths) < 2:
+        yield from map(extract, tasks)
+        return
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(min(jobs, len(paths))) as pool:
+        yield from pool.imap(extract, tasks, chunksize=1)

@@ -24,7 +24,7 @@ from analyzer.core.span import Span
 from analyzer.query.program import extracted, shipped_program
 from analyzer.query.agents import inputs_digest, run_agents_check
 from analyzer.query.check_legacy import aborted, add_scans, outside_inputs
-from analyzer.query import scans
+from analyzer.query import check_cache, scans
 from analyzer.project.loader import gc_paused, load_project
 from analyzer.project import files, vocab
 from analyzer.query.redaction import redact_result
@@ -64,25 +64,9 @@ def run_check(request: CheckRequest) -> CheckResult:
     request, early = open_request(request)
     if early is not None:
         return early
-    root, memory_dir = str(request.project_root), request.memory_dir
-    key = None
-    # a merge review reads Git history, which the result cache's key does not cover (nor
-    # proofs, which are built from a fresh evaluation with provenance)
-    if request.use_cache and not request.options.get("merge_base") and not request.with_proofs:
-        from analyzer.query import check_cache
-
-        # the plain check also reads agent entry files, empty optional folders and the local
-        # overlay, outside the managed files the key covers: their digest joins the key
-        outside = b""
-        if "legacy" in request.families:
-            outside = outside_inputs(root, memory_dir)
-        if "agents" in request.families:  # agent instruction files lie outside the memory dir too
-            outside += inputs_digest(request, memory_dir)
-        flags = [f"+{flag}" for flag in ("security", "privacy") if request.options.get(flag)]
-        key = check_cache.result_key(root, memory_dir, list(request.families) + flags,
-                                     request.packs.key() if request.packs else b"", request.max_file_bytes,
-                                     check_cache.listing_digest(request.repo_files) + outside)
-        cached = check_cache.load(key, root) if key else None
+    key = result_cache_key(request)
+    if key:
+        cached = check_cache.load(key, str(request.project_root))
         if cached is not None:
             return cached
     with gc_paused(freeze=True):
@@ -93,6 +77,28 @@ def run_check(request: CheckRequest) -> CheckResult:
     if key:
         check_cache.store(key, result, probes, git)
     return result
+
+
+def result_cache_key(request: CheckRequest) -> Optional[str]:
+    """The result cache's key of an opened request (:func:`open_request`), or None when the
+    result is not cached (no cache, a merge review, proofs, or input the key cannot cover).
+    Shared with ``fleet check``, which reuses and fills the same entries."""
+    # a merge review reads Git history, which the result cache's key does not cover (nor
+    # proofs, which are built from a fresh evaluation with provenance)
+    if not request.use_cache or request.options.get("merge_base") or request.with_proofs:
+        return None
+    root, memory_dir = str(request.project_root), request.memory_dir
+    # the plain check also reads agent entry files, empty optional folders and the local
+    # overlay, outside the managed files the key covers: their digest joins the key
+    outside = b""
+    if "legacy" in request.families:
+        outside = outside_inputs(root, memory_dir)
+    if "agents" in request.families:  # agent instruction files lie outside the memory dir too
+        outside += inputs_digest(request, memory_dir)
+    flags = [f"+{flag}" for flag in ("security", "privacy") if request.options.get(flag)]
+    return check_cache.result_key(root, memory_dir, list(request.families) + flags,
+                                  request.packs.key() if request.packs else b"", request.max_file_bytes,
+                                  check_cache.listing_digest(request.repo_files) + outside)
 
 
 def open_request(request: CheckRequest):

@@ -11,7 +11,7 @@ are built once their relation is complete, before the first stratum that reads t
 
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence
+from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 from analyzer.engine import ast
 from analyzer.engine.database import sorted_tuples
@@ -22,13 +22,21 @@ from analyzer.engine.sql.tables import REPO, arrow_table, columns, create_sql, q
 from analyzer.engine.sql.functions import register_duckdb
 
 FAILED = "DL941"
+#: Tuples buffered before they are inserted (:meth:`DuckRun.load_stream`): a few tens of
+#: 1,000-entry repositories, tens of MB of Arrow buffers.
+FLUSH_ROWS = 500_000
 
 
-def connect(memory_limit: Optional[str] = None, threads: Optional[int] = None):
-    """A DuckDB connection with the builtins registered (analyzer/engine/sql/functions.py)."""
+def connect(memory_limit: Optional[str] = None, threads: Optional[int] = None, spill: Optional[str] = None):
+    """A DuckDB connection with the builtins registered (analyzer/engine/sql/functions.py).
+    Beyond ``memory_limit`` DuckDB offloads intermediate results of a statement to the
+    directory ``spill`` (the caller's private temporary directory; the tables themselves stay
+    in memory); without one it offloads nothing (its default, ``.tmp`` in the working
+    directory, could be inside a project the analyzer must not write to)."""
     import duckdb
 
     con = duckdb.connect()
+    con.execute("SET temp_directory = ?", [spill or ""])
     if memory_limit:
         con.execute(f"SET memory_limit = '{memory_limit}'")
     if threads:
@@ -50,25 +58,56 @@ class DuckRun:
         self.tables: set = set()
         self.filled: set = set()  # tables that may hold tuples (loaded, or inserted into)
         self._rows: Dict[str, Dict[int, set]] = {}
+        self._window: Optional[Tuple[int, int]] = None
         self.repos = 0
 
     # -- input -------------------------------------------------------------------------
     def load(self, fleet: Sequence[Mapping[str, Iterable[tuple]]]) -> None:
         """Load every repository's facts (``fleet[i]`` is repository i's relation -> tuples)."""
+        self.load_stream((i, arrow_tables(self.decls, i, facts)) for i, facts in enumerate(fleet))
+
+    def load_stream(self, repositories: Iterable[Tuple[int, Mapping[str, object]]],
+                    flush_rows: Optional[int] = None) -> None:
+        """Load repositories one after the other: ``(number, {relation: Arrow table})`` pairs
+        (the tables' ``repo`` column is ``number``; :func:`arrow_tables`). Tables are buffered
+        and inserted about ``flush_rows`` tuples at a time: each repository's facts can be
+        dropped once given, and the statements do not grow with the repositories."""
+        flush_rows = FLUSH_ROWS if flush_rows is None else flush_rows
+        numbers: List[int] = []
+        pending: Dict[str, list] = {}
+        buffered = 0
+        for number, tables in repositories:
+            numbers.append(number)
+            for rel, table in tables.items():
+                if rel in self.decls and table.num_rows:
+                    pending.setdefault(rel, []).append(table)
+                    buffered += table.num_rows
+            if buffered >= flush_rows:
+                self._flush(pending)
+                pending, buffered = {}, 0
+        self._flush(pending)
+        self._repos(numbers)
+
+    def _flush(self, pending: Mapping[str, list]) -> None:
+        """Insert the buffered tables, one statement per relation (a repository's tuples are
+        all in one flush, so ``DISTINCT`` removes every duplicate)."""
         import pyarrow as pa
 
-        self.repos = len(fleet)
-        self.con.register("__repos_in", pa.table({REPO: pa.array(range(len(fleet)), type=pa.int32())}))
-        self._create_as(emit.REPOS, "SELECT * FROM __repos_in")
-        self.con.unregister("__repos_in")
-        names = sorted({rel for facts in fleet for rel in facts if rel in self.decls})
-        for rel in names:
-            table = arrow_table(self.decls[rel], ((i, facts.get(rel, ())) for i, facts in enumerate(fleet)))
+        for rel in sorted(pending):
             self._create(rel)
-            self.con.register("__facts_in", table)
+            self.con.register("__facts_in", pa.concat_tables(pending[rel]))
             self._insert(rel, "SELECT DISTINCT * FROM __facts_in")
             self.filled.add(rel)
             self.con.unregister("__facts_in")
+
+    def _repos(self, numbers: Sequence[int]) -> None:
+        """The table of repository numbers (every repository gets the program's own facts)."""
+        import pyarrow as pa
+
+        self.repos = len(numbers)
+        self.con.register("__repos_in", pa.table({REPO: pa.array(numbers, type=pa.int32())}))
+        self._create_as(emit.REPOS, "SELECT * FROM __repos_in")
+        self.con.unregister("__repos_in")
 
     def _create(self, rel: str, name: Optional[str] = None) -> None:
         name = name or rel
@@ -108,30 +147,55 @@ class DuckRun:
             raise engine_error(exc) from None
 
     # -- evaluation --------------------------------------------------------------------
-    def evaluate(self, only: Optional[Iterable[str]] = None) -> "DuckRun":
-        """Evaluate the strata ``only`` needs (every stratum when None)."""
+    def evaluate(self, only: Optional[Iterable[str]] = None, keep: Optional[Iterable[str]] = None) -> "DuckRun":
+        """Evaluate the strata ``only`` needs (every stratum when None). With ``keep``, every
+        other table is dropped once the last stratum that reads it is done: the tables of a
+        large fleet's intermediate relations are not all held at once."""
         engine = self.engine
         needed = engine.needed(list(only)) if only is not None else set(self.decls)
         self.needed = needed
         for rel in sorted(needed):
             if rel in self.decls:
                 self._create(rel)
-        for stratum in engine.strata:
+        last = self._last_reads(needed) if keep is not None else {}
+        kept = set(keep or ())
+        for number, stratum in enumerate(engine.strata):
             rels = [r for r in stratum.relations if r in needed]
             if not rels:
                 continue
-            rules = [engine.rules[i] for i in stratum.rules if not engine.rules[i].is_fact]
-            self._facts(rels)
-            if stratum.recursive:
-                self._recursive(rels, rules)
-            else:
-                for rel in rels:
-                    selects = [self._select(rule) for rule in rules if rule.head.rel == rel]
-                    if selects:
-                        self._insert_new(rel, " UNION ".join(f"({s})" for s in selects))
-                        if _builds_symbols(rules, rel):
-                            self._bounded(rel)
+            self._stratum(rels, stratum)
+            for rel in sorted(r for r, n in last.items() if n == number and r not in kept):
+                self._drop(rel)
+                for kind in ("tc", "cyc", "scc"):
+                    self._drop(emit.helper_table(kind, rel))
         return self
+
+    def _last_reads(self, needed) -> Dict[str, int]:
+        """The number of the last stratum that reads each relation (in a body, negated,
+        aggregated, or through a graph builtin; a relation no rule reads: its own stratum)."""
+        reads = self.engine.maps()[0]
+        last: Dict[str, int] = {}
+        for number, stratum in enumerate(self.engine.strata):
+            for rel in stratum.relations:
+                if rel in needed:
+                    for read in set(reads.get(rel, ())) | {rel}:
+                        last[read] = number
+        return last
+
+    def _stratum(self, rels: List[str], stratum) -> None:
+        """Evaluate one stratum's relations ``rels``."""
+        engine = self.engine
+        rules = [engine.rules[i] for i in stratum.rules if not engine.rules[i].is_fact]
+        self._facts(rels)
+        if stratum.recursive:
+            self._recursive(rels, rules)
+        else:
+            for rel in rels:
+                selects = [self._select(rule) for rule in rules if rule.head.rel == rel]
+                if selects:
+                    self._insert_new(rel, " UNION ".join(f"({s})" for s in selects))
+                    if _builds_symbols(rules, rel):
+                        self._bounded(rel)
 
     def _bounded(self, rel: str, table: Optional[str] = None) -> None:
         """DL931 when a symbol of ``rel`` (in ``table``) is longer than the native builtins
@@ -236,17 +300,26 @@ class DuckRun:
 
     # -- output ------------------------------------------------------------------------
     def rows(self, rel: str) -> Dict[int, set]:
-        """Every tuple of ``rel`` grouped by repository number (fetched once)."""
+        """Every tuple of ``rel`` grouped by repository number (fetched once; only the
+        repositories of the :meth:`window`, when one is set)."""
         if rel not in self._rows:
             if rel not in self.decls:
                 raise EngineError(f"undeclared relation {rel!r}", code="DL906")
             if rel not in self.tables:
                 raise EngineError(f"relation {rel!r} was not evaluated (not needed by only=)", code="DL906")
+            where = "" if self._window is None else f" WHERE {REPO} >= {self._window[0]} AND {REPO} < {self._window[1]}"
             grouped: Dict[int, set] = {}
-            for row in self._fetch(f"SELECT * FROM {quote(rel)}"):
+            for row in self._fetch(f"SELECT * FROM {quote(rel)}{where}"):
                 grouped.setdefault(row[0], set()).add(row[1:])
             self._rows[rel] = grouped
         return self._rows[rel]
+
+    def window(self, start: int, stop: int) -> None:
+        """From now on :meth:`rows` fetches only repositories ``start <= repo < stop`` (and
+        forgets what it fetched before): the results of a large fleet are built a window of
+        repositories at a time, never every repository's derived tuples at once."""
+        self._window = (start, stop)
+        self._rows = {}
 
     def database(self, repo: int) -> "RepoDatabase":
         """What repository ``repo`` derives, read like the native engine's Database."""
@@ -278,6 +351,9 @@ class RepoDatabase:
 
     def tuples(self, name: str) -> set:
         """Every tuple of relation ``name`` in this repository (unsorted; do not modify)."""
+        window = self.run._window
+        if window is not None and not window[0] <= self.repo < window[1]:
+            raise EngineError(f"repository {self.repo} is outside the fetched window {window}", code="DL906")
         return self.run.rows(name).get(self.repo, set())
 
     def relation(self, name: str) -> List[tuple]:
@@ -287,3 +363,9 @@ class RepoDatabase:
     def evaluated(self, name: str) -> bool:
         """Whether ``name`` was evaluated."""
         return name in self.run.tables and name in self.run.decls
+
+
+def arrow_tables(decls: Mapping[str, ast.Decl], number: int, facts: Mapping[str, Iterable[tuple]]) -> Dict[str, object]:
+    """One repository's facts as Arrow tables (its ``repo`` column ``number``), of the
+    declared relations that have tuples: what :meth:`DuckRun.load_stream` takes."""
+    return {rel: arrow_table(decls[rel], [(number, rows)]) for rel, rows in facts.items() if rel in decls and rows}

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Iterable, Mapping, Optional, Sequence
+from typing import Optional
 
 from analyzer.engine import ast
 from analyzer.engine.errors import EngineError
@@ -101,17 +101,25 @@ class SparkRun(DuckRun):
     def __init__(self, engine, spark):
         super().__init__(engine, con=spark)
         self.frames: dict = {}
+        self._pending: dict = {}  # relation -> rows, until every repository is loaded
 
-    def load(self, fleet: Sequence[Mapping[str, Iterable[tuple]]]) -> None:
+    def _flush(self, pending) -> None:
+        """Keep the buffered tables' rows: each relation becomes one frame once every
+        repository is given (:meth:`_repos`)."""
+        for rel, tables in pending.items():
+            rows = self._pending.setdefault(rel, [])
+            for table in tables:
+                rows.extend(zip(*(column.to_pylist() for column in table.columns)))
+
+    def _repos(self, numbers) -> None:
         """Every repository's facts as one frame per relation."""
         from pyspark.sql import types as T
 
-        self.repos = len(fleet)
+        self.repos = len(numbers)
         repos = T.StructType([T.StructField(REPO, T.IntegerType(), False)])
-        self._put(emit.REPOS, self.con.createDataFrame([(i,) for i in range(len(fleet))], repos))
-        for rel in sorted({rel for facts in fleet for rel in facts if rel in self.decls}):
-            rows = [(i,) + tuple(tup) for i, facts in enumerate(fleet) for tup in facts.get(rel, ())]
-            self._put(rel, self.con.createDataFrame(rows, _schema(self.decls[rel])).distinct())
+        self._put(emit.REPOS, self.con.createDataFrame([(i,) for i in numbers], repos))
+        for rel in sorted(self._pending):
+            self._put(rel, self.con.createDataFrame(self._pending.pop(rel), _schema(self.decls[rel])).distinct())
             self.filled.add(rel)
 
     # -- table primitives as views -------------------------------------------------------
