@@ -189,10 +189,12 @@ def test_default_time_bounds_are_documented():
             continue
         action = subparsers.choices[spec.name]._option_string_actions.get("--timeout")
         assert action is not None, f"{spec.name} has no --timeout"
-        expected = {"query": QUERY_TIMEOUT_S, "shell": None, "mcp": QUERY_TIMEOUT_S}.get(spec.name, COMMAND_TIMEOUT_S)
+        expected = {"query": QUERY_TIMEOUT_S, "shell": None, "mcp": QUERY_TIMEOUT_S,
+                    "fleet": 0.0}.get(spec.name, COMMAND_TIMEOUT_S)
         assert action.default == expected, spec.name
     cli_doc = (REPO / "docs" / "cli.md").read_text(encoding="utf-8")
     assert "## Time bounds" in cli_doc and f"| every other command | {COMMAND_TIMEOUT_S:g} s |" in cli_doc
+    assert "| `fleet` | none (0)" in cli_doc
 
 
 def test_the_shell_bounds_each_line(tmp_path, project):
