@@ -47,7 +47,8 @@ _BATCH: Optional[List[Sink]] = None  # the shared files waiting for one evaluati
 def entries_program():
     """The engine of rules/entries/entries.dl (compiled once per process, cached on disk)."""
 
-    return load_engine(data_file("rules", "entries/entries.dl"))
+    # keyed by its own files: a cold read with its caches off hashes no other rule file
+    return load_engine(data_file("rules", "entries/entries.dl"), whole_ruleset=False)
 
 
 @lru_cache(maxsize=None)
