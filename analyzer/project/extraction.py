@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Dict, List, Optional
 
 from analyzer.project import facts_cache
-from analyzer.project.extract import prefetch
+from analyzer.project.extract import judge, prefetch
 from analyzer.project.extract.prefetch import Job
 from analyzer.project.extract.sink import Sink
 
@@ -94,9 +94,15 @@ def extract_files(loader, jobs: List[Job], schema: int, side_task, helper: Optio
             for finished in helper.finished(block=True):
                 merge(finished)
         helper.wait()
-    for job in jobs:
-        if job.module not in done:
-            merge(job)
+    rest = [job for job in jobs if job.module not in done]
+    later: List[tuple] = []  # (key, sink) of files extracted here, stored once judged
+    with judge.batched():  # one evaluation of the per-entry rules for all these files
+        sinks = [_sink(loader, job, schema, bundled, later) for job in rest]
+    for key, sink in later:
+        facts_cache.store(key, sink)
+    for job, sink in zip(rest, sinks):
+        done[job.module] = sink
+        loader.merge(sink, job.text)
     if shared is not None and bundled is not None:
         shared.keep({job.key: done[job.module] for job in jobs}, not complete)
     elif bundle is not None and not complete:
@@ -148,10 +154,11 @@ def extractor(kind: str, module: str, schema: int, text: str):
     return extract
 
 
-def _sink(loader, job: Job, schema: int, bundled: Optional[Dict[str, Sink]] = None) -> Sink:
+def _sink(loader, job: Job, schema: int, bundled: Optional[Dict[str, Sink]] = None,
+          later: Optional[List[tuple]] = None) -> Sink:
     # the extractor is looked up only on a miss: a cached file needs none
     return cached_sink(loader, job.module, job.kind, schema, job.text,
-                       lambda sink: extractor(job.kind, job.module, schema, job.text)(sink), job.key, bundled)
+                       lambda sink: extractor(job.kind, job.module, schema, job.text)(sink), job.key, bundled, later)
 
 
 def _store(loader, job: Job, schema: int) -> None:
@@ -166,11 +173,12 @@ def _store(loader, job: Job, schema: int) -> None:
 
 
 def cached_sink(loader, module: str, kind: str, schema: int, text: str, extract, key: Optional[str] = None,
-                bundled: Optional[Dict[str, Sink]] = None) -> Sink:
+                bundled: Optional[Dict[str, Sink]] = None, later: Optional[List[tuple]] = None) -> Sink:
     """The extraction of one file: from the facts cache, or by ``extract(sink)`` (then stored).
     ``bundled``: the extractions of a bundle (facts key -> sink) to take it from instead (it
     is taken out); a file missing there is extracted and left to the caller, which stores
-    the bundle whole."""
+    the bundle whole. ``later``: a list the ``(key, sink)`` to store is added to instead (the
+    caller stores it once its entries are judged, analyzer/project/extract/judge.py)."""
     key = key or facts_cache.key(kind, module, schema, text)
     if bundled is not None:
         # taken, not looked up: a sink is merged into one fact base only (a bundle shared by
@@ -182,7 +190,10 @@ def cached_sink(loader, module: str, kind: str, schema: int, text: str, extract,
         sink = Sink(loader.rel(module))
         extract(sink)
         if loader.use_cache and bundled is None:
-            facts_cache.store(key, sink)
+            if later is None:
+                facts_cache.store(key, sink)
+            else:
+                later.append((key, sink))
     # the key determines the facts (text, module, schema, extractor): the fact base's digest
     # uses it instead of hashing the rows again
     sink.key = f"{sink.path}\0{key}"

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from analyzer.project.extract.entries import extract_entries
-from analyzer.project.extract.judge import entries_program, verdicts
+from analyzer.project.extract.judge import entries_program, valued_fields, verdicts
 from analyzer.project.extract.sink import Sink
 
 REPO = Path(__file__).resolve().parents[2]
@@ -26,9 +26,10 @@ def _facts(module="decisions.md", code="DEC", fields=(), evidence=(), filled=("D
         counts[name] = counts.get(name, 0) + 1
         values[name] = value  # the last occurrence wins
     return {"ent_heading": {(3, module, HEAD, code)}, "ent_count": {(3, n, c) for n, c in counts.items()},
-            "ent_value": {(3, n, v) for n, v in values.items()},
+            "ent_value": {(3, n, v) for n, v in values.items() if n in valued_fields()},
             "ent_empty": {(3, n) for n, v in fields if not v},
-            "ent_evidence": {(3, k, item, kind) for k, (item, kind) in enumerate(evidence, 1)},
+            "ent_evidence": {(3, k, kind) for k, (item, kind) in enumerate(evidence, 1)},
+            "ent_blank_item": {(3, k) for k, (item, kind) in enumerate(evidence, 1) if not item},
             "ent_body_filled": {(3, name) for name in filled}, "ent_quoted": set(quoted),
             "ent_scope_shape": set(shapes)}
 
@@ -90,3 +91,50 @@ def test_no_extractor_decides_an_entry_is_invalid():
         assert wording not in extract, wording
         assert wording in rules, wording
     assert not re.search(r"def _clean|def _accepted|STATUSES|FACETS", extract)
+
+
+def _entry(eid: str, status: str) -> str:
+    return f"## {eid} — t\n\nStatus: {status}\nScope: project\nEvidence:\n- user-confirmed\n\nDecision: y\n\n"
+
+
+def test_entries_of_one_shape_are_judged_once_and_each_named_by_its_own_id():
+    """Two entries with the same facts but for their ID and line share one evaluation key;
+    each message names its own entry (the placeholder never shows), identity issues too."""
+    ids = ("MC-DEC-20260101-aaaaaaaa", "MC-DEC-20260101-bbbbbbbb")
+    text = "# Decisions\n\n" + "".join(_entry(eid, "draft") for eid in ids) + _entry("MC-DEC-20260101-cccccccc", "active")
+    for fast in (False, True):
+        sink = Sink("docs/memory/decisions.md")
+        extract_entries(text, "decisions.md", 1, sink, fast=fast)
+        messages = [(row[1], row[2]) for row in sink.columns["entry_issue"][0]]
+        for eid in ids:
+            assert (eid.casefold(), f"{eid} has invalid Status 'draft'") in messages
+        identity = [(row[1], row[2]) for row in sink.columns["entry_identity_issue"][0]]
+        assert identity == [("mc-dec-20260101-cccccccc",
+                             "active structural Entry MC-DEC-20260101-cccccccc must declare a non-empty Subject"),
+                            ("mc-dec-20260101-cccccccc",
+                             "active structural Entry MC-DEC-20260101-cccccccc must declare a non-empty Facet")]
+        assert not any("\x00" in d[1] for d in sink.diagnostics)
+
+
+def test_a_batch_of_files_is_judged_in_one_evaluation_with_the_same_verdicts(monkeypatch):
+    from analyzer.project.extract import judge
+
+    files = {"decisions.md": "# Decisions\n\n" + _entry(HEAD, "draft"),
+             "areas/web.md": "# Web\n\n" + _entry("MC-DEC-20260101-bbbbbbbb", "active")}
+    alone = {}
+    for module, text in files.items():
+        sink = alone[module] = Sink(f"docs/memory/{module}")
+        extract_entries(text, module, 1, sink)
+    calls = []
+    real = judge._evaluate
+    monkeypatch.setattr(judge, "_evaluate", lambda facts: calls.append(1) or real(facts))
+    together = {}
+    with judge.batched():
+        for module, text in files.items():
+            sink = together[module] = Sink(f"docs/memory/{module}")
+            extract_entries(text, module, 1, sink)
+            assert not sink.columns.get("entry_issue")  # not judged yet inside the batch
+    assert calls == [1]
+    for module in files:
+        assert together[module].to_plain() == alone[module].to_plain()
+        assert together[module].diagnostics  # each file has issues of its own

@@ -41,7 +41,10 @@ def _sinks(root: Path, fast: bool):
         if module == "manifest.md" or module.startswith("local/"):
             continue
         sink = Sink(module)
-        text = path.read_text(encoding="utf-8")
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue  # a corpus case's file that is not UTF-8 (MA-FILE-ENCODING): never extracted
         if module == "subjects.md":
             extract_subjects(text, module, sink, fast=fast)
         else:

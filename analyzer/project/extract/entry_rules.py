@@ -14,16 +14,15 @@ from typing import List
 from analyzer.project.extract.grammars import terminal
 from analyzer.project.extract.paths import split_source
 from analyzer.project.extract.fields import ParsedEntry
+from analyzer.project.extract.judge import note, valued_fields
 
 TYPED = ("Decision", "Constraint", "Rejected", "Preference", "Rule", "Profile", "Statement")
 _TYPED_SET = frozenset(TYPED)
 _BODY_SET = frozenset(TYPED + ("Reason", "Promotion-Requirement"))
-_QUOTED = frozenset(("Status", "Scope", "Facet"))  # the fields whose values messages quote
 RELATIONS = ("Supersedes", "Superseded-By", "Promoted-From", "Promoted-To", "Exception-To")
 EXTRA = ("Candidate-Type", "Provisional-Subject", "Provisional-Facet")
 _RELATIONS_SET = frozenset(RELATIONS)
 _EXTRA_SET = frozenset(EXTRA)
-_SCOPES_OK: set = set()  # Scope values the grammar's SCOPE pattern accepted (a pure function)
 
 
 @lru_cache(maxsize=4096)
@@ -51,37 +50,23 @@ def _singles(fields) -> dict:
     return {name: occs[0].value for name, occs in fields.items() if len(occs) == 1}
 
 
-def scope_shape(scope: str) -> bool:
-    """Whether ``scope`` has the shape of the Scope grammar (§5.7): a neutral fact for the rules."""
-    if scope in _SCOPES_OK:
-        return True
-    if terminal("entries", "SCOPE").fullmatch(scope):
-        _SCOPES_OK.add(scope)
-        return True
-    return False
-
-
-def _neutral(add, key: int, module: str, shown: str, code: str, entry: ParsedEntry, kinds: List[str]) -> None:
-    """The neutral facts rules/entries/entries.dl judges the entry by (facts/entry_fields.dl):
-    what it holds, never whether that is valid."""
-    add("ent_heading", (key, module, shown, code), key, 1)
+def _neutral(sink, key: int, shown: str, code: str, entry: ParsedEntry, kinds: List[str]) -> None:
+    """Note what the entry holds for the per-entry rules (analyzer/project/extract/judge.py
+    makes the neutral facts of facts/entry_fields.dl of it), never whether that is valid."""
+    valued = valued_fields()  # a value the rules do not read is left out: more entries share a shape
+    fields = []
     for name, occs in entry.fields.items():
-        at = occs[0].line + 1
-        value = occs[-1].value
-        add("ent_count", (key, name, len(occs)), at, 1)
-        add("ent_value", (key, name, value), occs[-1].line + 1, 1)
-        if not all([occ.value for occ in occs]):
-            add("ent_empty", (key, name), at, 1)
-        if True in [occ.visible_body for occ in occs]:
-            add("ent_continued", (key, name), at, 1)
-        if name in _QUOTED:
-            add("ent_quoted", (value, repr(value)), at, 1)
-            if name == "Scope" and scope_shape(value):
-                add("ent_scope_shape", (value,), at, 1)
-        elif name in _BODY_SET and entry.body_text(name).strip():
-            add("ent_body_filled", (key, name), at, 1)
-    for k, ((item, line), kind) in enumerate(zip(entry.evidence, kinds), 1):
-        add("ent_evidence", (key, k, item, kind), line + 1, 3)
+        if len(occs) == 1:  # nearly every field: no lists to build
+            occ = occs[0]
+            value = occ.value
+            filled = name in _BODY_SET and bool(value.strip() or any([line.strip() for line in occ.body]))
+            fields.append((name, 1, value if name in valued else None, not value, occ.visible_body, filled))
+        else:
+            fields.append((name, len(occs), occs[-1].value if name in valued else None,
+                           not all([occ.value for occ in occs]), True in [occ.visible_body for occ in occs],
+                           name in _BODY_SET and bool(entry.body_text(name).strip())))
+    evidence = tuple([(kind, not item) for (item, _), kind in zip(entry.evidence, kinds)])
+    note(sink, key, shown, code, tuple(fields), evidence)
 
 
 def emit_entry(sink, module: str, ordinal: int, heading, entry: ParsedEntry, line: int, prefix: str = "") -> None:
@@ -102,7 +87,7 @@ def emit_entry(sink, module: str, ordinal: int, heading, entry: ParsedEntry, lin
         add("entry_title", (eid, title), line, 1)
         add("entry_display", (eid, e), line, 1)
         _emit_fields(add, eid, entry)
-    _neutral(add, line, module, e, code, entry, kinds)
+    _neutral(sink, line, e, code, entry, kinds)
 
 
 def add_issue(sink, module: str, eid: str, message: str, line: int) -> None:

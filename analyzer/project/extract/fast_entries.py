@@ -1,23 +1,27 @@
 """The canonical formal entry unit of the fast path (analyzer/project/extract/canonical.py).
 
 An entry unit: heading, Status, Scope, optional Subject and Facet, Evidence items, one
-typed body, an optional Reason body, blank lines between the fields. A matched entry gets
-the :class:`~analyzer.project.extract.fields.ParsedEntry` the general path would read from its lines
-and goes through :func:`~analyzer.project.extract.entry_rules.emit_entry` like any other: this path
-only saves the lexing, and judges nothing itself (the per-entry rules are
-rules/entries/*.dl, run on the file by analyzer/project/extract/judge.py). A section the pattern
-does not match is read by the general path.
+typed body, an optional Reason body, blank lines between the fields. A matched entry writes
+the facts and the note for the rules that :func:`~analyzer.project.extract.entry_rules.emit_entry`
+writes for the :class:`~analyzer.project.extract.fields.ParsedEntry` the general path would read
+from its lines (:meth:`_Entry.emit`, straight from the match): this path only saves the
+lexing, and judges nothing itself (the per-entry rules are rules/entries/*.dl, run by
+analyzer/project/extract/judge.py). A section the pattern does not match is read by the
+general path.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from sys import intern
 from typing import List
 
 from analyzer.project.extract import canonical as c
 from analyzer.project.extract.entries import UnitEmitter, emit_units_of, unit_tokens
+from analyzer.project.extract.entry_rules import classify_evidence
 from analyzer.project.extract.fields import Occurrence, ParsedEntry
 from analyzer.project.extract.grammars import terminal
+from analyzer.project.extract.judge import note, valued_fields
 from analyzer.project.extract.sink import Sink
 from analyzer.project.extract.entry_rules import TYPED
 
@@ -85,6 +89,49 @@ class _Entry:
             fields["Reason"] = [_body(g["rv"], at["body"] + 1 + g["bl"].count("\n"), g["rl"])]
         return entry
 
+    def emit(self, sink: Sink, module: str, ordinal: int, line_no: int) -> None:
+        """Write the facts :func:`~analyzer.project.extract.entry_rules.emit_entry` writes for
+        :meth:`parsed` (and its note for the rules), straight from the groups: no field
+        objects are built (tests/extract/test_canonical.py holds the two to one sink)."""
+        g, at = self.g, self.lines
+        shown, code = g["id"], g["code"].upper()
+        status, scope, subject, facet = (None if v is None else v.strip()
+                                         for v in (g["status"], g["scope"], g["subject"], g["facet"]))
+        eid = shown.casefold()
+        add = sink.row
+        add("entry", (eid, module, intern(code), intern(status), intern(scope)), line_no, 1)
+        add("entry_unit", (eid, module, ordinal), line_no, 1)
+        add("entry_title", (eid, g["title"]), line_no, 1)
+        add("entry_display", (eid, shown), line_no, 1)
+        if subject:
+            add("entry_subject", (eid, intern(subject.casefold())), at["Subject"] + 1, 1)
+            add("entry_field", (eid, "Subject", subject), at["Subject"] + 1, 1)
+        if facet:
+            add("entry_facet", (eid, intern(facet)), at["Facet"] + 1, 1)
+        bname, bv, bl = g["bname"], g["bv"].strip(), g["bl"]
+        body_seen = bool(bl.strip())  # a visible non-blank body line (every matched line is visible)
+        if bv or body_seen:
+            add("entry_body", (eid, intern(bname)), at["body"] + 1, 1)
+        items = self.items
+        kinds = []
+        for k, item in enumerate(items, 1):
+            source = classify_evidence(item)
+            kinds.append((source[0], not item))
+            ln = at["Evidence"] + 1 + k
+            add("entry_evidence", (eid, item, k), ln, 3)
+            add("evidence_source", (eid, k) + source, ln, 3)
+        valued = valued_fields()
+        fields = [(name, 1, value if name in valued else None, not value, False, False)
+                  for name, value in (("Status", status), ("Scope", scope), ("Subject", subject), ("Facet", facet))
+                  if value is not None]
+        fields.append(("Evidence", 1, None, not g["evv"].strip(), False, False))
+        fields.append((bname, 1, bv if bname in valued else None, not bv, body_seen, bool(bv) or body_seen))
+        if g["rv"] is not None:
+            rv, reason_seen = g["rv"].strip(), bool(g["rl"].strip())
+            fields.append(("Reason", 1, rv if "Reason" in valued else None, not rv, reason_seen,
+                           bool(rv) or reason_seen))
+        note(sink, line_no, shown, code, tuple(fields), tuple(kinds))
+
 
 def entries(text: str, module: str, schema: int, sink: Sink) -> bool:
     """A shared entry file by the fast path; False (nothing emitted) when it is not plain
@@ -113,5 +160,10 @@ def entries(text: str, module: str, schema: int, sink: Sink) -> bool:
         if m is None:
             emitter.unit(lexed, ordinal, unit, tokens)
         else:
-            emitter.entry(ordinal, m, _Entry(m, unit[0]).parsed(), unit[0] + 1, tokens)
+            entry = _Entry(m, unit[0])
+            entry.emit(sink, module, ordinal, unit[0] + 1)
+            if not entry.g["bv"].strip() and entry.g["bname"] == "Decision":  # as UnitEmitter.entry
+                sink.fact("unit_decision_line", module, ordinal, f"{entry.g['id']} — {entry.g['title']}",
+                          line=unit[0] + 1)
+            emitter.formal_unit(ordinal, entry.g["id"], unit[0] + 1, tokens)
     return True

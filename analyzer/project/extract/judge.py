@@ -1,42 +1,76 @@
-"""Judge one file's formal entries with rules/entries/entries.dl (spec §5.12).
+"""Judge formal entries with rules/entries/entries.dl (spec §5.12).
 
-The extractors write neutral facts about each formal entry (the ``ent_*`` relations of
-facts/entry_fields.dl: its heading, field occurrences, Evidence items and their forms); this
-module evaluates the per-entry rules over them once per file and writes the verdicts as the
-file's ``entry_issue``/``entry_issue_rank``/``entry_identity_issue`` facts (``overlay_issue``
-for a local module) and its MC-CONFLICT-007 diagnostics. The neutral facts are then dropped:
-the fact base and the facts cache hold the verdicts, as before, and a cached file is never
-judged again (the rules are part of the cache key, analyzer/core/cache.py).
+The extractors note what each formal entry holds (:func:`note`: its heading, and per field
+its count, last value, emptiness, continuation and body text; its Evidence items' forms);
+this module turns those notes into the neutral ``ent_*`` facts of facts/entry_fields.dl,
+evaluates the per-entry rules over them and writes the verdicts as the file's
+``entry_issue``/``entry_issue_rank``/``entry_identity_issue`` facts (``overlay_issue`` for a
+local module) and its MC-CONFLICT-007 diagnostics. The notes are then dropped: the fact base
+and the facts cache hold the verdicts, and a cached file is never judged again (the rules
+are part of the cache key, analyzer/core/cache.py).
+
+Two things keep this cheap on a large cold read (docs/performance.md):
+
+- *Shapes.* The rules see an entry only through its facts, and quote its Entry ID only in
+  messages: entries of one file with the same facts (but for their line and ID) get the same
+  verdicts. Each distinct *shape* is judged once, under a placeholder ID that is replaced by
+  the entry's own in the messages. A field's value is part of a shape only when the rules
+  read it (``ent_valued`` of rules/entries/fields.dl says which fields: Status, Scope, Facet);
+  the others are facts by their count and emptiness alone.
+- *One evaluation for many files.* Within :func:`batched` (the loader's extraction of a
+  project's files), the shared files' judgements wait and are evaluated together at the end:
+  an evaluation has a fixed cost of about 1.5 ms, which per file was most of the work.
 """
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from functools import lru_cache
-from typing import List
+from typing import Dict, Iterator, List, Optional
 
+from analyzer.project.extract.grammars import terminal
 from analyzer.project.extract.sink import Sink
 from analyzer.engine.cache import load_engine
 from analyzer.core.resources import data_file
 
-#: the neutral relations the extractors write for the rules (facts/entry_fields.dl)
+#: the neutral relations the rules read (facts/entry_fields.dl)
 INPUTS = ("ent_heading", "ent_count", "ent_value", "ent_empty", "ent_continued", "ent_body_filled", "ent_evidence",
-          "ent_quoted", "ent_scope_shape")
+          "ent_blank_item", "ent_quoted", "ent_scope_shape", "ent_local_module")
+
+#: stands for the Entry ID as written while a shape is judged (no heading holds a NUL)
+PLACEHOLDER = "\x00"
+
+_BATCH: Optional[List[Sink]] = None  # the shared files waiting for one evaluation (inside batched())
 
 
 @lru_cache(maxsize=None)
 def entries_program():
     """The engine of rules/entries/entries.dl (compiled once per process, cached on disk)."""
 
-    return load_engine(data_file("rules", "entries/entries.dl"))
+    # keyed by its own files: a cold read with its caches off hashes no other rule file
+    return load_engine(data_file("rules", "entries/entries.dl"), whole_ruleset=False)
+
+
+@lru_cache(maxsize=None)
+def valued_fields() -> frozenset:
+    """The fields whose values the rules read (``ent_valued`` facts of rules/entries/fields.dl)."""
+    return frozenset(values[0] for values, _ in entries_program().facts.get("ent_valued", ()))
+
+
+def note(sink: Sink, key: int, shown: str, code: str, fields: tuple, evidence: tuple) -> None:
+    """Note one formal entry of ``sink``'s file for the rules: its heading line ``key``, its
+    Entry ID as written and type ``code``; ``fields``: per field as written, ``(name, count,
+    last value, has an empty occurrence, has a visible continuation, body text not blank)``;
+    ``evidence``: per Evidence item, ``(form, blank)``. The last value is None for a field
+    the rules do not read the value of (:func:`valued_fields`)."""
+    sink.judging.append((key, shown, (code, fields, evidence)))
 
 
 def verdicts(facts: dict):
     """The issues rules/entries/entries.dl derives from ``facts`` (relation -> tuples): per
     entry key, its messages in the reference's order (repeats dropped), and its identity
     issues in order."""
-    # the facts are the extractors' own, written as facts/entry_fields.dl declares them
-    # (tests/extract/test_entry_judgement.py): not type-checked again
-    db = entries_program().evaluate(facts, checked=[rel for rel in INPUTS if rel in facts])
+    db = _evaluate(facts)
     issues: dict = {}
     for key, group, tie, sub, message in sorted(db.tuples("ent_issue")):
         issues.setdefault(key, {})[message] = None
@@ -46,30 +80,120 @@ def verdicts(facts: dict):
     return {key: list(found) for key, found in issues.items()}, identity
 
 
-def judge(sink: Sink, module: str, prefix: str, first_unit_rank: int) -> None:
-    """Replace the neutral facts of ``sink`` by the verdicts of the per-entry rules.
+def _evaluate(facts: dict):
+    # the facts are built here from the extractors' notes, as facts/entry_fields.dl declares
+    # them (tests/extract/test_entry_judgement.py): not type-checked again
+    return entries_program().evaluate(facts, checked=[rel for rel in INPUTS if rel in facts])
 
-    ``prefix`` "overlay_" marks a local module; ``first_unit_rank``: how many of the file's
-    ``entry_issue`` rows precede its units (its Markdown errors), which keep their ranks."""
-    columns = {rel: sink.columns.pop(rel) for rel in INPUTS if rel in sink.columns}
-    if "ent_heading" not in columns:
+
+def judge(sink: Sink, module: str, prefix: str, first_unit_rank: int) -> None:
+    """Judge the entries noted in ``sink`` (now, or with the batch of :func:`batched`).
+
+    ``prefix`` "overlay_" marks a local module (always judged at once: its module name may
+    be a shared file's too); ``first_unit_rank``: how many of the file's ``entry_issue`` rows
+    precede its units (its Markdown errors), which keep their ranks."""
+    if not sink.judging:
         return
-    facts = {rel: set(values) for rel, (values, _, _) in columns.items()}
-    facts["ent_quoted"] = facts.get("ent_quoted", set())
-    if prefix:
-        facts["ent_local_module"] = {(module,)}
-    issues, identity = verdicts(facts)
-    shown = {key: e for key, _, e, _ in facts["ent_heading"]}
-    for key in sorted(issues):
-        for message in issues[key]:
+    sink.pending = (module, prefix, first_unit_rank)
+    if _BATCH is not None and not prefix:
+        _BATCH.append(sink)
+    else:
+        judge_all([sink])
+
+
+@contextmanager
+def batched() -> Iterator[None]:
+    """Within this block shared files' judgements wait; they are evaluated together when it
+    ends without an error (their sinks are complete only then)."""
+    global _BATCH
+    outer, _BATCH = _BATCH, []
+    try:
+        yield
+        waiting = _BATCH
+    finally:
+        _BATCH = outer
+    judge_all(waiting)
+
+
+def judge_all(sinks: List[Sink]) -> None:
+    """Judge the noted entries of ``sinks`` in one evaluation and write each file's verdicts."""
+    if not sinks:
+        return
+    facts: Dict[str, set] = {rel: set() for rel in INPUTS}
+    ids: dict = {}  # (module, local, shape) -> its key in the evaluation
+    of_sink = []
+    for sink in sinks:
+        module, prefix, _ = sink.pending
+        if prefix:
+            facts["ent_local_module"].add((module,))
+        keys = []
+        for key, shown, shape in sink.judging:
+            sid = ids.get((module, prefix, shape))
+            if sid is None:
+                sid = ids[(module, prefix, shape)] = len(ids) + 1
+                _shape_facts(facts, sid, module, shape)
+            keys.append((key, shown, sid))
+        of_sink.append(keys)
+    db = _evaluate(facts)
+    issues: dict = {}
+    for sid, group, tie, sub, message in db.tuples("ent_issue"):
+        issues.setdefault(sid, []).append((group, tie, sub, message))
+    identity: dict = {}
+    for sid, sub, message in db.tuples("ent_identity_issue"):
+        identity.setdefault(sid, []).append((sub, message))
+    for sink, keys in zip(sinks, of_sink):
+        _write(sink, keys, issues, identity)
+
+
+def _shape_facts(facts: Dict[str, set], sid: int, module: str, shape: tuple) -> None:
+    """The ``ent_*`` facts of one shape, keyed ``sid``, its Entry ID the placeholder."""
+    code, fields, evidence = shape
+    facts["ent_heading"].add((sid, module, PLACEHOLDER, code))
+    for name, count, value, empty, continued, filled in fields:
+        facts["ent_count"].add((sid, name, count))
+        if value is not None:
+            facts["ent_value"].add((sid, name, value))
+            facts["ent_quoted"].add((value, repr(value)))  # the reference quotes with Python's repr
+            if name == "Scope" and scope_shape(value):
+                facts["ent_scope_shape"].add((value,))
+        if empty:
+            facts["ent_empty"].add((sid, name))
+        if continued:
+            facts["ent_continued"].add((sid, name))
+        if filled:
+            facts["ent_body_filled"].add((sid, name))
+    for k, (kind, blank) in enumerate(evidence, 1):
+        facts["ent_evidence"].add((sid, k, kind))
+        if blank:
+            facts["ent_blank_item"].add((sid, k))
+
+
+def _messages(found: list, shown: str) -> list:
+    """A shape's messages for the entry ``shown``, in the reference's order (the message's
+    text breaks ties, as it did with the entry's own ID), repeats dropped."""
+    if len(found) > 1:
+        found = sorted((*row[:-1], row[-1].replace(PLACEHOLDER, shown)) for row in found)
+        return list(dict.fromkeys(row[-1] for row in found))
+    return [found[0][-1].replace(PLACEHOLDER, shown)]
+
+
+def _write(sink: Sink, keys: list, issues: dict, identity: dict) -> None:
+    """Write one file's verdicts into its sink and drop its notes."""
+    module, prefix, first = sink.pending
+    sink.judging, sink.pending = [], None
+    keys = [row for row in keys if row[2] in issues or row[2] in identity]  # most entries have none
+    found = {key: _messages(issues[sid], shown) for key, shown, sid in keys if sid in issues}
+    shown_of = {key: shown for key, shown, _ in keys}
+    for key in sorted(found):
+        for message in found[key]:
             if prefix:
                 sink.fact("overlay_issue", f"{module}: {message}", line=key)
             sink.diag("MC-CONFLICT-007", message, line=key)
     if not prefix:
-        _rank(sink, module, issues, shown, first_unit_rank)
-        for key in sorted(identity):
-            for message in identity[key]:
-                sink.fact("entry_identity_issue", module, shown[key].casefold(), message, line=key)
+        _rank(sink, module, found, shown_of, first)
+        for key, shown, sid in sorted(keys):
+            for _, message in sorted((sub, message.replace(PLACEHOLDER, shown)) for sub, message in identity.get(sid, ())):
+                sink.fact("entry_identity_issue", module, shown.casefold(), message, line=key)
 
 
 def _rank(sink: Sink, module: str, issues: dict, shown: dict, first: int) -> None:
@@ -86,3 +210,16 @@ def _rank(sink: Sink, module: str, issues: dict, shown: dict, first: int) -> Non
     sink.columns["entry_issue"] = ([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows])
     sink.columns["entry_issue_rank"] = ([(module, r[0][2], rank) for rank, r in enumerate(rows)],
                                         [r[1] for r in rows], [r[2] for r in rows])
+
+
+_SCOPES_OK: set = set()  # Scope values the grammar's SCOPE pattern accepted (a pure function)
+
+
+def scope_shape(scope: str) -> bool:
+    """Whether ``scope`` has the shape of the Scope grammar (§5.7): a neutral fact for the rules."""
+    if scope in _SCOPES_OK:
+        return True
+    if terminal("entries", "SCOPE").fullmatch(scope):
+        _SCOPES_OK.add(scope)
+        return True
+    return False

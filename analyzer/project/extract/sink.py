@@ -58,6 +58,11 @@ class Sink:
         self.has_title = False
         self.info: tuple = ()  # extractor-specific summary kept with the facts (the manifest's)
         self.key: Optional[str] = None  # set by the loader: a digest that determines the facts
+        # the formal entries noted for the per-entry rules and, once the file is read, what
+        # its judgement needs (analyzer/project/extract/judge.py); never stored: a sink is
+        # judged before it is cached or merged
+        self.judging: list = []
+        self.pending: Optional[tuple] = None
 
     def rel(self, relation: str) -> Columns:
         """The ``(values, lines, cols)`` lists of ``relation``, created on first use. Extractors
