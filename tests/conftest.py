@@ -3,21 +3,55 @@
 import os
 import re
 import shutil
+import sys
 import tempfile
 from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
+# pytest keeps each test module's assertion-rewritten bytecode in __pycache__, unless bytecode
+# writing is off: where PYTHONDONTWRITEBYTECODE is set (as on our CI machine) every run, and
+# every xdist worker, rewrote all ~200 test modules again (about 5 s of each worker's start).
+# The tests' own modules may write it; the CLI subprocesses they start keep the environment's
+# setting (their analyzer bytecode is compiled once per run below).
+sys.dont_write_bytecode = False
+
 # Markers given by what a test module (or a conftest.py beside it) uses, so that tests other
 # branches add are sorted without a list to keep up to date: ``git`` for modules that build Git
 # histories, ``cli`` for modules that start processes. ``slow`` is given by hand (builds of
-# wheels and venvs) and to the folders listed here: the wheel builds, and the runner of the
+# wheels and venvs) and to the folders and tests listed here: the wheel builds, the runner of the
 # protocol's own scenarios (a subprocess per run; tests/conformance_corpus covers the same
-# behaviour in process).
+# behaviour in process), the fleet's DuckDB back end, and the tests in _SLOW_TESTS.
 _GIT_USE = re.compile(r"gitsteps|histrepo|\[\"git\"|\(\"git\"|'git',|\"git\", ")
 _CLI_USE = re.compile(r"\bsubprocess\b|sys\.executable")
-_SLOW_FOLDERS = ("packaging", "scenarios")
+_SLOW_FOLDERS = ("packaging", "scenarios", "fleet")
+# Tests of a second or more that the fast selection leaves to the full run: differential and
+# property tests over many programs or files, runs under several hash seeds, the real-world
+# trees (node ids, parameters included when a prefix is given).
+_SLOW_TESTS = (
+    "tests/engine_backend/test_shapes.py::test_tight_code_derives_what_general_code_derives",
+    "tests/check/test_packs.py::test_pack_output_is_the_same_under_any_hash_seed",
+    "tests/check/test_packs.py::test_the_result_cache_keys_on_pack_contents",
+    "tests/engine_backend/test_provenance.py::test_why_heights_are_well_founded_on_a_long_chain",
+    "tests/extract/test_snippet_fast_path.py::",
+    "tests/query/test_whynot.py::",
+    "tests/engine_frontend/test_dl_properties.py::test_printed_programs_reparse_to_the_same_ast",
+    "tests/check/test_check_realworld.py::",
+    "tests/engine_backend/test_shipped_program.py::test_evaluating_a_shipped_program_reads_no_rules",
+    "tests/ci/test_json_fast.py::test_same_bytes_as_the_indented_encoder",
+    "tests/check/test_with_proofs.py::",
+    "tests/check/test_check_determinism.py::",
+    "tests/fuzz/",
+    "tests/engine_backend/test_bounded.py::",
+    "tests/engine_backend/test_wide_rules.py::",
+    "tests/engine_backend/test_wildcard_scans.py::",
+    "tests/engine_frontend/test_dl_glob.py::test_matcher_agrees_with_the_reference_regex",
+    "tests/contract/test_golden.py::test_golden_case[fleet/",
+    "tests/check/test_packs.py::",  # each compiles a rule pack of its own
+    "tests/index/",
+    "tests/query/test_cookbook.py::",
+)
 
 
 def pytest_addoption(parser):
@@ -50,7 +84,7 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.git)
         if _uses(_CLI_USE, module):
             item.add_marker(pytest.mark.cli)
-        if module.parent.name in _SLOW_FOLDERS:
+        if module.parent.name in _SLOW_FOLDERS or item.nodeid.startswith(_SLOW_TESTS):
             item.add_marker(pytest.mark.slow)
 
 
