@@ -179,16 +179,25 @@ def sarif_options(args: argparse.Namespace) -> dict:
 
 
 def _usage(args: argparse.Namespace, message: str) -> int:
-    """A ``check`` command line that cannot run (MA-USAGE, exit 2): the message on stderr, the
-    ``check.error`` document on stdout in JSON, and every ``--output`` file carrying the error."""
-    print(f"analyze check: error: {message}", file=sys.stderr)
+    """A ``check`` command line that cannot run (MA-USAGE, exit 2): see :func:`_refuse`."""
+    return _refuse(args, "check", message, {"code": "MA-USAGE", "severity": "error", "message": message,
+                                            "path": "<command line>", "line": 1, "col": 1})
+
+
+def _refuse(args: argparse.Namespace, command: str, shown: str, diagnostic: dict) -> int:
+    """A command that cannot run (exit 2): ``shown`` on stderr, the ``<command>.error`` document
+    holding ``diagnostic`` on stdout in JSON, and for ``check`` every ``--output`` file carrying
+    the error (at the diagnostic's file, none for the command line)."""
+    print(f"analyze {command}: error: {shown}", file=sys.stderr)
     if args.format == "json":
         from analyzer.contract.output import emit_json
 
-        emit_json("check", "error", {"status": "INVALID", "exit_code": exitcodes.INVALID, "diagnostics": [
-            {"code": "MA-USAGE", "severity": "error", "message": message, "path": "<command line>",
-             "line": 1, "col": 1}]})
-    return check_errors.write(args, message, "MA-USAGE")
+        emit_json(command, "error", {"status": "INVALID", "exit_code": exitcodes.INVALID, "diagnostics": [diagnostic]})
+    if command != "check":
+        return exitcodes.INVALID
+    path = "" if diagnostic["path"] == "<command line>" else diagnostic["path"]
+    return check_errors.write(args, diagnostic["message"], diagnostic["code"], path, diagnostic["line"],
+                              diagnostic["col"])
 
 
 def apply_config(args: argparse.Namespace, command: str, names=None, trust_base=None):
@@ -206,15 +215,7 @@ def apply_config(args: argparse.Namespace, command: str, names=None, trust_base=
         config.apply(args, command, current)
     except config.ConfigError as exc:
         args.format = args.format or "text"
-        print(f"analyze {command}: error: {exc}", file=sys.stderr)
-        if args.format == "json":
-            from analyzer.contract.output import emit_json
-
-            emit_json(command, "error", {"status": "INVALID", "exit_code": exitcodes.INVALID,
-                                         "diagnostics": [exc.diagnostic()]})
-        if command == "check":  # the CI artefacts asked for on the command line carry the error
-            check_errors.write(args, exc.message, exc.code, exc.path, exc.line, exc.col)
-        return exitcodes.INVALID
+        return _refuse(args, command, str(exc), exc.diagnostic())
     args.format = args.format or "text"
     args.output = args.output or []
     return refuse_targets(args, names)  # before any work: a refused target fails at once

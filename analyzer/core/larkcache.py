@@ -20,7 +20,6 @@ with a header holding the SHA-256 of its payload, checked before Lark unpickles 
 from __future__ import annotations
 
 import hashlib
-import os
 import io
 import pickle
 import sys
@@ -28,6 +27,7 @@ from pathlib import Path
 from typing import Optional
 
 from analyzer.core.cache import Area
+from analyzer.core.resources import shipped_ignored
 
 LARK = Area("lark", ".lark-tables")
 
@@ -46,8 +46,8 @@ def ship_dir() -> Path:
 
 def shipped_tables(key: str) -> Optional[bytes]:
     """The verified payload shipped for ``key``, or None (not shipped, unreadable, altered,
-    or ``$MEMORY_ANALYZER_IGNORE_SHIPPED`` set: analyzer/engine/shipped.py)."""
-    if os.environ.get("MEMORY_ANALYZER_IGNORE_SHIPPED"):
+    or shipped files ignored: :func:`analyzer.core.resources.shipped_ignored`)."""
+    if shipped_ignored():
         return None
     try:
         data = (ship_dir() / (key + SHIPPED_SUFFIX)).read_bytes()

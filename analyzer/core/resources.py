@@ -7,12 +7,14 @@ schema or a rule file goes through :func:`data_dir`, so both layouts behave the 
 
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
 _PACKAGE = Path(__file__).resolve().parents[1]  # analyzer/: this file is analyzer/core/resources.py
 KINDS = ("grammar", "facts", "rules")
+IGNORE_SHIPPED_ENV = "MEMORY_ANALYZER_IGNORE_SHIPPED"
 
 
 @lru_cache(maxsize=None)
@@ -38,3 +40,11 @@ def source_root() -> Optional[Path]:
     if project.is_file() and 'name = "memory-custodian-analyzer"' in project.read_text(encoding="utf-8"):
         return candidate
     return None
+
+
+def shipped_ignored() -> bool:
+    """Whether ``$MEMORY_ANALYZER_IGNORE_SHIPPED`` is set (non-empty): the compiled programs and
+    parser tables shipped in the package (analyzer/engine/shipped.py, analyzer/core/larkcache.py)
+    are then not used, and everything goes through the caches, as in a checkout that never built
+    them (for testing the caches, or ruling out a shipped file)."""
+    return bool(os.environ.get(IGNORE_SHIPPED_ENV))

@@ -19,9 +19,6 @@ from typing import List
 import analyzer
 from analyzer.core import larkcache
 from analyzer.core.resources import source_root
-from analyzer.engine.cache import engine_state
-from analyzer.engine.check import load_program
-from analyzer.engine.evaluate import Engine
 from analyzer.engine import shipped, syntax
 from analyzer.project.extract import grammars
 
@@ -67,17 +64,16 @@ def build_checkout() -> List[Path]:
     header = shipped._header()
     written: List[Path] = []
     for rel in shipped.PROGRAMS:
-        target = Path(analyzer.__file__).resolve().parent / "_data" / "compiled" / shipped._name(rel)
+        target = shipped.compiled_path(rel)
         try:
             with open(target, "rb") as handle:
                 if handle.read(len(header)) == header:
                     continue  # current
         except OSError:
             pass
-        engine = Engine(load_program(str(root / rel)))
         target.parent.mkdir(parents=True, exist_ok=True)
         part = target.with_name(f"{target.name}.{os.getpid()}.part")
-        part.write_bytes(header + shipped.dump(lambda dumps: engine_state(engine, dumps), str(root)))
+        part.write_bytes(shipped.compile_program(root, rel))
         os.replace(part, target)
         written.append(target)
     if written or not any(larkcache.ship_dir().glob("*")):

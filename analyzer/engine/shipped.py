@@ -26,14 +26,14 @@ import sys
 from pathlib import Path
 from typing import Optional
 
+from analyzer.core.resources import data_dir, shipped_ignored
+
 FORMAT = b"memory-analyzer-shipped-program-2\n"
 PROGRAMS = ("rules/read/read.dl", "rules/check/check.dl", "rules/index/index.dl", "rules/query.dl", "facts/schema.dl",
             "rules/agents/read.dl", "rules/entries/entries.dl", "rules/vocab/vocab.dl")
 
 
 def _data_root() -> Path:
-    from analyzer.core.resources import data_dir
-
     return data_dir("rules").parent
 
 
@@ -41,22 +41,10 @@ def _name(rel: str) -> str:
     return rel.replace("/", "__").removesuffix(".dl") + ".program"
 
 
-IGNORE_ENV = "MEMORY_ANALYZER_IGNORE_SHIPPED"
-
-
-def ignored() -> bool:
-    """Whether ``$MEMORY_ANALYZER_IGNORE_SHIPPED`` is set (non-empty): the shipped compiled
-    programs and parser tables are then not used, and everything goes through the caches, as
-    in a checkout that never built them (for testing the caches, or ruling out a shipped file)."""
-    import os
-
-    return bool(os.environ.get(IGNORE_ENV))
-
-
 def shipped_path(entry: Path) -> Optional[Path]:
     """Where the shipped compiled form of ``entry`` would be (None: not a built-in program,
-    or shipped programs are :func:`ignored`)."""
-    if ignored():
+    or shipped files are ignored: :func:`analyzer.core.resources.shipped_ignored`)."""
+    if shipped_ignored():
         return None
     root = _data_root()
     try:
@@ -65,7 +53,24 @@ def shipped_path(entry: Path) -> Optional[Path]:
         return None
     if rel not in PROGRAMS:
         return None
+    return compiled_path(rel)
+
+
+def compiled_path(rel: str) -> Path:
+    """Where this package keeps the compiled form of the built-in program ``rel``
+    (``rules/read/read.dl``): ``analyzer/_data/compiled/<name>.program``."""
     return Path(__file__).resolve().parents[1] / "_data" / "compiled" / _name(rel)
+
+
+def compile_program(root: Path, rel: str) -> bytes:
+    """The shipped encoding (header, then :func:`dump`) of the program ``rel`` under the data
+    root ``root``, parsed, checked and compiled now (build steps only: analyzer/dev/ship.py)."""
+    from analyzer.engine.cache import engine_state
+    from analyzer.engine.check import load_program
+    from analyzer.engine.evaluate import Engine
+
+    engine = Engine(load_program(str(root / rel)))
+    return _header() + dump(lambda dumps: engine_state(engine, dumps), str(root))
 
 
 def _header() -> bytes:
@@ -139,10 +144,6 @@ def dump(state_of, root: str) -> bytes:
 def build(package_dir: Path) -> list:
     """Compile every program of :data:`PROGRAMS` found under ``package_dir/_data`` (this
     package's copy in a build tree) into ``package_dir/_data/compiled``; returns the files."""
-    from analyzer.engine.cache import engine_state
-    from analyzer.engine.check import load_program
-    from analyzer.engine.evaluate import Engine
-
     root = (Path(package_dir) / "_data").resolve()
     if root != _data_root().resolve():
         raise SystemExit(f"run with {package_dir.parent} first on sys.path (the copy being built)")
@@ -150,8 +151,7 @@ def build(package_dir: Path) -> list:
     out_dir.mkdir(parents=True, exist_ok=True)
     written = []
     for rel in PROGRAMS:
-        engine = Engine(load_program(str(root / rel)))
         target = out_dir / _name(rel)
-        target.write_bytes(_header() + dump(lambda dumps: engine_state(engine, dumps), str(root)))
+        target.write_bytes(compile_program(root, rel))
         written.append(target)
     return written

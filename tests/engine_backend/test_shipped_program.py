@@ -8,7 +8,7 @@ from analyzer.engine import shipped
 from analyzer.engine.cache import engine_state
 from analyzer.engine.check import load_program
 from analyzer.engine.evaluate import Engine
-from analyzer.core.resources import data_file
+from analyzer.core.resources import IGNORE_SHIPPED_ENV, data_file
 
 
 def _ship(tmp_path, monkeypatch, header: bytes, entry=None):
@@ -70,5 +70,5 @@ def test_a_checkout_builds_its_compiled_programs_once_and_uses_them(monkeypatch)
     assert build_checkout() == []
     entry = data_file("rules", "read/read.dl")
     assert shipped.load_shipped(entry) is not None
-    monkeypatch.setenv(shipped.IGNORE_ENV, "1")
+    monkeypatch.setenv(IGNORE_SHIPPED_ENV, "1")
     assert shipped.shipped_path(entry) is None and shipped.load_shipped(entry) is None
