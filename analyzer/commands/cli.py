@@ -168,6 +168,10 @@ def _known_failure(exc: BaseException, command: str, cwd_gone: bool) -> Optional
     from analyzer.engine.errors import EvaluationLimitError
     from analyzer.core.streams import StreamError
 
+    # a limit that fires while Python runs a hook of its own (a class body's __set_name__, e.g. a
+    # dataclass defined by a module imported late) reaches us wrapped, as the cause of a RuntimeError
+    while not isinstance(exc, EvaluationLimitError) and isinstance(exc.__cause__, EvaluationLimitError):
+        exc = exc.__cause__
     if isinstance(exc, EvaluationLimitError):
         return f"analyze {command}: error: {exc.diagnostic('<' + command + '>').render()}"
     if isinstance(exc, MemoryError):

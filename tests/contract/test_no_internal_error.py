@@ -246,3 +246,21 @@ def test_an_interrupted_pause_of_the_collector_leaves_nothing_to_scan():
         assert gc.get_freeze_count() >= frozen + 50_000
     finally:
         gc.unfreeze()
+
+
+def test_a_limit_that_fires_while_a_class_is_built_is_dl902_not_an_internal_error():
+    """The timer can fire while a module imported late defines a dataclass: Python then raises
+    RuntimeError("Error calling __set_name__ ...") from the limit error (seen once as exit 3 in
+    test_every_command_has_a_time_bound)."""
+    from analyzer.commands.cli import _known_failure
+    from analyzer.engine.errors import EvaluationLimitError
+
+    class Tripping:
+        def __set_name__(self, owner, name):
+            raise EvaluationLimitError("limit timeout=0.001s exceeded")
+
+    with pytest.raises(RuntimeError) as raised:
+        type("Built", (), {"field": Tripping()})
+    line = _known_failure(raised.value, "show", False)
+    assert line is not None and "DL902 limit timeout=0.001s exceeded" in line
+    assert _known_failure(RuntimeError("a real bug"), "show", False) is None
