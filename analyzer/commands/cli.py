@@ -94,6 +94,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     # the first word names the command (the top level takes no option before it but -h and
     # --version); anything else, an unknown command included, gets the full parser
     first = words[0] if words else None
+    if "--no-cache" in (words[:words.index("--")] if "--" in words else words):
+        # before the parser is built: some options' choices come from the rules (a compiled
+        # program, a Lark table), and --no-cache leaves every cache as it found it
+        from analyzer.core import cache
+
+        cache.turn_off()
     parser = build_parser(first if first in _LIVE else None)
     if first == "check":  # a refused command line still writes the artefacts it asked for
         from analyzer.commands.check_errors import parse_or_report

@@ -91,6 +91,21 @@ def _private_dir(path: str) -> Optional[str]:
 _CHECKED: Dict[str, Optional[str]] = {}  # directory -> problem (None: usable), per process
 _AREAS: Dict[tuple, Optional[Path]] = {}  # (cache root, area) -> its directory or None, per process
 _FILES: Dict[tuple, Optional[str]] = {}  # ($XDG_CACHE_HOME or ~/.cache, area) -> its directory or None, per process
+_OFF: list = []  # non-empty once turn_off() ran: no area reads or writes for the rest of the process
+
+
+def turn_off() -> None:
+    """Use no cache for the rest of this process (``--no-cache``): every area reads nothing,
+    writes nothing and creates no directory. Commands also pass ``use_cache`` down to say
+    which facts to recompute; this switch covers the caches a run uses whatever it asked
+    (compiled rule programs, Lark tables), so ``--no-cache`` leaves the cache directory as
+    it found it."""
+    _OFF.append(True)
+
+
+def caches_off() -> bool:
+    """Whether :func:`turn_off` ran in this process."""
+    return bool(_OFF)
 
 
 def _checked(path: str) -> Optional[str]:
@@ -110,7 +125,10 @@ class Area:
         self.fanout = fanout
 
     def directory(self) -> Optional[Path]:
-        """The area's directory, created and checked; None (after one warning) when unusable."""
+        """The area's directory, created and checked; None (after one warning) when unusable,
+        and None when caches are turned off."""
+        if _OFF:
+            return None
         root = cache_root()
         known = _AREAS.get((str(root), self.name), False)
         if known is not False:
@@ -143,6 +161,8 @@ class Area:
     def _file(self, key: str) -> Optional[str]:
         """:meth:`path` as a string: a first history reading asks for 46,000 entries, and
         building each path with pathlib cost more than reading the entry."""
+        if _OFF:
+            return None
         # cache_root()'s base, as a string
         base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
         memo = (base, self.name)

@@ -1,0 +1,56 @@
+"""``--no-cache`` leaves the cache directory as it found it: no compiled program, no Lark
+table, no prune stamp (analyzer/core/cache.turn_off, set by the CLI before its parser is
+built, since some options' choices are read from a compiled rule program)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from analyzer.core import cache
+
+REPO = Path(__file__).resolve().parents[2]
+EXAMPLE = REPO / "examples" / "acme-shop"
+
+pytestmark = pytest.mark.cli
+
+
+def _run(args, xdg: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, XDG_CACHE_HOME=str(xdg), PYTHONPATH=str(REPO),
+               # the programs and tables a checkout ships would hide what a run compiles
+               MEMORY_ANALYZER_IGNORE_SHIPPED="1")
+    return subprocess.run([sys.executable, "-m", "analyzer", *args], env=env, capture_output=True,
+                          text=True, cwd=REPO, timeout=300)
+
+
+@pytest.mark.parametrize("args", [
+    ["check", "--all"],
+    ["read", "--task", "implementation", "--path", "web/src/cart.ts"],
+    ["query", "live_entry(I, T)"],
+])
+def test_a_no_cache_run_writes_no_cache_file(tmp_path, args):
+    xdg = tmp_path / "cli-xdg"
+    xdg.mkdir(mode=0o700)
+    done = _run([*args, "--no-cache", "--project-root", str(EXAMPLE)], xdg)
+    assert done.returncode in (0, 1, 2) and done.stdout, done.stderr  # the example holds INVALID memory on purpose
+    assert sorted(p.relative_to(xdg).as_posix() for p in xdg.rglob("*")) == []
+    # the same run with the cache on stores its compiled programs: the check above can fail
+    done = _run([*args, "--project-root", str(EXAMPLE)], xdg)
+    assert done.returncode in (0, 1, 2) and done.stdout, done.stderr  # the example holds INVALID memory on purpose
+    assert list((xdg / "memory-analyzer" / "programs").iterdir())
+
+
+def test_an_area_turned_off_reads_and_writes_nothing(tmp_path):
+    area = cache.Area("off-test", ".bin")
+    assert area.put("k", b"payload") and area.get("k") == b"payload"
+    cache.turn_off()
+    try:
+        assert area.get("k") is None and not area.has("k") and area.directory() is None
+        assert area.put("k2", b"x") is False
+    finally:
+        cache._OFF.clear()
+    assert area.get("k") == b"payload" and not area.has("k2")
