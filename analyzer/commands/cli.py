@@ -91,15 +91,21 @@ def _command_parser(parser: argparse.ArgumentParser, name: Optional[str]) -> "Pa
 def main(argv: Optional[List[str]] = None) -> int:
     """Entry point of the ``analyze`` console script; returns the exit status."""
     words = sys.argv[1:] if argv is None else list(argv)
+    if "--no-cache" in (words[:words.index("--")] if "--" in words else words):
+        # from before the parser is built: some options' choices come from the rules (a
+        # compiled program, a Lark table), and --no-cache leaves every cache as it found it
+        from analyzer.core import cache
+
+        with cache.turned_off():
+            return _run(words)
+    return _run(words)
+
+
+def _run(words: List[str]) -> int:
+    """:func:`main` for the command line ``words``."""
     # the first word names the command (the top level takes no option before it but -h and
     # --version); anything else, an unknown command included, gets the full parser
     first = words[0] if words else None
-    if "--no-cache" in (words[:words.index("--")] if "--" in words else words):
-        # before the parser is built: some options' choices come from the rules (a compiled
-        # program, a Lark table), and --no-cache leaves every cache as it found it
-        from analyzer.core import cache
-
-        cache.turn_off()
     parser = build_parser(first if first in _LIVE else None)
     if first == "check":  # a refused command line still writes the artefacts it asked for
         from analyzer.commands.check_errors import parse_or_report

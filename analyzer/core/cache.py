@@ -30,6 +30,7 @@ analyzer/project/facts_cache.py.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import itertools
 import marshal
@@ -91,20 +92,26 @@ def _private_dir(path: str) -> Optional[str]:
 _CHECKED: Dict[str, Optional[str]] = {}  # directory -> problem (None: usable), per process
 _AREAS: Dict[tuple, Optional[Path]] = {}  # (cache root, area) -> its directory or None, per process
 _FILES: Dict[tuple, Optional[str]] = {}  # ($XDG_CACHE_HOME or ~/.cache, area) -> its directory or None, per process
-_OFF: list = []  # non-empty once turn_off() ran: no area reads or writes for the rest of the process
+_OFF: list = []  # non-empty while caches are turned off (turned_off(), nested)
 
 
-def turn_off() -> None:
-    """Use no cache for the rest of this process (``--no-cache``): every area reads nothing,
-    writes nothing and creates no directory. Commands also pass ``use_cache`` down to say
-    which facts to recompute; this switch covers the caches a run uses whatever it asked
-    (compiled rule programs, Lark tables), so ``--no-cache`` leaves the cache directory as
-    it found it."""
+@contextlib.contextmanager
+def turned_off():
+    """Use no cache while the block runs (``--no-cache``): every area reads nothing, writes
+    nothing and creates no directory. Commands also pass ``use_cache`` down to say which
+    facts to recompute; this switch covers the caches a run uses whatever it asked (compiled
+    rule programs, Lark tables), so ``--no-cache`` leaves the cache directory as it found it.
+    Scoped, not for the rest of the process: a library caller or a test may run a
+    ``--no-cache`` command and then a cached one in the same process."""
     _OFF.append(True)
+    try:
+        yield
+    finally:
+        _OFF.pop()
 
 
 def caches_off() -> bool:
-    """Whether :func:`turn_off` ran in this process."""
+    """Whether caches are turned off (:func:`turned_off`) in this process right now."""
     return bool(_OFF)
 
 

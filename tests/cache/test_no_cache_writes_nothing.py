@@ -1,6 +1,6 @@
 """``--no-cache`` leaves the cache directory as it found it: no compiled program, no Lark
-table, no prune stamp (analyzer/core/cache.turn_off, set by the CLI before its parser is
-built, since some options' choices are read from a compiled rule program)."""
+table, no prune stamp (analyzer/core/cache.turned_off, entered by the CLI before its parser
+is built, since some options' choices are read from a compiled rule program)."""
 
 from __future__ import annotations
 
@@ -47,10 +47,15 @@ def test_a_no_cache_run_writes_no_cache_file(tmp_path, args):
 def test_an_area_turned_off_reads_and_writes_nothing(tmp_path):
     area = cache.Area("off-test", ".bin")
     assert area.put("k", b"payload") and area.get("k") == b"payload"
-    cache.turn_off()
-    try:
+    with cache.turned_off():
         assert area.get("k") is None and not area.has("k") and area.directory() is None
         assert area.put("k2", b"x") is False
-    finally:
-        cache._OFF.clear()
     assert area.get("k") == b"payload" and not area.has("k2")
+
+
+def test_the_switch_ends_with_the_command(capsys):
+    # a library caller (or a test) runs a --no-cache command, then a cached one
+    from analyzer.commands.cli import main
+
+    assert main(["check", "--no-cache", "--project-root", str(EXAMPLE)]) in (0, 1)
+    assert not cache.caches_off()
