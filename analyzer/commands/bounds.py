@@ -1,4 +1,5 @@
-"""The time bound of every command, and the command-line numbers that set bounds.
+"""The time bound of every command, and the command-line numbers that set bounds
+(``--timeout``, ``--max-memory``, ``--max-tuples``, ``--max-file-bytes``).
 
 Every command has ``--timeout S`` (0 = no limit): the whole command, from the start of its
 work to its last line of output, stops after S seconds with a ``DL902`` error and exit 2,
@@ -88,6 +89,18 @@ def add_timeout(parser: argparse.ArgumentParser, command: str) -> None:
     parser.add_argument("--timeout", type=seconds, default=COMMAND_TIMEOUT_S, metavar="S",
                         help=f"stop the command after S seconds with DL902, exit 2 (default {COMMAND_TIMEOUT_S:g}; "
                              f"0 means no limit)")
+
+
+def add_max_file_bytes(parser: argparse.ArgumentParser) -> None:
+    """``--max-file-bytes N``: the size cap of one memory file (every command that loads a project)."""
+    from analyzer.project.files import SIZE_CAP
+
+    # default None: the project configuration's max-file-bytes, else SIZE_CAP (analyzer.commands.cli
+    # settles it before the command runs, so every command sees a number)
+    parser.add_argument("--max-file-bytes", type=positive_int, default=None, metavar="N",
+                        help=f"largest memory file read, in bytes (default: max-file-bytes of the project "
+                             f"configuration, else {SIZE_CAP}, 10 MiB); a larger file is an error, not a "
+                             "silently missing module")
 
 
 def command_watchdog(args: Any) -> Optional[Any]:

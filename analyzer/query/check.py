@@ -136,10 +136,10 @@ def _refused(project, use_cache: bool):
     rules/needed.dl) but could not use: a symlink, not a regular file, unreadable, not UTF-8,
     over the size cap (spec §9: such input escapes as ``Error: …``, exit 2), or None.
     The lines are read's (analyzer/query/needed.py): ``Error: <path>:<line>:<col>: <CODE> <cause>``."""
-    from analyzer.query.needed import error_line, unusable
-
     if not project.unusable:
         return None  # nothing is unusable: no file the rules could name
+    from analyzer.query.needed import error_line, unusable
+
     engine = check_program(use_cache)
     inputs = engine.needed(["needed_file"])
     facts = {rel: rows for rel, rows in project.facts.relation_sets().items() if rel in inputs}
@@ -226,9 +226,11 @@ def finish(request: CheckRequest, project, facts, needed, db):
 
 
 def _pack_reads(request: CheckRequest) -> List[str]:
+    if not request.packs:
+        return []
     from analyzer.query.packs import check_relations
 
-    return check_relations(request.packs) if request.packs else []
+    return check_relations(request.packs)
 
 
 def _merge_review(request: CheckRequest, project, ref: str, problems):
