@@ -10,7 +10,7 @@ as ``query`` did for its evaluation. Defaults (docs/cli.md, "Time bounds"):
 - ``mcp``: the same, for each tool call (the server itself runs until its input ends);
 - every other command: :data:`COMMAND_TIMEOUT_S`.
 
-The bound is a :class:`~analyzer.engine.watchdog.Watchdog` armed around the command
+The bound is a :class:`~analyzer.engine.limits.Watchdog` armed around the command
 (:func:`command_watchdog`): its timer signal checks the deadline every 50 ms whatever runs
 (extraction, Git, evaluation, rendering), so no phase of a command is outside it. ``query``
 keeps its own watchdog (it also enforces tuples and memory, and must report its error as a
@@ -114,7 +114,6 @@ def command_watchdog(args: Any) -> Optional[Any]:
     timeout = getattr(args, "timeout", None)
     if args.command in ("shell", "query", "mcp") or not timeout:
         return None
-    from analyzer.engine.limits import Limits
-    from analyzer.engine.watchdog import Watchdog
+    from analyzer.engine.limits import Limits, Watchdog
 
     return Watchdog(Limits(max_tuples=1 << 62, timeout_s=timeout, max_memory=None))

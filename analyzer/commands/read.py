@@ -146,7 +146,7 @@ def run(args: argparse.Namespace) -> int:
     explicit_hints(args, [m.path for m in result.modules if not (m.disposition.startswith("missing")
                                                                   and (m.matching_input or "").startswith(
                                                                       ("rule:", "profile:", "area:")))])
-    from analyzer.query.redaction import redacted
+    from analyzer.query.scans import redacted
     from analyzer.query.scans import protect_pack
 
     for warning in protect_pack(result, project):  # secrets hidden, hidden text escaped

@@ -22,7 +22,7 @@ _EXPORTS = {
     "Limits": "analyzer.engine.limits",
     "Database": "analyzer.engine.database",
     "Proof": "analyzer.engine.provenance",
-    "RuleStats": "analyzer.engine.profile",
+    "RuleStats": "analyzer.engine.database",
     "EngineError": "analyzer.engine.errors",
     "EvaluationLimitError": "analyzer.engine.errors",
     "StratificationError": "analyzer.engine.errors",

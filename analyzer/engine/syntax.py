@@ -21,7 +21,7 @@ from lark.exceptions import UnexpectedInput
 
 from analyzer.core.diagnostics import Diagnostic, DiagnosticError
 from analyzer.engine import ast
-from analyzer.engine import errors_table as et
+import analyzer.engine.errors as et
 from analyzer.engine.limits import MAX_EXPRESSION_DEPTH, MAX_NUMBER
 from analyzer.engine import sourcefile
 from analyzer.core.resources import data_file

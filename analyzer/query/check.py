@@ -25,9 +25,9 @@ from analyzer.query.program import extracted, shipped_program
 from analyzer.query.agents import inputs_digest, run_agents_check
 from analyzer.query.check_legacy import aborted, add_scans, outside_inputs
 from analyzer.query import check_cache, scans
+from analyzer.query.scans import redact_result
 from analyzer.project.loader import gc_paused, load_project
 from analyzer.project import files, vocab
-from analyzer.query.redaction import redact_result
 from analyzer.history.repofiles import list_files
 
 #: Families that read files outside the memory dir (agent instruction files, the local
