@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Iterable, Iterator, Optional, Protocol, Tuple
 
-from analyzer.engine import glob as globs
+import analyzer.engine.glob as globs
 from analyzer.engine.errors import EngineError, EvaluationLimitError
 from analyzer.engine.linear_re import compile_pattern, pattern_problem
 from analyzer.engine.limits import MAX_NUMBER, MAX_SYMBOL_LENGTH

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import List, Optional
 
 from analyzer.core.diagnostics import Diagnostic, DiagnosticError, sort_diagnostics
-from analyzer.engine import ast, sourcefile
+import analyzer.engine.ast as ast
+import analyzer.engine.sourcefile as sourcefile
 from analyzer.engine.builtins import ANY, BUILTINS, CONSTANT_CHECKS
 from analyzer.engine.errors import INCLUDE_NOT_FOUND, syntax_codes
 from analyzer.engine.syntax import line_of, parse_program

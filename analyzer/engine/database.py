@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Dict, Iterable, List, Mapping, Optional, Union
 
 from analyzer.core.span import Span
-from analyzer.engine import ast
+import analyzer.engine.ast as ast
 from analyzer.engine.errors import EngineError, FactsError
 
 _PYTYPE = {ast.SYMBOL: str, ast.NUMBER: int}

@@ -12,7 +12,7 @@ import time
 from operator import itemgetter
 from typing import Dict, Iterable, List, Mapping, Optional
 
-from analyzer.engine import ast
+import analyzer.engine.ast as ast
 from analyzer.engine.database import Database, RuleStats, check_facts
 from analyzer.engine.errors import EngineError
 from analyzer.engine.indexes import Indexes
