@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Callable, Iterable, Iterator, Optional, Protocol, Tuple
 
 import analyzer.engine.glob as globs
-from analyzer.engine.errors import EngineError, EvaluationLimitError
+from analyzer.engine.errors import EngineError
 from analyzer.engine.linear_re import compile_pattern, pattern_problem
 from analyzer.engine.limits import MAX_NUMBER, MAX_SYMBOL_LENGTH
 from analyzer.engine.glob_ext import glob_match_ext

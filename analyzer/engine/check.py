@@ -9,7 +9,6 @@ analysis lives in :mod:`analyzer.engine.safety`.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import List, Optional
 
 from analyzer.core.diagnostics import Diagnostic, DiagnosticError, sort_diagnostics
