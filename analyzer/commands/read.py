@@ -146,8 +146,7 @@ def run(args: argparse.Namespace) -> int:
     explicit_hints(args, [m.path for m in result.modules if not (m.disposition.startswith("missing")
                                                                   and (m.matching_input or "").startswith(
                                                                       ("rule:", "profile:", "area:")))])
-    from analyzer.query.scans import redacted
-    from analyzer.query.scans import protect_pack
+    from analyzer.query.scans import protect_pack, redacted
 
     for warning in protect_pack(result, project):  # secrets hidden, hidden text escaped
         print(f"analyze read: warning: {warning}", file=sys.stderr)

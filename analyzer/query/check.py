@@ -25,7 +25,6 @@ from analyzer.query.program import extracted, shipped_program
 from analyzer.query.agents import inputs_digest, run_agents_check
 from analyzer.query.check_legacy import aborted, add_scans, outside_inputs
 from analyzer.query import check_cache, scans
-from analyzer.query.scans import redact_result
 from analyzer.project.loader import gc_paused, load_project
 from analyzer.project import files, vocab
 from analyzer.history.repofiles import list_files
@@ -212,7 +211,7 @@ def finish(request: CheckRequest, project, facts, needed, db):
                                       proofs=request.with_proofs, covered=needed))
     combined = combine(results)
     combined.merge = merge
-    redact_result(combined)  # before it is cached or rendered: no output prints a secret
+    scans.redact_result(combined)  # before it is cached or rendered: no output prints a secret
     # what the result depends on outside the memory dir (checked again before a cached result is reused)
     probes = dict(facts.get("source_path", ())) if "source_path" in needed else {}
     if set(request.families) & set(SCANNING):
