@@ -4,6 +4,9 @@ A part of ``check``: analyzer/commands/check.py declares these options through
 :func:`add_arguments` and hands the command line here when ``--base`` or ``--autonomy`` is
 given. Exit 0 (CLEAR, REVIEW), 1 (CONFLICT, INVALID findings), 2 (a blind spot, Git or plan
 or configuration errors, an invalid level: the valid ones are listed).
+
+The agent-author option and its check (:func:`add_agent_option`, :func:`history_options`)
+are here too: ``analyze readiness`` asks the same question of history and imports them.
 """
 
 from __future__ import annotations
@@ -17,8 +20,6 @@ from analyzer.project import vocab
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the autonomy options of ``check``."""
-    from analyzer.commands.readiness import add_agent_option
-
     group = parser.add_argument_group("autonomy (judge memory changes between revisions)")
     group.add_argument("--autonomy", default=None, choices=vocab.modes(),
                        help="the autonomy level the changes are judged by (default: the configuration's `autonomy`, "
@@ -36,6 +37,36 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="a name a `Memory-Confirmed-By:` trailer may carry (repeatable; default: the "
                             "configuration's `reviewers`)")
     add_agent_option(group)
+
+
+def add_agent_option(parser: argparse.ArgumentParser) -> None:
+    """``--agent-author PATTERN`` (repeatable; also the configuration's `agent-authors`)."""
+    parser.add_argument("--agent-author", dest="agent_authors", action="append", default=None, metavar="PATTERN",
+                        help="a regular expression an agent's commit author (`Name <email>`) fully matches (Python's "
+                             "syntax without lookaround or backreferences, matched in linear time); "
+                             "commits with a `Memory-Agent:` trailer are agents' too (default: the configuration's "
+                             "`agent-authors`)")
+
+
+def history_options(args: argparse.Namespace, command: str, configured: bool = False):
+    """Fill the options the configuration sets (unless ``configured``: the caller applied it,
+    as check --base does with the base revision's trusted keys) and check the author
+    patterns: None, or ``(code, message, path, line)`` of the first problem."""
+    from analyzer.project import config
+    from analyzer.engine.linear_re import pattern_problem
+
+    try:
+        if not configured:
+            config.apply(args, command, config.load(args.project_root))
+    except config.ConfigError as exc:
+        return exc.code, exc.message, exc.path, exc.line
+    args.agent_authors = args.agent_authors or []
+    for pattern in args.agent_authors:  # matched in linear time (analyzer/engine/linear_re.py)
+        problem = pattern_problem(pattern)
+        if problem:
+            return ("MA-USAGE", f"agent author pattern {pattern!r} is not a regular expression: "
+                    f"{problem.split(': ', 1)[1]}", "<command line>", 1)
+    return None
 
 
 GATE_OPTIONS = (("--fail-on", "fail_on"), ("--select", "select"), ("--ignore", "ignore"), ("--baseline", "baseline"))
@@ -62,7 +93,6 @@ def run(args: argparse.Namespace) -> int:
     """Run the autonomy check (the configuration has been applied) and print it."""
     from pathlib import Path
 
-    from analyzer.commands.readiness import history_options
     from analyzer.query.autonomy import run_autonomy
 
     args.format = args.format or "text"

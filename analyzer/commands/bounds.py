@@ -1,4 +1,5 @@
-"""The time bound of every command, and the command-line numbers that set bounds.
+"""The time bound of every command, and the command-line numbers that set bounds
+(``--timeout``, ``--max-memory``, ``--max-tuples``, ``--max-file-bytes``).
 
 Every command has ``--timeout S`` (0 = no limit): the whole command, from the start of its
 work to its last line of output, stops after S seconds with a ``DL902`` error and exit 2,
@@ -9,7 +10,7 @@ as ``query`` did for its evaluation. Defaults (docs/cli.md, "Time bounds"):
 - ``mcp``: the same, for each tool call (the server itself runs until its input ends);
 - every other command: :data:`COMMAND_TIMEOUT_S`.
 
-The bound is a :class:`~analyzer.engine.watchdog.Watchdog` armed around the command
+The bound is a :class:`~analyzer.engine.limits.Watchdog` armed around the command
 (:func:`command_watchdog`): its timer signal checks the deadline every 50 ms whatever runs
 (extraction, Git, evaluation, rendering), so no phase of a command is outside it. ``query``
 keeps its own watchdog (it also enforces tuples and memory, and must report its error as a
@@ -90,6 +91,18 @@ def add_timeout(parser: argparse.ArgumentParser, command: str) -> None:
                              f"0 means no limit)")
 
 
+def add_max_file_bytes(parser: argparse.ArgumentParser) -> None:
+    """``--max-file-bytes N``: the size cap of one memory file (every command that loads a project)."""
+    from analyzer.project.files import SIZE_CAP
+
+    # default None: the project configuration's max-file-bytes, else SIZE_CAP (analyzer.commands.cli
+    # settles it before the command runs, so every command sees a number)
+    parser.add_argument("--max-file-bytes", type=positive_int, default=None, metavar="N",
+                        help=f"largest memory file read, in bytes (default: max-file-bytes of the project "
+                             f"configuration, else {SIZE_CAP}, 10 MiB); a larger file is an error, not a "
+                             "silently missing module")
+
+
 def command_watchdog(args: Any) -> Optional[Any]:
     """The watchdog that bounds the whole command (None for the shell, which bounds each
     line, for ``mcp``, which bounds each call, for ``query``, which bounds itself from ``args._started``, and when ``--timeout 0``
@@ -101,7 +114,6 @@ def command_watchdog(args: Any) -> Optional[Any]:
     timeout = getattr(args, "timeout", None)
     if args.command in ("shell", "query", "mcp") or not timeout:
         return None
-    from analyzer.engine.limits import Limits
-    from analyzer.engine.watchdog import Watchdog
+    from analyzer.engine.limits import Limits, Watchdog
 
     return Watchdog(Limits(max_tuples=1 << 62, timeout_s=timeout, max_memory=None))

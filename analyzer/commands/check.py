@@ -3,15 +3,25 @@
 Dispatch is the reference's: ``--conflicts`` wins, then ``--routing``, ``--reachability``,
 ``--freshness``; no flag runs the full legacy check; ``--all`` (ours) runs every family in
 one evaluation and prints each family's block.
+
+Its rule packs (``--rules PACK.dl``; the packs themselves are analyzer/query/packs.py) and, when
+it cannot run, every artefact it was asked for are here too: a configuration, usage, rule-pack,
+baseline or project-root error still writes each requested ``--output FORMAT:FILE`` (and the
+``--format`` output on stdout) from a :func:`~analyzer.contract.check_model.failed_run` result
+(:func:`write_errors`), so a CI upload step finds its file and shows the cause: SARIF with
+``executionSuccessful: false`` and the error as a notification, a JUnit ``error`` case, a
+``::error`` annotation and a line in ``$GITHUB_STEP_SUMMARY``, a Markdown summary.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import sys
+from typing import List, Optional, Tuple
 
 from analyzer.core import exitcodes
-from analyzer.commands import check_errors
 
 FLAGS = ("conflicts", "routing", "reachability", "freshness", "agents")  # dispatch priority (§9)
 
@@ -38,17 +48,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--introduced-depth", type=positive_int, default=None, metavar="N",
                         help="with --introduced: read at most N memory commits back (default 100); a finding still "
                              "present at the oldest is reported as present since it or earlier")
-    from analyzer.commands.read import add_max_file_bytes
+    from analyzer.commands.bounds import add_max_file_bytes
     from analyzer.project.root import add_root_arguments
 
     add_root_arguments(parser)
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
     add_max_file_bytes(parser)
     add_output_arguments(parser)
-    from analyzer.commands import autonomy, check_gate, check_packs
+    from analyzer.commands import autonomy, gating
 
-    check_gate.add_arguments(parser)
-    check_packs.add_arguments(parser)
+    gating.add_arguments(parser)
+    add_pack_arguments(parser)
     autonomy.add_arguments(parser)
 
 
@@ -126,15 +136,13 @@ def run(args: argparse.Namespace) -> int:
     options = {"merge_base": args.merge_base} if args.merge_base is not None else {}
     # §9.8: --security/--privacy act only on plain check (ignored with a family flag)
     options.update({flag: "1" for flag in ("security", "privacy") if getattr(args, flag, False)})
-    from analyzer.commands import check_packs
-
-    packs, failed = check_packs.load(args)
+    packs, failed = load_packs(args)
     if failed is not None:
         return failed
-    from analyzer.commands import check_gate
+    from analyzer.commands import gating
 
-    gate = check_gate.make_gate(args, "check", [c.code for c in packs.codes()] if packs else (),
-                                on_error=lambda code, message: check_errors.write(args, message, code))
+    gate = gating.make_gate(args, "check", [c.code for c in packs.codes()] if packs else (),
+                            on_error=lambda code, message: write_errors(args, message, code))
     if isinstance(gate, int):
         return gate
     from analyzer.commands.check_formats import Context, parse_output, render, wants_report
@@ -151,10 +159,13 @@ def run(args: argparse.Namespace) -> int:
         # their document on stdout, so the message goes to stderr.
         text_out = result.exit_code == exitcodes.FAILED and args.format == "text" and not args.output
         print(result.failure.message, file=sys.stdout if text_out else sys.stderr)
-    from analyzer.query.report import report_of
+    parts = None
+    if report:
+        from analyzer.query.report import report_of
 
-    parts = report_of(result)  # the report family split out (a result without it as it is)
-    result = check_gate.apply_gate(parts.check, gate)
+        parts = report_of(result)  # the report family split out (an error result as it is)
+        result = parts.check
+    result = gating.apply_gate(result, gate)
     if args.introduced and result.failure is None:
         from analyzer.history.git import GitError
         from analyzer.query.introduced import DEPTH, attach, trace
@@ -165,11 +176,47 @@ def run(args: argparse.Namespace) -> int:
             attach(result, trace(request, result, args.introduced_depth or DEPTH))
         except GitError as exc:
             return autonomy.error(args, "MA-GIT", f"--introduced: {exc}")
-    ctx = Context(str(args.project_root), report=parts if parts.full else None, **sarif_options(args))
+    ctx = Context(str(args.project_root), report=parts if parts is not None and parts.full else None, **sarif_options(args))
     status = write_outputs(args, lambda fmt: render(fmt, result, ctx))
     if status:
         return status
     return result.exit_code if result.exit_code in (0, 1, 2) else exitcodes.INTERNAL
+
+
+def add_pack_arguments(parser: argparse.ArgumentParser) -> None:
+    """Declare ``--rules`` and ``--with-proofs``."""
+    parser.add_argument("--rules", dest="packs", action="append", default=[], metavar="PACK.dl",
+                        help="also report the findings of a rule pack (repeatable)")
+    parser.add_argument("--with-proofs", action="store_true",
+                        help="add a proof tree to every finding (JSON `proofs`, SARIF code flows)")
+
+
+def load_packs(args: argparse.Namespace) -> Tuple[Optional[object], Optional[int]]:
+    """``(PackSet or None, None)``, or ``(None, exit status)`` after reporting a bad pack on
+    stderr (and the ``check.error`` document with ``--format json``): exit 2."""
+    if not args.packs:
+        return None, None
+    from analyzer.core.diagnostics import DiagnosticError
+    from analyzer.query import packs
+
+    try:
+        return packs.load_packs(args.packs, use_cache=not args.no_cache), None
+    except DiagnosticError as exc:
+        for diag in exc.diagnostics:
+            print(diag.render(), file=sys.stderr)
+        first = exc.diagnostics[0]
+        status = write_errors(args, "\n".join(d.render(caret=False) for d in exc.diagnostics), first.code,
+                              first.span.path, first.span.line, first.span.col)
+        if status != exitcodes.INVALID:
+            return None, status
+        if args.format == "json":
+            from analyzer.contract.output import emit_json
+
+            status = emit_json("check", "error", {"status": "INVALID", "exit_code": exitcodes.INVALID,
+                                                  "diagnostics": [d.as_dict() for d in exc.diagnostics]})
+            if status:
+                return None, status
+        return None, exitcodes.INVALID
 
 
 def sarif_options(args: argparse.Namespace) -> dict:
@@ -196,8 +243,7 @@ def _refuse(args: argparse.Namespace, command: str, shown: str, diagnostic: dict
     if command != "check":
         return exitcodes.INVALID
     path = "" if diagnostic["path"] == "<command line>" else diagnostic["path"]
-    return check_errors.write(args, diagnostic["message"], diagnostic["code"], path, diagnostic["line"],
-                              diagnostic["col"])
+    return write_errors(args, diagnostic["message"], diagnostic["code"], path, diagnostic["line"], diagnostic["col"])
 
 
 def apply_config(args: argparse.Namespace, command: str, names=None, trust_base=None):
@@ -280,7 +326,6 @@ def refuse_targets(args: argparse.Namespace, names=None):
     """Exit 2 after one ``MA-OUTPUT`` line when an ``--output`` target may not be written
     (analyzer/commands/outfiles.py: memory dir, .git, symlink, not a regular file); None when all
     may. Judged before the analysis runs and again just before writing."""
-    from analyzer.commands.outfiles import refusal
     from analyzer.commands.check_formats import parse_output
 
     root, memory_dir = str(getattr(args, "project_root", ".") or "."), getattr(args, "memory_dir", "docs/memory")
@@ -290,7 +335,11 @@ def refuse_targets(args: argparse.Namespace, names=None):
             print(f"analyze: error: MA-USAGE --output {spec}: {typo}", file=sys.stderr)
             return exitcodes.INVALID
         path = parse_output(spec, args.format, names)[1]
-        reason = path is not None and refusal(path, root, memory_dir)
+        if path is None:
+            continue
+        from analyzer.commands.outfiles import refusal  # loaded only when a file is named
+
+        reason = refusal(path, root, memory_dir)
         if reason:
             print(f"analyze: error: MA-OUTPUT refused to write {path}: {reason}", file=sys.stderr)
             return exitcodes.INVALID
@@ -309,8 +358,6 @@ def write_outputs(args: argparse.Namespace, render, names=None, stdout: bool = T
             print(f"analyze: error: --output {spec}: this command writes {' or '.join(names)}, not {head}",
                   file=sys.stderr)
             return exitcodes.INVALID
-    from analyzer.commands.outfiles import OutputRefused, write_text
-
     targets = [parse_output(spec, args.format, names) for spec in args.output]
     root, memory_dir = str(getattr(args, "project_root", ".") or "."), getattr(args, "memory_dir", "docs/memory")
     refused = refuse_targets(args, names)  # every target is judged before any is written
@@ -328,6 +375,8 @@ def write_outputs(args: argparse.Namespace, render, names=None, stdout: bool = T
         if path is None:
             sys.stdout.write(text)
             continue
+        from analyzer.commands.outfiles import OutputRefused, write_text  # loaded only when a file is named
+
         try:
             write_text(path, text, root, memory_dir)
         except OutputRefused as exc:
@@ -337,3 +386,72 @@ def write_outputs(args: argparse.Namespace, render, names=None, stdout: bool = T
             print(f"analyze: error: MA-OUTPUT cannot write {path}: {exc.strerror}", file=sys.stderr)
             return exitcodes.INVALID
     return exitcodes.OK
+
+
+#: formats whose error output the caller has written (stderr text, the JSON error document)
+WRITTEN_BY_CALLER = ("text", "json")
+
+
+def write_errors(args: argparse.Namespace, message: str, code: str, path: str = "", line: int = 1,
+                 col: int = 1) -> int:
+    """Write the error ``message`` (``code``, at ``path:line:col`` when a file is at fault) to
+    every output the command line requested; ``exitcodes.INVALID`` (or the write's failure).
+    Text and JSON are not written here (:data:`WRITTEN_BY_CALLER`): the caller has put the error
+    on stderr and, for ``--format json``, printed the ``check.error`` document already."""
+    from analyzer.contract.check_model import failed_run
+    from analyzer.commands.check_formats import RENDERERS, Context, render
+
+    fmt = getattr(args, "format", None)
+    fmt = fmt if fmt in RENDERERS else "text"
+    # the project root and memory dir go along: every file is written through analyzer/commands/outfiles.py,
+    # which refuses a target in the memory dir or .git of this project
+    shown = argparse.Namespace(format=fmt, output=list(getattr(args, "output", None) or []),
+                               project_root=str(getattr(args, "project_root", None) or "."),
+                               memory_dir=getattr(args, "memory_dir", None) or "docs/memory")
+    result = failed_run(message, code, path, line, col)
+    ctx = Context(str(getattr(args, "project_root", None) or "."), **sarif_options(args))
+    status = write_outputs(shown, lambda f: render(f, result, ctx), stdout=fmt not in WRITTEN_BY_CALLER)
+    return status or exitcodes.INVALID
+
+
+def usage_words(words: List[str]) -> argparse.Namespace:
+    """What a ``check`` command line argparse refused still says about its outputs: every
+    ``--output``, ``--format``, ``--project-root``, ``--memory-dir`` and SARIF option given
+    (read without argparse, which stopped at the error)."""
+    found = argparse.Namespace(format=None, output=[], project_root=None, memory_dir=None, help_uri=None,
+                               sarif_category=None)
+    names = {"--output": "output", "--format": "format", "--project-root": "project_root",
+             "--memory-dir": "memory_dir", "--help-uri": "help_uri", "--sarif-category": "sarif_category"}
+    i = 0
+    while i < len(words):
+        word = words[i]
+        key, sep, value = word.partition("=")
+        if key in names and (sep or i + 1 < len(words)):
+            if not sep:
+                value, i = words[i + 1], i + 1
+            if names[key] == "output":
+                found.output.append(value)
+            else:
+                setattr(found, names[key], value)
+        i += 1
+    from analyzer.commands.check_formats import RENDERERS
+
+    if found.format not in RENDERERS:
+        found.format = None
+    return found
+
+
+def parse_or_report(parser: argparse.ArgumentParser, words: List[str]) -> tuple:
+    """``parser.parse_known_args(words)`` for ``check``; on a usage error, argparse's message on
+    stderr as usual, then the requested artefacts with it (MA-USAGE), and SystemExit(2)."""
+    err = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(err):
+            return parser.parse_known_args(words)
+    except SystemExit as exc:
+        sys.stderr.write(err.getvalue())
+        if exc.code not in (0, None):
+            lines = [l for l in err.getvalue().splitlines() if l.strip()]
+            message = lines[-1] if lines else "invalid command line"
+            write_errors(usage_words(words[1:]), message, "MA-USAGE")
+        raise

@@ -108,7 +108,7 @@ def _run(words: List[str]) -> int:
     first = words[0] if words else None
     parser = build_parser(first if first in _LIVE else None)
     if first == "check":  # a refused command line still writes the artefacts it asked for
-        from analyzer.commands.check_errors import parse_or_report
+        from analyzer.commands.check import parse_or_report
 
         args, extra = parse_or_report(parser, words)
     else:
@@ -122,7 +122,7 @@ def _run(words: List[str]) -> int:
         # the command's own usage, not the top level's: the error is about its options
         command_parser = _command_parser(parser, getattr(args, "command", None))
         if first == "check":  # the same refusal, and the artefacts the command line asked for
-            from analyzer.commands.check_errors import parse_or_report
+            from analyzer.commands.check import parse_or_report
 
             parse_or_report(_Refuse(command_parser, extra), words)
         command_parser.unknown_arguments(extra)

@@ -29,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--relation", action="append", default=[], metavar="NAME",
                         help="only dump this relation (repeatable)")
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the facts cache")
-    from analyzer.commands.read import add_max_file_bytes
+    from analyzer.commands.bounds import add_max_file_bytes
 
     add_max_file_bytes(parser)
 

@@ -14,7 +14,7 @@ from analyzer.core import exitcodes
 
 def add_project_arguments(parser: argparse.ArgumentParser) -> None:
     """--project-root, --memory-dir, --no-cache, --max-file-bytes and --format, as `read` spells them."""
-    from analyzer.commands.read import add_max_file_bytes
+    from analyzer.commands.bounds import add_max_file_bytes
     from analyzer.project.root import add_root_arguments
 
     add_root_arguments(parser)

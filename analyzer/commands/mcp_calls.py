@@ -6,7 +6,7 @@ captured, so the answer is byte for byte the document ``analyze COMMAND --format
 prints. Around it:
 
 * **Time**: the command's ``--timeout`` (the server's per-call bound) arms the same
-  :class:`~analyzer.engine.watchdog.Watchdog` the console arms; calls run in the server's main
+  :class:`~analyzer.engine.limits.Watchdog` the console arms; calls run in the server's main
   thread, where its timer signal can interrupt any phase. A limit is DL902, as on the CLI.
 * **Size**: an answer over ``max_bytes`` is cut there and comes back as a tool error
   (MA-MCP-SIZE) whose text ends with a note saying how large the whole answer was.

@@ -20,8 +20,6 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 #: the prefixes of ``explicit`` values and the read options they stand for
 EXPLICIT = (("rule", "--rule"), ("profile", "--profile"), ("area", "--area"))
-#: the read request's options, shared by the tools that evaluate one (read, why, whynot, query)
-_REQUEST = ("task", "paths", "explicit")
 
 
 @dataclass(frozen=True)

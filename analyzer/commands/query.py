@@ -20,7 +20,8 @@ from analyzer.core import exitcodes
 from analyzer.core.span import Span
 from analyzer.commands.bounds import positive_int, seconds, size as _size
 from analyzer.commands import read as read_command
-from analyzer.engine.limits import Limits, QUERY_TIMEOUT_S
+from analyzer.engine.errors import EngineError, EvaluationLimitError
+from analyzer.engine.limits import Limits, QUERY_TIMEOUT_S, Watchdog
 from analyzer.project.root import paths_from_cwd, resolve_root
 
 
@@ -55,7 +56,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Answer and print; 0 on success (with or without answers), 2 on invalid input or a limit."""
     from analyzer.core.diagnostics import Diagnostic, DiagnosticError
-    from analyzer.engine.errors import EngineError, EvaluationLimitError
     from analyzer.query.needed import UnusableInput
     from analyzer.query.read import UnknownTask
 
@@ -127,8 +127,6 @@ def _limits(args):
 
 
 def _watchdog(args):
-    from analyzer.engine.watchdog import Watchdog
-
     dog = Watchdog(_limits(args))
     started = getattr(args, "_started", None)  # when the command started (analyzer/commands/bounds.py)
     if started is not None and dog.deadline is not None:
@@ -225,7 +223,7 @@ def _emit(args, answer) -> int:
         print("", file=out)
         print(note, file=out)
     if answer.stats is not None:
-        from analyzer.engine.profile import render_profile
+        from analyzer.engine.database import render_profile
 
         print("", file=out)
         print(render_profile(answer.stats), file=out)

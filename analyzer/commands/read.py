@@ -7,7 +7,7 @@ import sys
 
 from analyzer.core import exitcodes
 from analyzer.core.span import Span
-from analyzer.commands.bounds import positive_int
+from analyzer.commands import bounds
 from analyzer.project.root import absolute_path_hint, add_root_arguments, paths_from_cwd, resolve_root
 
 
@@ -25,19 +25,7 @@ def add_request_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-local", action="store_true", help="ignore the repo-external local overlay")
     add_root_arguments(parser)
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
-    add_max_file_bytes(parser)
-
-
-def add_max_file_bytes(parser: argparse.ArgumentParser) -> None:
-    """``--max-file-bytes N``: the size cap of one memory file (every command that loads a project)."""
-    from analyzer.project.files import SIZE_CAP
-
-    # default None: the project configuration's max-file-bytes, else SIZE_CAP (analyzer.commands.cli
-    # settles it before the command runs, so every command sees a number)
-    parser.add_argument("--max-file-bytes", type=positive_int, default=None, metavar="N",
-                        help=f"largest memory file read, in bytes (default: max-file-bytes of the project "
-                             f"configuration, else {SIZE_CAP}, 10 MiB); a larger file is an error, not a "
-                             "silently missing module")
+    bounds.add_max_file_bytes(parser)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -158,8 +146,7 @@ def run(args: argparse.Namespace) -> int:
     explicit_hints(args, [m.path for m in result.modules if not (m.disposition.startswith("missing")
                                                                   and (m.matching_input or "").startswith(
                                                                       ("rule:", "profile:", "area:")))])
-    from analyzer.query.redaction import redacted
-    from analyzer.query.scans import protect_pack
+    from analyzer.query.scans import protect_pack, redacted
 
     for warning in protect_pack(result, project):  # secrets hidden, hidden text escaped
         print(f"analyze read: warning: {warning}", file=sys.stderr)

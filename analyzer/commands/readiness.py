@@ -17,49 +17,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--as-of", default=None, metavar="TIME",
                         help="take the readings at TIME (ISO 8601, or @SECONDS; default: the commit time of --head)")
     parser.add_argument("--head", default="HEAD", metavar="REV", help="the history to read (default: HEAD)")
-    add_agent_option(parser)
+    from analyzer.commands.autonomy import add_agent_option
     from analyzer.project.root import add_root_arguments
 
+    add_agent_option(parser)
     add_root_arguments(parser)
     parser.add_argument("--no-cache", action="store_true",
                         help="do not read or write the parse cache or the per-commit Git results (history cache)")
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format (default: text)")
 
 
-def add_agent_option(parser: argparse.ArgumentParser) -> None:
-    """``--agent-author PATTERN`` (repeatable; also the configuration's `agent-authors`)."""
-    parser.add_argument("--agent-author", dest="agent_authors", action="append", default=None, metavar="PATTERN",
-                        help="a regular expression an agent's commit author (`Name <email>`) fully matches (Python's "
-                             "syntax without lookaround or backreferences, matched in linear time); "
-                             "commits with a `Memory-Agent:` trailer are agents' too (default: the configuration's "
-                             "`agent-authors`)")
-
-
-def history_options(args: argparse.Namespace, command: str, configured: bool = False):
-    """Fill the options the configuration sets (unless ``configured``: the caller applied it,
-    as check --base does with the base revision's trusted keys) and check the author
-    patterns: None, or ``(code, message, path, line)`` of the first problem."""
-    from analyzer.project import config
-    from analyzer.engine.linear_re import pattern_problem
-
-    try:
-        if not configured:
-            config.apply(args, command, config.load(args.project_root))
-    except config.ConfigError as exc:
-        return exc.code, exc.message, exc.path, exc.line
-    args.agent_authors = args.agent_authors or []
-    for pattern in args.agent_authors:  # matched in linear time (analyzer/engine/linear_re.py)
-        problem = pattern_problem(pattern)
-        if problem:
-            return ("MA-USAGE", f"agent author pattern {pattern!r} is not a regular expression: "
-                    f"{problem.split(': ', 1)[1]}", "<command line>", 1)
-    return None
-
-
 def run(args: argparse.Namespace) -> int:
     """Take the readings and print them (text or the ``readiness.result`` document)."""
     from pathlib import Path
 
+    from analyzer.commands.autonomy import history_options
     from analyzer.commands.read import history_error, usage_error
     from analyzer.query.readiness import run_readiness
     from analyzer.project.root import resolve_root

@@ -16,7 +16,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the report options."""
     from analyzer.project.root import add_root_arguments
 
-    from analyzer.commands.read import add_max_file_bytes
+    from analyzer.commands.bounds import add_max_file_bytes
 
     add_root_arguments(parser)
     parser.add_argument("--no-cache", action="store_true", help="do not read or write the parse cache")
@@ -25,9 +25,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output", action="append", default=None, metavar="[FORMAT:]FILE",
                         help="write the report to FILE instead of stdout; FORMAT:FILE writes that format to FILE "
                              "as well (repeatable)")
-    from analyzer.commands import check_gate
+    from analyzer.commands import gating
 
-    check_gate.add_arguments(parser)
+    gating.add_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -48,15 +48,15 @@ def run(args: argparse.Namespace) -> int:
         return failed
     if args.format == "text":  # apply_config's default is check's
         args.format = "markdown"
-    from analyzer.commands import check_gate
+    from analyzer.commands import gating
 
-    gate = check_gate.make_gate(args, "report")
+    gate = gating.make_gate(args, "report")
     if isinstance(gate, int):
         return gate
     report = run_report(Path(args.project_root), args.memory_dir, not args.no_cache, args.max_file_bytes)
     if report.check.failure is not None:
         print(report.check.failure.message, file=sys.stderr)
-    report.check = check_gate.apply_gate(report.check, gate, "report")
+    report.check = gating.apply_gate(report.check, gate, "report")
     status = _write(args, report)
     return status or (report.check.exit_code if report.check.exit_code in (0, 1, 2) else exitcodes.INTERNAL)
 

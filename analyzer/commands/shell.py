@@ -34,8 +34,7 @@ def run(args: argparse.Namespace) -> int:
     if not Path(args.project_root).is_dir():
         print(f"analyze shell: error: project root is not a directory: {args.project_root}", file=sys.stderr)
         return exitcodes.INVALID
-    from analyzer.engine.limits import QUERY_TIMEOUT_S, Limits
-    from analyzer.engine.watchdog import Watchdog
+    from analyzer.engine.limits import QUERY_TIMEOUT_S, Limits, Watchdog
 
     # each line is bounded by --timeout (analyzer/commands/bounds.py); reading the project once too
     timeout = QUERY_TIMEOUT_S if args.timeout is None else args.timeout

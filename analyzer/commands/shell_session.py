@@ -15,7 +15,9 @@ import shlex
 from pathlib import Path
 from typing import Callable, List, Optional
 
-from analyzer.engine.limits import Limits, QUERY_TIMEOUT_S
+from analyzer.core.span import Span
+from analyzer.engine.errors import EngineError
+from analyzer.engine.limits import Limits, QUERY_TIMEOUT_S, Watchdog
 
 HELP = """\
 A line is a goal, e.g.  owner(I, M, Sc, S, F), Sc != "project"
@@ -78,10 +80,6 @@ class Shell:
     def handle(self, line: str) -> str:
         """The text to print for ``line`` (errors included: a shell line never raises), within
         :attr:`timeout` seconds (a line past it answers DL902, as ``query`` does)."""
-        from analyzer.engine.watchdog import Watchdog
-
-        from analyzer.engine.errors import EngineError
-
         dog = Watchdog(Limits(timeout_s=self.timeout or None))
         self.session.watchdog = dog
         try:
@@ -94,7 +92,6 @@ class Shell:
 
     def _handle(self, line: str) -> str:
         from analyzer.core.diagnostics import DiagnosticError
-        from analyzer.engine.errors import EngineError
         from analyzer.query.needed import UnusableInput, error_line
         from analyzer.query.read import UnknownTask
 
@@ -201,7 +198,6 @@ def _program_text(path: str) -> str:
     block the shell), else DL914 naming why, as ``analyze query PROGRAM.dl`` reports it."""
     from analyzer.core.diagnostics import Diagnostic, DiagnosticError
     from analyzer.engine.sourcefile import read_text
-    from analyzer.core.span import Span
 
     try:
         return read_text(path)

@@ -8,7 +8,7 @@ other commands' declarations.
 
 from __future__ import annotations
 
-from analyzer.contract.command_shapes import DIAGNOSTIC, ERROR_BODY
+from analyzer.contract.command_shapes import ERROR_BODY
 from analyzer.contract.shapes import Either, Enum, Obj, Shape, as_type, list_of
 from analyzer.project import vocab
 

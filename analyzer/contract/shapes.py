@@ -15,7 +15,7 @@ The type language (strings, parsed once at declaration time so a typo fails at i
     T|U                                      either
     Obj(required={...}, optional={...})      a nested object with declared keys
     Enum("A", "B")                           one of these strings
-    list_of(T) / dict_of(T)                  list[...] / dict[...] around an Obj or Enum
+    list_of(T)                               list[...] around an Obj or Enum
 """
 
 from __future__ import annotations
@@ -98,11 +98,6 @@ Type = Union[Scalar, Enum, Const, Seq, Map, Either, Obj]
 def list_of(item: Any) -> Seq:
     """``list[item]`` for an item that is not expressible as a string (an Obj or Enum)."""
     return Seq(as_type(item))
-
-
-def dict_of(value: Any) -> Map:
-    """``dict[value]`` for a value that is not expressible as a string."""
-    return Map(as_type(value))
 
 
 def as_type(spec: Any) -> Type:

@@ -253,7 +253,7 @@ _OTHER: Dict[str, tuple] = {
 def tool_codes() -> Dict[str, ToolCode]:
     """Every DL and MA code, sorted."""
     from analyzer.engine.check import CHECK_CODES
-    from analyzer.engine.errors_table import syntax_codes
+    from analyzer.engine.errors import syntax_codes
 
     out = {}
     for code, meaning in {**syntax_codes(), **CHECK_CODES}.items():

@@ -61,7 +61,7 @@ class _Guarded:
 @contextmanager
 def _no_ticks():
     """Hold the timer signal while a write runs, when a Python handler takes it (the
-    watchdog's, analyzer/engine/watchdog.py, installs one while it watches).
+    watchdog's, analyzer/engine/limits.py, installs one while it watches).
 
     With every command under a time bound, SIGALRM arrives every 50 ms; a large write to a
     pipe interrupted by it lost what had not reached the pipe: `check --format json

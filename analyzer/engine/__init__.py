@@ -1,7 +1,10 @@
 """The datalog engine: rule-language front end (parse, check, builtins) and back end.
 
 Names are imported lazily (PEP 562) so that ``import analyzer.engine`` stays cheap; each
-entry of ``_EXPORTS`` maps a public name to the module that defines it.
+entry of ``_EXPORTS`` maps a public name to the module that defines it. The engine's own
+modules import each other as ``import analyzer.engine.ast as ast``, never ``from
+analyzer.engine import ast``: the latter asks this package's ``__getattr__`` first whenever
+the submodule is not loaded yet.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ _EXPORTS = {
     "Limits": "analyzer.engine.limits",
     "Database": "analyzer.engine.database",
     "Proof": "analyzer.engine.provenance",
-    "RuleStats": "analyzer.engine.profile",
+    "RuleStats": "analyzer.engine.database",
     "EngineError": "analyzer.engine.errors",
     "EvaluationLimitError": "analyzer.engine.errors",
     "StratificationError": "analyzer.engine.errors",

@@ -68,7 +68,7 @@ NODES = ("Var", "Wildcard", "Const", "BinOp", "Aggregate", "Term", "Atom", "Nega
 def __getattr__(name: str):
     """The nodes of :data:`NODES`, from analyzer.engine.ast_nodes (imported on first use)."""
     if name in NODES:
-        from analyzer.engine import ast_nodes
+        import analyzer.engine.ast_nodes as ast_nodes
 
         value = getattr(ast_nodes, name)
         globals()[name] = value  # later reads find it directly

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Mapping, Optional
 
-from analyzer.engine import ast
+import analyzer.engine.ast as ast
 
 
 def value_text(value) -> str:

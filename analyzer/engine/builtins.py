@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable, Iterable, Iterator, Optional, Protocol, Tuple
 
-from analyzer.engine import glob as globs
-from analyzer.engine.errors import EngineError, EvaluationLimitError
+import analyzer.engine.glob as globs
+from analyzer.engine.errors import EngineError
 from analyzer.engine.linear_re import compile_pattern, pattern_problem
 from analyzer.engine.limits import MAX_NUMBER, MAX_SYMBOL_LENGTH
 from analyzer.engine.glob_ext import glob_match_ext

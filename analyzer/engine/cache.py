@@ -27,7 +27,8 @@ from pathlib import Path
 from typing import Optional
 
 from analyzer.core.cache import Area, cache_root
-from analyzer.engine import ast, sourcefile
+import analyzer.engine.ast as ast
+import analyzer.engine.sourcefile as sourcefile
 from analyzer.engine.compile import PLAIN
 from analyzer.engine.runtime import RUNTIME
 from analyzer.engine.evaluate import Engine

@@ -9,16 +9,15 @@ analysis lives in :mod:`analyzer.engine.safety`.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import List, Optional
 
 from analyzer.core.diagnostics import Diagnostic, DiagnosticError, sort_diagnostics
-from analyzer.engine import ast, sourcefile
+import analyzer.engine.ast as ast
+import analyzer.engine.sourcefile as sourcefile
 from analyzer.engine.builtins import ANY, BUILTINS, CONSTANT_CHECKS
-from analyzer.engine.errors_table import INCLUDE_NOT_FOUND
+from analyzer.engine.errors import INCLUDE_NOT_FOUND, syntax_codes
 from analyzer.engine.syntax import line_of, parse_program
 from analyzer.core.span import Span
-from analyzer.engine.errors_table import syntax_codes
 
 CHECK_CODES = {
     "DL101": "relation used (in a head, body or fact) without a `.decl`",

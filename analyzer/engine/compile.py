@@ -13,9 +13,11 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Tuple
 
-from analyzer.engine import ast, shapes
+import analyzer.engine.ast as ast
+
+import analyzer.engine.shapes as shapes
 from analyzer.engine.errors import EngineError
-from analyzer.engine.plan import CALL, CMP, NEG, SCAN, Step, outer_vars
+from analyzer.engine.plan import CALL, SCAN, Step, outer_vars
 from analyzer.engine.shapes import constant_key, counted_by_length, projection_rule
 from analyzer.engine.astfmt import rule_text
 

@@ -12,16 +12,14 @@ import time
 from operator import itemgetter
 from typing import Dict, Iterable, List, Mapping, Optional
 
-from analyzer.engine import ast
-from analyzer.engine.database import Database, check_facts
+import analyzer.engine.ast as ast
+from analyzer.engine.database import Database, RuleStats, check_facts
 from analyzer.engine.errors import EngineError
 from analyzer.engine.indexes import Indexes
-from analyzer.engine.limits import Limits
+from analyzer.engine.limits import Limits, Watchdog
 from analyzer.engine.plan import annotate_aggregates
-from analyzer.engine.profile import RuleStats
 from analyzer.engine.stratify import dependency_maps, dependent_relations, needed_relations, stratify
 from analyzer.engine.variants import PLAIN, PROV, build_variants, link
-from analyzer.engine.watchdog import Watchdog
 from analyzer.engine.runtime import RUNTIME
 from analyzer.engine.stratify import body_dependencies
 

@@ -11,7 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Dict, Iterable, List, Mapping, Tuple
 
-from analyzer.engine import ast, sourcefile
+import analyzer.engine.ast as ast
+
+import analyzer.engine.sourcefile as sourcefile
 from analyzer.engine.database import sorted_tuples
 from analyzer.engine.errors import FactsError
 from analyzer.engine.limits import MAX_NUMBER

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import FrozenSet, List, Mapping, Optional, Set, Tuple
 
-from analyzer.engine import ast
+import analyzer.engine.ast as ast
 from analyzer.engine.astfmt import literal_text
 from analyzer.engine.errors import EngineError
 

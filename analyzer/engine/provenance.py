@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
-from analyzer.engine import ast
+import analyzer.engine.ast as ast
 from analyzer.engine.astfmt import atom_text, literal_text, rule_text, term_text, value_text
 from analyzer.engine.database import sort_key
 from analyzer.engine.errors import EngineError

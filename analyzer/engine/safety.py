@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from analyzer.engine import ast
+import analyzer.engine.ast as ast
 from analyzer.engine.builtins import BUILTINS
 
 

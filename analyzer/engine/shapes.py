@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from analyzer.engine import ast
+import analyzer.engine.ast as ast
 from analyzer.engine.plan import NEG, SCAN
 
 #: False: every rule gets the general code (index lookups, loops). Only tests turn it off,

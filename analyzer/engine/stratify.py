@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, Iterable, List, Mapping, Set, Tuple
 
-from analyzer.engine import ast
+import analyzer.engine.ast as ast
 from analyzer.engine.errors import StratificationError
 
 

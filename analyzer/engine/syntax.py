@@ -20,10 +20,10 @@ from lark import Token
 from lark.exceptions import UnexpectedInput
 
 from analyzer.core.diagnostics import Diagnostic, DiagnosticError
-from analyzer.engine import ast
-from analyzer.engine import errors_table as et
+import analyzer.engine.ast as ast
+import analyzer.engine.errors as et
 from analyzer.engine.limits import MAX_EXPRESSION_DEPTH, MAX_NUMBER
-from analyzer.engine import sourcefile
+import analyzer.engine.sourcefile as sourcefile
 from analyzer.core.resources import data_file
 from analyzer.core.span import Span
 
@@ -227,7 +227,7 @@ class _Builder:
     def functor(self, node, depth: int):
         """A Soufflé functor term: its value's fresh variable; the builtin atoms computing it
         go to ``pending`` (see analyzer/engine/functors.py)."""
-        from analyzer.engine import functors
+        import analyzer.engine.functors as functors
 
         name, *arg_nodes = node.children
         args = [self.term(a, depth + 1) for a in arg_nodes if a is not None]

@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, List, Mapping, Optional, Tuple
 
-from analyzer.engine import ast, shapes
+import analyzer.engine.ast as ast
+
+import analyzer.engine.shapes as shapes
 from analyzer.engine.compile import PLAIN, PROV, WHY, compile_function
 from analyzer.engine.runtime import RUNTIME
 from analyzer.engine.plan import NEG, SCAN, plan_body

@@ -16,7 +16,7 @@ from analyzer.history.repofiles import list_files
 from analyzer.query.program import shipped_program
 from analyzer.contract.check_model import FamilyResult
 from analyzer.contract.results import Finding, Location
-from analyzer.query.redaction import redact_result
+from analyzer.query.scans import redact_result
 from analyzer.project import config, vocab
 
 #: The tools the rules know, in the order `--tool all` shows them.

@@ -27,7 +27,6 @@ from analyzer.query.check_legacy import aborted, add_scans, outside_inputs
 from analyzer.query import check_cache, scans
 from analyzer.project.loader import gc_paused, load_project
 from analyzer.project import files, vocab
-from analyzer.query.redaction import redact_result
 from analyzer.history.repofiles import list_files
 
 #: Families that read files outside the memory dir (agent instruction files, the local
@@ -136,10 +135,10 @@ def _refused(project, use_cache: bool):
     rules/needed.dl) but could not use: a symlink, not a regular file, unreadable, not UTF-8,
     over the size cap (spec §9: such input escapes as ``Error: …``, exit 2), or None.
     The lines are read's (analyzer/query/needed.py): ``Error: <path>:<line>:<col>: <CODE> <cause>``."""
-    from analyzer.query.needed import error_line, unusable
-
     if not project.unusable:
         return None  # nothing is unusable: no file the rules could name
+    from analyzer.query.needed import error_line, unusable
+
     engine = check_program(use_cache)
     inputs = engine.needed(["needed_file"])
     facts = {rel: rows for rel, rows in project.facts.relation_sets().items() if rel in inputs}
@@ -212,7 +211,7 @@ def finish(request: CheckRequest, project, facts, needed, db):
                                       proofs=request.with_proofs, covered=needed))
     combined = combine(results)
     combined.merge = merge
-    redact_result(combined)  # before it is cached or rendered: no output prints a secret
+    scans.redact_result(combined)  # before it is cached or rendered: no output prints a secret
     # what the result depends on outside the memory dir (checked again before a cached result is reused)
     probes = dict(facts.get("source_path", ())) if "source_path" in needed else {}
     if set(request.families) & set(SCANNING):
@@ -226,9 +225,11 @@ def finish(request: CheckRequest, project, facts, needed, db):
 
 
 def _pack_reads(request: CheckRequest) -> List[str]:
+    if not request.packs:
+        return []
     from analyzer.query.packs import check_relations
 
-    return check_relations(request.packs) if request.packs else []
+    return check_relations(request.packs)
 
 
 def _merge_review(request: CheckRequest, project, ref: str, problems):

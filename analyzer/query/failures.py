@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from analyzer.contract.results import Failure
 from analyzer.core.span import Span
-from analyzer.history.git import FileError, GitError
+from analyzer.history.git import FileError
 
 
 def git_failure(exc: Exception) -> Failure:

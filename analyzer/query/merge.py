@@ -18,7 +18,7 @@ from analyzer.contract.results import Failure, Finding
 from analyzer.core.span import Span
 from analyzer.project import vocab
 from analyzer.history.git import GitError, Repo
-from analyzer.engine.phases import input_counts, phase_one_given, phase_one_inputs
+from analyzer.engine.phases import input_counts, phase_one_given
 from analyzer.query.program import merge_program, revision_program
 
 UNAVAILABLE_NOTE = "Conflict-free status was not established."
@@ -170,11 +170,6 @@ def _common_units(revisions, use_cache: bool):
 
 
 PHASE_ONE = ["changed", "deleted", "duplicate_unit", "named_unit", "named_unit_at"]
-
-
-def _phase_one_inputs(program) -> List[str]:
-    """The base relations the first phase's relations are derived from."""
-    return phase_one_inputs(program, PHASE_ONE)
 
 
 def _phase_one(program, first, facts, inputs: Dict[str, int]) -> Dict[str, set]:

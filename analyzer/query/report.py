@@ -20,9 +20,6 @@ from analyzer.project import vocab
 from analyzer.query.agents import tool_reports
 from analyzer.history.repofiles import repo_prefix
 
-#: Graph sources besides the tasks: the inputs that open declared optional modules.
-INPUT_SOURCES = ("path", "explicit")
-
 
 @dataclass
 class Glob:

@@ -6,15 +6,24 @@ Mechanics only. analyzer/project/extract/secrets.py and analyzer/project/extract
 match what; rules/check/scan.dl and rules/check/hidden.dl decide what counts, how severe it
 is and which summary lines exist. No fact, finding or line made here holds matched text: a
 line's text appears only as its redacted preview.
+
+No check output prints a secret (issue 31, :func:`redact_result`): every text a check result
+carries — finding messages of every family (the reference's own lines quote memory lines with
+``repr()``), family lines, proof trees, the merge review's findings, notes and the error — has
+the matches of the secret patterns (analyzer/project/extract/secrets.py ``SECRET_KINDS``) replaced by
+``[redacted]`` once, before the result is cached or rendered. The scans' own findings carry
+redacted previews already; this covers every other line that happens to hold a secret.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
-from typing import Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from analyzer.contract.check_model import FamilyResult
 from analyzer.contract.results import Finding, Location
+from analyzer.project.extract import hidden, secrets
 
 #: The relations plain ``check`` reads for its scan lines (evaluate them with the others).
 SCAN_RELATIONS = ("scan_finding", "scan_summary", "scan_detail_list")
@@ -40,8 +49,6 @@ AGENT_FOLDERS = ((".cursor/rules", (".mdc", ".md")), (".github/instructions", ("
 def gather(project) -> Dict[str, List[tuple]]:
     """The scan facts of a loaded project (analyzer/project/loader.py): every managed file in
     inventory order, then the overlay's declared modules, then the agent instruction files."""
-    from analyzer.project.extract import hidden, secrets
-
     facts: Dict[str, List[tuple]] = {rel: [] for rel in GATHERED}
     sets = project.facts.relation_sets()
     memory = sorted(m for (m,) in sets.get("memory_file", ()))
@@ -273,8 +280,6 @@ def protect_pack(result, project) -> List[str]:
     ``[redacted]`` and hidden characters are shown escaped (``\\u202e``). Returns one warning
     per line concerned, ``<path>:<line>[:<col>]: ...``, for stderr; the pack's other text is
     left as it is."""
-    from analyzer.project.extract import hidden, secrets
-
     warnings: List[str] = []
     for section in list(result.sections) + list(result.local_sections):
         shown = secrets.hide_secrets(section.text)
@@ -371,3 +376,41 @@ def probe_still_valid(root: str, value: str) -> bool:
         if not overlay.startswith(os.path.join(state_root(), "")):
             return False  # another state home: another overlay
     return probe_value(root, overlay) == value
+
+
+def _walk(value: Any) -> Any:
+    """``value`` (JSON-like data, or dataclasses of it) with every string hidden."""
+    if isinstance(value, str):
+        return secrets.hide_secrets(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.replace(value, **{f.name: _walk(getattr(value, f.name))
+                                           for f in dataclasses.fields(value) if f.init})
+    if isinstance(value, list):
+        return [_walk(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_walk(v) for v in value)
+    if isinstance(value, dict):
+        return {k: _walk(v) for k, v in value.items()}
+    return value
+
+
+def redact_result(result) -> None:
+    """Hide the secrets of a :class:`~analyzer.contract.check_model.CheckResult` in place."""
+    for family in result.families:
+        for finding in family.findings:
+            finding.message = secrets.hide_secrets(finding.message)
+            if finding.proofs:
+                finding.proofs = _walk(finding.proofs)
+        family.lines = [secrets.hide_secrets(line) for line in family.lines]
+    merge = getattr(result, "merge", None)
+    if getattr(merge, "findings", None):
+        merge.findings = [dataclasses.replace(f, message=secrets.hide_secrets(f.message)) for f in merge.findings]
+    result.notes = [secrets.hide_secrets(note) for note in result.notes]
+    if result.failure is not None:
+        result.failure = dataclasses.replace(result.failure, message=secrets.hide_secrets(result.failure.message))
+
+
+def redacted(value: Any) -> Any:
+    """A copy of ``value`` (a result dataclass such as read's ReadResult) with the secrets of
+    every string it holds hidden."""
+    return _walk(value)

@@ -88,11 +88,10 @@ def render_check_text(result: CheckResult) -> str:
     for f in result.families:
         # the merge review prints right below the conflict block it follows (no blank line)
         out += ("" if not out else "\n" if f.block == "merge" else "\n\n") + "\n".join(BLOCKS[f.block](f))
-    from analyzer.query.introduced import lines
+    if any(f.introduced is not None for family in result.families for f in family.findings):
+        from analyzer.query.introduced import lines  # `check --introduced` (it loads the Git layer)
 
-    started = lines(result)  # `check --introduced`: where each finding started
-    if started:
-        out += "\n\nIntroduced (first-parent history of HEAD):\n" + "\n".join(started)
+        out += "\n\nIntroduced (first-parent history of HEAD):\n" + "\n".join(lines(result))
     gate = result.gate
     if gate is not None and gate["hidden"]:
         # the text says what it leaves out, not only stderr: a filtered FAILED with no line is a puzzle

@@ -71,8 +71,7 @@ def test_a_write_holds_the_watchdogs_tick_while_it_watches():
     import signal
 
     from analyzer.core.streams import _Guarded
-    from analyzer.engine.limits import Limits
-    from analyzer.engine.watchdog import Watchdog
+    from analyzer.engine.limits import Limits, Watchdog
 
     held = []
 
@@ -215,8 +214,7 @@ def test_a_limit_error_keeps_the_time_it_was_met_at():
     # a tick landing while the first error unwinds raised a new one: `--timeout 40` was
     # reported as "exceeded after 45.0 s" (the unwinding had waited on a collector pass)
     from analyzer.engine.errors import EvaluationLimitError
-    from analyzer.engine.limits import Limits
-    from analyzer.engine.watchdog import Watchdog
+    from analyzer.engine.limits import Limits, Watchdog
 
     dog = Watchdog(Limits(timeout_s=0.01))
     time.sleep(0.05)

@@ -10,8 +10,7 @@ from analyzer.core.diagnostics import DiagnosticError
 from analyzer.engine.check import load_program
 from analyzer.engine.errors import EngineError, EvaluationLimitError
 from analyzer.engine.evaluate import Engine
-from analyzer.engine.limits import MAX_NUMBER, Limits, default_max_memory
-from analyzer.engine.watchdog import Watchdog, resident_bytes
+from analyzer.engine.limits import MAX_NUMBER, Limits, Watchdog, default_max_memory, resident_bytes
 
 CROSS = """.decl a(x: number)
 .decl p(x: number, y: number, z: number)

@@ -80,7 +80,7 @@ def test_profile_counts_rules(evaluate):
     rec = by_text["path(X, Y) :- path(X, Z), edge(Z, Y)."]
     assert rec.derived == 3 and rec.iterations >= 2 and rec.seconds >= 0
     assert by_text["path(X, Y) :- edge(X, Y)."].derived == 3
-    from analyzer.engine.profile import render_profile
+    from analyzer.engine.database import render_profile
 
     assert "iters" in render_profile(db.stats).splitlines()[0]
 

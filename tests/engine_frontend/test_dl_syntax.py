@@ -4,7 +4,7 @@ import pytest
 
 from analyzer.core.diagnostics import DiagnosticError
 from analyzer.engine import ast, parse_program, parse_query
-from analyzer.engine import errors_table, syntax
+from analyzer.engine import errors, syntax
 from analyzer.core.span import Span
 
 
@@ -154,7 +154,7 @@ def test_error_at_end_of_input_points_after_last_character():
 
 
 @pytest.mark.parametrize("mistake,example", [
-    (m, ex) for m in errors_table.KNOWN_MISTAKES for ex in m.examples])
+    (m, ex) for m in errors.KNOWN_MISTAKES for ex in m.examples])
 def test_every_known_mistake_yields_its_code(mistake, example):
     assert syntax_error(example).code == mistake.code
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
 
-from analyzer.engine import ast
+import analyzer.engine.ast as ast
 from analyzer.engine.database import sorted_tuples
 from analyzer.engine.errors import EngineError
 from analyzer.engine.limits import MAX_SYMBOL_LENGTH

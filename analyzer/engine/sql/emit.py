@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Set, Tuple
 
-from analyzer.engine import ast
+import analyzer.engine.ast as ast
 from analyzer.engine.errors import EngineError
 from analyzer.engine.sql.tables import REPO, columns, quote
 from analyzer.engine.astfmt import literal_text

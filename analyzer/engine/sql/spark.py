@@ -20,7 +20,7 @@ import os
 import sys
 from typing import Optional
 
-from analyzer.engine import ast
+import analyzer.engine.ast as ast
 from analyzer.engine.errors import EngineError
 from analyzer.engine.sql import emit
 from analyzer.engine.sql.duck import DuckRun, engine_error

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import List
 
-from analyzer.engine import ast
+import analyzer.engine.ast as ast
 
 REPO = "repo"
 SQL_TYPES = {ast.SYMBOL: "VARCHAR", ast.NUMBER: "BIGINT"}
