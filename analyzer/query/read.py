@@ -256,10 +256,10 @@ def _failure(db, project) -> Optional[Failure]:
     if not rows:
         return None
     code, message = rows[0]
-    return Failure(code, message, _error_location(db, project), _one(db, "exit_code", 2))
+    return Failure(code, message, _failure_span(db, project), _one(db, "exit_code", 2))
 
 
-def _error_location(db, project):
+def _failure_span(db, project):
     """The file position of the fact behind an INVALID result's error (rules/read/completeness.dl
     ``invalid_source``), or None when the error is in the request itself."""
     for relation, ord_ in db.relation("invalid_source"):
