@@ -11,7 +11,7 @@ prints. Around it:
 * **Size**: an answer over ``max_bytes`` is cut there and comes back as a tool error
   (MA-MCP-SIZE) whose text ends with a note saying how large the whole answer was.
 * **Errors**: exit 2 (the ``error`` document, or a message on stderr), a refused argument, an
-  internal error: each is an :class:`Answer` with ``error`` set and the code it carries. No
+  internal error: each is an :class:`Answer` with its ``failure`` (the code it carries). No
   exception escapes :meth:`Calls.call`.
 * **Cache**: answers of cacheable tools are kept per command line with the project's
   :func:`fingerprint`; a later identical call whose fingerprint is unchanged is answered from
@@ -36,10 +36,11 @@ import re
 import stat
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 from analyzer.commands.mcp_tools import ArgumentError, ToolSpec, command_line, tool, tool_schema
+from analyzer.contract.results import Failure
 
 #: default largest answer, in bytes of its text (hosts pass answers to a model: keep them small)
 MAX_ANSWER_BYTES = 1 << 20
@@ -55,14 +56,19 @@ _CODE = re.compile(r"\b(MA-[A-Z0-9-]*[A-Z0-9]|MC-[A-Z0-9-]*[A-Z0-9]|DL\d{3})\b")
 @dataclass(frozen=True)
 class Answer:
     """What a tool call returns: ``text`` (the document or the command's text), the parsed
-    ``document`` for JSON tools, ``error`` set for a tool error, with its ``code``."""
+    ``document`` for JSON tools, the command's exit status and, for a tool error, its
+    :class:`~analyzer.contract.results.Failure` (the code it carries, the text, the status)."""
 
     text: str
     document: Optional[Dict[str, Any]] = None
-    error: bool = False
-    code: Optional[str] = None
+    failure: Optional[Failure] = None
     exit_code: int = 0
     cached: bool = False
+
+    @property
+    def code(self) -> Optional[str]:
+        """The tool error's code (None: the call answered)."""
+        return None if self.failure is None else self.failure.code
 
 
 class Calls:
@@ -149,9 +155,9 @@ class Calls:
             if hit is not None and hit[0] == mark:
                 self._cache.move_to_end(key)
                 answer = hit[1]
-                return Answer(answer.text, answer.document, answer.error, answer.code, answer.exit_code, True)
+                return replace(answer, cached=True)
         answer = self._bounded(self._run(spec, words))
-        if mark is not None and not answer.error:
+        if mark is not None and answer.failure is None:
             self._cache[key] = (mark, answer)
             while len(self._cache) > CACHE_ENTRIES:
                 self._cache.popitem(last=False)
@@ -206,7 +212,7 @@ class Calls:
         note = (f"\n[MA-MCP-SIZE answer truncated: it is {len(data):,} bytes, the server's limit is "
                 f"{self.max_bytes:,} (--max-answer-bytes); narrow the request (fewer paths, a narrower goal "
                 f"or family) or raise the limit]\n")
-        return Answer(cut + note, None, True, "MA-MCP-SIZE", answer.exit_code)
+        return _error(cut + note, "MA-MCP-SIZE", answer.exit_code)
 
 
 def _outcome(spec: ToolSpec, status: int, out: str, err: str) -> Answer:
@@ -224,7 +230,7 @@ def _outcome(spec: ToolSpec, status: int, out: str, err: str) -> Answer:
     else:  # text: a refused request prints nothing on stdout (read prints a blocked pack, exit 2)
         failed = status == 3 or (status != 0 and not out.strip())
     if not failed:
-        return Answer(out, document, False, None, status)
+        return Answer(out, document, None, status)
     code = None
     if document is not None:
         for diagnostic in document.get("diagnostics") or ():
@@ -234,13 +240,14 @@ def _outcome(spec: ToolSpec, status: int, out: str, err: str) -> Answer:
         found = _CODE.search(err) or _CODE.search(out)
         code = found.group(1) if found else ("MA-INTERNAL" if status == 3 else "MA-USAGE")
     if document is not None:  # the error document says it all (its diagnostics carry the code)
-        return Answer(out, document, True, code, status)
+        return Answer(out, document, Failure(code, out, exit_code=status), status)
     text = err.strip() or out.strip() or f"analyze {spec.command} exited {status}"
-    return Answer(text if code in text else f"{code} {text}", None, True, code, status)
+    return _error(text if code in text else f"{code} {text}", code, status)
 
 
 def _error(text: str, code: str, status: int = 2) -> Answer:
-    return Answer(text, None, True, code, status)
+    """A tool error: ``text`` is the answer and the failure's message."""
+    return Answer(text, None, Failure(code, text, exit_code=status), status)
 
 
 # ---- the project fingerprint ------------------------------------------------------------

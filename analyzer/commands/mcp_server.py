@@ -79,8 +79,8 @@ def build_server(calls: Calls):
         except ValueError as exc:
             raise MCPError(-32602, f"MA-USAGE {exc}") from None
         answer = calls.text("read", words)
-        if answer.error:
-            raise MCPError(-32603, answer.text.strip(), {"code": answer.code})
+        if answer.failure is not None:
+            raise MCPError(-32603, answer.text.strip(), {"code": answer.failure.code})
         return types.ReadResourceResult(contents=[types.TextResourceContents(
             uri=uri, mime_type="text/markdown", text=answer.text)])
 
@@ -95,7 +95,7 @@ def _result(types, answer: Answer):
     return types.CallToolResult(
         content=[types.TextContent(type="text", text=answer.text)],
         structured_content=answer.document,
-        is_error=answer.error,
+        is_error=answer.failure is not None,
         _meta={"memory-analyzer/code": answer.code, "memory-analyzer/exit": answer.exit_code,
                "memory-analyzer/cached": answer.cached},
     )

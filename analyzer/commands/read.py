@@ -73,11 +73,12 @@ def history_error(command: str, args: argparse.Namespace, failure) -> int:
 def report_invalid(result, root) -> None:
     """stderr of an INVALID result: the reference's ``Error:`` line, then where the bad input
     is (``path:line:col: message``, when it is in a file) and which project root was read."""
-    from analyzer.query.read import INVALID_PREFIX
+    from analyzer.render.read_text import error_line
 
-    print(result.error, file=sys.stderr)
-    if result.error_location is not None:
-        print(f"{result.error_location}: {result.error[len(INVALID_PREFIX):]}", file=sys.stderr)
+    failure = result.failure
+    print(error_line(failure), file=sys.stderr)
+    if failure.span is not None:
+        print(f"{failure.span}: {failure.message}", file=sys.stderr)
     print(root.describe(), file=sys.stderr)
 
 
@@ -140,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
         return usage_error("read", args, exc.message())
     except UnusableInput as exc:  # fail closed: no pack without every file it needs
         return exc.report("read", args.format)
-    if result.error:
+    if result.failure is not None:
         report_invalid(result, root)
     # the candidates: modules the project has, not those that exist only because they were asked for
     explicit_hints(args, [m.path for m in result.modules if not (m.disposition.startswith("missing")

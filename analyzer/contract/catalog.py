@@ -39,8 +39,6 @@ CODE_RE = re.compile(r"M[CA]-[A-Z0-9]+(?:-[A-Z0-9]+)+")
 # completeness and status values (COMPLETE, CLEAR, …) are declared like codes, keyed by kind too
 VALUE_KINDS = ("completeness", "status")
 VALUE_RE = re.compile(r"[A-Z][A-Z0-9_-]*")
-# Entry, subject and record IDs share the MC- prefix but are not codes (spec §5.3, §6, §7).
-ID_FAMILIES = {"DEC", "CON", "DNU", "PREF", "AREA", "INBOX", "TOMB", "SUBJ", "REC"}
 _MENTION_RE = re.compile(r"(?<![A-Za-z0-9_-])MC-[A-Za-z0-9]+(?:-[A-Za-z0-9]+)*(?:-\*)?")
 CATALOGUE_DOC = "docs/findings.md"
 CORPUS_DIR = "tests/corpus"
@@ -261,9 +259,11 @@ def corpus_folders(root: Path) -> Dict[str, str]:
 def codes_in(text: str) -> Set[str]:
     """The finding/reason codes mentioned in ``text`` (IDs and bare family names excluded)."""
     codes = set()
+    # entry, subject and record IDs share the MC- prefix but are not codes (spec §5.3, §6, §7)
+    id_families = vocab.names("id_family")  # rules/vocab/ids.dl
     for token in _MENTION_RE.findall(text):
         parts = token.split("-")
-        if len(parts) < 3 or parts[1].upper() in ID_FAMILIES:
+        if len(parts) < 3 or parts[1].upper() in id_families:
             continue  # "MC-ROUTE" alone is a family name; MC-DEC-… is an entry ID
         if token.endswith("-*") or CODE_RE.fullmatch(token):
             codes.add(token)

@@ -9,8 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import List, Optional, Tuple
 
-from analyzer.contract.results import Finding
-from analyzer.core.span import Span
+from analyzer.contract.results import Failure, Finding
 
 
 # The disposition groups in the order the text shows them (§8.8); ReadResult.modules follows it.
@@ -71,8 +70,10 @@ class ReadResult:
     approved: bool
     exit_code: int
     notice: Optional[str]
-    error: Optional[str]
-    error_location: Optional[Span]  # where the input behind ``error`` is (None: the command line)
+    #: why the pack is INVALID (None: it is not): the code and first error rules/read/result.dl
+    #: ``read_failure`` gives, the file position of the input at fault (None: the request
+    #: itself) and the read's exit status
+    failure: Optional[Failure]
     sections: List[PackSection]
     local_sections: List[PackSection]
     # the overlay directory consulted and what was found there: (path, "absent" | "present" |

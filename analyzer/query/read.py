@@ -16,7 +16,7 @@ from analyzer.query.needed import require_usable
 from analyzer.query.finding_entries import finding_entries
 from analyzer.query.paths import probe_path
 from analyzer.query.program import extracted, read_program
-from analyzer.contract.results import Finding
+from analyzer.contract.results import Failure, Finding
 from analyzer.contract.read_model import (
     DISPOSITION_ORDER,
     ModuleView,
@@ -26,7 +26,6 @@ from analyzer.contract.read_model import (
 )
 from analyzer.core.resources import data_file
 
-INVALID_PREFIX = "Error: Routing input or manifest is invalid: "  # the reference's stderr line (§8.3)
 FOLDER_LABEL = {"rules": "rule", "profiles": "profile", "areas": "area"}
 
 
@@ -185,7 +184,6 @@ def _one(db, name: str, default=None):
 
 def build_result(db, request: ReadRequest, project) -> ReadResult:
     """Select the derived relations of a read evaluation into the result model."""
-    invalid = _one(db, "invalid_reason")
     completeness = _one(db, "completeness", "INVALID")
     modules = _modules(db)
     rank = {m: (g, o) for m, g, o in db.relation("module_position")}
@@ -236,8 +234,7 @@ def build_result(db, request: ReadRequest, project) -> ReadResult:
         approved=bool(db.relation("approved")),
         exit_code=_one(db, "exit_code", 2),
         notice=_one(db, "pack_notice"),
-        error=None if invalid is None else INVALID_PREFIX + invalid,
-        error_location=_error_location(db, project),
+        failure=_failure(db, project),
         sections=sections,
         local_sections=local_sections,
         local_dir=_overlay_dir(db),
@@ -252,7 +249,17 @@ def _overlay_dir(db):
     return rows[0] if rows else None
 
 
-def _error_location(db, project):
+def _failure(db, project) -> Optional[Failure]:
+    """Why the pack is INVALID (rules/read/result.dl ``read_failure``: its code and first
+    error) with the read's exit status and where the input at fault is; None when it is not."""
+    rows = db.relation("read_failure")
+    if not rows:
+        return None
+    code, message = rows[0]
+    return Failure(code, message, _failure_span(db, project), _one(db, "exit_code", 2))
+
+
+def _failure_span(db, project):
     """The file position of the fact behind an INVALID result's error (rules/read/completeness.dl
     ``invalid_source``), or None when the error is in the request itself."""
     for relation, ord_ in db.relation("invalid_source"):

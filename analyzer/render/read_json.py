@@ -7,14 +7,14 @@ import os
 
 from analyzer.contract.read_model import ReadResult
 from analyzer.contract.results import Finding
-from analyzer.render.read_text import render_read_text
+from analyzer.render.read_text import error_line, render_read_text
 
 
 def read_payload(result: ReadResult, *, explain: bool, names_only: bool, root=None) -> dict:
     """The read result as plain JSON data, including the text pack and its sha256; ``root`` is
     the :class:`analyzer.project.root.Root` the command read (its path and how it was chosen)."""
     text = render_read_text(result, explain=explain, names_only=names_only)
-    location = result.error_location
+    location = None if result.failure is None else result.failure.span
     return {
         "status": result.completeness,
         "task": result.task,
@@ -49,7 +49,7 @@ def read_payload(result: ReadResult, *, explain: bool, names_only: bool, root=No
         "strict": result.strict,
         "approved": result.approved,
         "exit_code": result.exit_code,
-        "error": result.error,
+        "error": error_line(result.failure),
         "error_location": None if location is None else {"path": location.path, "line": location.line,
                                                           "col": location.col},
         "project_root": {"path": os.path.abspath(root.path), "how": root.how} if root else None,

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import List
+from typing import List, Optional
 
 from analyzer.contract.read_model import ModuleView, ReadResult
+from analyzer.contract.results import Failure
 
 GROUPS = (
     ("Loaded:", "loaded"),
@@ -14,6 +15,13 @@ GROUPS = (
     ("Invalid:", "invalid"),
 )
 LOCAL_PRECEDENCE = "  Precedence: below shared constraints, tombstones, decisions, and rules"
+INVALID_PREFIX = "Error: Routing input or manifest is invalid: "  # the reference's stderr line (§8.3)
+
+
+def error_line(failure: Optional[Failure]) -> Optional[str]:
+    """The reference's stderr line of an INVALID read (§8.3; JSON's ``error``), None when the
+    read did not fail: ``Error: Routing input or manifest is invalid: <error>``."""
+    return None if failure is None else INVALID_PREFIX + failure.message
 
 
 def overlay_dir_text(local_dir) -> str:

@@ -16,7 +16,7 @@ READ = {"task": "implementation", "paths": ["api/payments/refund.py"]}
 def test_an_answer_over_the_limit_is_cut_at_a_character_with_a_note():
     calls = Calls(str(EXAMPLE), max_bytes=10)
     cut = calls._bounded(Answer("ééééééééééééé", {"x": 1}))  # 26 bytes: the cut falls inside an é
-    assert cut.error and cut.code == "MA-MCP-SIZE" and cut.document is None
+    assert cut.failure.code == "MA-MCP-SIZE" and cut.document is None
     assert cut.text.startswith("ééééé\n[MA-MCP-SIZE answer truncated: it is 26 bytes")
     assert calls._bounded(Answer("short")).text == "short"
 
@@ -53,7 +53,7 @@ def test_no_cache_reaches_the_commands(monkeypatch):
 
     def run(self, spec, words):
         seen.append(words)
-        return Answer("{}", {}, False)
+        return Answer("{}", {})
 
     monkeypatch.setattr(Calls, "_run", run)
     Calls(str(EXAMPLE), use_cache=False).call("memory_read", READ)
@@ -68,4 +68,4 @@ def test_an_unexpected_failure_is_an_internal_error_answer(monkeypatch):
 
     monkeypatch.setattr(Calls, "_run", boom)
     answer = Calls(str(EXAMPLE)).call("memory_read", READ)
-    assert answer.error and answer.code == "MA-INTERNAL" and "RuntimeError: boom" in answer.text
+    assert answer.failure.code == "MA-INTERNAL" and "RuntimeError: boom" in answer.text

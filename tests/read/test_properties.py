@@ -45,10 +45,13 @@ def test_every_result_is_well_formed(request):
     assert result.approved == (result.exit_code == 0)
     if result.completeness == "INVALID":
         assert [(m.path, m.disposition) for m in result.modules] == [("manifest.md", "invalid")]
-        assert result.exit_code == 2 and result.conflict_status == "INVALID" and result.error
+        assert result.exit_code == 2 and result.conflict_status == "INVALID"
+        failure = result.failure  # one Failure: the rules' code, the first error, the exit status
+        assert (failure.code, failure.exit_code) == ("MC-ROUTE-INVALID", 2) and failure.message
+        assert [m.primary_reason for m in result.modules] == [failure.code]
         assert not result.sections
     else:
-        assert result.error is None
+        assert result.failure is None
         for m in result.modules:
             assert m.primary_reason in m.reasons
             on_disk = (EXAMPLE / "docs" / "memory" / m.path).is_file()

@@ -9,20 +9,26 @@ from __future__ import annotations
 
 from functools import lru_cache
 from sys import intern
-from typing import List
+from typing import List, Tuple
 
 from analyzer.project.extract.grammars import terminal
 from analyzer.project.extract.paths import split_source
-from analyzer.project.extract.fields import ParsedEntry
-from analyzer.project.extract.judge import note, valued_fields
+from analyzer.project.extract.fields import ParsedEntry, body_fields
+from analyzer.project.extract.judge import entry_vocabulary, note, valued_fields
 
-TYPED = ("Decision", "Constraint", "Rejected", "Preference", "Rule", "Profile", "Statement")
-_TYPED_SET = frozenset(TYPED)
-_BODY_SET = frozenset(TYPED + ("Reason", "Promotion-Requirement"))
-RELATIONS = ("Supersedes", "Superseded-By", "Promoted-From", "Promoted-To", "Exception-To")
-EXTRA = ("Candidate-Type", "Provisional-Subject", "Provisional-Facet")
-_RELATIONS_SET = frozenset(RELATIONS)
-_EXTRA_SET = frozenset(EXTRA)
+
+def typed_bodies() -> Tuple[str, ...]:
+    """The typed body fields in the schema's order (§5.3; rules/entries/fields.dl ``typed_body``)."""
+    return entry_vocabulary("typed_body")
+
+
+@lru_cache(maxsize=None)
+def _written() -> tuple:
+    """The field names the facts of :func:`_emit_fields` are written for, from
+    rules/entries/fields.dl: ``(typed bodies, their set, relation fields, their set,
+    candidate scalars, their set)``, each list in the schema's order."""
+    typed, relations, candidate = typed_bodies(), entry_vocabulary("relation_field"), entry_vocabulary("candidate_scalar")
+    return typed, frozenset(typed), relations, frozenset(relations), candidate, frozenset(candidate)
 
 
 @lru_cache(maxsize=4096)
@@ -54,17 +60,18 @@ def _neutral(sink, key: int, shown: str, code: str, entry: ParsedEntry, kinds: L
     """Note what the entry holds for the per-entry rules (analyzer/project/extract/judge.py
     makes the neutral facts of facts/entry_fields.dl of it), never whether that is valid."""
     valued = valued_fields()  # a value the rules do not read is left out: more entries share a shape
+    bodies = body_fields()
     fields = []
     for name, occs in entry.fields.items():
         if len(occs) == 1:  # nearly every field: no lists to build
             occ = occs[0]
             value = occ.value
-            filled = name in _BODY_SET and bool(value.strip() or any([line.strip() for line in occ.body]))
+            filled = name in bodies and bool(value.strip() or any([line.strip() for line in occ.body]))
             fields.append((name, 1, value if name in valued else None, not value, occ.visible_body, filled))
         else:
             fields.append((name, len(occs), occs[-1].value if name in valued else None,
                            not all([occ.value for occ in occs]), True in [occ.visible_body for occ in occs],
-                           name in _BODY_SET and bool(entry.body_text(name).strip())))
+                           name in bodies and bool(entry.body_text(name).strip())))
     evidence = tuple([(kind, not item) for (item, _), kind in zip(entry.evidence, kinds)])
     note(sink, key, shown, code, tuple(fields), evidence)
 
@@ -100,8 +107,9 @@ def add_issue(sink, module: str, eid: str, message: str, line: int) -> None:
 
 def _emit_fields(add, eid: str, entry: ParsedEntry) -> None:
     fields = entry.fields
-    if _RELATIONS_SET.intersection(fields):
-        for name in RELATIONS:
+    typed, typed_set, relations, relations_set, candidate, candidate_set = _written()
+    if relations_set.intersection(fields):
+        for name in relations:
             for occ in fields.get(name, ()):
                 if occ.value:
                     add("entry_relation", (eid, name, occ.value.casefold()), occ.line + 1, 1)
@@ -112,8 +120,8 @@ def _emit_fields(add, eid: str, entry: ParsedEntry) -> None:
         occs = fields.get(name, ())
         if len(occs) > 1:
             add("entry_field", (eid, name, occs[-1].value), occs[-1].line + 1, 1)
-    if _EXTRA_SET.intersection(fields):
-        for name in EXTRA:
+    if candidate_set.intersection(fields):
+        for name in candidate:
             for occ in fields.get(name, ()):
                 add("entry_field", (eid, name, occ.value), occ.line + 1, 1)
     for occ in fields.get("Subject", ()):
@@ -123,9 +131,9 @@ def _emit_fields(add, eid: str, entry: ParsedEntry) -> None:
     for occ in fields.get("Facet", ()):
         if occ.value:
             add("entry_facet", (eid, intern(occ.value)), occ.line + 1, 1)
-    present = [name for name in fields if name in _TYPED_SET]
+    present = [name for name in fields if name in typed_set]
     if len(present) > 1:
-        present.sort(key=TYPED.index)
+        present.sort(key=typed.index)
     for name in present:
         if entry.body_text(name).strip():
             add("entry_body", (eid, intern(name)), fields[name][0].line + 1, 1)

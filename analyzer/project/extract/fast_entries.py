@@ -23,7 +23,7 @@ from analyzer.project.extract.fields import Occurrence, ParsedEntry
 from analyzer.project.extract.grammars import terminal
 from analyzer.project.extract.judge import note, valued_fields
 from analyzer.project.extract.sink import Sink
-from analyzer.project.extract.entry_rules import TYPED
+from analyzer.project.extract.entry_rules import typed_bodies
 
 
 @lru_cache(maxsize=None)
@@ -37,7 +37,7 @@ def entry_unit():
         + f"(?:{c.field('Subject', 'subject')}(?P<g3>\n*))?" + f"(?:{c.field('Facet', 'facet')}(?P<g4>\n*))?"
         # entry Evidence items are the lines starting with "- " (fields.py): the ITEM lines
         + c.field("Evidence", "evv") + c.items("subjects", "ev") + "(?P<g5>\n*)"
-        + c.field(TYPED, "bv", "bname") + f"(?P<bl>{body})"
+        + c.field(typed_bodies(), "bv", "bname") + f"(?P<bl>{body})"
         + f"(?:{c.field('Reason', 'rv')}(?P<rl>{body}))?")
 
 

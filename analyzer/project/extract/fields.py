@@ -6,13 +6,19 @@ Shared by entry files and the local overlay. The result is plain data; validatio
 
 from __future__ import annotations
 
+from functools import lru_cache
 from itertools import compress
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from analyzer.project.extract.grammars import terminal
+from analyzer.project.extract.judge import entry_vocabulary
 
-BODY_FIELDS = ("Decision", "Constraint", "Rejected", "Preference", "Rule", "Profile", "Statement",
-               "Reason", "Promotion-Requirement")
+
+@lru_cache(maxsize=None)
+def body_fields() -> FrozenSet[str]:
+    """The multi-line body fields (§5.4): the typed bodies and the others of
+    rules/entries/fields.dl (``typed_body``, ``other_body``)."""
+    return frozenset(entry_vocabulary("typed_body") + entry_vocabulary("other_body"))
 
 
 class Occurrence:
@@ -126,9 +132,11 @@ def _parse_general(lexed, unit, schema: int) -> ParsedEntry:
                 name = m.group("name")
                 current = Occurrence((m.group("value") or "").strip(), i)
                 entry.fields.setdefault(name, []).append(current)
-                if (schema == 2 and name in BODY_FIELDS and not current.value and i + 1 <= unit.end):
+                if schema == 2 and not current.value and i + 1 <= unit.end:
                     opened = fence_re.fullmatch(lines[i + 1])
-                    if opened:  # schema 2 wrapper: verbatim body, fence lines dropped
+                    # the field names are asked at a wrapper's fence only: a unit without one
+                    # (a history comparison's) loads no rule program for them
+                    if opened and name in body_fields():  # schema 2 wrapper: verbatim body, fence lines dropped
                         fence = opened.group("fence")
                         entry.fences.append(i + 1)
                         j = i + 2

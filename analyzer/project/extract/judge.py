@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import Dict, Iterator, List, Optional
+from typing import Dict, Iterator, List, Optional, Tuple
 
 from analyzer.project.extract.grammars import terminal
 from analyzer.project.extract.sink import Sink
@@ -52,9 +52,22 @@ def entries_program():
 
 
 @lru_cache(maxsize=None)
+def entry_vocabulary(relation: str) -> Tuple[str, ...]:
+    """The words (first column) of a vocabulary of rules/entries/fields.dl, in its order: by
+    the second column when that is a number (``typed_body``), else as written. Read from the
+    facts of the program the judging loads anyway (never evaluated), so that an extraction
+    loads no other program to learn its field names (rules/vocab/vocab.dl holds the same
+    facts for :mod:`analyzer.project.vocab`; loading it would cost a second program)."""
+    rows = [values for values, _ in entries_program().facts.get(relation, ())]
+    if rows and len(rows[0]) > 1 and isinstance(rows[0][1], int):
+        rows.sort(key=lambda row: row[1])
+    return tuple(row[0] for row in rows)
+
+
+@lru_cache(maxsize=None)
 def valued_fields() -> frozenset:
     """The fields whose values the rules read (``ent_valued`` facts of rules/entries/fields.dl)."""
-    return frozenset(values[0] for values, _ in entries_program().facts.get("ent_valued", ()))
+    return frozenset(entry_vocabulary("ent_valued"))
 
 
 def note(sink: Sink, key: int, shown: str, code: str, fields: tuple, evidence: tuple) -> None:
