@@ -74,6 +74,7 @@ def _comparison_facts(program, revisions: Sequence[Revision], pairs: List[Tuple[
             (display if name == "git_unit_display" else facts.setdefault(name, [])).extend(rows)
         facts.setdefault("git_file_digest", []).extend(digests[revision.rev])
         facts.setdefault("git_parse_issue", []).extend(issue_facts(revision))
+    facts["git_unit_repeated"] = repeated_ids(facts.get("git_unit", ()))
     first = program.evaluate(facts, only=PHASE_ONE)
     inputs = input_counts(program, PHASE_ONE, facts)
     pair_sides = {pair: (before, after) for pair, before, after in facts["git_pair"]}
@@ -94,6 +95,16 @@ def _comparison_facts(program, revisions: Sequence[Revision], pairs: List[Tuple[
     facts["git_unit_part"] = _differing_parts(parts, pairs, digested=cache_parts)
     facts["git_unit_display"] = [row for row in display if row[:3] in named]
     return Comparison(facts, program, first, inputs)
+
+
+def repeated_ids(units: Iterable[tuple]) -> List[tuple]:
+    """``git_unit_repeated`` rows: the ``(rev, kind, id)`` that more than one of the
+    ``git_unit`` rows ``units`` name (a count; rules/diff/blindspot.dl reads what the rows say)."""
+    seen, repeated = set(), set()
+    for row in units:
+        key = row[:3]
+        (repeated if key in seen else seen).add(key)
+    return sorted(repeated)
 
 
 def reordered_rows(pairs: List[Tuple[str, str, str]], by_rev: Dict[str, Revision],

@@ -48,7 +48,7 @@ def asked_ids(before: Iterable[tuple], after: Iterable[tuple], after_revision: R
     asked = {(kind, ident) for (kind, ident, _m, _d), sides in shapes.items() if len(sides) == 1}
     entries = {ident for kind, ident in asked if kind == "entry"}
     asked.update(reordered)
-    for ident, relation, target in after_revision.project.facts.relation_sets().get("entry_relation", ()):
+    for ident, relation, target in after_revision.project.facts.relation_sets(["entry_relation"]).get("entry_relation", ()):
         if relation == "Supersedes" and ident in entries:
             asked.add(("entry", target))
     return asked

@@ -29,8 +29,9 @@ def named_outside(before, after) -> Set[str]:
     neither snippet (``before``, ``after``: :class:`analyzer.project.loader.Project`) holds."""
     held = set()
     for project in (before, after):
-        held.update(fact[0] for fact in project.facts.relation_sets().get("entry_unit", ()))
-    named = {fact[2] for fact in after.facts.relation_sets().get("entry_relation", ()) if fact[1] == "Supersedes"}
+        held.update(fact[0] for fact in project.facts.relation_sets(["entry_unit"]).get("entry_unit", ()))
+    named = {fact[2] for fact in after.facts.relation_sets(["entry_relation"]).get("entry_relation", ())
+             if fact[1] == "Supersedes"}
     return named - held
 
 

@@ -69,7 +69,7 @@ def within_files(repo, specs: Sequence[Tuple[str, str, str]], listings: Dict[str
     for _round in range(2):  # the second adds the Supersedes targets of differing entries
         revisions = _load(repo, specs, listings, blobs, records, texts, same, memory_dir, asked)
         more = {("entry", target) for ident, relation, target in
-                revisions[1].project.facts.relation_sets().get("entry_relation", ())
+                revisions[1].project.facts.relation_sets(["entry_relation"]).get("entry_relation", ())
                 if relation == "Supersedes" and ("entry", ident) in differing} - asked
         if not more:
             break
@@ -159,11 +159,11 @@ def left_out(columns: tuple, asked: Set[Key]) -> List[Tuple[int, int]]:
 def _checked(revisions: List[Revision], records, asked: Set[Key]) -> bool:
     """Whether the narrowed files read as the whole ones: no problem without a unit ID, and
     the kept units' digests and lines as stored."""
-    from analyzer.history.unit_digests import digest_module, idless_modules, placed_units
+    from analyzer.history.unit_digests import digest_module, idless_modules, placed_units, relations
 
     for revision in revisions:
         modules = set(records[revision.rev])
-        rel = revision.project.facts.relation_sets()
+        rel = relations(revision.project)
         if modules & idless_modules(rel):
             return False
         placed = placed_units(rel)

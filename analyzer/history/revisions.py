@@ -23,9 +23,9 @@ from analyzer.project import files
 from analyzer.history.git import REGULAR_MODES, FileError, GitError, Repo
 from analyzer.history.decode import decode_or_refuse
 from analyzer.project.loader import Project, file_kind, load_texts
-from analyzer.history.unit_digests import UNIT_SOURCES, unit_rows
+from analyzer.history.unit_digests import UNIT_SOURCES, relations, unit_rows
 
-# relation of a revision's fact base -> (the git_* relation carrying it, revision first;
+# relation of a revision's fact base (each in READ) -> (the git_* relation carrying it, revision first;
 # the kind of unit its first column identifies)
 RELABEL = {
     "entry": ("git_entry", "entry"),
@@ -102,7 +102,7 @@ class Revision:
     def modules(self) -> List[str]:
         """Every managed file of the revision (``memory_file``), without parsing it."""
         if self.loaded:
-            return [module for (module,) in self.project.facts.relation_sets().get("memory_file", ())]
+            return [module for (module,) in relations(self.project).get("memory_file", ())]
         return [module for module, _ in self.blob_ids]
 
 
@@ -247,7 +247,7 @@ def common_units(revisions: List[Revision], use_cache: bool = False) -> Tuple[se
 def display_facts(revision: Revision, wanted: Optional[Dict[str, set]] = None) -> List[tuple]:
     """``git_unit_display`` rows: every ID of the revision as written in its heading, or
     only the IDs ``wanted`` lists per kind."""
-    rel = revision.project.facts.relation_sets()
+    rel = relations(revision.project)
     return [(revision.rev, kind, *fact) for kind, (_placed, shown, _fixed) in UNIT_SOURCES.items()
             for ids in [None if wanted is None else wanted.get(kind, ())]
             for fact in rel.get(shown, ()) if ids is None or fact[0] in ids]
@@ -256,7 +256,7 @@ def display_facts(revision: Revision, wanted: Optional[Dict[str, set]] = None) -
 def attribute_facts(revision: Revision, wanted: Dict[str, set]) -> Dict[str, List[tuple]]:
     """The git_* copies of the revision's entry, Subject and record relations, for the units
     whose IDs ``wanted`` lists per kind ("entry", "subject", "record")."""
-    rel = revision.project.facts.relation_sets()
+    rel = relations(revision.project)
     rev = revision.rev
     out: Dict[str, List[tuple]] = {}
     for source, (name, kind) in RELABEL.items():

@@ -17,7 +17,7 @@ from typing import Dict, List, Set, Tuple
 
 from analyzer.core.cache import Area
 from analyzer.history.revisions import Revision
-from analyzer.history.unit_digests import ISSUES, placed_units
+from analyzer.history.unit_digests import ISSUES, placed_units, relations
 from analyzer.project.facts_cache import extractor_version
 
 PARTS = Area("parts", ".marshal", fanout=True)
@@ -52,7 +52,7 @@ def part_facts(revision: Revision, wanted: Set[Tuple[str, str]], use_cache: bool
     :func:`digest`: the caller digests only the parts that differ between two revisions
     (most of a modified unit's parts do not; a first readiness reading digested 160,000)."""
     project = revision.project
-    rel = project.facts.relation_sets()
+    rel = relations(project)
     schema = max((v for (v,) in rel.get("entry_schema", ())), default=2)
     rows: List[tuple] = []
     for module, units in sorted(placed_units(rel).items()):
@@ -121,7 +121,7 @@ def issue_facts(revision: Revision) -> List[tuple]:
     facts = revision.project.facts
     rows = []
     for relation, (id_col, module_col) in ISSUES.items():
-        found = facts.relation_sets().get(relation)
+        found = facts.relation_sets([relation]).get(relation)
         if not found:  # spans_of reads every located fact: a first reading has 2,002 revisions
             continue
         spans = facts.spans_of(relation)

@@ -27,6 +27,7 @@ from typing import Dict, List, Tuple
 from analyzer.history.git import Commit, GitError, History, Repo
 from analyzer.history.revisions import Revision
 from analyzer.history.unit_cuts import shared
+from analyzer.history.unit_digests import READ
 from analyzer.project.facts_cache import Bundle, extractor_version
 
 DAY = 86400
@@ -228,6 +229,7 @@ def _chunks(memory_dir: str, commits: List[Commit], use_cache: bool):
     for run, _closed in runs([commit.sha for commit in commits]):
         bundle = None
         if use_cache:
-            material = "\0".join(["snippets-1", extractor_version(), memory_dir, *run])
-            bundle = Bundle(hashlib.sha256(material.encode("utf-8", "surrogatepass")).hexdigest())
+            # "2": the bundle keeps only the relations the history code reads (READ)
+            material = "\0".join(["snippets-2", extractor_version(), memory_dir, *run])
+            bundle = Bundle(hashlib.sha256(material.encode("utf-8", "surrogatepass")).hexdigest(), READ)
         yield [by_sha[sha] for sha in run], bundle

@@ -11,6 +11,7 @@ from analyzer.project import facts_cache
 from analyzer.history import commit_cache
 from analyzer.project import extraction
 from analyzer.history.git import Commit, Repo as GitRepo
+from analyzer.history.unit_digests import READ
 from analyzer.history.window import _chunks, window_facts
 from analyzer.query.program import readiness_program
 
@@ -64,6 +65,9 @@ def test_a_window_keeps_one_snippet_entry_per_chunk_and_reads_them_back(tmp_path
     bundles = [key for key in puts if facts_cache.load_bundle(key) is not None]
     assert len(bundles) == 2  # one per chunk, not one per revision (12 of them)
     assert first == reference
+    # a bundle keeps only the relations the history code reads (not titles, fields, routes)
+    kept = {rel for key in bundles for sink in facts_cache.load_bundle(key).values() for rel in sink.columns}
+    assert "entry_unit" in kept and kept <= set(READ)
 
     # the same commits compared again: every snippet comes from the two entries
     monkeypatch.setattr(extraction, "extractor", lambda *a: (_ for _ in ()).throw(AssertionError("extracted")))
