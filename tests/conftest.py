@@ -16,15 +16,19 @@ import pytest
 # The tests' own modules may write it; the CLI subprocesses they start keep the environment's
 # setting (their analyzer bytecode is compiled once per run below).
 sys.dont_write_bytecode = False
+# helpers shared by the suites (inprocess.py: the CLI run in the test's process) import by name;
+# appended, so that no folder of tests hides an installed package of the same name
+sys.path.append(str(Path(__file__).resolve().parent))
 
 # Markers given by what a test module (or a conftest.py beside it) uses, so that tests other
 # branches add are sorted without a list to keep up to date: ``git`` for modules that build Git
-# histories, ``cli`` for modules that start processes. ``slow`` is given by hand (builds of
+# histories, ``cli`` for modules that run the CLI (as processes, or in process through
+# tests/inprocess.py: the fast selection stays what it was). ``slow`` is given by hand (builds of
 # wheels and venvs) and to the folders and tests listed here: the wheel builds, the runner of the
 # protocol's own scenarios (a subprocess per run; tests/conformance_corpus covers the same
 # behaviour in process), the fleet's DuckDB back end, and the tests in _SLOW_TESTS.
 _GIT_USE = re.compile(r"gitsteps|histrepo|\[\"git\"|\(\"git\"|'git',|\"git\", ")
-_CLI_USE = re.compile(r"\bsubprocess\b|sys\.executable")
+_CLI_USE = re.compile(r"\bsubprocess\b|sys\.executable|\binprocess\b")
 _SLOW_FOLDERS = ("packaging", "scenarios", "fleet")
 # Tests of a second or more that the fast selection leaves to the full run: differential and
 # property tests over many programs or files, runs under several hash seeds, the real-world

@@ -6,12 +6,11 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+import inprocess
 from analyzer.engine.glob_ext import glob_match_ext
 from analyzer.query.agents import read_tools
 
@@ -23,8 +22,8 @@ BOOT = "Before substantial work, read `docs/memory/manifest.md`.\n"
 def analyze(*argv, root: Path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
     env.update(XDG_CACHE_HOME=str(root.parent / "cache"), PYTHONPATH=str(REPO))
-    return subprocess.run([sys.executable, "-m", "analyzer", *argv, "--project-root", str(root)],
-                          capture_output=True, text=True, env=env, timeout=120)
+    return inprocess.run([*argv, "--project-root", str(root)],
+                         capture_output=True, text=True, env=env, timeout=120)
 
 
 def project(tmp_path: Path, files: dict) -> Path:

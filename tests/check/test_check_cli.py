@@ -7,11 +7,11 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+import inprocess
 from analyzer.query.check_legacy import SCAN_CODES
 
 REPO = Path(__file__).resolve().parents[2]
@@ -20,8 +20,8 @@ EXAMPLE = REPO / "examples" / "acme-shop"
 
 def run(root: Path, *argv: str, env=None):
     """``analyze check ARGV --project-root ROOT`` in a subprocess (private cache)."""
-    proc = subprocess.run([sys.executable, "-m", "analyzer", "check", *argv, "--project-root", str(root)],
-                          capture_output=True, text=True, env=env or _env(root.parent), timeout=300)
+    proc = inprocess.run(["check", *argv, "--project-root", str(root)],
+                         capture_output=True, text=True, env=env or _env(root.parent), timeout=300)
     assert "Traceback" not in proc.stderr, proc.stderr
     return proc
 

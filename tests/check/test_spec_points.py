@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -30,6 +29,7 @@ import pytest
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path.insert(0, str(REPO / "tests" / "corpus"))
+import inprocess  # noqa: E402
 from corpus_project import build_project  # noqa: E402
 
 CASES = sorted(p for p in (HERE / "spec_points").glob("*/*") if (p / "expect.json").is_file())
@@ -42,9 +42,9 @@ def test_spec_point(case: Path, tmp_path: Path):
     root = build_project(case, tmp_path / "project")
     env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
     env.update(XDG_CACHE_HOME=str(tmp_path / "cache"), XDG_STATE_HOME=str(tmp_path / "state"), PYTHONPATH=str(REPO))
-    proc = subprocess.run([sys.executable, "-m", "analyzer", "check", *expect["argv"], "--format", "json",
-                           "--no-cache", "--project-root", str(root)], capture_output=True, text=True, env=env,
-                          timeout=300)
+    proc = inprocess.run(["check", *expect["argv"], "--format", "json",
+                          "--no-cache", "--project-root", str(root)], capture_output=True, text=True, env=env,
+                         timeout=300)
     assert "Traceback" not in proc.stderr, proc.stderr
     result = json.loads(proc.stdout)
     shown = [[f["code"], f["message"], f["entries"]] for f in result["findings"] if f["code"] in expect["codes"]]

@@ -1,4 +1,4 @@
-"""Shared helpers of the CI-format tests: run ``analyze`` in-process or in a subprocess,
+"""Shared helpers of the CI-format tests: run ``analyze`` in this process or in a subprocess,
 normalize what changes with every release or rule edit, compare with golden files."""
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import List, Optional, Tuple
 
+import inprocess
 from analyzer import __version__
 from analyzer.commands.cli import main
 from analyzer.core.fingerprint import ruleset_fingerprint
@@ -41,12 +42,19 @@ def run_inproc(argv: List[str]) -> Tuple[str, str, int]:
     return out.getvalue(), err.getvalue(), code
 
 
-def run_proc(argv: List[str], tmp: Path, seed: str = "0", cwd=None, extra_env=None) -> subprocess.CompletedProcess:
-    """``python -m analyzer ARGV`` in a subprocess with a private cache and hash seed."""
+def run_cli(argv: List[str], tmp: Path, seed: Optional[str] = None, cwd=None, extra_env=None,
+            process: bool = False) -> subprocess.CompletedProcess:
+    """``analyze ARGV`` with a private cache and no GITHUB_* variables: in this process
+    (tests/inprocess.py), or as ``python -m analyzer`` in a subprocess when the test asks for a
+    hash ``seed`` (read when Python starts) or a ``process`` of its own."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("XDG_", "GITHUB_"))}
-    env.update(PYTHONHASHSEED=seed, XDG_CACHE_HOME=str(tmp / "cache"), PYTHONPATH=str(REPO), **(extra_env or {}))
-    proc = subprocess.run([sys.executable, "-m", "analyzer", *argv], capture_output=True, text=True, env=env,
-                          timeout=300, cwd=cwd)
+    env.update(XDG_CACHE_HOME=str(tmp / "cache"), **(extra_env or {}))
+    if seed is None and not process:
+        proc = inprocess.run(argv, env=env, cwd=cwd)
+    else:
+        env.update(PYTHONHASHSEED=seed or "0", PYTHONPATH=str(REPO))
+        proc = subprocess.run([sys.executable, "-m", "analyzer", *argv], capture_output=True, text=True, env=env,
+                              timeout=300, cwd=cwd)
     assert "Traceback" not in proc.stderr, proc.stderr
     return proc
 

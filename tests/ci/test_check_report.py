@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from cihelp import copy_example, count_evaluations, run_inproc, run_proc
+from cihelp import copy_example, count_evaluations, run_inproc, run_cli
 
 
 @pytest.fixture()
@@ -41,14 +41,14 @@ def test_check_markdown_is_the_report(tmp_path, clean_env):
 
 def test_markdown_output_file_and_step_summary_are_the_same_report(tmp_path, clean_env):
     root = copy_example(tmp_path)
-    printed = run_proc(["check", "--all", "--format", "markdown", "--project-root", str(root)], tmp_path).stdout
+    printed = run_cli(["check", "--all", "--format", "markdown", "--project-root", str(root)], tmp_path).stdout
     written = tmp_path / "r.md"
-    proc = run_proc(["check", "--all", "--format", "json", "--output", f"markdown:{written}", "--project-root",
+    proc = run_cli(["check", "--all", "--format", "json", "--output", f"markdown:{written}", "--project-root",
                      str(root)], tmp_path)
     assert written.read_text(encoding="utf-8") == printed
     assert "report" not in json.loads(proc.stdout)["families"]  # the report family is not a check family
     summary = tmp_path / "summary.md"
-    run_proc(["check", "--all", "--format", "github", "--project-root", str(root)], tmp_path,
+    run_cli(["check", "--all", "--format", "github", "--project-root", str(root)], tmp_path,
              extra_env={"GITHUB_STEP_SUMMARY": str(summary)})
     assert summary.read_text(encoding="utf-8") == printed and "```mermaid" in printed
 

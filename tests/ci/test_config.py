@@ -9,7 +9,7 @@ import json
 import pytest
 
 from analyzer.project import config
-from cihelp import copy_example, run_proc
+from cihelp import copy_example, run_cli
 
 
 def _write(root, name, text):
@@ -82,19 +82,19 @@ def test_every_key_is_declared_with_a_known_kind():
 def test_check_takes_defaults_from_the_file_and_flags_win(tmp_path):
     root = copy_example(tmp_path)
     _write(root, "pyproject.toml", '[tool.memory-analyzer]\nformat = "json"\n')
-    proc = run_proc(["check", "--all", "--project-root", str(root)], tmp_path)
+    proc = run_cli(["check", "--all", "--project-root", str(root)], tmp_path)
     assert json.loads(proc.stdout)["schema"]["name"] == "check.result"
-    text = run_proc(["check", "--all", "--format", "text", "--project-root", str(root)], tmp_path)
+    text = run_cli(["check", "--all", "--format", "text", "--project-root", str(root)], tmp_path)
     assert text.stdout.startswith("MemoryCustodian routing check:")
 
 
 def test_check_refuses_a_bad_file_with_exit_2(tmp_path):
     root = copy_example(tmp_path)
     _write(root, ".memory-analyzer.toml", 'format = "json"\nfail-fast = true\n')
-    proc = run_proc(["check", "--all", "--project-root", str(root)], tmp_path)
+    proc = run_cli(["check", "--all", "--project-root", str(root)], tmp_path)
     assert proc.returncode == 2 and proc.stdout == ""
     assert ".memory-analyzer.toml:2:1: MA-CONFIG-UNKNOWN-KEY" in proc.stderr
-    as_json = run_proc(["check", "--all", "--format", "json", "--project-root", str(root)], tmp_path)
+    as_json = run_cli(["check", "--all", "--format", "json", "--project-root", str(root)], tmp_path)
     document = json.loads(as_json.stdout)
     assert as_json.returncode == 2 and document["schema"]["name"] == "check.error"
     assert document["diagnostics"][0]["code"] == "MA-CONFIG-UNKNOWN-KEY"

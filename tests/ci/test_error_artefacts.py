@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from cihelp import REPO, copy_example, run_proc, sarif_validator
+from cihelp import REPO, copy_example, run_cli, sarif_validator
 
 JUNIT_XSD = REPO / "tests" / "ci" / "schemas" / "junit-jenkins.xsd"
 
@@ -47,7 +47,7 @@ def test_every_requested_artefact_carries_the_error(make, tmp_path):
     summary.write_text("an earlier step\n", encoding="utf-8")
     out = tmp_path / "out"
     out.mkdir()
-    proc = run_proc(["check", "--all", "--project-root", str(root), *argv, "--format", "github",
+    proc = run_cli(["check", "--all", "--project-root", str(root), *argv, "--format", "github",
                      "--output", f"sarif:{out / 'c.sarif'}", "--output", f"junit:{out / 'c.xml'}",
                      "--output", f"json:{out / 'c.json'}"], tmp_path, extra_env={"GITHUB_STEP_SUMMARY": str(summary)})
     assert proc.returncode == 2, proc.stderr
@@ -76,7 +76,7 @@ def test_the_step_summary_keeps_what_the_job_wrote_within_githubs_limit(tmp_path
     summary = tmp_path / "summary.md"
     earlier = "x" * (LIMIT - 4000) + "\n"
     summary.write_text(earlier, encoding="utf-8")
-    proc = run_proc(["check", "--all", "--format", "github", "--project-root", str(root)], tmp_path,
+    proc = run_cli(["check", "--all", "--format", "github", "--project-root", str(root)], tmp_path,
                     extra_env={"GITHUB_STEP_SUMMARY": str(summary)})
     text = summary.read_text(encoding="utf-8")
     assert proc.returncode == 1 and text.startswith(earlier)
@@ -87,7 +87,7 @@ def test_a_mistyped_option_writes_the_artefacts_and_names_the_option_meant(tmp_p
     """The check's refused command line keeps both behaviours: the requested SARIF carries the
     MA-USAGE error, and stderr suggests the option (the CLI's did-you-mean)."""
     root = copy_example(tmp_path)
-    proc = run_proc(["check", "--project-root", str(root), "--formt", "json",
+    proc = run_cli(["check", "--project-root", str(root), "--formt", "json",
                      "--output", f"sarif:{tmp_path / 'x.sarif'}"], tmp_path, cwd=tmp_path)
     assert proc.returncode == 2
     assert "did you mean '--format'?" in proc.stderr and proc.stderr.count("usage: analyze check") == 1
@@ -103,7 +103,7 @@ def test_an_error_artefact_is_never_written_into_the_memory_dir(make, tmp_path):
     root = copy_example(tmp_path)
     argv, _ = make(root, tmp_path)
     before = sorted(p.relative_to(root) for p in root.rglob("*"))
-    proc = run_proc(["check", "--project-root", str(root), *argv,
+    proc = run_cli(["check", "--project-root", str(root), *argv,
                      "--output", f"sarif:{root / 'docs' / 'memory' / 'c.sarif'}",
                      "--output", f"json:{tmp_path / 'c.json'}"], tmp_path, cwd=tmp_path)
     assert proc.returncode == 2 and "MA-OUTPUT refused" in proc.stderr, proc.stderr

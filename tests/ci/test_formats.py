@@ -14,7 +14,7 @@ from analyzer.render import check_github, md
 from analyzer.render.check_junit import render_junit
 from analyzer.query.report import Report
 from analyzer.render.report_markdown import render_report_markdown
-from cihelp import REPO, check_golden, copy_example, normalize, run_inproc, run_proc
+from cihelp import REPO, check_golden, copy_example, normalize, run_inproc, run_cli
 
 JUNIT_XSD = REPO / "tests" / "ci" / "schemas" / "junit-jenkins.xsd"
 
@@ -40,7 +40,7 @@ def test_example_golden(fmt, tmp_path, request, clean_env):
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_same_bytes_across_hash_seeds(fmt, tmp_path):
     root = copy_example(tmp_path)
-    outs = {run_proc(["check", "--all", "--format", fmt, "--no-cache", "--project-root", str(root)], tmp_path,
+    outs = {run_cli(["check", "--all", "--format", fmt, "--no-cache", "--project-root", str(root)], tmp_path,
                      seed=seed).stdout for seed in ("0", "3", "977")}
     assert len(outs) == 1
 
@@ -128,7 +128,7 @@ def test_junit_error_result(tmp_path):
     junitparser = pytest.importorskip("junitparser")
     empty = tmp_path / "empty"
     empty.mkdir()
-    proc = run_proc(["check", "--format", "junit", "--project-root", str(empty)], tmp_path)
+    proc = run_cli(["check", "--format", "junit", "--project-root", str(empty)], tmp_path)
     path = tmp_path / "e.xml"
     path.write_text(proc.stdout, encoding="utf-8")
     case = next(iter(next(iter(junitparser.JUnitXml.fromfile(str(path))))))
@@ -144,7 +144,7 @@ def test_junit_error_names_each_unusable_file_once(tmp_path):
     for name in ("decisions.md", "constraints.md"):
         with open(example_copy / "docs" / "memory" / name, "ab") as handle:
             handle.write(b"\xff\n")
-    proc = run_proc(["check", "--format", "junit", "--project-root", str(example_copy)], tmp_path)
+    proc = run_cli(["check", "--format", "junit", "--project-root", str(example_copy)], tmp_path)
     path = tmp_path / "e.xml"
     path.write_text(proc.stdout, encoding="utf-8")
     error = next(iter(next(iter(junitparser.JUnitXml.fromfile(str(path)))))).result[0]
@@ -170,9 +170,9 @@ def test_github_appends_the_markdown_to_the_step_summary(tmp_path):
     root = copy_example(tmp_path)
     summary = tmp_path / "summary.md"
     summary.write_text("earlier step\n", encoding="utf-8")
-    proc = run_proc(["check", "--all", "--format", "github", "--project-root", str(root)], tmp_path,
+    proc = run_cli(["check", "--all", "--format", "github", "--project-root", str(root)], tmp_path,
                     extra_env={"GITHUB_STEP_SUMMARY": str(summary)})
-    markdown = run_proc(["check", "--all", "--format", "markdown", "--project-root", str(root)], tmp_path)
+    markdown = run_cli(["check", "--all", "--format", "markdown", "--project-root", str(root)], tmp_path)
     assert summary.read_text(encoding="utf-8") == "earlier step\n" + markdown.stdout
     # 10 of the four families, 5 issues of the plain check's lines (family legacy)
     assert proc.stdout.count("::error ") == 15 and proc.returncode == 1

@@ -13,11 +13,11 @@ from analyzer.commands import gating
 from analyzer.contract.check_model import CheckResult, FamilyResult
 from analyzer.contract.results import Finding, Location
 from analyzer.query.merge import MergeResult
-from cihelp import REPO, copy_example, run_inproc, run_proc
+from cihelp import REPO, copy_example, run_inproc, run_cli
 
 
 def _check(root, tmp, *argv):
-    proc = run_proc(["check", "--all", "--format", "json", "--project-root", str(root), *argv], tmp)
+    proc = run_cli(["check", "--all", "--format", "json", "--project-root", str(root), *argv], tmp)
     return proc, json.loads(proc.stdout)
 
 
@@ -56,7 +56,7 @@ def test_fail_on_thresholds(tmp_path):
 def test_baseline_from_json_and_from_sarif(tmp_path):
     root = copy_example(tmp_path)
     base_json, base_sarif = tmp_path / "base.json", tmp_path / "base.sarif"
-    run_proc(["check", "--all", "--project-root", str(root), "--output", f"json:{base_json}",
+    run_cli(["check", "--all", "--project-root", str(root), "--output", f"json:{base_json}",
               "--output", f"sarif:{base_sarif}"], tmp_path)
     for baseline in (base_json, base_sarif):
         proc, document = _check(root, tmp_path, "--baseline", str(baseline))
@@ -78,7 +78,7 @@ def test_unusable_baseline_is_exit_2(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("{\"x\": 1}", encoding="utf-8")
     for path in (bad, tmp_path / "missing.json"):
-        proc = run_proc(["check", "--all", "--project-root", str(root), "--baseline", str(path)], tmp_path)
+        proc = run_cli(["check", "--all", "--project-root", str(root), "--baseline", str(path)], tmp_path)
         assert proc.returncode == 2 and "MA-BASELINE" in proc.stderr and proc.stdout == ""
 
 
@@ -138,17 +138,17 @@ def test_a_pattern_no_code_starts_with_is_exit_2(tmp_path):
     # a typo would otherwise hide every finding and pass the gate: fail closed
     root = copy_example(tmp_path)
     for argv in (["--select", "MC-FRSH"], ["--select", "mc-fresh"], ["--ignore", "MC-FRESH,NOPE"]):
-        proc = run_proc(["check", "--all", "--project-root", str(root), *argv], tmp_path)
+        proc = run_cli(["check", "--all", "--project-root", str(root), *argv], tmp_path)
         assert proc.returncode == 2 and proc.stdout == "", argv
         assert "MA-USAGE" in proc.stderr and "no finding code starts with" in proc.stderr, proc.stderr
     (root / ".memory-analyzer.toml").write_text('select = ["MC-FRSH"]\n', encoding="utf-8")
     for command in ("check", "report"):
-        proc = run_proc([command, "--project-root", str(root)], tmp_path)
+        proc = run_cli([command, "--project-root", str(root)], tmp_path)
         assert proc.returncode == 2 and "'MC-FRSH'" in proc.stderr, proc.stderr
     # a rule pack's codes count as known
     pack = REPO / "examples" / "packs" / "acme-audit" / "acme-audit.dl"
     (root / ".memory-analyzer.toml").unlink()
-    proc = run_proc(["check", "--all", "--rules", str(pack), "--select", "ACME", "--project-root", str(root)], tmp_path)
+    proc = run_cli(["check", "--all", "--rules", str(pack), "--select", "ACME", "--project-root", str(root)], tmp_path)
     assert proc.returncode in (0, 1), proc.stderr
 
 
@@ -160,7 +160,7 @@ def test_configuration_sets_the_gate_and_flags_win(tmp_path):
     assert proc.returncode == 0 and not any(f["code"].startswith("MC-FRESH") for f in document["findings"])
     assert _check(root, tmp_path, "--fail-on", "conflict")[0].returncode == 1
     base = tmp_path / "b.json"
-    run_proc(["check", "--all", "--format", "json", "--project-root", str(root), "--output", str(base)], tmp_path)
+    run_cli(["check", "--all", "--format", "json", "--project-root", str(root), "--output", str(base)], tmp_path)
     (root / "pyproject.toml").write_text('[tool.memory-analyzer]\nbaseline = "../b.json"\n', encoding="utf-8")
     assert _check(root, tmp_path)[1]["gate"]["baseline"].endswith("b.json")
 

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from cihelp import copy_example, run_inproc, run_proc
+from cihelp import copy_example, run_inproc, run_cli
 
 NEW_ENTRY = """
 ## MC-CON-20260920-0f0f0f0f — Refunds are logged
@@ -68,10 +68,10 @@ def test_entry_and_record_findings_are_at_their_heading(tmp_path, monkeypatch):
 def test_an_unrelated_entry_reopens_nothing_under_baseline(kind, tmp_path):
     root = copy_example(tmp_path)
     base = tmp_path / f"base.{kind}"
-    run_proc(["check", "--all", "--project-root", str(root), "--output", f"{kind}:{base}"], tmp_path)
+    run_cli(["check", "--all", "--project-root", str(root), "--output", f"{kind}:{base}"], tmp_path)
     target = root / "docs" / "memory" / "constraints.md"
     target.write_text(target.read_text(encoding="utf-8") + NEW_ENTRY, encoding="utf-8")
-    proc = run_proc(["check", "--all", "--format", "json", "--project-root", str(root), "--baseline", str(base)],
+    proc = run_cli(["check", "--all", "--format", "json", "--project-root", str(root), "--baseline", str(base)],
                     tmp_path)
     document = json.loads(proc.stdout)
     reopened = [(f["code"], f["message"]) for f in document["findings"]]
@@ -87,7 +87,7 @@ def test_ten_thousand_entries_in_one_undeclared_file_stay_linear(tmp_path):
                   "Subject: MC-SUBJ-20260901-0a0a0a02", f"Facet: f{i}", "Evidence:", "- doc:docs/security.md", "",
                   "Constraint:", f"Rule {i}.", ""]
     (root / "docs" / "memory" / "notes.md").write_text("\n".join(lines), encoding="utf-8")
-    proc = run_proc(["check", "--all", "--format", "json", "--no-cache", "--project-root", str(root),
+    proc = run_cli(["check", "--all", "--format", "json", "--no-cache", "--project-root", str(root),
                      "--output", f"sarif:{tmp_path / 'o.sarif'}", "--output", f"junit:{tmp_path / 'o.xml'}"], tmp_path)
     findings = json.loads(proc.stdout)["findings"]
     outside = [f for f in findings if "outside canonical" in f["message"]]

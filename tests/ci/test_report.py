@@ -16,7 +16,7 @@ from analyzer.query.report import Report
 from analyzer.render import mermaid
 from analyzer.render.report_markdown import render_report_markdown
 from analyzer.history.repofiles import list_files
-from cihelp import REPO, check_golden, count_evaluations, copy_example, normalize, run_inproc, run_proc
+from cihelp import REPO, check_golden, count_evaluations, copy_example, normalize, run_inproc, run_cli
 from corpus_project import CORPUS, build_project
 
 NODE = re.compile(r'^  ([a-z]\d+)(\(\[|\[)"([^"]*)"(\]\)|\])$')
@@ -223,7 +223,7 @@ def test_official_mermaid_parser_accepts_the_graphs(tmp_path):
 
 def test_same_bytes_across_hash_seeds(tmp_path):
     root = copy_example(tmp_path)
-    outs = {run_proc(["report", "--no-cache", "--project-root", str(root)], tmp_path, seed=s).stdout
+    outs = {run_cli(["report", "--no-cache", "--project-root", str(root)], tmp_path, seed=s).stdout
             for s in ("0", "5", "12345")}
     assert len(outs) == 1
 
@@ -231,15 +231,15 @@ def test_same_bytes_across_hash_seeds(tmp_path):
 def test_report_output_files_and_errors(tmp_path):
     root = copy_example(tmp_path)
     out = tmp_path / "r.json"
-    proc = run_proc(["report", "--project-root", str(root), "--output", f"json:{out}"], tmp_path)
+    proc = run_cli(["report", "--project-root", str(root), "--output", f"json:{out}"], tmp_path)
     assert proc.stdout.startswith("# memory-analyzer report:")
     assert json.loads(out.read_text())["schema"]["name"] == "report.result"
     empty = tmp_path / "empty"
     empty.mkdir()
-    missing = run_proc(["report", "--format", "json", "--project-root", str(empty)], tmp_path)
+    missing = run_cli(["report", "--format", "json", "--project-root", str(empty)], tmp_path)
     assert missing.returncode == 1 and json.loads(missing.stdout)["schema"]["name"] == "report.error"
     # a check format the report does not write is an error, not a file named "sarif:…"
-    wrong = run_proc(["report", "--project-root", str(root), "--output", f"sarif:{tmp_path / 'r.sarif'}"], tmp_path)
+    wrong = run_cli(["report", "--project-root", str(root), "--output", f"sarif:{tmp_path / 'r.sarif'}"], tmp_path)
     assert wrong.returncode == 2 and "writes markdown or json or mermaid, not sarif" in wrong.stderr
     assert not list(tmp_path.glob("sarif:*")) and not (tmp_path / "r.sarif").exists()
 

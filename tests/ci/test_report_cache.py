@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from cihelp import copy_example, count_evaluations, run_inproc, run_proc
+from cihelp import copy_example, count_evaluations, run_inproc, run_cli
 
 
 @pytest.fixture()
@@ -79,6 +79,6 @@ def test_in_git_the_key_is_the_ls_files_list(tmp_path, env, monkeypatch):
 
 def test_same_bytes_from_a_process_with_a_warm_cache(tmp_path):
     root = copy_example(tmp_path)
-    outs = [run_proc(["report", "--project-root", str(root), *extra], tmp_path).stdout
+    outs = [run_cli(["report", "--project-root", str(root), *extra], tmp_path, process=True).stdout
             for extra in ((), (), ("--no-cache",))]
     assert outs[0] and outs[0] == outs[1] == outs[2]

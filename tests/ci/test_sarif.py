@@ -12,7 +12,7 @@ from analyzer.contract import catalog
 from analyzer.contract.check_model import CheckResult, FamilyResult
 from analyzer.contract.results import Finding, Location
 from analyzer.render import check_sarif
-from cihelp import (GOLDEN, REPO, SARIF_SCHEMA_SOURCES, check_golden, copy_example, normalize, run_inproc, run_proc,
+from cihelp import (GOLDEN, REPO, SARIF_SCHEMA_SOURCES, check_golden, copy_example, normalize, run_inproc, run_cli,
                     sarif_validator)
 from corpus_project import CORPUS, build_project, read_json, write_history
 
@@ -155,17 +155,17 @@ def test_upload_limits_truncate_deterministically(capsys):
 def test_output_file_and_stdout_in_one_run(tmp_path):
     root = copy_example(tmp_path)
     sarif, text = tmp_path / "out.sarif", tmp_path / "plain.txt"
-    proc = run_proc(["check", "--all", "--project-root", str(root), "--output", f"sarif:{sarif}"], tmp_path)
+    proc = run_cli(["check", "--all", "--project-root", str(root), "--output", f"sarif:{sarif}"], tmp_path)
     assert proc.stdout.startswith("MemoryCustodian routing check:")
     assert json.loads(sarif.read_text())["version"] == "2.1.0"
-    quiet = run_proc(["check", "--all", "--project-root", str(root), "--output", str(text)], tmp_path)
+    quiet = run_cli(["check", "--all", "--project-root", str(root), "--output", str(text)], tmp_path)
     assert quiet.stdout == "" and text.read_text() == proc.stdout
     assert quiet.returncode == proc.returncode == 1
 
 
 def test_same_bytes_across_hash_seeds(tmp_path):
     root = copy_example(tmp_path)
-    outs = {run_proc(["check", "--all", "--format", "sarif", "--no-cache", "--project-root", str(root)],
+    outs = {run_cli(["check", "--all", "--format", "sarif", "--no-cache", "--project-root", str(root)],
                      tmp_path, seed=seed).stdout for seed in ("0", "1", "4242")}
     assert len(outs) == 1
 
@@ -173,7 +173,7 @@ def test_same_bytes_across_hash_seeds(tmp_path):
 def test_error_result_is_a_failed_invocation(tmp_path):
     root = tmp_path / "empty"
     root.mkdir()
-    proc = run_proc(["check", "--format", "sarif", "--project-root", str(root)], tmp_path)
+    proc = run_cli(["check", "--format", "sarif", "--project-root", str(root)], tmp_path)
     assert proc.returncode == 1
     invocation = json.loads(proc.stdout)["runs"][0]["invocations"][0]
     assert invocation["executionSuccessful"] is False and invocation["exitCode"] == 1
@@ -190,7 +190,7 @@ def test_repo_relative_uris_inside_a_git_work_tree(tmp_path):
     repo.mkdir()
     subprocess.run(["git", "init", "-q", str(repo)], check=True)
     root = copy_example(repo)
-    proc = run_proc(["check", "--all", "--format", "sarif", "--project-root", str(root)],
+    proc = run_cli(["check", "--all", "--format", "sarif", "--project-root", str(root)],
                     tmp_path)
     uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
             for r in json.loads(proc.stdout)["runs"][0]["results"]}

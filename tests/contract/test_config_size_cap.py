@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+import inprocess
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "acme-shop"
 COMMANDS = [
@@ -23,8 +23,8 @@ COMMANDS = [
 
 def _run(argv, cwd):
     env = dict(os.environ, PYTHONHASHSEED="0")
-    return subprocess.run([sys.executable, "-m", "analyzer", *argv], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=300)
+    return inprocess.run([*argv], cwd=cwd, env=env,
+                         capture_output=True, text=True, timeout=300)
 
 
 @pytest.fixture()

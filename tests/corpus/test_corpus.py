@@ -1,9 +1,9 @@
 """The firing corpus: every implemented code fires in its ``fires`` case and not in its ``quiet`` one.
 
 Each case under ``tests/corpus/<CODE>/<fires|quiet>/`` is a small project (see
-corpus_project.py) read once by ``python -m analyzer read --format json`` in a subprocess with
-a private XDG_CACHE_HOME and XDG_STATE_HOME. The contract test ties the folders to the
-catalogue: an implemented code without a corpus folder, or a folder for a code that is not
+corpus_project.py) read once by ``analyze read --format json`` (the CLI run in this process,
+tests/inprocess.py) with a private XDG_CACHE_HOME and XDG_STATE_HOME. The contract test ties
+the folders to the catalogue: an implemented code without a corpus folder, or a folder for a code that is not
 implemented, fails the build, and so does a rule that stops firing.
 """
 
@@ -11,15 +11,13 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Dict, Set
 
 import pytest
 
 from analyzer.contract import catalog
+import inprocess
 from corpus_history import write_steps
 from corpus_project import CORPUS, OUTCOMES, build_project, cases, read_json, write_history, write_overlay
 
@@ -40,13 +38,12 @@ def _run(case: Path, work: Path) -> Dict[str, object]:
     root = build_project(case, work / "project")
     write_overlay(case, work / "state", root)
     env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
-    env.update(XDG_CACHE_HOME=str(work / "cache"), XDG_STATE_HOME=str(work / "state"), PYTHONPATH=str(REPO))
+    env.update(XDG_CACHE_HOME=str(work / "cache"), XDG_STATE_HOME=str(work / "state"))
     env = write_history(case, root, env)
     env = write_steps(case, root, env)
     request = read_json(case, "request.json")
     argv, command, form = request["argv"], request.get("command", "read"), request.get("format", "json")
-    run = subprocess.run([sys.executable, "-m", "analyzer", command, *argv, "--format", form, "--no-cache",
-                          "--project-root", str(root)], capture_output=True, text=True, env=env, timeout=120)
+    run = inprocess.run([command, *argv, "--format", form, "--no-cache", "--project-root", str(root)], env=env)
     try:
         return json.loads(run.stdout)
     except ValueError:
@@ -55,14 +52,12 @@ def _run(case: Path, work: Path) -> Dict[str, object]:
 
 @pytest.fixture(scope="module")
 def results(request, tmp_path_factory) -> Dict[str, Dict[str, object]]:
-    """The JSON result of every selected case, read in parallel (one subprocess per case)."""
+    """The JSON result of every selected case, each read by the CLI in this process
+    (tests/inprocess.py: a process per case cost about 0.2 s of CPU, most of this module's)."""
     selected = sorted({item.callspec.params["case"] for item in request.session.items
                        if getattr(item, "function", None) is test_case}, key=str)
     base = tmp_path_factory.mktemp("corpus")
-    work = {case: base / _case_id(case).replace("/", "-") for case in selected}
-    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
-        found = pool.map(lambda case: _run(case, work[case]), selected)
-        return {_case_id(case): result for case, result in zip(selected, found)}
+    return {_case_id(case): _run(case, base / _case_id(case).replace("/", "-")) for case in selected}
 
 
 def produced(result: Dict[str, object]) -> Set[str]:

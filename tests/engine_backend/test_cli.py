@@ -4,11 +4,11 @@ import csv
 import io
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+import inprocess
 
 ROOT = Path(__file__).resolve().parents[2]
 CASE = Path(__file__).parent / "cases" / "tc_cycle"
@@ -16,8 +16,8 @@ CASE = Path(__file__).parent / "cases" / "tc_cycle"
 
 def analyze(*args):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "analyzer", "query", *map(str, args)],
-                          capture_output=True, text=True, env=env, cwd=ROOT)
+    return inprocess.run(["query", *map(str, args)],
+                         capture_output=True, text=True, env=env, cwd=ROOT)
 
 
 def test_table_output_with_declared_column_names():

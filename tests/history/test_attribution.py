@@ -9,13 +9,12 @@ warns of no later edit that never happened. Attribution is checked under Hypothe
 a model that parses both whole revisions of every commit and compares unit texts."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import inprocess
 from histrepo import MEM, Repo, entry
 
 from analyzer.query.diff import run_diff
@@ -25,8 +24,8 @@ AGENT = "Agent <agent@example.org>"
 
 
 def cli(root, *args):
-    out = subprocess.run([sys.executable, "-m", "analyzer", *args, "--no-cache", "--format", "json"], cwd=root,
-                         capture_output=True, text=True)
+    out = inprocess.run([*args, "--no-cache", "--format", "json"], cwd=root,
+                        capture_output=True, text=True)
     assert out.returncode in (0, 1), out.stderr
     return out.returncode, json.loads(out.stdout)
 

@@ -4,12 +4,11 @@ flips each cell in a copy of the rules, confirmations, plans, demotion, errors, 
 import json
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+import inprocess
 from classes import CENTS, CON_A, DNU, MERGED, NEW_DEC, build
 from histrepo import MEM, tree_state
 from story import AS_OF
@@ -181,8 +180,8 @@ def test_full_without_readiness_is_judged_as_confirm_and_says_why(tmp_path):
 
 
 def cli(root, *args):
-    return subprocess.run([sys.executable, "-m", "analyzer", "check", *args, "--project-root", str(root)],
-                          capture_output=True, text=True)
+    return inprocess.run(["check", *args, "--project-root", str(root)],
+                         capture_output=True, text=True)
 
 
 def test_cli_levels_config_and_read_only(history):

@@ -3,11 +3,10 @@
 must not have main's later memory changes judged, reversed, as its own."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 
+import inprocess
 from classes import CENTS, DNU
 from histrepo import MEM, Repo, entry, tree_state
 
@@ -17,8 +16,8 @@ MAIN_DEC = "MC-DEC-20261201-cccc0001"
 
 
 def cli(root, *args):
-    return subprocess.run([sys.executable, "-m", "analyzer", "check", *args, "--project-root", str(root)],
-                          capture_output=True, text=True)
+    return inprocess.run(["check", *args, "--project-root", str(root)],
+                         capture_output=True, text=True)
 
 
 @pytest.fixture
@@ -72,9 +71,9 @@ def test_base_an_ancestor_of_the_head_is_compared_as_before(diverged):
     assert [(c.ident, c.cls, c.commits) for c in result.diff.changes] == [(CENTS, "E", [side])]
     doc = json.loads(cli(repo.root, "--base", init, "--head", "side", "--format", "json").stdout)
     assert doc["merge_base"] is None
-    diff = json.loads(subprocess.run([sys.executable, "-m", "analyzer", "diff", "--base", init, "--head", "side",
-                                      "--format", "json", "--project-root", str(repo.root)],
-                                     capture_output=True, text=True).stdout)
+    diff = json.loads(inprocess.run(["diff", "--base", init, "--head", "side",
+                                     "--format", "json", "--project-root", str(repo.root)],
+                                    capture_output=True, text=True).stdout)
     assert doc["diff"] == {k: v for k, v in diff.items() if k not in ("ok", "status", "schema", "analyzer")} | {
         "diff_status": diff["status"]}
     assert "Judged from" not in cli(repo.root, "--base", init, "--head", "side").stdout
@@ -84,8 +83,8 @@ def test_base_an_ancestor_of_the_head_is_compared_as_before(diverged):
 def test_diff_stays_tree_to_tree(diverged):
     """`analyze diff` answers how two revisions differ: main's own entry is a D from main to side."""
     repo, *_ = diverged
-    out = subprocess.run([sys.executable, "-m", "analyzer", "diff", "--base", "main", "--head", "side", "--format",
-                          "json", "--project-root", str(repo.root)], capture_output=True, text=True)
+    out = inprocess.run(["diff", "--base", "main", "--head", "side", "--format",
+                         "json", "--project-root", str(repo.root)], capture_output=True, text=True)
     assert ("D", MAIN_DEC) in {(c["class"], c["id"]) for c in json.loads(out.stdout)["changes"]}
 
 

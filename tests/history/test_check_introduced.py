@@ -4,10 +4,10 @@ findings; bounded by --introduced-depth; fail closed in a shallow clone."""
 
 import json
 import subprocess
-import sys
 
 import pytest
 
+import inprocess
 from histrepo import Repo, env
 
 UNSAFE = "MC-CON-20260902-3d4e5f60 Evidence has an unsafe or invalid source path."
@@ -15,8 +15,8 @@ OLD = "MC-CON-20260903-4e5f6071 Evidence has an unsafe or invalid source path."
 
 
 def check(root, *args):
-    return subprocess.run([sys.executable, "-m", "analyzer", "check", "--freshness", *args,
-                           "--project-root", str(root), "--no-cache"], capture_output=True, text=True)
+    return inprocess.run(["check", "--freshness", *args,
+                          "--project-root", str(root), "--no-cache"], capture_output=True, text=True)
 
 
 @pytest.fixture(scope="module")

@@ -5,18 +5,17 @@ repository's configuration is untrusted). An agent's pull request that adds itse
 configuration was read from the work tree, i.e. from the pull request. ``reviewers``,
 ``agent-authors`` and ``autonomy`` are now read from the configuration at ``--base``."""
 
-import subprocess
-import sys
 
+import inprocess
 from histrepo import Repo
 
 AGENT = "Bot <bot@example.org>"
 
 
 def autonomy(repo, base, head, *extra):
-    return subprocess.run([sys.executable, "-m", "analyzer", "check", "--autonomy", "confirm", "--base", base,
-                           "--head", head, "--project-root", str(repo.root), "--no-cache", *extra],
-                          capture_output=True, text=True)
+    return inprocess.run(["check", "--autonomy", "confirm", "--base", base,
+                          "--head", head, "--project-root", str(repo.root), "--no-cache", *extra],
+                         capture_output=True, text=True)
 
 
 def agent_names_itself(tmp_path, config="reviewers = [\"alice\", \"bot\"]\n"):

@@ -2,9 +2,8 @@
 `Memory-Confirmed-By: alice`, when alice is not a configured reviewer, says so and how to make
 her one, instead of "no Memory-Confirmed-By trailer from a reviewer"."""
 
-import subprocess
-import sys
 
+import inprocess
 from classes import CENTS
 from histrepo import MEM, Repo
 
@@ -30,9 +29,9 @@ def test_a_confirmation_by_someone_off_the_list(tmp_path):
         assert UNLISTED.format(name="alice") in finding.message
         assert "no Memory-Confirmed-By trailer" not in finding.message
     # the text output, as a user reads it
-    out = subprocess.run([sys.executable, "-m", "analyzer", "check", "--autonomy", "confirm", "--base", f"{sha}~1",
-                          "--head", sha, "--reviewer", "bob", "--project-root", str(repo.root), "--no-cache"],
-                         capture_output=True, text=True)
+    out = inprocess.run(["check", "--autonomy", "confirm", "--base", f"{sha}~1",
+                         "--head", sha, "--reviewer", "bob", "--project-root", str(repo.root), "--no-cache"],
+                        capture_output=True, text=True)
     assert out.returncode == 1 and UNLISTED.format(name="alice") in out.stdout
 
 

@@ -4,9 +4,8 @@ head has no such file. A base line in a shorter head file (`line=109` in a 107-l
 place no reviewer can open."""
 
 import json
-import subprocess
-import sys
 
+import inprocess
 from histrepo import MEM, Repo
 
 from analyzer.history.head_places import anchor_deleted, head_lengths
@@ -18,8 +17,8 @@ LAST = "MC-DEC-20260905-2c3d4e5f"  # decisions.md:22, the last of its 33 lines
 
 
 def cli(root, *args):
-    return subprocess.run([sys.executable, "-m", "analyzer", *args, "--project-root", str(root), "--no-cache"],
-                          capture_output=True, text=True)
+    return inprocess.run([*args, "--project-root", str(root), "--no-cache"],
+                         capture_output=True, text=True)
 
 
 def deleted_last(tmp_path):

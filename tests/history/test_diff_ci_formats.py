@@ -3,12 +3,11 @@ a failure (passing JUnit test cases listing it in system-out, SARIF `note`, GitH
 `::notice`); a BLINDSPOT (a unit that cannot be read) fails, as the exit status 2 does."""
 
 import json
-import subprocess
-import sys
 
 import junitparser
 import pytest
 
+import inprocess
 from classes import CENTS, build
 from histrepo import MEM, Repo
 
@@ -20,8 +19,8 @@ def history(tmp_path_factory):
 
 
 def cli(repo, *args):
-    return subprocess.run([sys.executable, "-m", "analyzer", "diff", *args, "--project-root", str(repo.root)],
-                          cwd=repo.root, capture_output=True, text=True)
+    return inprocess.run(["diff", *args, "--project-root", str(repo.root)],
+                         cwd=repo.root, capture_output=True, text=True)
 
 
 def junit(text):

@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+import inprocess
 from classes import CENTS, GOLDEN, NEW_DEC, build
 from histrepo import MEM, Repo, tree_state
 
@@ -106,7 +107,7 @@ def test_not_a_repository(tmp_path):
 
 
 def cli(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "analyzer", *args], cwd=cwd, capture_output=True, text=True)
+    return inprocess.run([*args], cwd=cwd, capture_output=True, text=True)
 
 
 def test_cli_text_json_and_read_only(history):
@@ -149,6 +150,7 @@ def test_output_does_not_depend_on_the_hash_seed(history):
         for argv in (["diff", "--base", shas["init"], "--head", "HEAD", "--format", "json"],
                      ["readiness", "--format", "json"],
                      ["check", "--autonomy", "full", "--base", shas["init"], "--head", "HEAD", "--format", "json"]):
+            # a process of its own: PYTHONHASHSEED is read when Python starts
             run = subprocess.run([sys.executable, "-m", "analyzer", *argv, "--project-root", str(repo.root)],
                                  capture_output=True, text=True, env=env)
             outs.add((argv[0], argv[-1] if argv[0] != "check" else "check", run.stdout, run.returncode))
@@ -160,8 +162,8 @@ def test_history_commands_find_the_project_root_from_a_subdirectory(history):
     sub = repo.root / "docs" / "memory" / "areas"
     for argv in (["diff", "--base", shas["init"], "--head", "HEAD"], ["readiness"],
                  ["restore", "--preview", "MC-DNU-20260904-5f607182", "--base", shas["init"]]):
-        here = subprocess.run([sys.executable, "-m", "analyzer", *argv], cwd=sub, capture_output=True, text=True)
-        given = subprocess.run([sys.executable, "-m", "analyzer", *argv, "--project-root", str(repo.root)],
-                               cwd=repo.root, capture_output=True, text=True)
+        here = inprocess.run([*argv], cwd=sub, capture_output=True, text=True)
+        given = inprocess.run([*argv, "--project-root", str(repo.root)],
+                              cwd=repo.root, capture_output=True, text=True)
         assert (here.returncode, here.stdout) == (given.returncode, given.stdout), argv
         assert here.returncode in (0, 1), here.stderr

@@ -7,11 +7,10 @@ those that changed the file's free-form units, so `check --autonomy confirm` ask
 confirmation."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 
+import inprocess
 from histrepo import MEM, Repo
 
 from analyzer.history.freeform import aligned, freeform_units
@@ -72,8 +71,8 @@ def test_the_whole_range_and_the_work_tree(history):
 
 def test_the_autonomy_check_asks_for_confirmation_of_free_form_deletes_and_rewrites(history):
     repo, shas = history
-    out = subprocess.run([sys.executable, "-m", "analyzer", "check", "--autonomy", "confirm", "--base", shas["base"],
-                          "--no-cache", "--format", "json"], cwd=repo.root, capture_output=True, text=True)
+    out = inprocess.run(["check", "--autonomy", "confirm", "--base", shas["base"],
+                         "--no-cache", "--format", "json"], cwd=repo.root, capture_output=True, text=True)
     assert out.returncode == 1, out.stderr
     flagged = sorted(f["id"] for f in json.loads(out.stdout)["findings"])
     assert flagged == ["areas/search.md#unit-1", "rules/release.md#unit-2", "rules/reviews.md#unit-1"]

@@ -8,10 +8,10 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 
 import pytest
 
+import inprocess
 from tests.history.histrepo import MEM, Repo, tree_state
 
 BAD = b"# Notes\n\nfine line\n\xff\xfe not UTF-8\n"  # the bad byte at 4:1
@@ -19,8 +19,8 @@ BAD = b"# Notes\n\nfine line\n\xff\xfe not UTF-8\n"  # the bad byte at 4:1
 
 def analyze(root, *args: str) -> subprocess.CompletedProcess:
     env = dict(os.environ, XDG_CACHE_HOME=str(root.parent / "cache"))
-    return subprocess.run([sys.executable, "-m", "analyzer", *args, "--project-root", str(root)],
-                          capture_output=True, text=True, env=env)
+    return inprocess.run([*args, "--project-root", str(root)],
+                         capture_output=True, text=True, env=env)
 
 
 @pytest.fixture

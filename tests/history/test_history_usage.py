@@ -5,11 +5,10 @@ dropped by the plain check; an empty --head, a --memory-dir outside docs/ or mis
 --head are exit 2, never an empty memory read as UNCHANGED or CLEAR."""
 
 import re
-import subprocess
-import sys
 
 import pytest
 
+import inprocess
 from classes import CENTS
 from histrepo import Repo
 
@@ -23,8 +22,8 @@ def repo(tmp_path_factory):
 
 
 def analyze(repo, *args):
-    return subprocess.run([sys.executable, "-m", "analyzer", *args, "--no-cache", "--project-root", str(repo.root)],
-                          capture_output=True, text=True)
+    return inprocess.run([*args, "--no-cache", "--project-root", str(repo.root)],
+                         capture_output=True, text=True)
 
 
 @pytest.mark.parametrize("extra", [["--reviewer", "alice"], ["--head", "HEAD"], ["--agent-author", "bot"]])

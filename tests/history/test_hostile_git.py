@@ -17,6 +17,7 @@ import sys
 import pytest
 
 import histrepo
+import inprocess
 from histrepo import MEM, Repo
 from story import AS_OF, Story
 
@@ -26,9 +27,10 @@ CENTS_RECORD = ("\n## MC-REC-20261120-abcd0002 \u2014 Totals and keys are separa
 
 
 def analyze(root, *args, env=None):
-    """``analyze ARGS`` in ``root`` as a process: (exit status, stdout, stderr)."""
-    proc = subprocess.run([sys.executable, "-m", "analyzer", *args], cwd=root, capture_output=True, text=True,
-                          env=env, timeout=300)
+    """``analyze ARGS`` in ``root``, run in this process (tests/inprocess.py: the Git calls are
+    the analyzer's own subprocesses either way): (exit status, stdout, stderr). The
+    backtracking-pattern test below keeps a process of its own, under a hard timeout."""
+    proc = inprocess.run(args, cwd=root, env=env)
     return proc.returncode, proc.stdout, proc.stderr
 
 

@@ -3,11 +3,10 @@ index (touched, content unchanged) must not make a history command rewrite .git/
 Porcelain `git diff` refreshes and writes the index even under GIT_OPTIONAL_LOCKS=0."""
 
 import os
-import subprocess
-import sys
 
 import pytest
 
+import inprocess
 from classes import CENTS
 from histrepo import Repo, tree_state
 
@@ -26,7 +25,7 @@ def test_stale_index_is_not_rewritten(tmp_path, name):
     later = stale.stat().st_mtime + 100  # the index's stat data for it is now out of date
     os.utime(stale, (later, later))
     before = tree_state(repo.root)
-    run = subprocess.run([sys.executable, "-m", "analyzer", *COMMANDS[name], "--no-cache",
-                          "--project-root", str(repo.root)], capture_output=True, text=True)
+    run = inprocess.run([*COMMANDS[name], "--no-cache",
+                         "--project-root", str(repo.root)], capture_output=True, text=True)
     assert run.returncode in (0, 1), run.stderr
     assert tree_state(repo.root) == before, f"{name} changed .git or the work tree"

@@ -8,12 +8,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+import inprocess
 from histrepo import MEM, Repo, tree_state
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -22,8 +21,8 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 def _analyze(repo, *argv, env=None, cwd=None):
     full = {k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")}
     full.update(PYTHONPATH=str(REPO_ROOT), **(env or {}))
-    return subprocess.run([sys.executable, "-m", "analyzer", *argv], cwd=cwd or repo.root, env=full,
-                          capture_output=True, text=True, timeout=60)
+    return inprocess.run([*argv], cwd=cwd or repo.root, env=full,
+                         capture_output=True, text=True, timeout=60)
 
 
 @pytest.fixture

@@ -3,11 +3,10 @@ with the file, line and MA-HISTORY-BLINDSPOT, never a reading over history it ca
 `check --autonomy full` is then judged as confirm and says why (MA-AUTONOMY-003)."""
 
 import json
-import subprocess
-import sys
 
 import pytest
 
+import inprocess
 from classes import CENTS
 from histrepo import DAY, MEM
 from story import AGENT, AS_OF
@@ -43,8 +42,8 @@ def test_blind_commit_makes_readiness_unreadable(blind):
     assert (spot.code, spot.span) == ("MA-HISTORY-BLINDSPOT", Span(f"{MEM}/decisions.md", line, 1))
     assert spot.message.endswith(f"(at commit {broken[:12]})") and "malformed Entry heading" in spot.message
     assert "(and 1 more)" in spot.message  # the mending commit's parent is unreadable too
-    run = subprocess.run([sys.executable, "-m", "analyzer", "readiness", "--format", "json", "--no-cache",
-                          "--project-root", str(repo.root)], capture_output=True, text=True)
+    run = inprocess.run(["readiness", "--format", "json", "--no-cache",
+                         "--project-root", str(repo.root)], capture_output=True, text=True)
     doc = json.loads(run.stdout)
     assert run.returncode == 2 and doc["status"] == "INVALID"
     assert doc["diagnostics"][0]["code"] == "MA-HISTORY-BLINDSPOT"

@@ -7,17 +7,17 @@ parent is missing and the command that fetches it, exit 2. A partial clone's mis
 an error naming the object, never fetched: the analyzer writes nothing into the repository."""
 
 import subprocess
-import sys
 
 import pytest
 
+import inprocess
 from classes import CENTS
 from histrepo import MEM, Repo, env, tree_state
 
 
 def analyze(root, *args):
-    return subprocess.run([sys.executable, "-m", "analyzer", *args, "--project-root", str(root), "--no-cache"],
-                          capture_output=True, text=True)
+    return inprocess.run([*args, "--project-root", str(root), "--no-cache"],
+                         capture_output=True, text=True)
 
 
 def clone(origin, target, *options):

@@ -5,12 +5,11 @@ from both, including supersessions whose predecessor the commit did not touch (t
 reads that predecessor at the parent, analyzer/history/held_units.py)."""
 
 import json
-import subprocess
-import sys
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import inprocess
 from classes import GOLDEN, MORE, TWICE_BLIND, agreeing_history, held_twice_history
 from histrepo import DAY, MEM
 from test_attribution import OPS, replay, six  # noqa: F401 (six is a fixture)
@@ -46,8 +45,8 @@ def test_every_commit_gets_the_same_classes_in_the_window_and_in_diff(tmp_path):
 
 
 def cli(*args, cwd):
-    return subprocess.run([sys.executable, "-m", "analyzer", *args, "--no-cache"], cwd=cwd, capture_output=True,
-                          text=True)
+    return inprocess.run([*args, "--no-cache"], cwd=cwd, capture_output=True,
+                         text=True)
 
 
 def test_the_readiness_and_diff_commands_count_the_same_classes(tmp_path):

@@ -9,8 +9,11 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Optional
 
 import pytest
+
+import inprocess
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "acme-shop"
@@ -18,19 +21,25 @@ MEMORY = "docs/memory"
 
 
 class Cli:
-    """Runs ``python -m analyzer`` on one project root, returning (exit, stdout, stderr)."""
+    """Runs ``analyze`` on one project root, returning (exit, stdout, stderr): in this process
+    (tests/inprocess.py), or as a subprocess when a hash ``seed`` is asked for (Python reads it
+    when a process starts)."""
 
     def __init__(self, tmp_path: Path, root: Path):
         self.tmp = tmp_path
         self.root = root
         self.state = tmp_path / "state"
 
-    def __call__(self, *args: str, seed: str = "0", cache: str = "cache", root: Path = None):
+    def __call__(self, *args: str, seed: Optional[str] = None, cache: str = "cache", root: Path = None):
         env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
-        env.update(PYTHONHASHSEED=seed, XDG_CACHE_HOME=str(self.tmp / cache), XDG_STATE_HOME=str(self.state),
-                   PYTHONPATH=str(REPO))
-        proc = subprocess.run([sys.executable, "-m", "analyzer", *args, "--project-root", str(root or self.root)],
-                              capture_output=True, text=True, env=env, timeout=300)
+        env.update(XDG_CACHE_HOME=str(self.tmp / cache), XDG_STATE_HOME=str(self.state))
+        argv = [*args, "--project-root", str(root or self.root)]
+        if seed is None:
+            proc = inprocess.run(argv, env=env)
+        else:
+            env.update(PYTHONHASHSEED=seed, PYTHONPATH=str(REPO))
+            proc = subprocess.run([sys.executable, "-m", "analyzer", *argv], capture_output=True, text=True, env=env,
+                                  timeout=300)
         return proc.returncode, proc.stdout, proc.stderr
 
     def json(self, *args: str, **kw):

@@ -21,6 +21,7 @@ pytest.importorskip("mcp", reason="the MCP SDK (the `mcp` extra) is not installe
 
 from tests.history.histrepo import tree_state  # noqa: E402
 from tests.mcp.session import REPO, run, session, text_of  # noqa: E402
+import inprocess  # noqa: E402
 
 EXAMPLE = REPO / "examples" / "acme-shop"
 REALWORLD = REPO.parent / "shared" / "realworld"
@@ -31,14 +32,14 @@ RUNAWAY = [".decl n(x: number)", "n(0).", "n(X + 1) :- n(X), X < 100000000."]
 
 
 def _cli(root, command, *argv, fmt=True):
-    """``analyze COMMAND --project-root ROOT ARGV --format json``: (exit, stdout)."""
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
-    words = [sys.executable, "-m", "analyzer", command, *argv]
+    """``analyze COMMAND --project-root ROOT ARGV --format json``, the CLI run in this process
+    (tests/inprocess.py; the server it is compared with is a process): (exit, stdout)."""
+    words = [command, *argv]
     if root is not None:
         words += ["--project-root", str(root)]
     if fmt:
         words += ["--format", "json"]
-    proc = subprocess.run(words, capture_output=True, text=True, env=env, cwd=str(REPO), timeout=300)
+    proc = inprocess.run(words, cwd=str(REPO))
     return proc.returncode, proc.stdout
 
 

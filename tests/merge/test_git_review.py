@@ -11,10 +11,12 @@ import hashlib
 import os
 import subprocess
 from pathlib import Path
+from typing import Optional
 
 import pytest
 
 import gitsteps
+import inprocess
 from corpus_project import build_project
 from analyzer.query.merge import UNAVAILABLE_NOTE, run_merge_review
 
@@ -176,14 +178,20 @@ def test_first_phase_relations_given_to_the_final_evaluation_change_nothing(tmp_
     assert reused.findings
 
 
-def _cli(root: Path, *argv: str, seed: str = "0", cache: Path = None) -> subprocess.CompletedProcess:
+def _cli(root: Path, *argv: str, seed: Optional[str] = None, cache: Path = None) -> subprocess.CompletedProcess:
+    """``analyze check --conflicts ARGV``: in this process (tests/inprocess.py), or as a subprocess
+    when a hash ``seed`` is asked for."""
     import sys
 
-    env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    env = dict(os.environ)
     if cache is not None:
         env["XDG_CACHE_HOME"] = str(cache)
-    return subprocess.run([sys.executable, "-m", "analyzer", "check", "--conflicts", *argv, "--project-root",
-                           str(root)], capture_output=True, text=True, env=env, timeout=300)
+    argv = ["check", "--conflicts", *argv, "--project-root", str(root)]
+    if seed is None:
+        return inprocess.run(argv, env=env)
+    env.update(PYTHONHASHSEED=seed, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    return subprocess.run([sys.executable, "-m", "analyzer", *argv], capture_output=True, text=True, env=env,
+                          timeout=300)
 
 
 def test_cli_never_writes_into_git_and_is_deterministic(tmp_path):

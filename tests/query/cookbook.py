@@ -3,13 +3,14 @@ after it. ``python -m tests.query.cookbook --update`` rewrites the outputs (read
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
-import subprocess
 import sys
 from pathlib import Path
 from typing import List, Tuple
+
+sys.path.append(str(Path(__file__).resolve().parents[1]))  # tests/inprocess.py, run as a script too
+import inprocess  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 COOKBOOK = ROOT / "docs" / "queries.md"
@@ -22,12 +23,11 @@ def examples(text: str) -> List[Tuple[str, str]]:
 
 
 def run(command: str) -> Tuple[int, str]:
-    """Run a documented ``analyze ...`` command from the repository root: (exit, stdout)."""
+    """Run a documented ``analyze ...`` command from the repository root, in this process
+    (tests/inprocess.py): (exit, stdout)."""
     argv = shlex.split(command.replace("\\\n", " "))
     assert argv[0] == "analyze", command
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    res = subprocess.run([sys.executable, "-m", "analyzer", *argv[1:]], capture_output=True, text=True,
-                         env=env, cwd=ROOT, timeout=300)
+    res = inprocess.run(argv[1:], cwd=ROOT)
     return res.returncode, res.stdout + (res.stderr if res.returncode else "")
 
 

@@ -4,11 +4,11 @@ import csv
 import io
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+import inprocess
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "acme-shop"
@@ -16,8 +16,8 @@ EXAMPLE = ROOT / "examples" / "acme-shop"
 
 def query(*args, cwd=ROOT):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "analyzer", "query", *map(str, args)],
-                          capture_output=True, text=True, env=env, cwd=cwd)
+    return inprocess.run(["query", *map(str, args)],
+                         capture_output=True, text=True, env=env, cwd=cwd)
 
 
 def test_conjunction_with_negation_and_comparison_names_columns_after_variables():

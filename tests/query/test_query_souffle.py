@@ -2,9 +2,9 @@
 
 import json
 import os
-import subprocess
-import sys
 from pathlib import Path
+
+import inprocess
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,8 +26,8 @@ heavy(X) :- weight(X, W), W > 5.
 
 def query(*args, cwd=ROOT):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "analyzer", "query", *map(str, args)],
-                          capture_output=True, text=True, env=env, cwd=cwd)
+    return inprocess.run(["query", *map(str, args)],
+                         capture_output=True, text=True, env=env, cwd=cwd)
 
 
 def _program(tmp_path):

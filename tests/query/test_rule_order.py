@@ -3,9 +3,9 @@ one program, so a rule may use a relation a later rule or text defines, and a he
 types come from the rules that define what it uses, whatever their order."""
 
 import os
-import subprocess
-import sys
 from pathlib import Path
+
+import inprocess
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "acme-shop"
@@ -15,8 +15,8 @@ HEAD = "/// @code T-001\n/// @severity WARNING\n/// @title Big budget\n/// @rela
 def analyze(*args, tmp):
     env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
     env.update(PYTHONPATH=str(ROOT), XDG_CACHE_HOME=str(tmp / "cache"))
-    return subprocess.run([sys.executable, "-m", "analyzer", *map(str, args)], capture_output=True, text=True,
-                          env=env, cwd=ROOT)
+    return inprocess.run([*map(str, args)], capture_output=True, text=True,
+                         env=env, cwd=ROOT)
 
 
 def test_an_e_rule_may_use_a_relation_a_later_e_defines(tmp_path):

@@ -3,17 +3,17 @@
 import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
+
+import inprocess
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def analyze(*args):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "analyzer", *map(str, args)], capture_output=True, text=True,
-                          env=env, cwd=ROOT)
+    return inprocess.run([*map(str, args)], capture_output=True, text=True,
+                         env=env, cwd=ROOT)
 
 
 def test_schema_lists_base_request_and_derived_relations_with_locations():

@@ -4,9 +4,9 @@ the files write them, an ID constant matches in any case (Entry IDs compare case
 warning naming it, with the exit status unchanged (analyzer/query/constants.py)."""
 
 import os
-import subprocess
-import sys
 from pathlib import Path
+
+import inprocess
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "acme-shop"
@@ -14,8 +14,8 @@ EXAMPLE = ROOT / "examples" / "acme-shop"
 
 def analyze(*args):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "analyzer", *map(str, args)], capture_output=True, text=True,
-                          env=env, cwd=ROOT)
+    return inprocess.run([*map(str, args)], capture_output=True, text=True,
+                         env=env, cwd=ROOT)
 
 
 def rows(res):

@@ -7,8 +7,11 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Optional
 
 import pytest
+
+import inprocess
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -23,12 +26,16 @@ def acme(tmp_path) -> Path:
 
 @pytest.fixture
 def analyze(tmp_path):
-    """Run ``python -m analyzer ARGS`` with a private cache; returns the CompletedProcess."""
+    """Run ``analyze ARGS`` with a private cache; returns the CompletedProcess. In this process
+    (tests/inprocess.py) unless the test asks for a ``process`` of its own or a hash ``seed``
+    (which Python reads when a process starts)."""
 
-    def run(*args: str, seed: str = "0", cache: str = "cache"):
+    def run(*args: str, seed: Optional[str] = None, cache: str = "cache", process: bool = False):
         env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
-        env.update(PYTHONHASHSEED=seed, XDG_CACHE_HOME=str(tmp_path / cache), XDG_STATE_HOME=str(tmp_path / "state"),
-                   PYTHONPATH=str(REPO))
+        env.update(XDG_CACHE_HOME=str(tmp_path / cache), XDG_STATE_HOME=str(tmp_path / "state"))
+        if seed is None and not process:
+            return inprocess.run(args, env=env)
+        env.update(PYTHONHASHSEED=seed or "0", PYTHONPATH=str(REPO))
         return subprocess.run([sys.executable, "-m", "analyzer", *args], capture_output=True, text=True,
                               env=env, timeout=300)
 

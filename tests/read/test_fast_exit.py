@@ -32,7 +32,7 @@ def test_subprocess_output_equals_in_process(acme, analyze, tmp_path, monkeypatc
                  ["check", "--all", "--project-root", str(acme), "--format", "json"],
                  ["read", "--project-root", str(acme), "--task", "no-such-task"]):
         status, text = _in_process(*args)
-        run = analyze(*args)
+        run = analyze(*args, process=True)
         assert (run.returncode, run.stdout) == (status, text), args
 
 

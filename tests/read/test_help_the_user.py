@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 
 import pytest
 
 import re
 
+import inprocess
 from analyzer.core.resources import data_file
 from analyzer.project.root import find_root, resolve_root
 
@@ -50,8 +49,8 @@ def test_unknown_task_without_a_close_match_has_no_suggestion(acme, analyze):
 def _run_in(cwd, *args):
     env = {k: v for k, v in os.environ.items()}
     env["PYTHONPATH"] = str(REPO)
-    return subprocess.run([sys.executable, "-m", "analyzer", *args], cwd=cwd, capture_output=True, text=True,
-                          env=env, timeout=300)
+    return inprocess.run([*args], cwd=cwd, capture_output=True, text=True,
+                         env=env, timeout=300)
 
 
 @pytest.mark.parametrize("fmt", ["text", "json"])

@@ -5,20 +5,19 @@ path the protocol refuses."""
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import inprocess
 from analyzer.engine.glob import glob_match, glob_match_under, glob_valid
 from analyzer.project.root import absolute_path_hint, paths_from_cwd
 
 
 def analyze(cwd, *args):
-    return subprocess.run([sys.executable, "-m", "analyzer", "read", "--task", "implementation", "--no-local",
-                           "--names-only", *args], cwd=cwd, capture_output=True, text=True)
+    return inprocess.run(["read", "--task", "implementation", "--no-local",
+                          "--names-only", *args], cwd=cwd, capture_output=True, text=True)
 
 
 def loaded(out):
