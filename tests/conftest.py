@@ -20,6 +20,21 @@ sys.dont_write_bytecode = False
 # appended, so that no folder of tests hides an installed package of the same name
 sys.path.append(str(Path(__file__).resolve().parent))
 
+
+def _load_shared_reference():
+    """tests/shared_reference.py, importable by its plain name in every test module (the suite
+    runs with --import-mode=importlib, which puts no test folder on sys.path)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("shared_reference", Path(__file__).with_name("shared_reference.py"))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["shared_reference"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+SHARED_REFERENCE = sys.modules.get("shared_reference") or _load_shared_reference()
+
 # Markers given by what a test module (or a conftest.py beside it) uses, so that tests other
 # branches add are sorted without a list to keep up to date: ``git`` for modules that build Git
 # histories, ``cli`` for modules that run the CLI (as processes, or in process through
@@ -90,6 +105,20 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.cli)
         if module.parent.name in _SLOW_FOLDERS or item.nodeid.startswith(_SLOW_TESTS):
             item.add_marker(pytest.mark.slow)
+    _leave_out_cross_checks(config, items)
+
+
+def _leave_out_cross_checks(config, items) -> None:
+    """Without ../shared beside the clone, deselect the tests marked ``shared_reference``
+    (cross-checks against its reference material; tests/shared_reference.py): our own tests
+    cover the same behaviour, and tests/test_shared_reference.py reports them as one skip."""
+    if SHARED_REFERENCE.PRESENT:
+        return
+    left_out = [item for item in items if item.get_closest_marker("shared_reference")]
+    if left_out:
+        config._shared_reference_left_out = len(left_out)
+        items[:] = [item for item in items if not item.get_closest_marker("shared_reference")]
+        config.hook.pytest_deselected(items=left_out)
 
 
 def pytest_configure(config):

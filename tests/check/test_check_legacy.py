@@ -13,10 +13,10 @@ import pytest
 
 from analyzer.query.check import CheckRequest, run_check
 from analyzer.render.check_text import render_check_text
+from shared_reference import REALWORLD, tree_params
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "acme-shop"
-REALWORLD = REPO.parent / "shared" / "realworld"
 GOLDEN = Path(__file__).resolve().parent / "legacy_golden"
 
 TREES = {"acme-shop": EXAMPLE,
@@ -24,7 +24,7 @@ TREES = {"acme-shop": EXAMPLE,
          "nightnotes-video-demo": REALWORLD / "nightnotes-video-demo"}
 
 
-@pytest.mark.parametrize("name", sorted(TREES))
+@pytest.mark.parametrize("name", tree_params(TREES))
 def test_golden_plain_check(name, analyze, tmp_path, request):
     """The whole stdout and exit status of plain `check` on a tree (recorded, diff read)."""
     if not TREES[name].is_dir():

@@ -9,9 +9,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from shared_reference import REALWORLD, tree_params
 
 REPO = Path(__file__).resolve().parents[2]
-REALWORLD = REPO.parent / "shared" / "realworld"
 TREES = {"acme-shop": REPO / "examples" / "acme-shop",
          "memorycustodian-dogfood": REALWORLD / "memorycustodian-dogfood",
          "nightnotes-video-demo": REALWORLD / "nightnotes-video-demo"}
@@ -19,7 +19,7 @@ FAMILIES = ["routing", "reachability", "freshness", "conflicts"]
 SCANS = ["security", "privacy", "hidden-text"]
 
 
-@pytest.mark.parametrize("name", sorted(TREES))
+@pytest.mark.parametrize("name", tree_params(TREES))
 def test_every_family_runs_and_all_agrees(name, analyze, tmp_path):
     if not TREES[name].is_dir():
         pytest.skip("../shared/realworld is not available")

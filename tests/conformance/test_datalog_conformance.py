@@ -17,7 +17,8 @@ from unittest import mock
 
 import pytest
 
-pytest.importorskip("datalog_conformance")
+pytest.importorskip("datalog_conformance", reason="the datalog-conformance suite (the `conformance` extra) is not "
+                    "installed")
 
 import yaml  # noqa: E402 - installed with datalog-conformance, absent without it
 

@@ -13,9 +13,10 @@ import conflict_cases  # noqa: F401
 import misc_cases  # noqa: F401
 from cases import CASES
 from runner import build, environment, json_of, run, snapshot
+from shared_reference import SHARED, cross_check
 
 BY_ID = {c["id"]: c for c in CASES}
-SCENARIOS = Path(__file__).resolve().parents[3] / "shared" / "spec" / "scenarios.jsonl"
+SCENARIOS = SHARED / "spec" / "scenarios.jsonl"
 # Scenarios whose behaviour is covered by a dedicated unit test instead of a CLI case.
 COVERED_ELSEWHERE = {"glob_dialect_unit_cases": "tests/engine_frontend/test_dl_glob.py"}
 
@@ -103,7 +104,7 @@ def test_readme_lists_every_case():
     assert [c["id"] for c in CASES if f"`{c['id']}`" not in readme] == []
 
 
-@pytest.mark.skipif(not SCENARIOS.is_file(), reason="../shared/spec/scenarios.jsonl is not here to compare with")
+@cross_check
 def test_every_protocol_scenario_is_covered():
     """Each scenario of the protocol is covered by at least one of our cases (or a named unit test)."""
     names = [json.loads(line)["name"] for line in SCENARIOS.read_text(encoding="utf-8").splitlines() if line.strip()]

@@ -1,15 +1,15 @@
 """The protocol glob dialect (§8.1.3): matching, validity, and the spec's unit scenarios."""
 
 import json
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analyzer.engine.glob import glob_match, glob_regex, glob_valid, path_valid
+from shared_reference import SHARED, cross_check
 
-SCENARIOS = Path(__file__).resolve().parents[2] / ".." / "shared" / "spec" / "scenarios.jsonl"
+SCENARIOS = SHARED / "spec" / "scenarios.jsonl"
 
 
 @pytest.mark.parametrize("glob,path,expected", [
@@ -100,10 +100,10 @@ def _unit_scenarios():
     return [r for r in rows if r.get("command", [None])[0] == "__unit__" and "glob" in r["command"][1]]
 
 
+@cross_check
 def test_spec_unit_scenarios():
+    """The protocol's glob unit scenarios (the tests above are our own of the same dialect)."""
     scenarios = _unit_scenarios()
-    if not scenarios:
-        pytest.skip("shared spec scenarios not available")
     checked = 0
     for scenario in scenarios:
         expect = scenario["expect"]

@@ -9,7 +9,7 @@ import pytest
 from analyzer.project.files import SIZE_CAP
 from analyzer.project.loader import load_project
 
-from .helpers import template, write_project
+from .helpers import default_manifest, write_project
 
 DECISION = """## MC-DEC-20260101-0000{n:04x} — Decision {n}
 
@@ -26,7 +26,7 @@ Rule number {n}.
 
 
 def base_files():
-    manifest = template("manifest.example.md")
+    manifest = default_manifest()
     return {
         "docs/memory/manifest.md": manifest,
         "docs/memory/brief.md": "# Brief\n\nA project.\n",
@@ -60,7 +60,7 @@ def test_non_utf8_bytes(tmp_path):
 
 def test_bom_is_dropped_with_a_warning(tmp_path):
     plain = load(tmp_path / "a")
-    bom = load(tmp_path / "b", **{"docs/memory/manifest.md": b"\xef\xbb\xbf" + template("manifest.example.md").encode()})
+    bom = load(tmp_path / "b", **{"docs/memory/manifest.md": b"\xef\xbb\xbf" + default_manifest().encode()})
     assert [d.code for d in diags_for(bom, "docs/memory/manifest.md")] == ["MA-FILE-BOM"]
     assert bom.facts.relation("route") == plain.facts.relation("route")
     assert bom.facts.relation("manifest_error") == []

@@ -1,8 +1,9 @@
 """The file-level fast path (analyzer/project/extract/canonical.py, fast_entries.py, fast_subjects.py)
 gives exactly the general path's sink: facts in order, diagnostics, unit ranges, title, info.
 
-The general path is the reference. Inputs: the corpus, the spec's scenarios and templates,
-the real-world trees, a generated project, and hypothesis-made files of near-canonical units
+The general path is the reference. Inputs: the firing and conformance corpora, a generated
+project (and, as cross-checks, ../shared's scenarios, templates and real-world trees), and
+hypothesis-made files of near-canonical units
 (extra spaces, duplicate or unknown fields, CRLF, tabs, fences, comments, unicode, empty
 items, bullets in bodies, missing trailing newline...).
 """
@@ -10,8 +11,6 @@ items, bullets in bodies, missing trailing newline...).
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 import unicodedata
 from pathlib import Path
 
@@ -24,7 +23,9 @@ from analyzer.project.extract.entries import extract_entries
 from analyzer.project.extract.sink import Sink
 from analyzer.project.extract.subjects import extract_subjects, normalize_alias
 
-from .helpers import SHARED, SPEC, TEMPLATES, scenarios
+from shared_reference import REALWORLD, cross_check
+
+from .helpers import TEMPLATES, generated_project, own_projects, scenarios
 
 REPO = Path(__file__).resolve().parents[2]
 ENTRY_MODULES = ("decisions.md", "constraints.md", "do-not-use.md", "preferences.md", "inbox.md", "areas/web.md",
@@ -74,30 +75,34 @@ def test_corpus_files_give_the_same_sinks():
     assert _check_tree(REPO / "tests" / "corpus") > 10
 
 
+@cross_check
 def test_templates_and_real_world_trees_give_the_same_sinks():
-    if not SHARED.is_dir():
-        pytest.skip("../shared not available")
-    assert _check_tree(TEMPLATES) + _check_tree(SHARED / "realworld") > 5
+    assert _check_tree(TEMPLATES) + _check_tree(REALWORLD) > 5
 
 
-def test_scenario_files_give_the_same_sinks():
+def _check_project_files(projects) -> int:
     count = 0
-    for scenario in scenarios():
-        for rel, text in scenario.get("files", {}).items():
+    for project in projects:
+        for rel, text in project.get("files", {}).items():
             if rel.endswith(".md") and isinstance(text, str):
                 module = rel.split("docs/memory/", 1)[-1]
                 for schema in (1, 2):
                     assert_same(text, "subjects.md" if module == "subjects.md" else module, schema)
                 count += 1
-    assert count > 20
+    return count
+
+
+def test_conformance_corpus_files_give_the_same_sinks(tmp_path):
+    assert _check_project_files(own_projects(tmp_path)) > 100
+
+
+@cross_check
+def test_scenario_files_give_the_same_sinks():
+    assert _check_project_files(scenarios()) > 20
 
 
 def test_a_generated_project_takes_the_fast_path_and_gives_the_same_sinks(tmp_path, monkeypatch):
-    generator = SHARED / "bench" / "gen_project.py"
-    if not generator.is_file():
-        pytest.skip("../shared/bench/gen_project.py not available")
-    subprocess.run([sys.executable, str(generator), str(tmp_path / "p"), "300"], check=True, capture_output=True)
-    memory = tmp_path / "p" / "docs" / "memory"
+    memory = generated_project(tmp_path / "p", 300) / "docs" / "memory"
     matched = []
     original = fast_entries._Entry
     monkeypatch.setattr(fast_entries, "_Entry", lambda *a: matched.append(a) or original(*a))
@@ -325,9 +330,3 @@ def test_embed_keeps_a_terminal_on_its_line():
 def test_normalize_alias_collapses_whitespace_like_the_regex(text):
     reference = re.sub(r"\s+", " ", unicodedata.normalize("NFKC", text).casefold()).strip()
     assert normalize_alias(text) == reference
-
-
-def test_reference_material_is_used_when_present():
-    if not SPEC.is_dir():
-        pytest.skip("../shared not available")
-    assert (SPEC / "scenarios.jsonl").is_file()

@@ -3,16 +3,14 @@ for a symbol column and ``int`` for a number column (no ``bool``, no ``None``, n
 
 Commands hand the fact base's own sets to the engine without type-checking them again
 (analyzer/query/program.py ``extracted``): these tests are what that rests on. They cover
-whole projects (the example, the spec's scenarios, the corpus, the real-world trees and a
-generated project) and fuzzed text through each extractor."""
+whole projects (the example, the firing corpus, the conformance corpus and a generated project;
+the spec's scenarios and the real-world trees of ../shared as cross-checks) and fuzzed text
+through each extractor."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
-import pytest
 from hypothesis import given, strategies as st
 
 from analyzer.project.extract.entries import extract_entries
@@ -23,7 +21,9 @@ from analyzer.project.extract.subjects import extract_subjects
 from analyzer.project.loader import load_project
 from analyzer.project.schema import declared_relations
 
-from .helpers import SHARED, scenarios, write_project
+from shared_reference import REALWORLD, cross_check
+
+from .helpers import generated_project, own_projects, scenarios, write_project
 from .test_fuzz import ENTRY, RECORDS, SETTINGS, SUBJECTS, manifest_seed, mutated
 
 REPO = Path(__file__).resolve().parents[2]
@@ -58,22 +58,24 @@ def test_example_and_corpus_projects():
     assert sum(conform_project(root) for root in roots) > 1000
 
 
+def test_conformance_corpus_projects(tmp_path):
+    assert sum(conform_project(p["root"]) for p in own_projects(tmp_path)) > 1000
+
+
+@cross_check
 def test_scenario_projects(tmp_path):
     for sc in scenarios():
         conform_project(write_project(tmp_path / sc["name"], sc["files"]))
 
 
-@pytest.mark.skipif(not (SHARED / "realworld").is_dir(), reason="../shared/realworld is not available")
+@cross_check
 def test_realworld_projects():
-    for root in sorted(p for p in (SHARED / "realworld").iterdir() if (p / "docs").is_dir()):
+    for root in sorted(p for p in REALWORLD.iterdir() if (p / "docs").is_dir()):
         assert conform_project(root) > 0
 
 
-@pytest.mark.skipif(not (SHARED / "bench" / "gen_project.py").is_file(), reason="../shared/bench is not available")
 def test_generated_project(tmp_path):
-    subprocess.run([sys.executable, str(SHARED / "bench" / "gen_project.py"), str(tmp_path / "p"), "300"],
-                   check=True, capture_output=True)
-    assert conform_project(tmp_path / "p") > 3000
+    assert conform_project(generated_project(tmp_path / "p", 300)) > 3000
 
 
 def conform_sink(text: str, run) -> None:

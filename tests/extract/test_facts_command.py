@@ -12,7 +12,7 @@ from analyzer.engine.factsio import escape_symbol, unescape_symbol
 from analyzer.project.loader import load_project
 from analyzer.project.schema import declared_relations, parse_schema
 
-from .helpers import SHARED, scenarios, write_project
+from .helpers import own_projects
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "acme-shop"
@@ -27,8 +27,8 @@ def test_every_emitted_relation_is_declared_with_its_arity(tmp_path):
     decls = declared_relations()
     assert ROUTING <= set(decls)
     projects = [load_project(EXAMPLE, use_cache=False)]
-    for sc in scenarios()[:40]:
-        projects.append(load_project(write_project(tmp_path / sc["name"], sc["files"]), use_cache=False))
+    for own in own_projects(tmp_path):  # the conformance corpus: every kind of memory file, valid and not
+        projects.append(load_project(own["root"], use_cache=False))
     for project in projects:
         for name, facts in project.facts.relations().items():
             assert name in decls, name

@@ -7,7 +7,9 @@ import pytest
 from analyzer.project.extract.manifest import MIGRATION_MESSAGE, extract_manifest
 from analyzer.project.extract.sink import Sink
 
-from .helpers import relation, scenarios, template
+from shared_reference import cross_check
+
+from .helpers import default_manifest, own_projects, relation, scenarios, template
 
 REQUEST_ONLY = ("invalid_explicit_name",)  # INVALID because of --rule/--profile/--area input
 
@@ -22,9 +24,9 @@ def errors(sink):
     return [v[1] for v in relation(sink, "manifest_error")]
 
 
-def test_default_template_is_valid_and_routes_in_order():
-    sink, info = run(template("manifest.md").replace("<UUIDv4 generated once by memory-custodian init>",
-                                                    "11111111-2222-4333-8444-555555555555"))
+def assert_default_routes(text: str) -> None:
+    """A fresh memory's manifest is valid and routes in order, the archive explicit only."""
+    sink, info = run(text)
     assert errors(sink) == []
     assert info.entry_schema == 2 and info.exact_07_valid
     routes = relation(sink, "route")
@@ -35,11 +37,26 @@ def test_default_template_is_valid_and_routes_in_order():
     assert relation(sink, "protocol_version") == [("0.7",)]
 
 
+def test_default_manifest_is_valid_and_routes_in_order():
+    assert_default_routes(default_manifest())
+
+
 def test_placeholder_project_id_is_rejected():
+    sink, _ = run(default_manifest(project_id="<a UUIDv4, written once when the memory is created>"))
+    assert any("project_id" in e for e in errors(sink))
+
+
+@cross_check
+def test_the_protocols_default_template():
+    """The protocol's own manifest template: valid once its project_id is filled in, and its
+    placeholder project_id is rejected."""
+    assert_default_routes(template("manifest.md").replace("<UUIDv4 generated once by memory-custodian init>",
+                                                          "11111111-2222-4333-8444-555555555555"))
     sink, _ = run(template("manifest.md"))
     assert any("project_id" in e for e in errors(sink))
 
 
+@cross_check
 def test_scenario_manifests_agree_with_expected_validity():
     checked = 0
     for sc in scenarios():
@@ -64,19 +81,32 @@ def test_scenario_manifests_agree_with_expected_validity():
     assert checked > 50
 
 
-def test_every_error_has_a_line_inside_the_file():
-    for sc in scenarios():
-        text = sc["files"].get("docs/memory/manifest.md")
+def assert_lines_inside(projects) -> int:
+    """Every fact of each project's manifest sits on a line of the file; how many had errors."""
+    with_errors = 0
+    for project in projects:
+        text = project["files"].get("docs/memory/manifest.md")
         if text is None:
             continue
         sink, _ = run(text)
         n = max(len(text.splitlines()), 1)
         for rel, _, line, col in sink.facts:
-            assert 1 <= line <= n and col >= 1, (sc["name"], rel, line)
+            assert 1 <= line <= n and col >= 1, (project["name"], rel, line)
+        with_errors += bool(errors(sink))
+    return with_errors
+
+
+def test_every_error_has_a_line_inside_the_file(tmp_path):
+    assert assert_lines_inside(own_projects(tmp_path)) >= 10  # the corpus's broken manifests among them
+
+
+@cross_check
+def test_every_error_has_a_line_inside_the_file_in_the_scenarios():
+    assert_lines_inside(scenarios())
 
 
 def test_schema_1_reports_migration_and_selects_schema_1():
-    text = template("manifest.example.md").replace("entry_schema_version: 2", "entry_schema_version: 1")
+    text = default_manifest().replace("entry_schema_version: 2", "entry_schema_version: 1")
     sink, info = run(text)
     assert errors(sink) == [MIGRATION_MESSAGE]
     assert info.entry_schema == 1
@@ -103,9 +133,9 @@ OPTIONAL = """
 
 
 def with_index(index, version="0.7"):
-    base = template("manifest.example.md")
+    base = default_manifest()
     head, _, _ = base.partition("## Optional module index")
-    tail = base[base.index("## Optional rules"):]
+    tail = base[base.index("## Explicit only"):]
     return (head + index.strip() + "\n\n" + tail).replace("protocol_version: 0.7", f"protocol_version: {version}")
 
 
@@ -150,7 +180,7 @@ def test_legacy_one_line_declaration_is_explicit_only_with_description():
 
 
 def test_duplicate_route_paths_across_always_and_task():
-    text = template("manifest.example.md").replace("Load:\n- decisions.md\n- do-not-use.md\nLoad if present",
+    text = default_manifest().replace("Load:\n- decisions.md\n- do-not-use.md\nLoad if present",
                                                    "Load:\n- decisions.md\n- constraints.md\nLoad if present", 1)
     sink, _ = run(text)
     assert any("implementation route has duplicate paths: constraints.md" in e for e in errors(sink))

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from helpers import Cli
+from shared_reference import REALWORLD, tree_params
 
 REPO = Path(__file__).resolve().parents[2]
-REALWORLD = REPO.parent / "shared" / "realworld"
 TREES = {"acme-shop": REPO / "examples" / "acme-shop",
          "memorycustodian-dogfood": REALWORLD / "memorycustodian-dogfood",
          "nightnotes-video-demo": REALWORLD / "nightnotes-video-demo"}
@@ -24,7 +24,7 @@ def _tree(root: Path):
             for p in sorted(root.rglob("*")) if p.is_file()}
 
 
-@pytest.mark.parametrize("name", sorted(TREES))
+@pytest.mark.parametrize("name", tree_params(TREES))
 def test_real_project_indexes_cleanly(name, tmp_path):
     if not TREES[name].is_dir():
         pytest.skip("../shared/realworld is not available")

@@ -22,9 +22,9 @@ pytest.importorskip("mcp", reason="the MCP SDK (the `mcp` extra) is not installe
 from tests.history.histrepo import tree_state  # noqa: E402
 from tests.mcp.session import REPO, run, session, text_of  # noqa: E402
 import inprocess  # noqa: E402
+from shared_reference import REALWORLD, cross_check  # noqa: E402
 
 EXAMPLE = REPO / "examples" / "acme-shop"
-REALWORLD = REPO.parent / "shared" / "realworld"
 TREES = ["memorycustodian-dogfood", "nightnotes-video-demo"]
 PATH = "api/payments/refund.py"
 # a rule that runs for minutes: n counts to 10^8 (the timeout test)
@@ -98,6 +98,7 @@ def test_every_tool_answers_as_the_cli_on_the_example():
     _compare_with_cli(EXAMPLE, [PATH])
 
 
+@cross_check
 @pytest.mark.parametrize("tree", TREES)
 def test_every_tool_answers_as_the_cli_on_the_real_world_trees(tmp_path, tree):
     source = REALWORLD / tree

@@ -8,16 +8,16 @@ import shutil
 from pathlib import Path
 
 import pytest
+from shared_reference import REALWORLD, tree_params
 
 REPO = Path(__file__).resolve().parents[2]
-REALWORLD = REPO.parent / "shared" / "realworld"
 TREES = {"acme-shop": REPO / "examples" / "acme-shop",
          "memorycustodian-dogfood": REALWORLD / "memorycustodian-dogfood",
          "nightnotes-video-demo": REALWORLD / "nightnotes-video-demo"}
 TASKS = ["general", "planning", "implementation", "artifact", "preferences", "history", "maintenance"]
 
 
-@pytest.mark.parametrize("name", sorted(TREES))
+@pytest.mark.parametrize("name", tree_params(TREES))
 def test_real_project_reads_cleanly_for_every_task(name, analyze, tmp_path):
     if not TREES[name].is_dir():
         pytest.skip("../shared/realworld is not available")

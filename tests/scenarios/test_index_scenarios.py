@@ -11,6 +11,10 @@ import pytest
 from analyzer.contract.registry import command
 from harness import ScenarioProject, load_scenarios, scenario_request
 from expect import check_expect, parse_json
+from shared_reference import cross_check
+
+# the protocol's own scenarios: a cross-check (tests/conformance_corpus covers their behaviour)
+pytestmark = cross_check
 
 ALL = load_scenarios()
 BY_NAME = {s["name"]: s for s in ALL}
@@ -34,7 +38,6 @@ def _digest(root) -> dict:
             for p in sorted(root.rglob("*")) if p.is_file()}
 
 
-@pytest.mark.skipif(not ALL, reason="../shared/spec/scenarios.jsonl is not available")
 @pytest.mark.parametrize("scenario,variant", CASES)
 def test_index_scenario(scenario, variant, tmp_path):
     project = ScenarioProject(scenario, tmp_path)
@@ -51,8 +54,6 @@ def test_index_scenario(scenario, variant, tmp_path):
 
 def test_every_index_scenario_is_collected():
     """The reference has subject, list and show cases; none may silently drop out."""
-    if not ALL:
-        pytest.skip("../shared/spec/scenarios.jsonl is not available")
     names = {c.id for c in CASES}
     assert {"list_legacy_unit_stable_reference", "subject_merge_preview_reports_downstream_owner_blocker",
             "valid_distinct_reconciliation::list_variant", "entry_schema_1_requires_migration::show_variant"} <= names

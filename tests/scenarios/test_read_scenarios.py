@@ -9,6 +9,10 @@ from __future__ import annotations
 import pytest
 
 from harness import load_scenarios, run_and_check, scenario_request
+from shared_reference import cross_check
+
+# the protocol's own scenarios: a cross-check (tests/conformance_corpus covers their behaviour)
+pytestmark = cross_check
 
 ALL = load_scenarios()
 BY_NAME = {s["name"]: s for s in ALL}
@@ -28,7 +32,6 @@ def _cases():
 CASES = list(_cases())
 
 
-@pytest.mark.skipif(not ALL, reason="../shared/spec/scenarios.jsonl is not available")
 @pytest.mark.parametrize("scenario,variant", CASES)
 def test_read_scenario(scenario, variant, tmp_path):
     argv, expect = scenario_request(scenario, variant)
