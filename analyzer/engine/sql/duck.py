@@ -127,6 +127,8 @@ class DuckRun:
 
     def _drop(self, name: str) -> None:
         """Drop table ``name`` if it exists."""
+        if name not in self.tables:  # no statement for a table never made (most graph helpers)
+            return
         self._sql(f"DROP TABLE IF EXISTS {quote(name)}")
         self.tables.discard(name)
 
