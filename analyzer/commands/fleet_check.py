@@ -262,12 +262,20 @@ class KeptFacts:
     empty answer: a result that needed more would otherwise lose its locations silently."""
 
     def __init__(self, facts) -> None:
-        self._spans = {rel: facts.spans_of(rel) for rel in LOCATED}
+        # facts and their (path, line, col) side by side: plain tuples pickle several times
+        # faster than a Span object each, and most results never locate anything
+        self._spans = {}
+        for rel in LOCATED:
+            spans = facts.spans_of(rel)
+            self._spans[rel] = (list(spans), [(s.path, s.line, s.col) for s in spans.values()])
         self._sets = {rel: set(rows) for rel, rows in facts.relation_sets(KEPT_SETS).items()}
 
     def spans_of(self, relation: str):
         """The span of every fact of ``relation`` (one of :data:`LOCATED`)."""
-        return self._spans[relation]
+        from analyzer.core.span import Span
+
+        found, places = self._spans[relation]
+        return {fact: Span(*place) for fact, place in zip(found, places)}
 
     def relation_sets(self, names=None):
         """The kept relations' sets (of :data:`KEPT_SETS`)."""
