@@ -79,7 +79,9 @@ def run_fleet(root: Path, out: Path, warm: bool = False) -> float:
         fresh_cache()
     start = time.perf_counter()
     with open(out, "w", encoding="utf-8") as handle:
-        subprocess.run(ANALYZE + ["fleet", "check", str(root), "--format", "json"], stdout=handle,
+        # the fleet's own figures too, as /usr/bin/time prints them (on stderr)
+        timer = ["/usr/bin/time", "-f", "fleet: %e s wall %U user %S sys %M KB"] if os.path.exists("/usr/bin/time") else []
+        subprocess.run(timer + ANALYZE + ["fleet", "check", str(root), "--format", "json"], stdout=handle,
                        cwd=str(HERE.parent))
     return time.perf_counter() - start
 
