@@ -22,6 +22,7 @@ import zlib
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from analyzer.contract.check_model import CheckResult
+from analyzer.core.span import Span
 
 
 @dataclass
@@ -272,8 +273,6 @@ class KeptFacts:
 
     def spans_of(self, relation: str):
         """The span of every fact of ``relation`` (one of :data:`LOCATED`)."""
-        from analyzer.core.span import Span
-
         found, places = self._spans[relation]
         return {fact: Span(*place) for fact, place in zip(found, places)}
 
