@@ -86,16 +86,16 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _check(args, paths) -> int:
-    from analyzer.commands.fleet_check import result_document
+    from analyzer.commands.fleet_check import fleet_results
 
-    results = _results(args, paths)
+    formats = (("json",) if args.format == "json" else ()) + (("sarif",) if args.sarif_dir else ())
+    checked = fleet_results(paths, args.engine, not args.no_cache, args.jobs, args.memory_limit,
+                            getattr(args, "spark_master", "local[*]"), formats)
+    results = [(path, result) for path, result, _ in checked]
     if args.sarif_dir:
-        _write_sarif(args.sarif_dir, results)
+        _write_sarif(args.sarif_dir, [(path, texts["sarif"]) for path, _, texts in checked])
     if args.format == "json":
-        from analyzer.contract.output import emit_json
-
-        documents = [result_document(path, result) for path, result in results]
-        code = emit_json("fleet", "result", {"status": _status(results), "repositories": documents})
+        code = _emit_documents(_status(results), [(path, texts["json"]) for path, _, texts in checked])
         if code:
             return code
     else:
@@ -103,6 +103,33 @@ def _check(args, paths) -> int:
             found = sum(len(f.findings) for f in result.families)
             print(f"{path}: {result.status} (exit {result.exit_code}, {found} finding{'s' * (found != 1)})")
     return max((r.exit_code if r.exit_code in (0, 1, 2) else 2 for _, r in results), default=0)
+
+
+def _emit_documents(status: str, documents) -> int:
+    """Print the ``fleet.result`` document whose ``repositories`` hold ``(path, text)``: each
+    repository's ``check --all --format json`` text, already rendered and shape-checked, is
+    placed into the printed document as it is (indented to its depth) instead of being parsed
+    and encoded again: the same bytes as encoding the parsed documents (tests/fleet)."""
+    import re
+
+    from analyzer.contract.output import build_document, dumps
+
+    if not all(text for _, text in documents):  # a repository's document failed its shape (said on stderr)
+        return exitcodes.INTERNAL
+    marks = [f"@@fleet-result-{i}@@" for i in range(len(documents))]
+    payload = {"status": status, "repositories": [{"path": path, "result": mark}
+                                                  for (path, _), mark in zip(documents, marks)]}
+    document, errors = build_document("fleet", "result", payload)
+    if errors:  # emit_json prints the violations and prints no document
+        from analyzer.contract.output import emit_json
+
+        return emit_json("fleet", "result", payload)
+    # a repository's document sits at depth 3 (document, repositories, item): 6 more spaces a line
+    texts = {json.dumps(mark): text.rstrip("\n").replace("\n", "\n      ") for mark, (_, text) in zip(marks, documents)}
+    # a quoted mark cannot occur inside an encoded string (its quotes would be escaped)
+    out = re.sub('"@@fleet-result-[0-9]+@@"', lambda m: texts[m.group(0)], dumps(document))
+    sys.stdout.write(out)
+    return exitcodes.OK
 
 
 def _results(args, paths):
@@ -117,13 +144,11 @@ def _status(results) -> str:
     return {0: "CLEAN", 1: "FINDINGS"}.get(worst, "FAILED")
 
 
-def _write_sarif(directory: str, results) -> None:
-    from analyzer.commands.check_formats import Context, render
-
+def _write_sarif(directory: str, logs) -> None:
+    """One SARIF log per repository (``(path, text)`` pairs), numbered in fleet order."""
     os.makedirs(directory, exist_ok=True)
-    for number, (path, result) in enumerate(results, 1):
+    for number, (path, text) in enumerate(logs, 1):
         name = os.path.basename(os.path.normpath(path)) or "repo"
-        text, _ = render("sarif", result, Context(os.path.abspath(path)))
         with open(os.path.join(directory, f"{number:04d}-{name}.sarif"), "w", encoding="utf-8") as handle:
             handle.write(text)
 

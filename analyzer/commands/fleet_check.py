@@ -19,9 +19,10 @@ from pathlib import Path
 import pickle
 import tempfile
 import zlib
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from analyzer.contract.check_model import CheckResult
+from analyzer.core.span import Span
 
 
 @dataclass
@@ -57,53 +58,137 @@ def prepare_opened(request, path: str) -> Prepared:
 
 def fleet_check(paths: List[str], engine: str = "duckdb", use_cache: bool = True, jobs: int = 1,
                 memory_limit: Optional[str] = None, spark_master: str = "local[*]") -> List[Tuple[str, CheckResult]]:
-    """``(path, result)`` per repository, in the order of ``paths``.
+    """``(path, result)`` per repository, in the order of ``paths`` (:func:`fleet_results`
+    without rendered texts)."""
+    return [(path, result) for path, result, _ in fleet_results(paths, engine, use_cache, jobs, memory_limit,
+                                                                spark_master)]
+
+
+def fleet_results(paths: List[str], engine: str = "duckdb", use_cache: bool = True, jobs: int = 1,
+                  memory_limit: Optional[str] = None, spark_master: str = "local[*]",
+                  formats: Sequence[str] = ()) -> List[Tuple[str, CheckResult, Dict[str, str]]]:
+    """``(path, result, texts)`` per repository, in the order of ``paths``: ``texts`` holds the
+    result rendered in each of ``formats`` (check's renderers: ``json``, ``sarif``).
 
     Streamed: each repository is extracted (in ``jobs`` processes), its facts are loaded into
     the SQL engine as Arrow tables and its project is dropped, keeping only what its result
-    needs (:class:`KeptProject`, compressed); after the one evaluation the results are built
-    a window of repositories at a time. Memory grows with the SQL tables, not with the
-    projects (docs/fleet.md)."""
+    needs (:class:`KeptProject`, compressed); after the one evaluation each window of
+    repositories' derived tuples is fetched at once and the same processes build and render
+    the results. Memory grows with the SQL tables, not with the projects (docs/fleet.md)."""
     from analyzer.core import lifetime
-    from analyzer.query import check_cache
-    from analyzer.query.check import check_program, finish
+    from analyzer.query.check import check_program
     from analyzer.query.check_families import FAMILIES, ORDER
 
     lifetime.disable()  # a fleet loads many projects in one process: each is freed once extracted
     program = check_program(True)  # the compiled rules, not repository data: cached whatever --no-cache
     only = sorted({rel for name in ORDER for rel in FAMILIES[name].relations})
-    results: Dict[int, CheckResult] = {}
+    formats = tuple(formats)
+    done: Dict[int, Tuple[CheckResult, Dict[str, str]]] = {}
     kept: Dict[int, bytes] = {}
 
-    def loaded():
-        for item in extract_all(paths, use_cache, jobs):
-            if item.result is not None:
-                results[item.index] = _as_cli(item.result)
-            else:
-                kept[item.index] = item.kept
-                yield item.index, item.tables()
+    # the worker processes are forked before the SQL engine starts (no engine threads in them)
+    with _pool(jobs, len(paths)) as pool:
+        def loaded():
+            for item in _map(pool, extract, [(index, path, use_cache, formats) for index, path in enumerate(paths)]):
+                if item.result is not None:
+                    done[item.index] = (item.result, item.texts)
+                else:
+                    kept[item.index] = item.kept
+                    yield item.index, item.tables()
 
-    # DuckDB offloads tables beyond --memory-limit here, never into the working directory
-    with tempfile.TemporaryDirectory(prefix="analyze-fleet-") as spill:
-        run = new_run(program, engine, memory_limit, spark_master, spill)
-        try:
-            run.load_stream(loaded())
-            live = sorted(kept)
-            if live:  # every result from the cache (or an early one): nothing to evaluate
-                run.evaluate(only, keep=only)  # intermediate tables dropped after their last reader
-            for start in range(0, len(live), WINDOW):
-                window = live[start:start + WINDOW]
-                run.window(window[0], window[-1] + 1)
-                for index in window:
-                    request, project, facts, needed, key = pickle.loads(zlib.decompress(kept.pop(index)))
-                    result, probes, git = finish(request, project, facts, needed, run.database(index))
-                    if key:  # what `check --all` in that repository stores, and reuses
-                        check_cache.store(key, result, probes, git)
-                    results[index] = _as_cli(result)  # the report family's relations are dropped here
-        finally:
-            if engine != "spark":
-                run.con.close()
-    return [(path, results[index]) for index, path in enumerate(paths)]
+        # DuckDB offloads tables beyond --memory-limit here, never into the working directory
+        with tempfile.TemporaryDirectory(prefix="analyze-fleet-") as spill:
+            run = new_run(program, engine, memory_limit, spark_master, spill)
+            try:
+                run.load_stream(loaded())
+                live = sorted(kept)
+                if live:  # every result from the cache (or an early one): nothing to evaluate
+                    run.evaluate(only, keep=only)  # intermediate tables dropped after their last reader
+                for start in range(0, len(live), WINDOW):
+                    window = live[start:start + WINDOW]
+                    run.window(window[0], window[-1] + 1)
+                    rels = [rel for rel in only if rel in run.tables]
+                    tasks = [(index, paths[index], kept.pop(index),
+                              {rel: run.rows(rel).get(index, set()) for rel in rels}, formats) for index in window]
+                    for index, result, texts in _map(pool, finish_one, tasks):
+                        done[index] = (result, texts)
+            finally:
+                if engine != "spark":
+                    run.con.close()
+    return [(path, *done[index]) for index, path in enumerate(paths)]
+
+
+class _Inline:
+    """No pool: jobs run in this process (``--jobs 1``, or a fleet of one)."""
+
+    def __enter__(self):
+        return None
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _pool(jobs: int, count: int):
+    """A pool of ``jobs`` forked processes (a context manager), or :class:`_Inline`."""
+    if jobs <= 1 or count < 2:
+        return _Inline()
+    import multiprocessing
+
+    return multiprocessing.get_context("fork").Pool(min(jobs, count))
+
+
+def _map(pool, fn, tasks):
+    """``fn`` over ``tasks`` in ``pool`` (in this process without one), in order, as each is done."""
+    return map(fn, tasks) if pool is None else pool.imap(fn, tasks, chunksize=1)
+
+
+class TupleDatabase:
+    """One repository's derived relations as fetched from the SQL engine (``relation``,
+    ``tuples``, ``evaluated``: what :func:`~analyzer.query.check.finish` reads)."""
+
+    def __init__(self, rows: Dict[str, set]) -> None:
+        self.rows = rows
+
+    def tuples(self, name: str) -> set:
+        """Every tuple of relation ``name`` (unsorted)."""
+        if name not in self.rows:
+            raise KeyError(f"relation {name!r} was not fetched for the fleet's results")
+        return self.rows[name]
+
+    def relation(self, name: str) -> List[tuple]:
+        """Every tuple of relation ``name``, sorted as the engine sorts."""
+        from analyzer.engine.database import sorted_tuples
+
+        return sorted_tuples(self.tuples(name))
+
+    def evaluated(self, name: str) -> bool:
+        """Whether ``name`` was evaluated (and fetched)."""
+        return name in self.rows
+
+
+def finish_one(task) -> Tuple[int, CheckResult, Dict[str, str]]:
+    """One repository's result from its derived tuples: ``task = (index, path, kept, rows,
+    formats)`` (``kept`` from :func:`extract`, ``rows``: relation -> tuples). Stored in the
+    result cache as `check --all` stores it, and rendered in ``formats`` (run in a worker)."""
+    from analyzer.project.loader import gc_paused
+    from analyzer.query import check_cache
+    from analyzer.query.check import finish
+
+    index, path, blob, rows, formats = task
+    with gc_paused():  # many small acyclic objects: the collector would scan them for nothing
+        request, project, facts, needed, key = pickle.loads(zlib.decompress(blob))
+        result, probes, git = finish(request, project, facts, needed, TupleDatabase(rows))
+        if key:  # what `check --all` in that repository stores, and reuses
+            check_cache.store(key, result, probes, git)
+        result = _as_cli(result)  # the report family's relations are dropped here
+        return index, result, rendered(path, result, formats)
+
+
+def rendered(path: str, result: CheckResult, formats: Sequence[str]) -> Dict[str, str]:
+    """``result`` rendered by check's renderer of each of ``formats``, as in that repository."""
+    from analyzer.commands.check_formats import Context, render
+
+    return {fmt: render(fmt, result, Context(os.path.abspath(path)))[0] for fmt in formats}
 
 
 #: Repositories whose derived tuples are fetched at once to build their results.
@@ -178,12 +263,18 @@ class KeptFacts:
     empty answer: a result that needed more would otherwise lose its locations silently."""
 
     def __init__(self, facts) -> None:
-        self._spans = {rel: facts.spans_of(rel) for rel in LOCATED}
+        # facts and their (path, line, col) side by side: plain tuples pickle several times
+        # faster than a Span object each, and most results never locate anything
+        self._spans = {}
+        for rel in LOCATED:
+            spans = facts.spans_of(rel)
+            self._spans[rel] = (list(spans), [(s.path, s.line, s.col) for s in spans.values()])
         self._sets = {rel: set(rows) for rel, rows in facts.relation_sets(KEPT_SETS).items()}
 
     def spans_of(self, relation: str):
         """The span of every fact of ``relation`` (one of :data:`LOCATED`)."""
-        return self._spans[relation]
+        found, places = self._spans[relation]
+        return {fact: Span(*place) for fact, place in zip(found, places)}
 
     def relation_sets(self, names=None):
         """The kept relations' sets (of :data:`KEPT_SETS`)."""
@@ -213,6 +304,7 @@ class Extracted:
     result: Optional[CheckResult] = None
     ipc: Optional[Dict[str, bytes]] = None
     kept: Optional[bytes] = None
+    texts: Optional[Dict[str, str]] = None  # the (early or cached) result rendered
 
     def tables(self) -> Dict[str, object]:
         """The facts as Arrow tables (the IPC streams are dropped as they are read)."""
@@ -228,11 +320,24 @@ class Extracted:
 PROBED = ("source_path", "git_head", "git_unavailable")
 
 
-def extract(job: Tuple[int, str, bool]) -> Extracted:
-    """Repository ``job = (index, path, use_cache)`` extracted and reduced to what the fleet
-    keeps of it (run in a worker process: the Arrow tables are built and serialized there).
-    With the cache, a result ``check --all`` (or an earlier fleet) stored for the repository
-    as it is now is reused: nothing is extracted or evaluated for it."""
+def extract(job: Tuple[int, str, bool, Sequence[str]]) -> Extracted:
+    """Repository ``job = (index, path, use_cache, formats)`` extracted and reduced to what
+    the fleet keeps of it (run in a worker process: the Arrow tables are built and serialized
+    there). With the cache, a result ``check --all`` (or an earlier fleet) stored for the
+    repository as it is now is reused: nothing is extracted or evaluated for it. A result
+    decided here (cached, or a check that stops early) is rendered in ``formats`` here."""
+    from analyzer.project.loader import gc_paused
+
+    index, path, use_cache, formats = job
+    with gc_paused():  # extraction makes many acyclic objects: the collector would scan them for nothing
+        item = _extract(index, path, use_cache)
+    if item.result is not None:
+        item.result = _as_cli(item.result)
+        item.texts = rendered(path, item.result, formats)
+    return item
+
+
+def _extract(index: int, path: str, use_cache: bool) -> Extracted:
     from dataclasses import replace
 
     import pyarrow as pa
@@ -242,7 +347,6 @@ def extract(job: Tuple[int, str, bool]) -> Extracted:
     from analyzer.query.check import CheckRequest, check_program, open_request, result_cache_key
     from analyzer.query.check_families import ORDER
 
-    index, path, use_cache = job
     request, early = open_request(CheckRequest(list(ORDER), Path(path), "docs/memory", use_cache))
     if early is not None:
         return Extracted(index, early)
@@ -265,16 +369,3 @@ def extract(job: Tuple[int, str, bool]) -> Extracted:
     kept = ((replace(item.request, repo_files=None), KeptProject(item.project),
              {rel: item.facts[rel] for rel in PROBED if rel in item.facts}, item.needed & set(PROBED), key))
     return Extracted(index, None, ipc, zlib.compress(pickle.dumps(kept, pickle.HIGHEST_PROTOCOL)))
-
-
-def extract_all(paths: List[str], use_cache: bool = True, jobs: int = 1) -> Iterator[Extracted]:
-    """:func:`extract` for every path, in ``jobs`` processes, yielded in the order of ``paths``
-    as each is done (never all at once)."""
-    tasks = [(index, path, use_cache) for index, path in enumerate(paths)]
-    if jobs <= 1 or len(paths) < 2:
-        yield from map(extract, tasks)
-        return
-    import multiprocessing
-
-    with multiprocessing.get_context("fork").Pool(min(jobs, len(paths))) as pool:
-        yield from pool.imap(extract, tasks, chunksize=1)

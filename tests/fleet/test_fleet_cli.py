@@ -1,5 +1,5 @@
 """`analyze fleet`: the missing-extra and bad-source refusals, the report, query, SARIF per
-repository and the Parquet export (read back with pyarrow)."""
+repository, the JSON document's bytes and the Parquet export (read back with pyarrow)."""
 
 from __future__ import annotations
 
@@ -66,6 +66,17 @@ def test_report_query_and_sarif_per_repository(tmp_path):
     assert logs == ["0001-acme-shop.sarif", "0002-notebook.sarif"]
     sarif = json.loads((tmp_path / "sarif" / logs[0]).read_text())
     assert sarif["version"] == "2.1.0" and sarif["runs"][0]["results"]
+
+
+def test_the_json_document_places_each_rendered_result_as_encoding_it_would():
+    # the repositories' texts are rendered in the workers and placed into the document as
+    # text: the bytes must be those of encoding the whole parsed document (indent 2, ASCII)
+    code, out, _ = run("fleet", "check", EXAMPLE, NOTEBOOK, "--format", "json", "--no-cache", "--jobs", "2")
+    assert code == 1
+    document = json.loads(out)
+    assert out == json.dumps(document, indent=2, ensure_ascii=True) + "\n"
+    assert [r["path"] for r in document["repositories"]] == [EXAMPLE, NOTEBOOK]
+    assert [r["result"]["schema"]["name"] for r in document["repositories"]] == ["check.result"] * 2
 
 
 def test_parquet_export_has_a_repo_column_and_the_declared_types(tmp_path):

@@ -50,10 +50,14 @@ def arrow_table(decl, rows_by_repo, repo_type: str = "int32"):
     import pyarrow as pa
 
     schema = arrow_schema(decl, repo_type)
-    cols: List[list] = [[] for _ in range(decl.arity + 1)]
+    repos: list = []
+    cols: List[list] = [[] for _ in range(decl.arity)]
     for repo, tuples in rows_by_repo:
-        for tup in tuples:
-            cols[0].append(repo)
-            for i, value in enumerate(tup, 1):
-                cols[i].append(value)
-    return pa.Table.from_arrays([pa.array(c, type=f.type) for c, f in zip(cols, schema)], schema=schema)
+        tuples = tuples if isinstance(tuples, (list, tuple)) else list(tuples)
+        repos.extend([repo] * len(tuples))
+        # columns by transposing the tuples (zip in C), not a Python loop per value
+        for col, values in zip(cols, zip(*tuples)):
+            col.extend(values)
+    arrays = [pa.array(repos, type=schema[0].type)]
+    arrays += [pa.array(col, type=schema[i].type) for i, col in enumerate(cols, 1)]
+    return pa.Table.from_arrays(arrays, schema=schema)
