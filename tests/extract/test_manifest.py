@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from analyzer.project.extract.manifest import MIGRATION_MESSAGE, extract_manifest
+from analyzer.project.extract.manifest import extract_manifest
 from analyzer.project.extract.sink import Sink
 
 from .helpers import relation, scenarios, template
 
-REQUEST_ONLY = ("invalid_explicit_name",)  # INVALID because of --rule/--profile/--area input
+REQUEST_ONLY = ("invalid_explicit_name",)
+MIGRATION_MESSAGE = ("Project uses Protocol 0.7 entry schema 1; migration to entry schema 2 is available. "
+                     "Run `memory-custodian migrate --apply` after reviewing the preview.")  # INVALID because of --rule/--profile/--area input
 
 
 def run(text):

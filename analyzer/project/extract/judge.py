@@ -52,6 +52,25 @@ def entries_program():
 
 
 @lru_cache(maxsize=None)
+def program_values(relation: str) -> tuple:
+    """The first column of ``relation``'s facts in the judgement program, sorted (vocabulary
+    an extractor needs to note its neutral facts, e.g. the versions the rules compare with)."""
+    return tuple(sorted(values[0] for values, _ in entries_program().facts.get(relation, ())))
+
+
+#: the relations the manifest's judgement reads back (rules/manifest/*.dl)
+MANIFEST_OUTPUTS = ("man_issue", "man_protocol_version", "man_entry_schema", "man_exact_valid", "man_module_decl",
+                    "man_module_legacy", "man_module_description", "man_module_task", "man_module_glob")
+
+
+def evaluate(facts: dict):
+    """Evaluate the manifest's rules (rules/manifest/manifest.dl, in the judgement program)
+    over its neutral facts (relation -> set of tuples, facts/manifest_fields.dl); type-checked
+    as declared, and only the strata the manifest's verdicts need are run."""
+    return entries_program().evaluate(facts, only=MANIFEST_OUTPUTS)
+
+
+@lru_cache(maxsize=None)
 def valued_fields() -> frozenset:
     """The fields whose values the rules read (``ent_valued`` facts of rules/entries/fields.dl)."""
     return frozenset(values[0] for values, _ in entries_program().facts.get("ent_valued", ()))

@@ -17,10 +17,11 @@ ROUTE_HEADINGS = {
     "change history / recap": "history",
     "memory maintenance": "maintenance",
 }
+ROUTES = 4  # the routes' stage in the contract's order (rules/manifest/contract.dl)
 MODES = {"load:": "required", "also load:": "required", "load if present:": "optional"}
 
 
-def _route_body(lexed: Lexed, head: int, task: str, sink: Sink, errors) -> List[Tuple[str, int]]:
+def _route_body(lexed: Lexed, head: int, task: str, sink: Sink, facts) -> List[Tuple[str, int]]:
     """Read one route body; emits ``route`` facts and returns (name, 0-based line) pairs."""
     heading = lexed.headings[head]
     mode = "required"
@@ -39,7 +40,7 @@ def _route_body(lexed: Lexed, head: int, task: str, sink: Sink, errors) -> List[
         if name.endswith("/"):
             continue
         if not safe_memory_path(name):
-            errors.add(f"unsafe or malformed memory path {name!r}", i, lexed.lines[i].find("-") + 1)
+            facts.report(ROUTES, f"unsafe or malformed memory path {name!r}", i, lexed.lines[i].find("-") + 1)
             continue
         ordinal += 1
         sink.fact("route", task, name, mode, ordinal, line=i + 1, col=lexed.lines[i].find("-") + 1)
@@ -58,7 +59,7 @@ def _expected_at(lexed: Lexed, label: str, other: List[int]) -> int:
     return min(lexed.section_end(other[0]), max(len(lexed.lines) - 1, 0))
 
 
-def extract_routes(lexed: Lexed, sink: Sink, errors) -> None:
+def extract_routes(lexed: Lexed, sink: Sink, facts) -> None:
     """Check the route topology and emit one ``route`` fact per routed name."""
     h2 = [(k, h) for k, h in enumerate(lexed.headings) if h.level == 2]
     always = [k for k, h in h2 if h.title == "always load"]
@@ -66,7 +67,7 @@ def extract_routes(lexed: Lexed, sink: Sink, errors) -> None:
     for found, label, other in ((always, "Always load", by_task), (by_task, "Load by task", always)):
         if len(found) != 1:
             where = lexed.headings[found[1]].index if len(found) > 1 else _expected_at(lexed, label, other)
-            errors.add(f"expected exactly one '{label}' section, found {len(found)}", where)
+            facts.report(ROUTES, f"expected exactly one '{label}' section, found {len(found)}", where)
     parent = (lexed.headings[by_task[0]].index, lexed.section_end(by_task[0])) if len(by_task) == 1 else None
     candidates: Dict[str, List[int]] = {title: [] for title in ROUTE_HEADINGS}
     unknown: List[str] = []
@@ -76,26 +77,26 @@ def extract_routes(lexed: Lexed, sink: Sink, errors) -> None:
         if h.title in ROUTE_HEADINGS and h.level == 3:
             candidates[h.title].append(k)
             if not inside:
-                errors.add(f"canonical heading appears outside the unique 'Load by task' section: {h.raw_title}",
+                facts.report(ROUTES, f"canonical heading appears outside the unique 'Load by task' section: {h.raw_title}",
                            h.index)
         elif h.level == 3 and inside:
             if not unknown:
                 first_unknown = h.index
             unknown.append(h.raw_title)
     if unknown:
-        errors.add("unknown H3 route heading(s): " + ", ".join(unknown), first_unknown)
+        facts.report(ROUTES, "unknown H3 route heading(s): " + ", ".join(unknown), first_unknown)
     effective: Dict[str, List[Tuple[str, int]]] = {}
     base: List[Tuple[str, int]] = []
     if len(always) == 1:
-        base = _route_body(lexed, always[0], "always", sink, errors)
+        base = _route_body(lexed, always[0], "always", sink, facts)
     for title, task in ROUTE_HEADINGS.items():
         found = candidates[title]
         if len(found) != 1:
             lines = ", ".join(str(lexed.headings[k].index + 1) for k in found) or "none"
             where = lexed.headings[found[1]].index if len(found) > 1 else 0
-            errors.add(f"expected one canonical heading '{title}'; candidates: {lines}", where)
+            facts.report(ROUTES, f"expected one canonical heading '{title}'; candidates: {lines}", where)
             continue
-        effective[task] = _route_body(lexed, found[0], task, sink, errors)
+        effective[task] = _route_body(lexed, found[0], task, sink, facts)
     for task in vocab.tasks():  # the protocol's order (rules/vocab/tasks.dl)
         if task not in effective:
             continue
@@ -106,4 +107,4 @@ def extract_routes(lexed: Lexed, sink: Sink, errors) -> None:
                 dups.append((name, line))
             seen.setdefault(name, line)
         if dups:
-            errors.add(f"{task} route has duplicate paths: " + ", ".join(d for d, _ in dups), dups[0][1])
+            facts.report(ROUTES, f"{task} route has duplicate paths: " + ", ".join(d for d, _ in dups), dups[0][1])
