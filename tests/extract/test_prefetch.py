@@ -37,8 +37,22 @@ def test_helper_gives_the_same_project(forced_helper):
 def test_failing_helper_is_harmless(forced_helper, monkeypatch):
     baseline = _snapshot(load_project(EXAMPLE, use_cache=False))
 
-    def broken(loader, job, schema):
+    def broken(loader, batch):
         raise RuntimeError("helper crashed")
 
     monkeypatch.setattr(extraction, "_store", broken)
     assert _snapshot(load_project(EXAMPLE)) == baseline
+
+
+def test_the_parents_share_is_judged_in_one_evaluation(forced_helper, monkeypatch):
+    # an evaluation of the judgement program has a fixed cost: the files the parent extracts
+    # beside the helper are judged together, not one evaluation per file
+    from analyzer.project.extract import judge
+
+    calls = []
+    real = judge.judge_all
+    monkeypatch.setattr(judge, "judge_all", lambda sinks: (calls.append(len(sinks)), real(sinks))[1])
+    load_project(EXAMPLE)
+    if not forced_helper[0]:
+        pytest.skip("the helper needs a second core")
+    assert sum(calls) > 2 and len(calls) <= 2, calls

@@ -138,7 +138,7 @@ def test_a_helper_never_sent_the_schema_exits(monkeypatch):
         pytest.skip("the helper needs fork and a second core")
     monkeypatch.setattr(prefetch, "MIN_BYTES", 0)
     monkeypatch.setattr(prefetch, "_threaded", lambda: False)
-    helper = prefetch.start(_jobs(), lambda job, schema: None)
+    helper = prefetch.start(_jobs(), lambda batch: None)
     assert helper is not None
     began = time.monotonic()
     finished = helper.finished(block=True)  # gives up on the schema: the helper stops
@@ -156,8 +156,9 @@ def test_the_helper_gets_the_schema_the_parent_sends(monkeypatch, tmp_path):
     out = tmp_path / "seen"
     out.mkdir()
 
-    def work(job, schema):
-        (out / job.module).write_text(str(schema))
+    def work(batch):
+        for job, schema in batch:
+            (out / job.module).write_text(str(schema))
 
     helper = prefetch.start(_jobs(), work)
     helper.send_schema(7)
@@ -167,3 +168,26 @@ def test_the_helper_gets_the_schema_the_parent_sends(monkeypatch, tmp_path):
     assert finished == {job.module for job in _jobs()}  # the parent claimed nothing
     for job in _jobs():
         assert (out / job.module).read_text() == ("7" if job.needs_schema else "None")
+
+
+def test_the_helper_works_on_its_files_in_batches(monkeypatch, tmp_path):
+    # one batch of about BATCH_BYTES of text: its entries are judged in one evaluation
+    if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
+        pytest.skip("the helper needs fork and a second core")
+    monkeypatch.setattr(prefetch, "MIN_BYTES", 0)
+    monkeypatch.setattr(prefetch, "_threaded", lambda: False)
+    out = tmp_path / "batches"
+    out.mkdir()
+    for limit, sizes in ((10**9, [6]), (1, [1] * 6)):
+        monkeypatch.setattr(prefetch, "BATCH_BYTES", limit)
+
+        def work(batch):
+            (out / str(len(list(out.iterdir())))).write_text(str(len(batch)))
+
+        helper = prefetch.start(_jobs(), work, schema=7)
+        finished = helper.finished(block=True)
+        helper.wait()
+        assert len(finished) == 6
+        assert sorted(int(p.read_text()) for p in out.iterdir()) == sizes
+        for p in out.iterdir():
+            p.unlink()

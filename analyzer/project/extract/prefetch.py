@@ -40,6 +40,10 @@ from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 MIN_BYTES = 1_000_000
 _TOKEN = 4  # bytes per job index (or schema) in a pipe
 MAX_JOBS = 65536 // _TOKEN  # the whole queue must fit in the pipe buffer before the fork
+# Text (characters) the helper extracts before it stores and reports them together: large
+# enough that a batch's judgement costs one evaluation for several files, small enough that
+# the parent, which merges the helper's files as they are reported, rarely waits for one.
+BATCH_BYTES = 200_000
 
 
 @dataclass
@@ -152,13 +156,14 @@ def _threaded() -> bool:
     return threading is not None and threading.active_count() > 1
 
 
-def start(jobs: List[Job], work: Callable[[Job, int], None], side_task: Optional[Callable[[], None]] = None,
-          schema: Optional[int] = None) -> Optional[Helper]:
+def start(jobs: List[Job], work: Callable[[List[Tuple[Job, Optional[int]]]], None],
+          side_task: Optional[Callable[[], None]] = None, schema: Optional[int] = None) -> Optional[Helper]:
     """Fork a helper that runs the side task and then takes jobs from a queue shared with
     the parent, the jobs that need no schema first when ``schema`` is not known yet, largest
     file first, so the two processes finish together whatever the side task costs; the
-    helper runs ``work(job, schema)`` on each. None when it would not pay (small project,
-    one core, no ``fork``)."""
+    helper runs ``work`` on its jobs, a batch at a time (``(job, schema)`` pairs; the schema
+    is None for a job that needs none before it is known). None when it would not pay
+    (small project, one core, no ``fork``)."""
     if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2 or len(jobs) > MAX_JOBS or _threaded():
         return None
     if sum(len(job.text) for job in jobs) < MIN_BYTES:
@@ -193,20 +198,37 @@ def start(jobs: List[Job], work: Callable[[Job, int], None], side_task: Optional
 
 
 def _helper(jobs, work, side_task, queue: int, done: int, schema_read: int, schema_write: int) -> int:
-    """The helper's whole life; its exit status."""
+    """The helper's whole life; its exit status. Its files are worked on in batches of about
+    :data:`BATCH_BYTES` of text (``work`` gets a batch's ``(job, schema)`` pairs): extraction
+    judges a batch's entries in one evaluation of the rules, whose fixed cost per file was a
+    large part of a small file's extraction; each file is reported once its batch is stored."""
     try:
         os.close(schema_write)  # else the schema pipe would never read as end of file
         if side_task is not None:
             side_task()
         schema = None
+        batch: List[Tuple[int, Job, Optional[int]]] = []
+        size = 0
         for index, job in _claims(queue, jobs):
             if job.needs_schema and schema is None:
                 token = os.read(schema_read, _TOKEN)
                 if len(token) != _TOKEN:  # the parent is gone or gave up
+                    _finish(batch, work, done)
                     return 1
                 schema = int.from_bytes(token, "little", signed=True)
-            work(job, schema)
-            os.write(done, index.to_bytes(_TOKEN, "little"))
+            batch.append((index, job, schema))
+            size += len(job.text)
+            if size >= BATCH_BYTES:
+                _finish(batch, work, done)
+                batch, size = [], 0
+        _finish(batch, work, done)
     except BaseException:  # noqa: BLE001 - the parent redoes whatever is missing
         return 1
     return 0
+
+
+def _finish(batch: List[Tuple[int, Job, Optional[int]]], work, done: int) -> None:
+    """Work on one batch of the helper's files and report each of them to the parent."""
+    if batch:
+        work([(job, schema) for _, job, schema in batch])
+        os.write(done, b"".join(index.to_bytes(_TOKEN, "little") for index, _, _ in batch))
