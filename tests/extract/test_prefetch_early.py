@@ -133,11 +133,16 @@ def _jobs():
             for i in range(6)]
 
 
-def test_a_helper_never_sent_the_schema_exits(monkeypatch):
+def _any_size(monkeypatch):
+    """Fork a helper for any job list (or skip where none can be forked)."""
     if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
         pytest.skip("the helper needs fork and a second core")
     monkeypatch.setattr(prefetch, "MIN_BYTES", 0)
     monkeypatch.setattr(prefetch, "_threaded", lambda: False)
+
+
+def test_a_helper_never_sent_the_schema_exits(monkeypatch):
+    _any_size(monkeypatch)
     helper = prefetch.start(_jobs(), lambda batch: None)
     assert helper is not None
     began = time.monotonic()
@@ -149,10 +154,7 @@ def test_a_helper_never_sent_the_schema_exits(monkeypatch):
 
 
 def test_the_helper_gets_the_schema_the_parent_sends(monkeypatch, tmp_path):
-    if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
-        pytest.skip("the helper needs fork and a second core")
-    monkeypatch.setattr(prefetch, "MIN_BYTES", 0)
-    monkeypatch.setattr(prefetch, "_threaded", lambda: False)
+    _any_size(monkeypatch)
     out = tmp_path / "seen"
     out.mkdir()
 
@@ -172,10 +174,7 @@ def test_the_helper_gets_the_schema_the_parent_sends(monkeypatch, tmp_path):
 
 def test_the_helper_works_on_its_files_in_batches(monkeypatch, tmp_path):
     # one batch of about BATCH_BYTES of text: its entries are judged in one evaluation
-    if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
-        pytest.skip("the helper needs fork and a second core")
-    monkeypatch.setattr(prefetch, "MIN_BYTES", 0)
-    monkeypatch.setattr(prefetch, "_threaded", lambda: False)
+    _any_size(monkeypatch)
     out = tmp_path / "batches"
     out.mkdir()
     for limit, sizes in ((10**9, [6]), (1, [1] * 6)):
