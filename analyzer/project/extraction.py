@@ -16,6 +16,7 @@ texts, unit ranges and titles are recorded in module order.
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from typing import Dict, List, Optional
 
 from analyzer.project import facts_cache
@@ -47,7 +48,8 @@ def start_early(loader, jobs: List[Job], manifest_text: Optional[str], side_task
             or facts_cache.has(facts_cache.key("manifest", "manifest.md", 0, manifest_text)) or not _cache_usable()):
         return None
     _prepare({"entries"})  # the manifest is judged first: the program is loaded before the fork
-    return prefetch.start(jobs, lambda batch: _store(loader, batch), side_task)
+    stored = _Stored(loader)
+    return prefetch.start(jobs, stored, side_task, flush=stored.flush)
 
 
 def extract_files(loader, jobs: List[Job], schema: int, side_task, helper: Optional[prefetch.Helper]) -> None:
@@ -65,7 +67,8 @@ def extract_files(loader, jobs: List[Job], schema: int, side_task, helper: Optio
         missing = [job for job in jobs if not facts_cache.has(job.key)]
         if missing:
             _prepare({job.kind for job in missing})
-            helper = prefetch.start(missing, lambda batch: _store(loader, batch), side_task, schema)
+            stored = _Stored(loader)
+            helper = prefetch.start(missing, stored, side_task, schema, flush=stored.flush)
     done: Dict[str, Sink] = {}
     bundle = None  # one facts-cache entry for all files (load_texts(bundled=True), no helper)
     shared = loader.bundled if isinstance(loader.bundled, facts_cache.Bundle) else None  # one for several loads
@@ -168,20 +171,36 @@ def _sink(loader, job: Job, schema: int, bundled: Optional[Dict[str, Sink]] = No
                        lambda sink: extractor(job.kind, job.module, schema, job.text)(sink), job.key, bundled, later)
 
 
-def _store(loader, batch: List[tuple]) -> None:
-    """Extract a batch of ``(job, schema)`` into the facts cache only, each file unless it is
-    there, their entries judged in one evaluation (the prefetch helper's work; a helper
-    forked early computes the keys of its files itself)."""
-    later = []
-    with judge.batched():
-        for job, schema in batch:
-            key = job.key or _key(job, schema)
-            if not facts_cache.has(key):
-                sink = Sink(loader.rel(job.module))
-                extractor(job.kind, job.module, schema, job.text)(sink)
-                later.append((key, sink))
-    for key, sink in later:
-        facts_cache.store(key, sink)
+class _Stored:
+    """The prefetch helper's work: extract each file it claims into the facts cache, unless
+    it is there (a helper forked early computes the keys of its files itself); a batch's
+    entries are judged in one evaluation and its files stored when it is flushed."""
+
+    def __init__(self, loader) -> None:
+        self.loader = loader
+        self.later: List[tuple] = []  # (key, sink) extracted, to store once judged
+        self.judging: Optional[ExitStack] = None  # the batch being judged (judge.batched)
+
+    def __call__(self, job: Job, schema: int) -> None:
+        """Extract one file (its judgement waits for the batch)."""
+        key = job.key or _key(job, schema)
+        if facts_cache.has(key):
+            return
+        if self.judging is None:
+            self.judging = ExitStack()
+            self.judging.enter_context(judge.batched())
+        sink = Sink(self.loader.rel(job.module))
+        extractor(job.kind, job.module, schema, job.text)(sink)
+        self.later.append((key, sink))
+
+    def flush(self) -> None:
+        """Judge the batch's entries in one evaluation and store its files."""
+        if self.judging is not None:
+            self.judging, judging = None, self.judging
+            judging.close()
+        for key, sink in self.later:
+            facts_cache.store(key, sink)
+        self.later = []
 
 
 def cached_sink(loader, module: str, kind: str, schema: int, text: str, extract, key: Optional[str] = None,

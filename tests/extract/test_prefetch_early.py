@@ -112,10 +112,10 @@ def test_a_failing_helper_is_harmless(starts, monkeypatch, when, example):
         for path in _file_entries():
             path.unlink()
 
-    def broken(loader, job, schema):
+    def broken(self, job, schema):
         raise RuntimeError("helper crashed")
 
-    monkeypatch.setattr(extraction, "_store", broken)
+    monkeypatch.setattr(extraction._Stored, "__call__", broken)
     assert _snapshot(load_project(example)) == baseline
     assert starts and all(forked for _, forked, _ in starts)
     assert starts[-1][0] == (None if when == "early" else 2)
@@ -143,7 +143,7 @@ def _any_size(monkeypatch):
 
 def test_a_helper_never_sent_the_schema_exits(monkeypatch):
     _any_size(monkeypatch)
-    helper = prefetch.start(_jobs(), lambda batch: None)
+    helper = prefetch.start(_jobs(), lambda job, schema: None)
     assert helper is not None
     began = time.monotonic()
     finished = helper.finished(block=True)  # gives up on the schema: the helper stops
@@ -158,9 +158,8 @@ def test_the_helper_gets_the_schema_the_parent_sends(monkeypatch, tmp_path):
     out = tmp_path / "seen"
     out.mkdir()
 
-    def work(batch):
-        for job, schema in batch:
-            (out / job.module).write_text(str(schema))
+    def work(job, schema):
+        (out / job.module).write_text(str(schema))
 
     helper = prefetch.start(_jobs(), work)
     helper.send_schema(7)
@@ -180,10 +179,13 @@ def test_the_helper_works_on_its_files_in_batches(monkeypatch, tmp_path):
     for limit, sizes in ((10**9, [6]), (1, [1] * 6)):
         monkeypatch.setattr(prefetch, "BATCH_BYTES", limit)
 
-        def work(batch):
-            (out / str(len(list(out.iterdir())))).write_text(str(len(batch)))
+        batch = []
 
-        helper = prefetch.start(_jobs(), work, schema=7)
+        def flush():
+            (out / str(len(list(out.iterdir())))).write_text(str(len(batch)))
+            batch.clear()
+
+        helper = prefetch.start(_jobs(), lambda job, schema: batch.append(job), schema=7, flush=flush)
         finished = helper.finished(block=True)
         helper.wait()
         assert len(finished) == 6

@@ -82,7 +82,7 @@ def test_abandon_stops_a_helper_waiting_for_its_schema(monkeypatch):
     if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
         pytest.skip("the helper needs fork and a second core")
     jobs = [prefetch.Job(f"m{i}.md", "x" * 10) for i in range(50)]
-    helper = prefetch.start(jobs, lambda batch: None)  # every job needs the schema: it waits
+    helper = prefetch.start(jobs, lambda job, schema: None)  # every job needs the schema: it waits
     assert helper is not None
     helper.abandon()
     assert _reaped(helper.pid)

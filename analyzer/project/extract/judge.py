@@ -1,4 +1,6 @@
-"""Judge formal entries with rules/entries/entries.dl (spec §5.12).
+"""Judge formal entries with rules/entries/entries.dl (spec §5.12), and hold the judgement
+program the manifest's contract is judged with too (rules/manifest/, :func:`evaluate`,
+analyzer/project/extract/manifest.py): one program to load for a cold extraction.
 
 The extractors note what each formal entry holds (:func:`note`: its heading, and per field
 its count, last value, emptiness, continuation and body text; its Evidence items' forms);
@@ -37,6 +39,9 @@ from analyzer.core.resources import data_file
 INPUTS = ("ent_heading", "ent_count", "ent_value", "ent_empty", "ent_continued", "ent_body_filled", "ent_evidence",
           "ent_blank_item", "ent_quoted", "ent_scope_shape", "ent_local_module")
 
+#: the verdicts the entries' judgement reads back (rules/entries/issues.dl)
+OUTPUTS = ("ent_issue", "ent_identity_issue")
+
 #: stands for the Entry ID as written while a shape is judged (no heading holds a NUL)
 PLACEHOLDER = "\x00"
 
@@ -59,7 +64,7 @@ def program_values(relation: str) -> tuple:
 
 
 #: the relations the manifest's judgement reads back (rules/manifest/*.dl)
-MANIFEST_OUTPUTS = ("man_issue", "man_protocol_version", "man_entry_schema", "man_exact_valid", "man_module_decl",
+MANIFEST_OUTPUTS = ("man_issue", "man_protocol_version", "man_entry_schema", "man_exact_valid", "man_route", "man_module_decl",
                     "man_module_legacy", "man_module_description", "man_module_task", "man_module_glob")
 
 
@@ -102,7 +107,8 @@ def verdicts(facts: dict):
 def _evaluate(facts: dict):
     # the facts are built here from the extractors' notes, as facts/entry_fields.dl declares
     # them (tests/extract/test_entry_judgement.py): not type-checked again
-    return entries_program().evaluate(facts, checked=[rel for rel in INPUTS if rel in facts])
+    # only the entries' strata: the program's manifest rules (rules/manifest/) have no facts here
+    return entries_program().evaluate(facts, checked=[rel for rel in INPUTS if rel in facts], only=OUTPUTS)
 
 
 def judge(sink: Sink, module: str, prefix: str, first_unit_rank: int) -> None:

@@ -66,7 +66,7 @@ class Facts:
         self.add("man_quoted", value, repr(value))
 
     def report(self, stage: int, message: str, index: int = 0, col: int = 1) -> None:
-        """Pass on ``message`` at 0-based line ``index`` (stage 1 lexical, 4 routes)."""
+        """Pass on ``message`` at 0-based line ``index`` (stage 1: the lexer's)."""
         self._reported += 1
         self.add("man_reported", stage, self._reported, index + 1, col, message)
 
@@ -170,7 +170,7 @@ def extract_manifest(text: str, sink: Sink) -> ManifestInfo:
     section_line = next((h.index for h in lexed.headings if h.level == 2 and h.title == PROTOCOL_TITLE), 0)
     if "protocol_version" in keys:
         _version(keys["protocol_version"], facts)
-    routes.extract_routes(lexed, sink, facts)
+    routes.route_facts(lexed, facts)
     optional_index.index_facts(lexed, kinds, facts)
     return judge(facts, sink, section_line + 1, text, keys.get("project_id", ""))
 
@@ -187,6 +187,8 @@ def judge(facts: Facts, sink: Sink, section_line: int, text: str, project_id: st
     (schema,), = db.tuples("man_entry_schema")
     sink.fact("protocol_version", version, line=section_line)
     sink.fact("entry_schema", schema, line=section_line)
+    for task, name, mode, ordinal, line, col in sorted(db.tuples("man_route"), key=lambda r: (r[4], r[5])):
+        sink.fact("route", task, name, mode, ordinal, line=line, col=col)
     _modules(db, sink)
     for word in MENTIONS:
         if word in text:
