@@ -70,9 +70,10 @@ MANIFEST_OUTPUTS = ("man_issue", "man_protocol_version", "man_entry_schema", "ma
 
 def evaluate(facts: dict):
     """Evaluate the manifest's rules (rules/manifest/manifest.dl, in the judgement program)
-    over its neutral facts (relation -> set of tuples, facts/manifest_fields.dl); type-checked
-    as declared, and only the strata the manifest's verdicts need are run."""
-    return entries_program().evaluate(facts, only=MANIFEST_OUTPUTS)
+    over its neutral facts (relation -> set of tuples, facts/manifest_fields.dl, built there
+    as declared: not type-checked again, tests/extract/test_fact_types.py); only the strata
+    the manifest's verdicts need are run."""
+    return entries_program().evaluate(facts, only=MANIFEST_OUTPUTS, checked=list(facts))
 
 
 @lru_cache(maxsize=None)
