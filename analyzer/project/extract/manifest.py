@@ -2,7 +2,7 @@
 
 The extractors write what the manifest says as the neutral ``man_*`` facts of
 facts/manifest_fields.dl (its protocol heading and metadata lines, how a version compares,
-the optional index's lines and their parts); :func:`judge` evaluates rules/manifest/manifest.dl
+the optional index's lines and their parts); it evaluates rules/manifest/manifest.dl
 over them (in the extraction's one judgement program, analyzer/project/extract/judge.py) and
 writes its verdicts: the contract violations as ``manifest_error(ord, message)`` facts in the
 order the reference checks them (lexical layer, protocol block, routes, optional index), each
@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Dict, List
 
+from analyzer.project.extract import judge
 from analyzer.project.extract.grammars import line_lexer, parser
 from analyzer.project.extract.sink import Sink
 
@@ -143,15 +144,13 @@ def protocol_block(lexed: Lexed, facts: Facts, sink: Sink) -> Dict[str, str]:
     return keys
 
 
-def _version(value: str, facts: Facts) -> None:
-    """Note how the declared version compares with the versions the rules name."""
-    from analyzer.project.extract.judge import program_values
-
+def _version(value: str, facts: Facts, versions: tuple) -> None:
+    """Note how the declared version compares with ``versions``, those the rules name."""
     facts.add("man_shown", value, short(value), short(value, quote=False))
     parsed = version_key(value)  # ASCII digits only; never int() of an unbounded string
     if parsed is None:
         return
-    for other in program_values("protocol_current"):
+    for other in versions:
         known = version_key(other)
         facts.add("man_version_order", value, other, (parsed > known) - (parsed < known))
 
@@ -169,17 +168,14 @@ def extract_manifest(text: str, sink: Sink) -> ManifestInfo:
     keys = protocol_block(lexed, facts, sink)
     section_line = next((h.index for h in lexed.headings if h.level == 2 and h.title == PROTOCOL_TITLE), 0)
     if "protocol_version" in keys:
-        _version(keys["protocol_version"], facts)
+        _version(keys["protocol_version"], facts, judge.program_values("protocol_current"))
     routes.route_facts(lexed, facts)
     optional_index.index_facts(lexed, kinds, facts)
-    return judge(facts, sink, section_line + 1, text, keys.get("project_id", ""))
+    return _verdicts(judge.evaluate(facts.rows), sink, section_line + 1, text, keys.get("project_id", ""))
 
 
-def judge(facts: Facts, sink: Sink, section_line: int, text: str, project_id: str) -> ManifestInfo:
-    """Evaluate the manifest's rules over ``facts`` and write their verdicts into ``sink``."""
-    from analyzer.project.extract.judge import evaluate
-
-    db = evaluate(facts.rows)
+def _verdicts(db, sink: Sink, section_line: int, text: str, project_id: str) -> ManifestInfo:
+    """Write the verdicts of the manifest's rules (``db``, their evaluation) into ``sink``."""
     for ordinal, (*_, line, col, message) in enumerate(sorted(db.tuples("man_issue")), 1):
         sink.fact("manifest_error", ordinal, message, line=line, col=col)
         sink.diag("MC-ROUTING-007", message, line=line, col=col)
