@@ -27,7 +27,7 @@ from analyzer.core.fingerprint import SHIPPED
 from analyzer.core.resources import data_dir
 from analyzer.project import vocab
 
-TAGS = ("code", "kind", "title", "severity", "relation", "fix")
+TAGS = ("code", "kind", "title", "severity", "relation", "fix", "messages")
 REQUIRED_TAGS = ("code", "kind", "title", "relation")
 KINDS = ("reason", "finding", "completeness", "status", "reserved")
 # Reserved codes are protocol codes no rule derives yet (they belong to the unbuilt `check`
@@ -58,6 +58,7 @@ class CodeEntry:
     explanation: str
     fixtures: Tuple[str, ...] = ()
     fix: str = ""  # what to do about it (`@fix`): every protocol code has one
+    messages: str = ""  # the rule files that word the messages the code reports (`@messages`), when others
 
     @property
     def reserved(self) -> bool:
@@ -141,7 +142,7 @@ def load(locate: Callable[[str], Path] = data_dir, root: Optional[Path] = None) 
             catalogue.entries.append(CodeEntry(
                 code, block.get("kind", ""), block.get("title", ""), block.get("severity", "none"),
                 block.get("relation", ""), rel, block["explanation"], tuple(sorted(fixtures.get(code, ()))),
-                block.get("fix", "")))
+                block.get("fix", ""), block.get("messages", "")))
     catalogue.entries.sort(key=lambda e: (e.code, e.kind))
     return catalogue
 
@@ -307,6 +308,8 @@ def render_entry(entry: CodeEntry, with_fixtures: bool = True) -> str:
         f"- severity or status: {entry.severity}",
         derived,
     ]
+    if entry.messages:
+        lines.append("- messages worded by: " + ", ".join(f"`{f}`" for f in entry.messages.split()))
     if with_fixtures:
         shown = ", ".join(f"`{f}`" for f in entry.fixtures) or "none yet"
         lines.append(f"- fixtures: {shown}")
@@ -327,7 +330,8 @@ def render_findings(catalogue: Catalogue) -> str:
         "",
         "Each code is declared by exactly one rule file in a `///` block (`@code`, `@kind`, `@title`,",
         "`@severity`, `@relation`, then the explanation). Rule files and relations are named, never",
-        "line numbers. Fixtures are the test files that mention the code and the code's firing corpus",
+        "line numbers; where other rule files word the messages a code reports (`@messages`), they",
+        "are named too. Fixtures are the test files that mention the code and the code's firing corpus",
         f"`{CORPUS_DIR}/<CODE>` (a case that must produce it and a nearest case that must not).",
         "`analyze explain CODE` prints the same section.",
         "",

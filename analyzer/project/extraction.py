@@ -16,6 +16,7 @@ texts, unit ranges and titles are recorded in module order.
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from typing import Dict, List, Optional
 
 from analyzer.project import facts_cache
@@ -46,7 +47,9 @@ def start_early(loader, jobs: List[Job], manifest_text: Optional[str], side_task
             or sum(len(job.text) for job in jobs) < prefetch.MIN_BYTES
             or facts_cache.has(facts_cache.key("manifest", "manifest.md", 0, manifest_text)) or not _cache_usable()):
         return None
-    return prefetch.start(jobs, lambda job, schema: _store(loader, job, schema), side_task)
+    _prepare({"entries"})  # the manifest is judged first: the program is loaded before the fork
+    stored = _Stored(loader)
+    return prefetch.start(jobs, stored, side_task, flush=stored.flush)
 
 
 def extract_files(loader, jobs: List[Job], schema: int, side_task, helper: Optional[prefetch.Helper]) -> None:
@@ -64,7 +67,8 @@ def extract_files(loader, jobs: List[Job], schema: int, side_task, helper: Optio
         missing = [job for job in jobs if not facts_cache.has(job.key)]
         if missing:
             _prepare({job.kind for job in missing})
-            helper = prefetch.start(missing, lambda job, known: _store(loader, job, known), side_task, schema)
+            stored = _Stored(loader)
+            helper = prefetch.start(missing, stored, side_task, schema, flush=stored.flush)
     done: Dict[str, Sink] = {}
     bundle = None  # one facts-cache entry for all files (load_texts(bundled=True), no helper)
     shared = loader.bundled if isinstance(loader.bundled, facts_cache.Bundle) else None  # one for several loads
@@ -84,23 +88,26 @@ def extract_files(loader, jobs: List[Job], schema: int, side_task, helper: Optio
         sink = done[job.module] = _sink(loader, job, schema, bundled)
         loader.merge(sink, job.text)
 
+    later: List[tuple] = []  # (key, sink) of files extracted here, stored once judged
+    mine: List[tuple] = []  # (job, sink) of files extracted here, merged once judged
     if helper is not None:
         with prefetch.reaped(helper):  # a failing merge leaves no helper behind
             helper.send_schema(schema)
-            for job in helper.claim():  # the parent's share, with the helper's files as they come
-                merge(job)
-                for finished in helper.finished(block=False):
-                    merge(finished)
+            with judge.batched():  # one evaluation of the per-entry rules for the parent's share
+                for job in helper.claim():  # the parent's share, with the helper's files as they come
+                    mine.append((job, _sink(loader, job, schema, bundled, later)))
+                    for finished in helper.finished(block=False):
+                        merge(finished)
             for finished in helper.finished(block=True):
                 merge(finished)
         helper.wait()
-    rest = [job for job in jobs if job.module not in done]
-    later: List[tuple] = []  # (key, sink) of files extracted here, stored once judged
+    taken = set(done).union(job.module for job, _ in mine)
+    rest = [job for job in jobs if job.module not in taken]
     with judge.batched():  # one evaluation of the per-entry rules for all these files
-        sinks = [_sink(loader, job, schema, bundled, later) for job in rest]
+        mine.extend((job, _sink(loader, job, schema, bundled, later)) for job in rest)
     for key, sink in later:
         facts_cache.store(key, sink)
-    for job, sink in zip(rest, sinks):
+    for job, sink in mine:
         done[job.module] = sink
         loader.merge(sink, job.text)
     if shared is not None and bundled is not None:
@@ -128,13 +135,16 @@ def _key(job: Job, schema: int) -> str:
 def _prepare(kinds) -> None:
     """Import the extractors of these file kinds and compile their unit patterns before a
     prefetch helper forks: both processes need them, and the helper then inherits them
-    instead of building them again (the grammar terminals and large regexes: ~0.03 s)."""
+    instead of building them again (the grammar terminals and large regexes: ~0.03 s; the
+    rules that judge the entries and the manifest)."""
     from analyzer.project.extract import fast_entries, fast_subjects
 
     if "subjects" in kinds:
         fast_subjects.subject_unit()
     if "entries" in kinds:
         fast_entries.entry_unit()
+        judge.entries_program()  # the judgement program (~0.02 s to load), and its vocabulary
+        judge.valued_fields()
 
 
 def extractor(kind: str, module: str, schema: int, text: str):
@@ -161,15 +171,36 @@ def _sink(loader, job: Job, schema: int, bundled: Optional[Dict[str, Sink]] = No
                        lambda sink: extractor(job.kind, job.module, schema, job.text)(sink), job.key, bundled, later)
 
 
-def _store(loader, job: Job, schema: int) -> None:
-    """Extract one file into the facts cache only, unless it is there (the prefetch
-    helper's work; a helper forked early computes the keys of its files itself)."""
-    key = job.key or _key(job, schema)
-    if facts_cache.has(key):
-        return
-    sink = Sink(loader.rel(job.module))
-    extractor(job.kind, job.module, schema, job.text)(sink)
-    facts_cache.store(key, sink)
+class _Stored:
+    """The prefetch helper's work: extract each file it claims into the facts cache, unless
+    it is there (a helper forked early computes the keys of its files itself); a batch's
+    entries are judged in one evaluation and its files stored when it is flushed."""
+
+    def __init__(self, loader) -> None:
+        self.loader = loader
+        self.later: List[tuple] = []  # (key, sink) extracted, to store once judged
+        self.judging: Optional[ExitStack] = None  # the batch being judged (judge.batched)
+
+    def __call__(self, job: Job, schema: int) -> None:
+        """Extract one file (its judgement waits for the batch)."""
+        key = job.key or _key(job, schema)
+        if facts_cache.has(key):
+            return
+        if self.judging is None:
+            self.judging = ExitStack()
+            self.judging.enter_context(judge.batched())
+        sink = Sink(self.loader.rel(job.module))
+        extractor(job.kind, job.module, schema, job.text)(sink)
+        self.later.append((key, sink))
+
+    def flush(self) -> None:
+        """Judge the batch's entries in one evaluation and store its files."""
+        if self.judging is not None:
+            self.judging, judging = None, self.judging
+            judging.close()
+        for key, sink in self.later:
+            facts_cache.store(key, sink)
+        self.later = []
 
 
 def cached_sink(loader, module: str, kind: str, schema: int, text: str, extract, key: Optional[str] = None,

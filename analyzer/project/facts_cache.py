@@ -34,8 +34,11 @@ def extractor_version() -> str:
     sources = [here / "project" / "markdown.py", here / "project" / "files.py", here / "project" / "facts_cache.py",
                *sorted((here / "project" / "extract").glob("*.py")),
                *sorted(data_dir("grammar").glob("*.lark")),
-               # extraction judges each file's entries with these rules (analyzer/project/extract/judge.py)
-               data_dir("facts") / "entry_fields.dl", *sorted((data_dir("rules") / "entries").glob("*.dl"))]
+               # extraction judges each file's entries and the manifest with these rules (the
+               # judgement program rules/entries/entries.dl and what it includes: analyzer/project/extract/judge.py)
+               data_dir("facts") / "entry_fields.dl", data_dir("facts") / "manifest_fields.dl",
+               *sorted((data_dir("rules") / "entries").glob("*.dl")), *sorted((data_dir("rules") / "manifest").glob("*.dl")),
+               data_dir("rules") / "vocab" / "tasks.dl"]
     for path in sources:
         if path.is_file():
             h.update(path.name.encode() + b"\0" + path.read_bytes())

@@ -26,8 +26,8 @@ def force_helpers(monkeypatch, tmp_path):
     real_start = prefetch.start
 
     def install(record):
-        def start(jobs, work, side_task=None, schema=None):
-            helper = real_start(jobs, work, side_task, schema)
+        def start(jobs, work, side_task=None, schema=None, flush=None):
+            helper = real_start(jobs, work, side_task, schema, flush)
             record(jobs, schema, helper)
             return helper
 

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from analyzer.project.extract.manifest import MIGRATION_MESSAGE, extract_manifest
+from analyzer.project.extract.manifest import extract_manifest
 from analyzer.project.extract.sink import Sink
 
 from shared_reference import cross_check
 
 from .helpers import default_manifest, own_projects, relation, scenarios, template
 
-REQUEST_ONLY = ("invalid_explicit_name",)  # INVALID because of --rule/--profile/--area input
+REQUEST_ONLY = ("invalid_explicit_name",)
+MIGRATION_MESSAGE = ("Project uses Protocol 0.7 entry schema 1; migration to entry schema 2 is available. "
+                     "Run `memory-custodian migrate --apply` after reviewing the preview.")  # INVALID because of --rule/--profile/--area input
 
 
 def run(text):
@@ -184,3 +186,22 @@ def test_duplicate_route_paths_across_always_and_task():
                                                    "Load:\n- decisions.md\n- constraints.md\nLoad if present", 1)
     sink, _ = run(text)
     assert any("implementation route has duplicate paths: constraints.md" in e for e in errors(sink))
+
+
+def test_neutral_facts_conform_to_their_declarations(monkeypatch):
+    # the manifest's judgement takes its facts unchecked (judge.evaluate): they are built as
+    # facts/manifest_fields.dl declares them, which a checked evaluation confirms here
+    from analyzer.project.extract import judge
+
+    seen = set()
+
+    def checked(facts):
+        seen.update(rel for rel, rows in facts.items() if rows)
+        return judge.entries_program().evaluate(facts, only=judge.MANIFEST_OUTPUTS)
+
+    monkeypatch.setattr(judge, "evaluate", checked)
+    texts = [sc["files"]["docs/memory/manifest.md"] for sc in scenarios() if "docs/memory/manifest.md" in sc["files"]]
+    for text in texts + [with_index(OPTIONAL), with_index(OPTIONAL, "0.5")]:
+        run(text)
+    declared = {rel for rel in judge.entries_program().program.decls if rel.startswith("man_")}
+    assert {"man_meta_line", "man_index_line", "man_key_line", "man_route_item", "man_version_order"} <= seen <= declared

@@ -4,6 +4,7 @@ diagnostics with the helper, without it, and when the helper fails."""
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -37,8 +38,28 @@ def test_helper_gives_the_same_project(forced_helper):
 def test_failing_helper_is_harmless(forced_helper, monkeypatch):
     baseline = _snapshot(load_project(EXAMPLE, use_cache=False))
 
-    def broken(loader, job, schema):
+    def broken(self, job, schema):
         raise RuntimeError("helper crashed")
 
-    monkeypatch.setattr(extraction, "_store", broken)
+    monkeypatch.setattr(extraction._Stored, "__call__", broken)
     assert _snapshot(load_project(EXAMPLE)) == baseline
+
+
+def test_the_parents_share_is_judged_in_one_evaluation(forced_helper, monkeypatch):
+    # an evaluation of the judgement program has a fixed cost: the files the parent extracts
+    # beside the helper are judged together, not one evaluation per file
+    from analyzer.project.extract import judge
+
+    calls = []
+    real, stored = judge.judge_all, extraction._Stored.__call__
+
+    def late(self, job, schema):  # the helper starts late: the parent claims most files
+        time.sleep(1)
+        stored(self, job, schema)
+
+    monkeypatch.setattr(extraction._Stored, "__call__", late)
+    monkeypatch.setattr(judge, "judge_all", lambda sinks: (calls.append(len(sinks)), real(sinks))[1])
+    load_project(EXAMPLE)
+    if not forced_helper[0]:
+        pytest.skip("the helper needs a second core")
+    assert sum(calls) > 2 and len(calls) <= 2, calls

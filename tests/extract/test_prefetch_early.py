@@ -112,10 +112,10 @@ def test_a_failing_helper_is_harmless(starts, monkeypatch, when, example):
         for path in _file_entries():
             path.unlink()
 
-    def broken(loader, job, schema):
+    def broken(self, job, schema):
         raise RuntimeError("helper crashed")
 
-    monkeypatch.setattr(extraction, "_store", broken)
+    monkeypatch.setattr(extraction._Stored, "__call__", broken)
     assert _snapshot(load_project(example)) == baseline
     assert starts and all(forked for _, forked, _ in starts)
     assert starts[-1][0] == (None if when == "early" else 2)
@@ -133,11 +133,16 @@ def _jobs():
             for i in range(6)]
 
 
-def test_a_helper_never_sent_the_schema_exits(monkeypatch):
+def _any_size(monkeypatch):
+    """Fork a helper for any job list (or skip where none can be forked)."""
     if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
         pytest.skip("the helper needs fork and a second core")
     monkeypatch.setattr(prefetch, "MIN_BYTES", 0)
     monkeypatch.setattr(prefetch, "_threaded", lambda: False)
+
+
+def test_a_helper_never_sent_the_schema_exits(monkeypatch):
+    _any_size(monkeypatch)
     helper = prefetch.start(_jobs(), lambda job, schema: None)
     assert helper is not None
     began = time.monotonic()
@@ -149,10 +154,7 @@ def test_a_helper_never_sent_the_schema_exits(monkeypatch):
 
 
 def test_the_helper_gets_the_schema_the_parent_sends(monkeypatch, tmp_path):
-    if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2:
-        pytest.skip("the helper needs fork and a second core")
-    monkeypatch.setattr(prefetch, "MIN_BYTES", 0)
-    monkeypatch.setattr(prefetch, "_threaded", lambda: False)
+    _any_size(monkeypatch)
     out = tmp_path / "seen"
     out.mkdir()
 
@@ -167,3 +169,26 @@ def test_the_helper_gets_the_schema_the_parent_sends(monkeypatch, tmp_path):
     assert finished == {job.module for job in _jobs()}  # the parent claimed nothing
     for job in _jobs():
         assert (out / job.module).read_text() == ("7" if job.needs_schema else "None")
+
+
+def test_the_helper_works_on_its_files_in_batches(monkeypatch, tmp_path):
+    # one batch of about BATCH_BYTES of text: its entries are judged in one evaluation
+    _any_size(monkeypatch)
+    out = tmp_path / "batches"
+    out.mkdir()
+    for limit, sizes in ((10**9, [6]), (1, [1] * 6)):
+        monkeypatch.setattr(prefetch, "BATCH_BYTES", limit)
+
+        batch = []
+
+        def flush():
+            (out / str(len(list(out.iterdir())))).write_text(str(len(batch)))
+            batch.clear()
+
+        helper = prefetch.start(_jobs(), lambda job, schema: batch.append(job), schema=7, flush=flush)
+        finished = helper.finished(block=True)
+        helper.wait()
+        assert len(finished) == 6
+        assert sorted(int(p.read_text()) for p in out.iterdir()) == sizes
+        for p in out.iterdir():
+            p.unlink()

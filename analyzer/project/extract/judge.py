@@ -1,4 +1,6 @@
-"""Judge formal entries with rules/entries/entries.dl (spec §5.12).
+"""Judge formal entries with rules/entries/entries.dl (spec §5.12), and hold the judgement
+program the manifest's contract is judged with too (rules/manifest/, :func:`evaluate`,
+analyzer/project/extract/manifest.py): one program to load for a cold extraction.
 
 The extractors note what each formal entry holds (:func:`note`: its heading, and per field
 its count, last value, emptiness, continuation and body text; its Evidence items' forms);
@@ -37,6 +39,9 @@ from analyzer.core.resources import data_file
 INPUTS = ("ent_heading", "ent_count", "ent_value", "ent_empty", "ent_continued", "ent_body_filled", "ent_evidence",
           "ent_blank_item", "ent_quoted", "ent_scope_shape", "ent_local_module")
 
+#: the verdicts the entries' judgement reads back (rules/entries/issues.dl)
+OUTPUTS = ("ent_issue", "ent_identity_issue")
+
 #: stands for the Entry ID as written while a shape is judged (no heading holds a NUL)
 PLACEHOLDER = "\x00"
 
@@ -62,6 +67,26 @@ def entry_vocabulary(relation: str) -> Tuple[str, ...]:
     if rows and len(rows[0]) > 1 and isinstance(rows[0][1], int):
         rows.sort(key=lambda row: row[1])
     return tuple(row[0] for row in rows)
+
+
+@lru_cache(maxsize=None)
+def program_values(relation: str) -> tuple:
+    """The first column of ``relation``'s facts in the judgement program, sorted (vocabulary
+    an extractor needs to note its neutral facts, e.g. the versions the rules compare with)."""
+    return tuple(sorted(values[0] for values, _ in entries_program().facts.get(relation, ())))
+
+
+#: the relations the manifest's judgement reads back (rules/manifest/*.dl)
+MANIFEST_OUTPUTS = ("man_issue", "man_protocol_version", "man_entry_schema", "man_exact_valid", "man_route", "man_module_decl",
+                    "man_module_legacy", "man_module_description", "man_module_task", "man_module_glob")
+
+
+def evaluate(facts: dict):
+    """Evaluate the manifest's rules (rules/manifest/manifest.dl, in the judgement program)
+    over its neutral facts (relation -> set of tuples, facts/manifest_fields.dl, built there
+    as declared: not type-checked again, tests/extract/test_fact_types.py); only the strata
+    the manifest's verdicts need are run."""
+    return entries_program().evaluate(facts, only=MANIFEST_OUTPUTS, checked=list(facts))
 
 
 @lru_cache(maxsize=None)
@@ -96,7 +121,8 @@ def verdicts(facts: dict):
 def _evaluate(facts: dict):
     # the facts are built here from the extractors' notes, as facts/entry_fields.dl declares
     # them (tests/extract/test_entry_judgement.py): not type-checked again
-    return entries_program().evaluate(facts, checked=[rel for rel in INPUTS if rel in facts])
+    # only the entries' strata: the program's manifest rules (rules/manifest/) have no facts here
+    return entries_program().evaluate(facts, checked=[rel for rel in INPUTS if rel in facts], only=OUTPUTS)
 
 
 def judge(sink: Sink, module: str, prefix: str, first_unit_rank: int) -> None:

@@ -1,16 +1,24 @@
 """manifest.md -> facts: the protocol block (§4.2), then routes and the optional index.
 
-Contract violations become ``manifest_error(ord, message)`` facts in the order the reference
-checks them (lexical layer, protocol block, routes, optional index), each with its line,
-plus an ``MC-ROUTING-007`` diagnostic. Whether they make routing INVALID is decided by rules.
+The extractors write what the manifest says as the neutral ``man_*`` facts of
+facts/manifest_fields.dl (its protocol heading and metadata lines, how a version compares,
+the optional index's lines and their parts); it evaluates rules/manifest/manifest.dl
+over them (in the extraction's one judgement program, analyzer/project/extract/judge.py) and
+writes its verdicts: the contract violations as ``manifest_error(ord, message)`` facts in the
+order the reference checks them (lexical layer, protocol block, routes, optional index), each
+with its line and an ``MC-ROUTING-007`` diagnostic; the lenient protocol version, the entry
+schema and the ``module_*`` facts of the declarations that hold. Whether the violations make
+routing INVALID is decided by rules too. The manifest is judged once, when it is extracted:
+its facts are cached like every file's.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Dict, List, Tuple
+from typing import TYPE_CHECKING, Dict, List
 
+from analyzer.project.extract import judge
 from analyzer.project.extract.grammars import line_lexer, parser
 from analyzer.project.extract.sink import Sink
 
@@ -19,31 +27,13 @@ if TYPE_CHECKING:  # the extraction's modules load with extract_manifest (a warm
 from analyzer.core.numbers import shown as short, version_key
 
 PROTOCOL_TITLE = "memorycustodian protocol"
-UUID4_RE = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")
 META_RE = re.compile(r"^- ([A-Za-z_]+):(.*)$")
 SETEXT_RE = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
-MIGRATION_MESSAGE = (
-    "Project uses Protocol 0.7 entry schema 1; migration to entry schema 2 is available. "
-    "Run `memory-custodian migrate --apply` after reviewing the preview."
-)
-REQUIRED_07 = (
-    ("protocol_version", "0.7"),
-    ("entry_schema_version", "2"),
-    ("subject_schema_version", "1"),
-    ("subject_registry", "subjects.md"),
-    ("routing_schema_version", "1"),
-    ("conflict_schema_version", "1"),
-    ("initialized_with", None),
-    ("last_migrated_with", None),
-    ("project_id", None),
-    ("admission_policy", "evidence-required"),
-    ("routing_policy", "explicit-task-and-scope"),
-    ("conflict_policy", "canonical-subject-and-review"),
-)
-CURRENT = version_key("0.7")
 # raw substrings plain `check` looks for (§9.8.3 policy mentions, §9.8.5 optional folders,
 # the metadata line's wording), compared case-sensitively as the reference does
 MENTIONS = ("brief.md", "do-not-use.md", "archive/", "rules/", "profiles/", "areas/", "MemoryCustodian Protocol")
+#: the relations the rules derive for the extractor (rules/manifest/*.dl)
+MODULE_ROWS = ("man_module_legacy", "man_module_decl", "man_module_task", "man_module_glob", "man_module_description")
 
 
 @dataclass
@@ -56,19 +46,30 @@ class ManifestInfo:
     exact_07_valid: bool  # an exact, valid 0.7 contract (enables the local overlay, §11.5)
 
 
-class Errors:
-    """Numbered manifest contract errors, in discovery order."""
+class Facts:
+    """The neutral ``man_*`` facts of one manifest (relation -> set of tuples), as the
+    extractors note them; :meth:`report` keeps a message the rules only pass on (the
+    lexer's, the routes') in its place in the contract's order."""
 
-    def __init__(self, sink: Sink) -> None:
-        self.sink = sink
-        self.count = 0
-        self.migration = False  # the schema-1 migration notice is among the errors
+    def __init__(self) -> None:
+        self.rows: Dict[str, set] = {}
+        self._reported = 0
 
-    def add(self, message: str, index: int = 0, col: int = 1) -> None:
-        """Record one contract violation at 0-based line ``index``."""
-        self.count += 1
-        self.sink.fact("manifest_error", self.count, message, line=index + 1, col=col)
-        self.sink.diag("MC-ROUTING-007", message, line=index + 1, col=col)
+    def add(self, relation: str, *values) -> None:
+        """Note ``relation(values...)``."""
+        found = self.rows.get(relation)
+        if found is None:
+            found = self.rows[relation] = set()
+        found.add(values)
+
+    def quote(self, value: str) -> None:
+        """Note the quoted form of ``value`` (a message may quote it)."""
+        self.add("man_quoted", value, repr(value))
+
+    def report(self, stage: int, message: str, index: int = 0, col: int = 1) -> None:
+        """Pass on ``message`` at 0-based line ``index`` (stage 1: the lexer's)."""
+        self._reported += 1
+        self.add("man_reported", stage, self._reported, index + 1, col, message)
 
 
 def line_kinds(lexed: Lexed) -> Dict[int, str]:
@@ -113,83 +114,45 @@ def _traces(lexed: Lexed, include_indented: bool) -> List[int]:
     return out
 
 
-def protocol_block(lexed: Lexed, sink: Sink, errors: Errors) -> Tuple[Dict[str, str], bool, bool]:
-    """Read the protocol block; returns (keys, section present, scalars well formed)."""
+def protocol_block(lexed: Lexed, facts: Facts, sink: Sink) -> Dict[str, str]:
+    """Note the protocol headings, heading traces and the first protocol section's lines
+    (``protocol_key`` facts: the first occurrence of each key); returns those keys."""
     sections = [h for h in lexed.headings if h.level == 2 and h.title == PROTOCOL_TITLE]
-    traces = _traces(lexed, include_indented=not sections)
-    if not sections and not traces:
-        return {}, False, True
-    if len(sections) != 1 or len(traces) != 1:
-        where = sections[1].index if len(sections) > 1 else (traces[-1] if traces else 0)
-        errors.add("manifest.md must contain exactly one MemoryCustodian Protocol heading", where)
-        if not sections:
-            return {}, False, False
+    for h in sections:
+        facts.add("man_protocol_heading", h.index + 1)
+    for i in _traces(lexed, include_indented=True):
+        facts.add("man_protocol_trace", i + 1, int(lexed.indented[i]))
+    if not sections:
+        return {}
     head = lexed.headings.index(sections[0])
     keys: Dict[str, str] = {}
-    well_formed = True
     for i in range(sections[0].index + 1, lexed.section_end(head)):
         line = lexed.lines[i]
         if not lexed.structural(i) or not line.strip():
             continue
         m = META_RE.match(line)
         if not m:
-            well_formed = False
-            errors.add(f"Malformed protocol metadata line: {line.strip()!r}", i)
+            facts.add("man_meta_other", i + 1, line.strip())
+            facts.quote(line.strip())
             continue
         key, value = m.group(1), m.group(2).strip()
-        if key in keys:
-            well_formed = False
-            errors.add(f"Duplicate protocol metadata field: {key}", i)
-            continue
-        keys[key] = value
-        sink.fact("protocol_key", key, value, line=i + 1)
-        if not value:
-            well_formed = False
-            errors.add(f"Protocol metadata field {key} must not be empty", i)
-    return keys, True, well_formed
+        facts.add("man_meta_line", i + 1, key, value)
+        facts.quote(value)
+        if key not in keys:
+            keys[key] = value
+            sink.fact("protocol_key", key, value, line=i + 1)
+    return keys
 
 
-def protocol_contract(keys: Dict[str, str], section_line: int, errors: Errors) -> bool:
-    """Check the 0.7 contract (§4.2 steps 2-4); True when an exact 0.7 contract holds."""
-    if "protocol_version" not in keys:
-        errors.add("Protocol metadata requires protocol_version", section_line)
-        return False
-    version = keys["protocol_version"]
-    parsed = version_key(version)  # ASCII digits only; never int() of an unbounded string
+def _version(value: str, facts: Facts, versions: tuple) -> None:
+    """Note how the declared version compares with ``versions``, those the rules name."""
+    facts.add("man_shown", value, short(value), short(value, quote=False))
+    parsed = version_key(value)  # ASCII digits only; never int() of an unbounded string
     if parsed is None:
-        errors.add(f"Protocol version {short(version)} is not a numeric version", section_line)
-        return False
-    if parsed > CURRENT:
-        errors.add(f"Protocol version {short(version, quote=False)} is newer than this CLI supports (0.7)",
-                   section_line)
-        return False
-    if parsed < CURRENT:
-        return False
-    if version != "0.7":
-        errors.add(f"Protocol version {short(version)} must use the canonical value 0.7", section_line)
-        return False
-    ok = True
-    for key, wanted in REQUIRED_07:
-        have = keys.get(key)
-        shown = repr(have) if have is not None else "none"
-        if key == "entry_schema_version" and have == "1":
-            # readable but not current (§4.2.1): a contract message, yet the project_id is
-            # still usable for the local overlay outside --strict-routing (§8.6)
-            errors.add(MIGRATION_MESSAGE, section_line)
-            errors.migration = True
-        elif key == "project_id":
-            if not have or not UUID4_RE.match(have):
-                errors.add(f"Protocol 0.7 requires project_id: a lowercase canonical UUIDv4; manifest has {shown}",
-                           section_line)
-                ok = False
-        elif wanted is None:
-            if not have:
-                errors.add(f"Protocol 0.7 requires {key}: a non-empty value; manifest has {shown}", section_line)
-                ok = False
-        elif have != wanted:
-            errors.add(f"Protocol 0.7 requires {key}: {wanted}; manifest has {shown}", section_line)
-            ok = False
-    return ok
+        return
+    for other in versions:
+        known = version_key(other)
+        facts.add("man_version_order", value, other, (parsed > known) - (parsed < known))
 
 
 def extract_manifest(text: str, sink: Sink) -> ManifestInfo:
@@ -198,23 +161,47 @@ def extract_manifest(text: str, sink: Sink) -> ManifestInfo:
     from analyzer.project.markdown import lex
 
     lexed = lex(text)
-    errors = Errors(sink)
+    facts = Facts()
     for index, message in lexed.errors:
-        errors.add(message, index)
+        facts.report(1, message, index)
     kinds = line_kinds(lexed)
-    keys, present, well_formed = protocol_block(lexed, sink, errors)
+    keys = protocol_block(lexed, facts, sink)
     section_line = next((h.index for h in lexed.headings if h.level == 2 and h.title == PROTOCOL_TITLE), 0)
-    exact = protocol_contract(keys, section_line, errors) if present else False
-    version = keys.get("protocol_version", "0.5") if present or keys else "0.5"
-    sink.fact("protocol_version", version, line=section_line + 1)
-    schema = 2 if (well_formed and version == "0.7" and keys.get("entry_schema_version") == "2") else 1
-    sink.fact("entry_schema", schema, line=section_line + 1)
-    routes.extract_routes(lexed, sink, errors)
-    optional_index.extract_index(lexed, kinds, sink, errors, legacy=version != "0.7")
+    if "protocol_version" in keys:
+        _version(keys["protocol_version"], facts, judge.program_values("protocol_current"))
+    routes.route_facts(lexed, facts)
+    optional_index.index_facts(lexed, kinds, facts)
+    return _verdicts(judge.evaluate(facts.rows), sink, section_line + 1, text, keys.get("project_id", ""))
+
+
+def _verdicts(db, sink: Sink, section_line: int, text: str, project_id: str) -> ManifestInfo:
+    """Write the verdicts of the manifest's rules (``db``, their evaluation) into ``sink``."""
+    for ordinal, (*_, line, col, message) in enumerate(sorted(db.tuples("man_issue")), 1):
+        sink.fact("manifest_error", ordinal, message, line=line, col=col)
+        sink.diag("MC-ROUTING-007", message, line=line, col=col)
+    (version,), = db.tuples("man_protocol_version")
+    (schema,), = db.tuples("man_entry_schema")
+    sink.fact("protocol_version", version, line=section_line)
+    sink.fact("entry_schema", schema, line=section_line)
+    for task, name, mode, ordinal, line, col in sorted(db.tuples("man_route"), key=lambda r: (r[4], r[5])):
+        sink.fact("route", task, name, mode, ordinal, line=line, col=col)
+    _modules(db, sink)
     for word in MENTIONS:
         if word in text:
             sink.fact("manifest_mentions", word, line=1)
     if text:
         sink.fact("manifest_nonempty", 1, line=1)
-    exact_valid = exact and errors.count == (1 if errors.migration else 0)
-    return ManifestInfo(version, schema, keys.get("project_id", ""), exact_valid)
+    return ManifestInfo(version, schema, project_id, bool(db.tuples("man_exact_valid")))
+
+
+def _modules(db, sink: Sink) -> None:
+    """Write the declared modules' facts (each relation's rows in path order, a module's
+    tasks and globs in the order written; the rows' last column is their line)."""
+    for relation in MODULE_ROWS:
+        rows = db.tuples(relation)
+        if relation == "man_module_task":  # (module, task, its place, line): the place orders only
+            rows = [(m, t, line) for m, t, _, line in sorted(rows, key=lambda r: (r[0], r[2]))]
+        elif relation == "man_module_glob":  # (module, glob, ord, line)
+            rows = sorted(rows, key=lambda r: (r[0], r[2]))
+        for row in sorted(rows) if relation not in ("man_module_task", "man_module_glob") else rows:
+            sink.fact(relation[4:], *row[:-1], line=row[-1])

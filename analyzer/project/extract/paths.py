@@ -1,4 +1,5 @@
-"""Syntax checks for paths written inside memory files: route names, globs, evidence paths.
+"""Syntax checks for paths written inside memory files: code spans, evidence paths (route names and
+globs are judged by rules/manifest/, with the rule language's path_invalid and glob_invalid).
 
 Pure string checks (spec §4.3, §8.1.3, §5.8); nothing here touches the file system.
 """
@@ -16,29 +17,6 @@ def strip_code_span(name: str) -> str:
     if len(name) >= 2 and name.startswith("`") and name.endswith("`"):
         return name[1:-1].strip()
     return name
-
-
-def safe_memory_path(name: str) -> bool:
-    """A route/module name (§4.3): relative, no backslash or drive, no empty/./.. segment, ``.md``."""
-    if not name or "\\" in name or name.startswith("/") or _DRIVE_RE.match(name):
-        return False
-    if any(seg in ("", ".", "..") for seg in name.split("/")):
-        return False
-    return name.endswith(".md")
-
-
-def valid_glob(glob: str) -> bool:
-    """A manifest ``paths:`` glob (§8.1.3)."""
-    if not glob or "\\" in glob or glob.startswith("/") or _DRIVE_RE.match(glob):
-        return False
-    if any(ch in glob for ch in "[]{}") or "***" in glob:
-        return False
-    for seg in glob.split("/"):
-        if seg in ("", ".", ".."):
-            return False
-        if "**" in seg and seg != "**":
-            return False
-    return True
 
 
 def safe_project_path(path: str) -> bool:

@@ -40,6 +40,10 @@ from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 MIN_BYTES = 1_000_000
 _TOKEN = 4  # bytes per job index (or schema) in a pipe
 MAX_JOBS = 65536 // _TOKEN  # the whole queue must fit in the pipe buffer before the fork
+# Text (characters) the helper extracts before it flushes (stores) and reports them together: large
+# enough that a batch's judgement costs one evaluation for several files, small enough that
+# the parent, which merges the helper's files as they are reported, rarely waits for one.
+BATCH_BYTES = 200_000
 
 
 @dataclass
@@ -152,13 +156,14 @@ def _threaded() -> bool:
     return threading is not None and threading.active_count() > 1
 
 
-def start(jobs: List[Job], work: Callable[[Job, int], None], side_task: Optional[Callable[[], None]] = None,
-          schema: Optional[int] = None) -> Optional[Helper]:
+def start(jobs: List[Job], work: Callable[[Job, Optional[int]], None], side_task: Optional[Callable[[], None]] = None,
+          schema: Optional[int] = None, flush: Optional[Callable[[], None]] = None) -> Optional[Helper]:
     """Fork a helper that runs the side task and then takes jobs from a queue shared with
     the parent, the jobs that need no schema first when ``schema`` is not known yet, largest
     file first, so the two processes finish together whatever the side task costs; the
-    helper runs ``work(job, schema)`` on each. None when it would not pay (small project,
-    one core, no ``fork``)."""
+    helper runs ``work(job, schema)`` on each (the schema None for a job that needs none
+    before it is known) and ``flush()`` after each batch of them. None when it would not pay
+    (small project, one core, no ``fork``)."""
     if not hasattr(os, "fork") or (os.cpu_count() or 1) < 2 or len(jobs) > MAX_JOBS or _threaded():
         return None
     if sum(len(job.text) for job in jobs) < MIN_BYTES:
@@ -183,7 +188,7 @@ def start(jobs: List[Job], work: Callable[[Job, int], None], side_task: Optional
                 pass
         return None
     if pid == 0:  # the helper: never returns, never prints, never raises
-        os._exit(_helper(jobs, work, side_task, queue, done_write, schema_read, schema_write))
+        os._exit(_helper(jobs, work, flush, side_task, queue, done_write, schema_read, schema_write))
     os.close(done_write)
     os.close(schema_read)
     if schema is not None:
@@ -192,21 +197,41 @@ def start(jobs: List[Job], work: Callable[[Job, int], None], side_task: Optional
     return Helper(pid, queue, done_read, schema_write, jobs)
 
 
-def _helper(jobs, work, side_task, queue: int, done: int, schema_read: int, schema_write: int) -> int:
-    """The helper's whole life; its exit status."""
+def _helper(jobs, work, flush, side_task, queue: int, done: int, schema_read: int, schema_write: int) -> int:
+    """The helper's whole life; its exit status. It runs ``work`` on each file it claims, and
+    ``flush`` after about :data:`BATCH_BYTES` of text and at the end: extraction stores a
+    batch's files there, their entries judged in one evaluation of the rules (whose fixed
+    cost per file was a large part of a small file's extraction); each file is reported
+    once its batch is flushed."""
     try:
         os.close(schema_write)  # else the schema pipe would never read as end of file
         if side_task is not None:
             side_task()
         schema = None
+        batch: List[int] = []
+        size = 0
         for index, job in _claims(queue, jobs):
             if job.needs_schema and schema is None:
                 token = os.read(schema_read, _TOKEN)
                 if len(token) != _TOKEN:  # the parent is gone or gave up
+                    _finish(batch, flush, done)
                     return 1
                 schema = int.from_bytes(token, "little", signed=True)
             work(job, schema)
-            os.write(done, index.to_bytes(_TOKEN, "little"))
+            batch.append(index)
+            size += len(job.text)
+            if size >= BATCH_BYTES:
+                _finish(batch, flush, done)
+                batch, size = [], 0
+        _finish(batch, flush, done)
     except BaseException:  # noqa: BLE001 - the parent redoes whatever is missing
         return 1
     return 0
+
+
+def _finish(batch: List[int], flush, done: int) -> None:
+    """Flush the helper's batch and report each of its files to the parent."""
+    if batch:
+        if flush is not None:
+            flush()
+        os.write(done, b"".join(index.to_bytes(_TOKEN, "little") for index in batch))
