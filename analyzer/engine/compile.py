@@ -258,6 +258,8 @@ class RuleCompiler:
                 checks.append(f"{tmp} == {self.expr(t)}")
             else:
                 targets.append("_")
+        if not targets:  # a relation without columns (``z()``): its one tuple is ()
+            return "_", checks
         return (targets[0] + "," if len(targets) == 1 else ", ".join(targets)), checks
 
     def emit_checks(self, checks: List[str]) -> None:

@@ -67,7 +67,7 @@ def projection_rule(c) -> bool:
             return False
     if not position or not all(isinstance(t, ast.Var) and t.name in position for t in rule.head.args):
         return False
-    tests = [_membership(s, position) for s in steps[1:]]
+    tests = [_membership(s, position, c.builtins) for s in steps[1:]]
     if None in tests:
         return False
     cols = tuple(i for i, t in enumerate(atom.args) if isinstance(t, ast.Const))
@@ -112,15 +112,18 @@ def projection_rule(c) -> bool:
     return True
 
 
-def _membership(step, position):
+def _membership(step, position, builtins):
     """``(resource key, key parts, negated)`` of a literal that only tests whether the
     variables of the first atom (``position``: name -> column) occur in a relation, else
-    None. Key parts: ``("col", i)`` for a variable, ``("const", value)`` for a constant."""
+    None. Key parts: ``("col", i)`` for a variable, ``("const", value)`` for a constant.
+    A negated builtin (``!ends_with(X, "/")``) is a call, not a relation to look in."""
     if step.kind == SCAN and not step.delta:
         atom, negated = step.literal, False
     elif step.kind == NEG:
         atom, negated = step.literal.atom, True
     else:
+        return None
+    if atom.rel in builtins:
         return None
     parts, cols = [], []
     for i, t in enumerate(atom.args):

@@ -19,3 +19,14 @@ def test_negated_builtins_filter_and_explain():
     proof = db.why("plain", ("b",))
     assert 'absent: !starts_with("b", "./")' in proof.render()
 
+
+
+def test_a_negated_builtin_filters_a_projection_without_provenance():
+    # the bulk projection shape took ``!ends_with(X, "/")`` for a relation to look in and
+    # failed with KeyError 'ends_with' (an internal error in `analyze query`): only the
+    # provenance flavour above was tested
+    program = PROGRAM + '.decl file(x: symbol)\nfile(X) :- p(X), !ends_with(X, "/").\n'
+    for provenance in (False, True):
+        db = Engine(load_program(text=program)).evaluate({"p": [("a/",), ("b",), ("./c",)]}, provenance=provenance)
+        assert db.relation("file") == [("./c",), ("b",)]
+        assert db.relation("plain") == [("a/",), ("b",)]
