@@ -14,6 +14,7 @@ an unusable needed file) keeps that error result.
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 import pickle
@@ -75,8 +76,10 @@ def fleet_check(paths: List[str], engine: str = "duckdb", use_cache: bool = True
     results: Dict[int, CheckResult] = {}
     kept: Dict[int, bytes] = {}
 
+    extracted = extract_all(paths, use_cache, jobs)
+
     def loaded():
-        for item in extract_all(paths, use_cache, jobs):
+        for item in extracted:
             if item.result is not None:
                 results[item.index] = _as_cli(item.result)
             else:
@@ -101,6 +104,9 @@ def fleet_check(paths: List[str], engine: str = "duckdb", use_cache: bool = True
                         check_cache.store(key, result, probes, git)
                     results[index] = _as_cli(result)  # the report family's relations are dropped here
         finally:
+            # a limit or Ctrl-C stopped us during extraction: end the worker processes now (the
+            # CLI leaves with os._exit, and orphaned workers wait forever, holding our stdout)
+            extracted.close()
             if engine != "spark":
                 run.con.close()
     return [(path, results[index]) for index, path in enumerate(paths)]
@@ -146,9 +152,8 @@ def prepare_all(paths: List[str], families, use_cache: bool = True, jobs: int = 
     if jobs <= 1 or len(paths) < 2:
         return [prepare(p, families, use_cache) for p in paths]
     import functools
-    import multiprocessing
 
-    with multiprocessing.get_context("fork").Pool(min(jobs, len(paths))) as pool:
+    with worker_pool(min(jobs, len(paths))) as pool:
         return pool.map(functools.partial(prepare, families=families, use_cache=use_cache), paths,
                         chunksize=max(1, len(paths) // (jobs * 8)))
 
@@ -274,7 +279,32 @@ def extract_all(paths: List[str], use_cache: bool = True, jobs: int = 1) -> Iter
     if jobs <= 1 or len(paths) < 2:
         yield from map(extract, tasks)
         return
+    with worker_pool(min(jobs, len(paths))) as pool:
+        yield from pool.imap(extract, tasks, chunksize=1)
+
+
+def worker_pool(processes: int):
+    """A pool of ``processes`` forked extraction workers that stop quietly with the main
+    process (:func:`_worker_start`)."""
     import multiprocessing
 
-    with multiprocessing.get_context("fork").Pool(min(jobs, len(paths))) as pool:
-        yield from pool.imap(extract, tasks, chunksize=1)
+    return multiprocessing.get_context("fork").Pool(processes, initializer=_worker_start, initargs=(os.getpid(),))
+
+
+def _worker_start(parent: int) -> None:
+    """A worker ignores Ctrl-C: the terminal sends SIGINT to every process of the command,
+    and a worker's KeyboardInterrupt was a traceback on stderr (and a lost task); the main
+    process decides, and ends the pool. On Linux a worker also ends when the main process
+    dies (``PR_SET_PDEATHSIG``): killed outright, it cannot end the pool itself."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # 1: PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            return
+    if os.getppid() != parent:  # the main process died before the request took effect
+        os._exit(1)

@@ -20,6 +20,7 @@ from analyzer.engine.limits import MAX_SYMBOL_LENGTH
 from analyzer.engine.sql import emit
 from analyzer.engine.sql.tables import REPO, arrow_table, columns, create_sql, quote
 from analyzer.engine.sql.functions import register_duckdb
+from analyzer.engine.watchdog import reached
 
 FAILED = "DL941"
 #: Tuples buffered before they are inserted (:meth:`DuckRun.load_stream`): a few tens of
@@ -326,13 +327,27 @@ class DuckRun:
         return RepoDatabase(self, repo)
 
 
-def engine_error(exc: Exception) -> EngineError:
+def engine_error(exc: Exception) -> BaseException:
     """An SQL engine's error as one stable code: the engine's own when the SQL raised one
-    (``error('DL905 ...')``), else DL941."""
+    (``error('DL905 ...')``), else DL941. A limit of the command (``--timeout``) stops the
+    engine from inside: its timer signal raises in a Python UDF (DuckDB reports "Python
+    exception occurred while executing the UDF"), between two of DuckDB's tasks ("Query
+    interrupted") or in py4j's socket read (Spark); that is the limit's DL902, as natively,
+    not a failure of the engine. An interruption with no limit reached is Ctrl-C's."""
+    limit = reached()
+    if limit is not None:
+        return limit
     message = str(exc)
+    if isinstance(exc, KeyboardInterrupt) or message.strip() in _INTERRUPTED or \
+            type(exc).__name__ == "InterruptException" or "KeyboardInterrupt" in message:
+        return KeyboardInterrupt()
     code = next((w[:5] for w in message.replace("'", " ").split() if w[:2] == "DL" and w[2:5].isdigit()), FAILED)
     return EngineError(f"SQL evaluation failed: {message.strip().splitlines()[0] if message.strip() else type(exc).__name__}",
                        code=code)
+
+
+#: What DuckDB's Python client says when a signal's handler raised while a statement ran.
+_INTERRUPTED = ("Query interrupted",)
 
 
 def _builds_symbols(rules, rel: str) -> bool:
