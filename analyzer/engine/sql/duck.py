@@ -51,6 +51,7 @@ class DuckRun:
     """One program evaluated over one fleet's facts (repositories numbered 0..n-1)."""
 
     LATERAL_UDFS = True  # see emit.Context.lateral
+    LATERAL_AGGREGATES = False  # see emit.Context.lateral_aggregates
 
     def __init__(self, engine, con=None):
         self.engine = engine
@@ -221,7 +222,7 @@ class DuckRun:
 
     def _select(self, rule: ast.Rule, table=None) -> str:
         ctx = emit.Context(self.decls, self.engine.builtins, table or (lambda atom: quote(atom.rel)),
-                           lateral=self.LATERAL_UDFS)
+                           lateral=self.LATERAL_UDFS, lateral_aggregates=self.LATERAL_AGGREGATES)
         sql = emit.rule_select(ctx, rule)
         for kind, rel in sorted(ctx.helpers):
             self._helper(kind, rel)
