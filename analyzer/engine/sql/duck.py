@@ -339,16 +339,18 @@ def engine_error(exc: Exception) -> BaseException:
     if limit is not None:
         return limit
     message = str(exc)
-    if isinstance(exc, KeyboardInterrupt) or message.strip() in _INTERRUPTED or \
-            type(exc).__name__ == "InterruptException" or "KeyboardInterrupt" in message:
+    if isinstance(exc, KeyboardInterrupt) or type(exc).__name__ == "InterruptException" or \
+            any(message.strip().endswith(said) for said in _INTERRUPTED):
         return KeyboardInterrupt()
     code = next((w[:5] for w in message.replace("'", " ").split() if w[:2] == "DL" and w[2:5].isdigit()), FAILED)
     return EngineError(f"SQL evaluation failed: {message.strip().splitlines()[0] if message.strip() else type(exc).__name__}",
                        code=code)
 
 
-#: What DuckDB's Python client says when a signal's handler raised while a statement ran.
-_INTERRUPTED = ("Query interrupted",)
+#: What DuckDB's Python client says when Ctrl-C's KeyboardInterrupt was raised while a
+#: statement ran: between two of its tasks, or inside a Python UDF (the message's end).
+_INTERRUPTED = ("Query interrupted", "while executing the UDF: KeyboardInterrupt:",
+                "while executing the UDF: KeyboardInterrupt")
 
 
 def _builds_symbols(rules, rel: str) -> bool:
