@@ -67,7 +67,7 @@ def missing_extra(engine: str):
 
 def run(args: argparse.Namespace) -> int:
     """Resolve the fleet and run the subcommand."""
-    from analyzer.engine.errors import EngineError
+    from analyzer.engine.errors import EngineError, EvaluationLimitError
     from analyzer.project.fleet_repos import FleetError, resolve
 
     missing = missing_extra(args.engine)
@@ -81,6 +81,8 @@ def run(args: argparse.Namespace) -> int:
         return _error("MA-FLEET-INPUT", str(exc))
     try:
         return _COMMANDS[args.fleet_command](args, paths)
+    except EvaluationLimitError:
+        raise  # a limit (--timeout) is every command's DL902 line and exit 2 (analyzer/commands/cli.py)
     except EngineError as exc:
         return _error(exc.code or "DL941", exc.message if hasattr(exc, "message") else str(exc))
 

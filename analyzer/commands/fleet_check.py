@@ -14,6 +14,7 @@ an unusable needed file) keeps that error result.
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 import pickle
@@ -132,9 +133,7 @@ def _pool(jobs: int, count: int):
     """A pool of ``jobs`` forked processes (a context manager), or :class:`_Inline`."""
     if jobs <= 1 or count < 2:
         return _Inline()
-    import multiprocessing
-
-    return multiprocessing.get_context("fork").Pool(min(jobs, count))
+    return worker_pool(min(jobs, count))
 
 
 def _map(pool, fn, tasks):
@@ -231,9 +230,8 @@ def prepare_all(paths: List[str], families, use_cache: bool = True, jobs: int = 
     if jobs <= 1 or len(paths) < 2:
         return [prepare(p, families, use_cache) for p in paths]
     import functools
-    import multiprocessing
 
-    with multiprocessing.get_context("fork").Pool(min(jobs, len(paths))) as pool:
+    with worker_pool(min(jobs, len(paths))) as pool:
         return pool.map(functools.partial(prepare, families=families, use_cache=use_cache), paths,
                         chunksize=max(1, len(paths) // (jobs * 8)))
 
@@ -369,3 +367,30 @@ def _extract(index: int, path: str, use_cache: bool) -> Extracted:
     kept = ((replace(item.request, repo_files=None), KeptProject(item.project),
              {rel: item.facts[rel] for rel in PROBED if rel in item.facts}, item.needed & set(PROBED), key))
     return Extracted(index, None, ipc, zlib.compress(pickle.dumps(kept, pickle.HIGHEST_PROTOCOL)))
+
+
+def worker_pool(processes: int):
+    """A pool of ``processes`` forked extraction workers that stop quietly with the main
+    process (:func:`_worker_start`)."""
+    import multiprocessing
+
+    return multiprocessing.get_context("fork").Pool(processes, initializer=_worker_start, initargs=(os.getpid(),))
+
+
+def _worker_start(parent: int) -> None:
+    """A worker ignores Ctrl-C: the terminal sends SIGINT to every process of the command,
+    and a worker's KeyboardInterrupt was a traceback on stderr (and a lost task); the main
+    process decides, and ends the pool. On Linux a worker also ends when the main process
+    dies (``PR_SET_PDEATHSIG``): killed outright, it cannot end the pool itself."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # 1: PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            return
+    if os.getppid() != parent:  # the main process died before the request took effect
+        os._exit(1)

@@ -216,6 +216,17 @@ class Watchdog:
                 _disarm(self)
 
 
+def reached() -> Optional[EvaluationLimitError]:
+    """The limit error an active watchdog has raised, or None. Code that catches what a
+    native library raised (DuckDB answers an interrupted statement with its own error, and
+    py4j wraps what interrupted its socket read) asks this to keep the limit's own code,
+    DL902, instead of reporting the library's failure."""
+    for dog in reversed(_ACTIVE):
+        if dog._tripped is not None:
+            return EvaluationLimitError(dog._tripped.message, dog._tripped.span)
+    return None
+
+
 def _on_tick(_signum, frame) -> None:
     if _inside_gc_callback(frame):
         return  # an error raised here would be printed and dropped: the next tick checks again

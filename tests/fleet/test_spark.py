@@ -102,3 +102,20 @@ def test_every_rule_template_on_spark_equals_the_native_engine():
             assert run.database(index).relation(rel) == native.relation(rel), (rel, index)
             derived += len(native.relation(rel))
     assert derived > 30
+
+
+def test_chained_aggregates_on_spark_equal_the_native_engine():
+    """An aggregate reading an earlier aggregate's variable (rules/agents' first mention):
+    nested scalar subqueries were refused by Spark's analyzer (UNRESOLVED_COLUMN, DL941), so
+    every `fleet check --engine spark` failed once the agents family was in the check."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from test_lateral_aggregates import FLEET, chained_engine, differences
+
+    from analyzer.engine.sql.spark import SparkRun, session
+
+    engine = chained_engine()
+    run = SparkRun(engine, session("local[2]"))
+    run.load(FLEET)
+    run.evaluate()
+    assert differences(run, engine, FLEET) == []
+    assert run.database(0).relation("first") == [("x", "a.md", 2, 5), ("y", "c.md", 1, 1)]

@@ -21,6 +21,7 @@ from analyzer.engine.limits import MAX_SYMBOL_LENGTH
 from analyzer.engine.sql import emit
 from analyzer.engine.sql.tables import REPO, arrow_table, columns, create_sql, quote
 from analyzer.engine.sql.functions import register_duckdb
+from analyzer.engine.limits import reached
 
 FAILED = "DL941"
 #: Tuples buffered before they are inserted (:meth:`DuckRun.load_stream`): a few tens of
@@ -63,6 +64,7 @@ class DuckRun:
     """One program evaluated over one fleet's facts (repositories numbered 0..n-1)."""
 
     LATERAL_UDFS = True  # see emit.Context.lateral
+    LATERAL_AGGREGATES = False  # see emit.Context.lateral_aggregates
 
     def __init__(self, engine, con=None):
         self.engine = engine
@@ -236,7 +238,7 @@ class DuckRun:
 
     def _select(self, rule: ast.Rule, table=None) -> str:
         ctx = emit.Context(self.decls, self.engine.builtins, table or (lambda atom: quote(atom.rel)),
-                           lateral=self.LATERAL_UDFS)
+                           lateral=self.LATERAL_UDFS, lateral_aggregates=self.LATERAL_AGGREGATES)
         sql = emit.rule_select(ctx, rule)
         for kind, rel in sorted(ctx.helpers):
             self._helper(kind, rel)
@@ -342,10 +344,20 @@ class DuckRun:
         return RepoDatabase(self, repo)
 
 
-def engine_error(exc: Exception) -> EngineError:
+def engine_error(exc: Exception) -> BaseException:
     """An SQL engine's error as one stable code: the engine's own when the SQL raised one
-    (``error('DL905 ...')``), else DL941."""
+    (``error('DL905 ...')``), else DL941. A limit of the command (``--timeout``) stops the
+    engine from inside: its timer signal raises in a Python UDF (DuckDB reports "Python
+    exception occurred while executing the UDF"), between two of DuckDB's tasks ("Query
+    interrupted") or in py4j's socket read (Spark); that is the limit's DL902, as natively,
+    not a failure of the engine. An interruption with no limit reached is Ctrl-C's."""
+    limit = reached()
+    if limit is not None:
+        return limit
     message = str(exc)
+    if isinstance(exc, KeyboardInterrupt) or type(exc).__name__ == "InterruptException" or \
+            any(message.strip().endswith(said) for said in _INTERRUPTED):
+        return KeyboardInterrupt()
     code = next((w[:5] for w in message.replace("'", " ").split() if w[:2] == "DL" and w[2:5].isdigit()), FAILED)
     return EngineError(f"SQL evaluation failed: {message.strip().splitlines()[0] if message.strip() else type(exc).__name__}",
                        code=code)
@@ -358,6 +370,12 @@ def _union(selects: List[str]) -> str:
         return selects[0]
     prefix = "SELECT DISTINCT "
     return " UNION ".join(f"(SELECT {s[len(prefix):]})" if s.startswith(prefix) else f"({s})" for s in selects)
+
+
+#: What DuckDB's Python client says when Ctrl-C's KeyboardInterrupt was raised while a
+#: statement ran: between two of its tasks, or inside a Python UDF (the message's end).
+_INTERRUPTED = ("Query interrupted", "while executing the UDF: KeyboardInterrupt:",
+                "while executing the UDF: KeyboardInterrupt")
 
 
 def _builds_symbols(rules, rel: str) -> bool:

@@ -111,6 +111,10 @@ class Context:
     helpers: Set[Tuple[str, str]] = field(default_factory=set)
     count: int = 0
     lateral: bool = True  # Python functions in a lateral subquery (Spark: inline, it plans them apart)
+    #: an aggregate bound to a variable as a lateral subquery of its own (Spark: a scalar
+    #: subquery inside another one may not refer to the outermost query, and an aggregate whose
+    #: body reads an earlier aggregate's variable nests exactly so)
+    lateral_aggregates: bool = False
 
     def alias(self, prefix: str = "t") -> str:
         """A fresh table alias."""
@@ -127,6 +131,7 @@ class Body:
         self.repo = repo
         self.froms: List[str] = []
         self.where: List[str] = []
+        self._aggregates: Dict[int, str] = {}  # id(aggregate node) -> its lateral column
 
     # -- terms -------------------------------------------------------------------------
     def expr(self, term) -> Optional[str]:
@@ -163,7 +168,14 @@ class Body:
             if target is None:
                 raise EngineError("aggregate target not bound by its body", node.span, code=UNCOMPILABLE)
             value = {"sum": f"CAST(coalesce(sum({target}), 0) AS BIGINT)"}.get(node.func, f"{node.func}({target})")
-        return f"(SELECT {value} {inner.from_where()})"
+        if not self.ctx.lateral_aggregates:
+            return f"(SELECT {value} {inner.from_where()})"
+        if id(node) not in self._aggregates:  # once, however often the term is asked for
+            # an aggregate without GROUP BY gives exactly one row: a cross join keeps every row
+            alias = self.ctx.alias("a")
+            self.froms.append(f"LATERAL (SELECT {value} AS v {inner.from_where()}) AS {alias}")
+            self._aggregates[id(node)] = f"{alias}.v"
+        return self._aggregates[id(node)]
 
     # -- literals ----------------------------------------------------------------------
     def add(self, literals) -> None:

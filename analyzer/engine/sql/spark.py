@@ -97,6 +97,7 @@ class SparkRun(DuckRun):
     """One program evaluated over one fleet's facts on a Spark session."""
 
     LATERAL_UDFS = False
+    LATERAL_AGGREGATES = True
 
     def __init__(self, engine, spark):
         super().__init__(engine, con=spark)
@@ -123,11 +124,12 @@ class SparkRun(DuckRun):
             self.filled.add(rel)
 
     # -- table primitives as views -------------------------------------------------------
-    def _put(self, name: str, frame) -> None:
-        try:
-            frame = frame.localCheckpoint()
-        except Exception as exc:  # Spark evaluates here: its errors are the statement's
-            raise engine_error(exc) from None
+    def _put(self, name: str, frame, checkpoint: bool = True) -> None:
+        if checkpoint:
+            try:
+                frame = frame.localCheckpoint()
+            except Exception as exc:  # Spark evaluates here: its errors are the statement's
+                raise engine_error(exc) from None
         frame.createOrReplaceTempView(name)
         self.frames[name] = frame
         self.tables.add(name)
@@ -143,7 +145,9 @@ class SparkRun(DuckRun):
     def _create(self, rel: str, name: Optional[str] = None) -> None:
         name = name or rel
         if name not in self.tables:
-            self._put(name, self.con.createDataFrame([], _schema(self.decls[rel])))
+            # an empty frame has no lineage to cut: checkpointing it was one Spark job per
+            # table (about 450 of an evaluation's jobs), for nothing
+            self._put(name, self.con.createDataFrame([], _schema(self.decls[rel])), checkpoint=False)
 
     def _create_as(self, name: str, select: str) -> None:
         # a union under a new empty frame: the table's columns get their own identities (a
