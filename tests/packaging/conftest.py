@@ -98,10 +98,13 @@ def installed(tmp_path_factory, wheel) -> Path:
     def build(folder: Path) -> None:
         env_dir = folder / "venv"
         # no pip of its own (no test runs it; installing pip is seconds of CPU): this run's pip
-        # installs into it (pip's --python)
+        # installs into it (pip's --python, pip 22.3 and later)
         venv.EnvBuilder(with_pip=False).create(env_dir)
         done = run([sys.executable, "-m", "pip", "--python", str(env_dir / "bin" / "python"), "install", "-q",
                     str(wheel)], cwd=folder)
+        if done.returncode != 0 and "no such option: --python" in done.stderr:  # an older pip
+            venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
+            done = run([str(env_dir / "bin" / "python"), "-m", "pip", "install", "-q", str(wheel)], cwd=folder)
         assert done.returncode == 0, done.stderr
 
     return _shared_dir(tmp_path_factory, "packaging-venv", build) / "venv"
