@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 import venv
 from pathlib import Path
 
@@ -23,18 +22,6 @@ DIST = "memory-custodian-analyzer"
 
 def _run(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, timeout=900, **kw)
-
-
-@pytest.fixture(scope="module")
-def wheel(tmp_path_factory):
-    dist = tmp_path_factory.mktemp("dist")
-    built = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-w", str(dist),
-                  str(REPO)])
-    if built.returncode != 0:  # an isolated build needs setuptools from the index
-        built = _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(dist), str(REPO)])
-    assert built.returncode == 0, built.stderr
-    [path] = dist.glob("memory_custodian_analyzer-*.whl")
-    return path
 
 
 def _install_steps():
@@ -60,17 +47,34 @@ def test_every_recipe_names_this_project_and_pins_its_actions():
         assert DIST in script or "ACTION_PATH" in script, recipe
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("recipe", ["github-workflow", "gitlab-ci", "action"])
-def test_each_recipe_installs_this_project(recipe, wheel, tmp_path):
+def _assert_installs(recipe, tmp_path, **given):
+    """Run ``recipe``'s install step in a fresh venv with ``given`` in its environment; the
+    project it installed answers ``analyze --version`` and ``pip show``."""
     [(_, script, extra)] = [s for s in _install_steps() if s[0] == recipe]
     env_dir = tmp_path / "venv"
     venv.EnvBuilder(with_pip=True).create(env_dir)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "PYTHON"))}
-    env.update(PATH=f"{env_dir / 'bin'}{os.pathsep}{os.environ['PATH']}", MEMORY_ANALYZER=str(wheel), **extra)
+    env.update(PATH=f"{env_dir / 'bin'}{os.pathsep}{os.environ['PATH']}", **{**extra, **given})
     installed = _run(["bash", "-e", "-c", script], env=env, cwd=tmp_path)
     assert installed.returncode == 0, installed.stdout + installed.stderr
     version = _run(["analyze", "--version"], env=env, cwd=tmp_path)
     assert version.returncode == 0 and version.stdout.startswith("memory-analyzer "), version
     shown = _run([str(env_dir / "bin" / "python"), "-m", "pip", "show", DIST], env=env)
     assert shown.returncode == 0 and f"Name: {DIST}" in shown.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("recipe", ["github-workflow", "gitlab-ci"])
+def test_each_recipe_installs_this_project(recipe, wheel, tmp_path):
+    _assert_installs(recipe, tmp_path, MEMORY_ANALYZER=str(wheel))
+
+
+@pytest.mark.slow
+class TestAction:
+    """A class of its own: ``--dist loadscope`` schedules by module or class, so the action's
+    build (this module's longest test, which needs no shared wheel) runs on one worker while
+    the other builds the wheel the recipes install (the module was one worker's 150 s)."""
+
+    def test_the_action_installs_this_project_from_its_checkout(self, clean_tree, tmp_path):
+        # the action installs from its own checkout (ACTION_PATH): a clean one, as a runner's
+        _assert_installs("action", tmp_path, ACTION_PATH=str(clean_tree))

@@ -30,8 +30,7 @@ def _relations(db, names) -> dict:
     return {rel: db.relation(rel) for rel in sorted(names)}
 
 
-def _read(root: Path, use_cache: bool, **request):
-    project = load_project(root, use_cache=False)
+def _read(project, root: Path, use_cache: bool, **request):
     try:
         result, db, _ = run_read(ReadRequest(project_root=root, use_cache=use_cache, **request), project)
     except Exception as exc:  # an unknown task is raised before the full evaluation
@@ -50,9 +49,14 @@ def _check(root: Path, monkeypatch, tmp_path) -> None:
         return got
 
     monkeypatch.setattr(materialize, "_read", spy)
+    # one load per side, shared by that side's reads (as the MCP server shares one between
+    # requests; a read leaves its project as it was, checked below): loading was half of the
+    # time. Each side has its own, so nothing one side's reads keep on a project reaches the other.
+    plain_project, reused_project = (load_project(root, use_cache=False) for _ in range(2))
+    digest = plain_project.facts.digest()
     for request in REQUESTS + REQUESTS[:1]:
-        plain, plain_db = _read(root, False, **request)
-        reused, reused_db = _read(root, True, **request)
+        plain, plain_db = _read(plain_project, root, False, **request)
+        reused, reused_db = _read(reused_project, root, True, **request)
         assert reused == plain
         if plain_db is not None:
             engine = plain_db.engine
@@ -62,6 +66,7 @@ def _check(root: Path, monkeypatch, tmp_path) -> None:
             assert derived & engine.dependent_on(inputs) <= reused_db.known()
             assert set(materialize.stored_relations(engine, inputs)) <= reused_db.known()
             assert _relations(reused_db, reused_db.known()) == _relations(plain_db, reused_db.known())
+    assert plain_project.facts.digest() == reused_project.facts.digest() == digest
     # the first full evaluation stored the strata; every later one reused them
     assert hits and hits[0] is False and all(hits[1:]), hits
 
