@@ -18,11 +18,14 @@ redacted previews already; this covers every other line that happens to hold a s
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import marshal
 import os
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from analyzer.contract.check_model import FamilyResult
 from analyzer.contract.results import Finding, Location
+from analyzer.project import facts_cache
 from analyzer.project.extract import hidden, secrets
 
 #: The relations plain ``check`` reads for its scan lines (evaluate them with the others).
@@ -80,11 +83,6 @@ def _scanned(text: str) -> Tuple[list, list]:
     extraction code before: on a warm ``check`` the scans were most of the CPU left to spend
     on unchanged files (docs/performance.md, "Warm check"). Without the cache (``--no-cache``,
     an unusable cache directory) the text is scanned, as before."""
-    import hashlib
-    import marshal
-
-    from analyzer.project import facts_cache
-
     # the scanners are analyzer/project/extract/{secrets,hidden}.py: extractor_version() covers them
     h = hashlib.sha256(f"scans-1\0{facts_cache.extractor_version()}\0".encode())
     h.update(text.encode("utf-8", "surrogatepass"))
