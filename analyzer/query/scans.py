@@ -18,11 +18,14 @@ redacted previews already; this covers every other line that happens to hold a s
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import marshal
 import os
 from typing import Dict, Iterator, List, Optional, Tuple
 
 from analyzer.contract.check_model import FamilyResult
 from analyzer.contract.results import Finding, Location
+from analyzer.project import facts_cache
 from analyzer.project.extract import hidden, secrets
 
 #: The relations plain ``check`` reads for its scan lines (evaluate them with the others).
@@ -62,8 +65,9 @@ def gather(project) -> Dict[str, List[tuple]]:
         if text is None:
             facts["scan_unread"].append((name, problem))
             continue
-        facts["secret_match"].extend((name, line, kind, preview) for line, kind, preview in secrets.scan_text(text))
-        facts["hidden_text"].extend((name, *found) for found in hidden.scan_text(text))
+        matches, runs = _scanned(text)
+        facts["secret_match"].extend((name, *found) for found in matches)
+        facts["hidden_text"].extend((name, *found) for found in runs)
     for name, text, problem in agent_texts(project.root):
         facts["hidden_file"].append((name, "agent"))
         if text is None:
@@ -71,6 +75,25 @@ def gather(project) -> Dict[str, List[tuple]]:
         else:
             facts["hidden_text"].extend((name, *found) for found in hidden.scan_text(text))
     return facts
+
+
+def _scanned(text: str) -> Tuple[list, list]:
+    """``(secret matches, hidden runs)`` of one file's text (:func:`secrets.scan_text`,
+    :func:`hidden.scan_text`), from the facts cache when this text was scanned by the same
+    extraction code before: on a warm ``check`` the scans were most of the CPU left to spend
+    on unchanged files (docs/performance.md, "Warm check"). Without the cache (``--no-cache``,
+    an unusable cache directory) the text is scanned, as before."""
+    # the scanners are analyzer/project/extract/{secrets,hidden}.py: extractor_version() covers them
+    h = hashlib.sha256(f"scans-1\0{facts_cache.extractor_version()}\0".encode())
+    h.update(text.encode("utf-8", "surrogatepass"))
+    key = h.hexdigest()
+    found = facts_cache.FACTS.get_marshal(key, lambda value: isinstance(value, tuple) and len(value) == 2
+                                          and all(isinstance(rows, list) for rows in value))
+    if found is not None:
+        return found
+    found = (list(secrets.scan_text(text)), list(hidden.scan_text(text)))
+    facts_cache.FACTS.put(key, marshal.dumps(found))
+    return found
 
 
 def _memory_text(project, module: str) -> Tuple[Optional[str], str]:

@@ -258,3 +258,26 @@ def test_legacy_lines_from_the_checks_database_equal_those_from_the_project(acme
         mine = legacy_scan_lines(db, security=bool(flags), privacy=bool(flags))
         assert mine == legacy_scan_lines(project, security=bool(flags), privacy=bool(flags))
         assert mine[0]
+
+
+def test_an_unchanged_text_is_not_scanned_again(acme, state, monkeypatch):
+    """The scans of a text already scanned by the same code come from the facts cache (a warm
+    check spent most of its CPU rescanning unchanged files); a changed text is scanned again,
+    and with the caches turned off (``--no-cache``) every text is."""
+    from analyzer.core import cache
+    from analyzer.project.extract import secrets
+    from analyzer.query.scans import gather
+
+    _append(acme, "decisions.md", [f"- token {GH}"])
+    first = gather(load_project(acme))
+    scanned = []
+    real = secrets.scan_text
+    monkeypatch.setattr(secrets, "scan_text", lambda text: scanned.append(text) or real(text))
+    assert gather(load_project(acme)) == first and scanned == []
+    line = _append(acme, "decisions.md", [f"- aws {AWS}"])
+    changed = gather(load_project(acme))
+    assert len(scanned) == 1 and ("decisions.md", line, "aws-access-key") in [m[:3] for m in changed["secret_match"]]
+    scanned.clear()
+    with cache.turned_off():
+        assert gather(load_project(acme, use_cache=False)) == changed
+    assert len(scanned) == len(changed["scan_file"]) - len(changed["scan_unread"])

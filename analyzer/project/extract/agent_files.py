@@ -361,8 +361,6 @@ def read_settings(facts: AgentFacts, root: str, rel: str) -> None:
     """The facts of one JSON settings file, when it exists: ``agent_settings_file`` with its
     state, ``agent_setting`` per value (keys up to :data:`SETTINGS_DEPTH` deep); a file that
     cannot be read or parsed is an ``agent_diagnostic`` at its line and column."""
-    from lark.exceptions import LarkError, UnexpectedInput
-
     full = os.path.join(root, rel)
     if os.path.islink(full):  # fail closed: the tool would follow it, we do not read outside
         facts.add("agent_settings_file", rel, "invalid")
@@ -381,6 +379,10 @@ def read_settings(facts: AgentFacts, root: str, rel: str) -> None:
         facts.add("agent_settings_file", rel, "invalid")
         facts.add("agent_diagnostic", rel, data[:exc.start].count(b"\n") + 1, 1, "not UTF-8 text")
         return
+    # deferred to a settings file that exists: importing Lark costs a warm `check --all` of a
+    # repository without one ~25 ms CPU for nothing (docs/performance.md, "Warm check")
+    from lark.exceptions import LarkError, UnexpectedInput
+
     try:
         tree = parser("agent_settings").parse(text)
     except UnexpectedInput as exc:
