@@ -22,7 +22,7 @@ decided here.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List, Tuple
+from typing import Dict, List
 
 from analyzer.history.git import Commit, GitError, History, Repo
 from analyzer.history.revisions import Revision

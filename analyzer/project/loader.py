@@ -12,7 +12,6 @@ import gc
 import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from analyzer.project import extraction, files
