@@ -73,7 +73,7 @@ def entry_vocabulary(relation: str) -> Tuple[str, ...]:
 def program_values(relation: str) -> tuple:
     """The first column of ``relation``'s facts in the judgement program, sorted (vocabulary
     an extractor needs to note its neutral facts, e.g. the versions the rules compare with)."""
-    return tuple(sorted(values[0] for values, _ in entries_program().facts.get(relation, ())))
+    return tuple(sorted(entry_vocabulary(relation)))
 
 
 #: the relations the manifest's judgement reads back (rules/manifest/*.dl)
