@@ -241,10 +241,7 @@ def result_document(path: str, result: CheckResult) -> dict:
     ``analyze check --all --format json`` prints in that repository."""
     import json
 
-    from analyzer.commands.check_formats import Context, render
-
-    text, _ = render("json", result, Context(os.path.abspath(path)))
-    return {"path": path, "result": json.loads(text)}
+    return {"path": path, "result": json.loads(rendered(path, result, ("json",))["json"])}
 
 
 # -- streaming: one repository at a time ------------------------------------------------
