@@ -36,7 +36,7 @@ LARK = Area("lark", ".lark-tables")
 SHIPPING = None
 
 SHIPPED_FORMAT = b"memory-analyzer-shipped-lark-1\n"
-SHIPPED_SUFFIX = ".lark-tables"
+SHIPPED_SUFFIX = LARK.suffix
 
 
 def ship_dir() -> Path:

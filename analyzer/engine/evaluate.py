@@ -18,10 +18,9 @@ from analyzer.engine.errors import EngineError
 from analyzer.engine.indexes import Indexes
 from analyzer.engine.limits import Limits, Watchdog
 from analyzer.engine.plan import annotate_aggregates
-from analyzer.engine.stratify import dependency_maps, dependent_relations, needed_relations, stratify
+from analyzer.engine.stratify import body_dependencies, dependency_maps, dependent_relations, needed_relations, stratify
 from analyzer.engine.variants import PLAIN, PROV, build_variants, link
 from analyzer.engine.runtime import RUNTIME
-from analyzer.engine.stratify import body_dependencies
 
 
 def default_builtins() -> Mapping:

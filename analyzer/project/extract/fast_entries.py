@@ -18,12 +18,10 @@ from typing import List
 
 from analyzer.project.extract import canonical as c
 from analyzer.project.extract.entries import UnitEmitter, emit_units_of, unit_tokens
-from analyzer.project.extract.entry_rules import classify_evidence
-from analyzer.project.extract.fields import Occurrence, ParsedEntry
+from analyzer.project.extract.entry_rules import classify_evidence, typed_bodies
 from analyzer.project.extract.grammars import terminal
 from analyzer.project.extract.judge import note, valued_fields
 from analyzer.project.extract.sink import Sink
-from analyzer.project.extract.entry_rules import typed_bodies
 
 
 @lru_cache(maxsize=None)
@@ -39,17 +37,6 @@ def entry_unit():
         + c.field("Evidence", "evv") + c.items("subjects", "ev") + "(?P<g5>\n*)"
         + c.field(typed_bodies(), "bv", "bname") + f"(?P<bl>{body})"
         + f"(?:{c.field('Reason', 'rv')}(?P<rl>{body}))?")
-
-
-def _occurrence(value: str, line: int, blank: str) -> Occurrence:
-    """A scalar field's occurrence whose body is ``blank`` (blank lines only)."""
-    return Occurrence(value.strip(), line, [""] * len(blank), False)
-
-
-def _body(value: str, line: int, lines: str) -> Occurrence:
-    """A body field's occurrence with its matched ``lines``."""
-    body = lines.split("\n")[:-1] if lines else []
-    return Occurrence(value.strip(), line, body, bool("".join(body).strip()))
 
 
 class _Entry:
@@ -72,26 +59,10 @@ class _Entry:
         at["body"] = i
         self.lines = at
 
-    def parsed(self) -> ParsedEntry:
-        """The :class:`ParsedEntry` the general path reads from these lines."""
-        g, at = self.g, self.lines
-        entry = ParsedEntry()
-        fields = entry.fields
-        for name, value, gap in (("Status", "status", "g1"), ("Scope", "scope", "g2"),
-                                 ("Subject", "subject", "g3"), ("Facet", "facet", "g4")):
-            found = g[value]
-            if found is not None:
-                fields[name] = [_occurrence(found, at[name], g[gap])]
-        fields["Evidence"] = [_occurrence(g["evv"], at["Evidence"], g["g5"])]
-        entry.evidence = [(v, k) for k, v in enumerate(self.items, at["Evidence"] + 1)]
-        fields[g["bname"]] = [_body(g["bv"], at["body"], g["bl"])]
-        if g["rv"] is not None:
-            fields["Reason"] = [_body(g["rv"], at["body"] + 1 + g["bl"].count("\n"), g["rl"])]
-        return entry
-
     def emit(self, sink: Sink, module: str, ordinal: int, line_no: int) -> None:
         """Write the facts :func:`~analyzer.project.extract.entry_rules.emit_entry` writes for
-        :meth:`parsed` (and its note for the rules), straight from the groups: no field
+        the :class:`~analyzer.project.extract.fields.ParsedEntry` of these lines (and its note
+        for the rules), straight from the groups: no field
         objects are built (tests/extract/test_canonical.py holds the two to one sink)."""
         g, at = self.g, self.lines
         shown, code = g["id"], g["code"].upper()

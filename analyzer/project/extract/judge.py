@@ -69,13 +69,6 @@ def entry_vocabulary(relation: str) -> Tuple[str, ...]:
     return tuple(row[0] for row in rows)
 
 
-@lru_cache(maxsize=None)
-def program_values(relation: str) -> tuple:
-    """The first column of ``relation``'s facts in the judgement program, sorted (vocabulary
-    an extractor needs to note its neutral facts, e.g. the versions the rules compare with)."""
-    return tuple(sorted(entry_vocabulary(relation)))
-
-
 #: the relations the manifest's judgement reads back (rules/manifest/*.dl)
 MANIFEST_OUTPUTS = ("man_issue", "man_protocol_version", "man_entry_schema", "man_exact_valid", "man_route", "man_module_decl",
                     "man_module_legacy", "man_module_description", "man_module_task", "man_module_glob")

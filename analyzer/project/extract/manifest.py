@@ -168,7 +168,7 @@ def extract_manifest(text: str, sink: Sink) -> ManifestInfo:
     keys = protocol_block(lexed, facts, sink)
     section_line = next((h.index for h in lexed.headings if h.level == 2 and h.title == PROTOCOL_TITLE), 0)
     if "protocol_version" in keys:
-        _version(keys["protocol_version"], facts, judge.program_values("protocol_current"))
+        _version(keys["protocol_version"], facts, judge.entry_vocabulary("protocol_current"))
     routes.route_facts(lexed, facts)
     optional_index.index_facts(lexed, kinds, facts)
     return _verdicts(judge.evaluate(facts.rows), sink, section_line + 1, text, keys.get("project_id", ""))
