@@ -164,7 +164,8 @@ def _session(args, program):
 
         try:
             session = project_session(request, Path(root), args.memory_dir, use_cache=not args.no_cache,
-                                      limits=_limits(args), max_file_bytes=args.max_file_bytes, since=args.since)
+                                      limits=_limits(args), max_file_bytes=args.max_file_bytes, since=args.since,
+                                      fail_closed=True)
         except GitError as exc:
             raise _Usage(f"--since {args.since}: Git cannot answer: {exc}") from None
     added = []
