@@ -17,7 +17,8 @@ from analyzer.core import exitcodes
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the restore options."""
     parser.add_argument("--preview", required=True, metavar="ID",
-                        help="the Entry, Subject or record ID to restore (only a preview exists: nothing is applied)")
+                        help="the Entry, Subject or record ID, or a free-form unit as diff names it "
+                             "(<file>#unit-<n>), to restore (only a preview exists: nothing is applied)")
     parser.add_argument("--base", required=True, metavar="REV", help="restore the unit's text at REV")
     from analyzer.commands.diff import head_revision
 

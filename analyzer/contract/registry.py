@@ -308,7 +308,8 @@ COMMANDS: Tuple[CommandSpec, ...] = (
     CommandSpec(
         "restore", LIVE, "analyzer.commands.restore",
         "preview restoring one memory unit to its text at a base revision (never applied)",
-        "Show the Entry, Subject or record --preview ID as it was at --base and a unit-level patch that "
+        "Show the Entry, Subject or record --preview ID (or a free-form unit named as diff names it, "
+        "`<file>#unit-<n>`) as it was at --base and a unit-level patch that "
         "`git apply --check` accepts against --head (default: the work tree). MA-ROLLBACK-002 warns when the unit "
         "changed again after the change, because a restore would discard those edits. Nothing is applied.",
         shapes=Shapes("analyzer.contract.history_shapes:RESTORE_SHAPES"),

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
 from analyzer.contract.results import Failure, Finding
+from analyzer.history import freeform
 from analyzer.history.git import GitError, Repo
 from analyzer.query.diff import DiffResult, diff_facts, select
 from analyzer.query.failures import git_failure
@@ -68,8 +69,11 @@ def run_restore(root, memory_dir: str, ident: str, base: str, head: Optional[str
                              key=lambda f: (order.get(commit_of(f), 0), commit_of(f)))
     if result.status in ("READY", "WARNING"):
         by_rev = {r.rev: r.project for r in revisions}
-        before = _unit(by_rev["base"], result.kind, ident.casefold())
-        after = _unit(by_rev["head"], result.kind, ident.casefold())
+        if result.kind == freeform.KIND:
+            before, after = _freeform_pair(by_rev["base"], by_rev["head"], ident.casefold())
+        else:
+            before = _unit(by_rev["base"], result.kind, ident.casefold())
+            after = _unit(by_rev["head"], result.kind, ident.casefold())
         result.base_text = before[2] if before else None
         result.patch = make_patch(by_rev["head"], before, after, f"{prefix}{memory_dir}")
     return result
@@ -88,12 +92,34 @@ def _unit(project, kind: str, ident: str) -> Optional[Tuple[str, Tuple[int, int]
         found, module, ordinal = (fact[0], fixed, fact[1]) if fixed else fact
         if found != ident:
             continue
-        start, end = project.unit_ranges[module][ordinal - 1]
-        lines = project.lines(module)
-        while end > start and not lines[end].strip():
-            end -= 1
-        return module, (start, end), "\n".join(lines[start:end + 1])
+        return _placed(project, module, ordinal)
     return None
+
+
+def _freeform_pair(base, head, ident: str):
+    """The ``(before, after)`` of the free-form unit named ``ident`` (§5.11 ``<file>#unit-<n>``,
+    casefolded) in the base and head revisions, each as :func:`_unit` gives it or None: the
+    file's free-form units paired as diff pairs them (analyzer/history/freeform.py), since
+    such a unit's name depends on the pair."""
+    folded = ident.rpartition("#unit-")[0]
+    for module in sorted(m for m in {*base.texts, *head.texts} if m.casefold() == folded):
+        old, new = (freeform.freeform_units(p.texts.get(module)) for p in (base, head))
+        for a, b in freeform.aligned(old, new):
+            if freeform.name(module, (b or a)[0]).casefold() == ident:
+                return (None if a is None else _placed(base, module, a[0], a[2] - 1),
+                        None if b is None else _placed(head, module, b[0], b[2] - 1))
+    return None, None
+
+
+def _placed(project, module: str, ordinal: int, first: int = 0) -> Tuple[str, Tuple[int, int], str]:
+    """(module, (first, last non-blank line, 0-based), text) of unit ``ordinal`` of ``module``,
+    starting no earlier than line ``first`` (a free-form unit's first line with text)."""
+    start, end = project.unit_ranges[module][ordinal - 1]
+    start = max(start, first)
+    lines = project.lines(module)
+    while end > start and not lines[end].strip():
+        end -= 1
+    return module, (start, end), "\n".join(lines[start:end + 1])
 
 
 def _lines(text: str) -> List[str]:
@@ -123,7 +149,8 @@ def make_patch(head, before, after, folder: str) -> str:
             while rest and not rest[0].strip() and start > 0 and not lines[start - 1].strip():
                 rest = rest[1:]  # do not leave two blank lines where the unit was
             new = lines[:start] + rest
-        edits[module] = "\n".join(new) + ("\n" if head.texts[module].endswith("\n") else "")
+        # a file left without lines is empty, not one blank line
+        edits[module] = "\n".join(new) + ("\n" if new and head.texts[module].endswith("\n") else "")
     if before is not None and (after is None or before[0] != after[0]):
         module, _range, text = before
         current = edits.get(module, head.texts.get(module))

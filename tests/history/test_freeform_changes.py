@@ -78,6 +78,46 @@ def test_the_autonomy_check_asks_for_confirmation_of_free_form_deletes_and_rewri
     assert flagged == ["areas/search.md#unit-1", "rules/release.md#unit-2", "rules/reviews.md#unit-1"]
 
 
+# free-form unit -> (its text at the base, or None: the patch removes it)
+RESTORED = {
+    "areas/search.md#unit-1": "- The indexer runs at 02:00 UTC; do not schedule other heavy jobs then.",
+    "rules/reviews.md#unit-1": "- Every change to `api/payments/` needs a second reviewer.",
+    "areas/stray.md#unit-1": None,
+}
+
+
+@pytest.mark.parametrize("ident", sorted(RESTORED))
+def test_a_free_form_change_has_a_restore_preview(history, ident):
+    """`restore --preview <file>#unit-<n>` of a free-form change: the unit as the base had it
+    (paired as diff pairs it) and a patch `git apply --check` accepts in the work tree (it
+    was an internal error: the restore knew only units with an ID)."""
+    from analyzer.query.restore import run_restore
+
+    repo, shas = history
+    result = run_restore(repo.root, MEM, ident, shas["base"], use_cache=False)
+    assert (result.status, result.exit_code, result.kind) == ("READY", 0, "legacy"), result.failure
+    assert result.base_text == RESTORED[ident]
+    assert ("-- Never deploy on Fridays." in result.patch) == (RESTORED[ident] is None)
+    patch = repo.root.parent / f"restore-{ident.replace('/', '_')}.patch"
+    patch.write_text(result.patch, encoding="utf-8")
+    repo.git("apply", "--check", str(patch))  # raises when Git refuses it
+
+
+def test_a_restore_that_empties_a_file_leaves_it_empty():
+    """Removing the only unit of a file leaves an empty file, not one blank line."""
+    from analyzer.query.restore import make_patch
+
+    class Head:
+        texts = {"stray.md": "- Never deploy on Fridays.\n"}
+
+        def lines(self, module):
+            return self.texts[module].splitlines()
+
+    after = ("stray.md", (0, 0), "- Never deploy on Fridays.")
+    assert make_patch(Head(), None, after, "docs/memory").splitlines()[2:] == [
+        "@@ -1 +0,0 @@", "-- Never deploy on Fridays."]
+
+
 def test_free_form_units_are_aligned_by_text():
     before = freeform_units("# T\n\n- a\n- b\n- c\n")
     assert [u[:2] for u in before] == [(1, "- a"), (2, "- b"), (3, "- c")]
