@@ -104,6 +104,8 @@ def _check(args, paths) -> int:
         for path, result in results:
             found = sum(len(f.findings) for f in result.families)
             print(f"{path}: {result.status} (exit {result.exit_code}, {found} finding{'s' * (found != 1)})")
+            if result.failure is not None:  # why that check stopped, as `analyze check` there says it
+                print(f"  {result.failure.message}")
     return max((r.exit_code if r.exit_code in (0, 1, 2) else 2 for _, r in results), default=0)
 
 

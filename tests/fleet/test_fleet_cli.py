@@ -51,6 +51,22 @@ def test_a_listing_naming_no_directory_is_refused_at_its_line(tmp_path):
     assert f"MA-FLEET-INPUT: {listing}:3:1: not a directory: nowhere" in err
 
 
+def test_a_repository_whose_check_stops_says_why_in_text(tmp_path):
+    """A repository with a memory file that cannot be used is INVALID (exit 2), and the text
+    line names the file, position and code, as `analyze check` there does (it said only
+    "INVALID (exit 2, 0 findings)")."""
+    import shutil
+
+    root = tmp_path / "acme"
+    shutil.copytree(EXAMPLE, root)
+    (root / "docs/memory/decisions.md").write_bytes(b"# Decisions\n\nCaf\xe9\n")
+    code, out, _ = run("fleet", "check", str(root), NOTEBOOK, "--no-cache")
+    assert code == 2, out
+    assert out.splitlines()[:2] == [
+        f"{root}: INVALID (exit 2, 0 findings)",
+        "  Error: docs/memory/decisions.md:3:4: MA-FILE-ENCODING file is not valid UTF-8 (byte 0xe9); not read"]
+
+
 def test_report_query_and_sarif_per_repository(tmp_path):
     code, out, _ = run("fleet", "report", EXAMPLE, NOTEBOOK, "--no-cache")
     assert code == 0 and out.startswith("# Fleet report\n\n2 repositories:")
