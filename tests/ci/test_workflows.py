@@ -170,6 +170,18 @@ def test_docs_show_the_tested_files_verbatim():
         assert f"```yaml\n{path.read_text(encoding='utf-8')}```" in text, f"docs/ci.md does not show {path.name}"
 
 
+def test_every_install_step_installs_this_project():
+    """Each recipe's `pip install` names this project's distribution (pyproject.toml's name),
+    never `memory-analyzer`, an unrelated project on the package index (the README says so)."""
+    name = re.search(r'^name = "([^"]+)"', (REPO / "pyproject.toml").read_text(encoding="utf-8"), re.M).group(1)
+    lines = [line for path in sorted(CI.glob("*.yml")) for line in path.read_text(encoding="utf-8").splitlines()
+             if "pip install" in line]
+    assert lines
+    for line in lines:
+        installed = line.split("pip install", 1)[1].split()
+        assert any(word.strip('"').endswith(f":-{name}}}") or word == name for word in installed), line
+
+
 def test_pull_request_memory_changes_job(repo, tmp_path):
     """docs/ci/github-memory-changes.yml on a clone made as its checkout step says (fetch-depth),
     of a base branch that moved on after the pull request's branch left it; then the same job
