@@ -206,17 +206,20 @@ def apply(result: CheckResult, gate: Gate) -> CheckResult:
     shown = [f for f, k in zip(findings, keep) if k]
     summary = {"fail_on": gate.fail_on or "conflict", "select": list(gate.select), "ignore": list(gate.ignore),
                "baseline": gate.baseline, "hidden": len(findings) - len(shown)}
+    from analyzer.query.check import combine  # the one ranking of family statuses (loads the query layer)
+
+    overall = combine([dataclasses.replace(f, status=f.shown_status or f.status) for f in families]).status
     return dataclasses.replace(result, families=families, merge=merge, exit_code=_exit(result, shown, gate),
-                               gate=summary)
+                               gate=summary, shown_status=overall if summary["hidden"] else None)
 
 
 def _shown_status(family, kept: List[Finding]) -> str:
-    """The status word of what a filtered family still shows: a quality block FAILED when an
-    ERROR is left, else OK; a conflict block its worst status left, else CLEAR."""
+    """The status word of what a filtered family still shows: a quality, legacy or scan block
+    FAILED when an ERROR is left, else OK; a conflict block its worst status left, else CLEAR."""
     if family.block == "conflicts":
         words = vocab.statuses()  # least to most severe (§9.4)
         return max((common.word(f) for f in kept if common.word(f) in words), key=words.index, default="CLEAR")
-    if family.block == "quality":
+    if family.block in ("quality", "legacy", "scan") and family.status in ("OK", "FAILED"):
         return "FAILED" if any(f.severity == "ERROR" for f in kept) else "OK"
     return family.status
 

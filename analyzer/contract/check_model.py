@@ -53,6 +53,8 @@ class CheckResult:
     merge: Optional[object] = None  # the MergeResult of --merge-base (analyzer/query/merge.py)
     # what --select/--ignore/--baseline/--fail-on did (analyzer/commands/gating.py); None without them
     gate: Optional[dict] = None
+    # a filtered run's overall status of what it shows (the worst family ``shown_status``); None unfiltered
+    shown_status: Optional[str] = None
     # lines the summary of the CI formats prints below the status (the autonomy check's merge base)
     notes: List[str] = field(default_factory=list)
 

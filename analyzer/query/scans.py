@@ -267,7 +267,7 @@ def family_facts(request, project) -> Dict[str, List[tuple]]:
 def scan_lines(family: FamilyResult) -> List[str]:
     """The text block of a scan family: ``MemoryCustodian <name> check: <status>`` then
     ``- <CODE> <SEVERITY>: <path>:<line>[:<col>]: <message>`` per finding."""
-    lines = [f"MemoryCustodian {family.name} check: {family.status}"]
+    lines = [f"MemoryCustodian {family.name} check: {family.shown_status or family.status}"]
     for f in family.findings:
         where = f.locations[0] if f.locations else None
         place = ""

@@ -2,7 +2,7 @@
 the convention of compilers, ruff and flake8 that editors and terminals turn into links.
 
 Paths are relative to the project root; a finding with no location prints ``CODE message``
-alone. A last line gives the count and the overall status. Only the order and the words of the
+alone. A last line gives the count and the overall status (of what a filtered run shows). Only the order and the words of the
 result are used: nothing is decided here.
 """
 
@@ -33,5 +33,5 @@ def render_concise(result: CheckResult) -> str:
     found = common.all_findings(result)
     lines = [line(f) for f in found]
     noun = "finding" if len(found) == 1 else "findings"
-    lines.append(f"Found {len(found)} {noun}: {result.status} (exit {result.exit_code})")
+    lines.append(f"Found {len(found)} {noun}: {result.shown_status or result.status} (exit {result.exit_code})")
     return "\n".join(lines) + "\n"

@@ -48,7 +48,7 @@ def quality_block(family: FamilyResult) -> List[str]:
 def legacy_block(family: FamilyResult) -> List[str]:
     """Plain `check` (§9.8.1): ``MemoryCustodian check: OK|FAILED``, ``- <issue>`` lines,
     ``Warnings:`` and ``- <warning>`` lines when there are warnings, then the scans' totals."""
-    lines = [f"MemoryCustodian check: {family.status}"]
+    lines = [f"MemoryCustodian check: {family.shown_status or family.status}"]
     lines += [f"- {f.message}" for f in family.findings if f.severity == "ERROR"]
     warnings = [f"- {f.message}" for f in family.findings if f.severity != "ERROR"]
     if warnings:

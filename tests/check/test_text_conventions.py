@@ -30,6 +30,25 @@ def test_filtered_text_gives_the_status_of_what_it_shows(acme, analyze):
     assert "hidden by" not in unfiltered.stdout and "freshness check: FAILED" in unfiltered.stdout
 
 
+def test_every_filtered_block_and_the_concise_total_give_the_status_of_what_they_show(acme, analyze):
+    """The legacy block, the scan blocks and concise's last line said FAILED over nothing shown
+    (`MemoryCustodian security check: FAILED` / `- no findings`, `Found 1 finding: FAILED`)."""
+    brief = acme / "docs" / "memory" / "brief.md"
+    brief.write_text(brief.read_text(encoding="utf-8") + "\n- token: ghp_abcdefghijklmnopqrstuvwxyz0123456789\n",
+                     encoding="utf-8")
+    unfiltered = analyze("check", "--all", "--project-root", str(acme))
+    assert "MemoryCustodian security check: FAILED" in unfiltered.stdout
+    proc = analyze("check", "--all", "--ignore", "MA-SECRET", "--project-root", str(acme))
+    assert "MemoryCustodian security check: OK\n- no findings" in proc.stdout
+    proc = analyze("check", "--all", "--select", "MA-SECRET", "--project-root", str(acme))
+    assert "\nMemoryCustodian check: OK\n" in proc.stdout  # the legacy block: none of its lines shown
+    assert "MemoryCustodian security check: FAILED\n- MA-SECRET-GITHUB-TOKEN ERROR" in proc.stdout
+    proc = analyze("check", "--all", "--format", "concise", "--select", "MC-ROUTING-005", "--project-root", str(acme))
+    assert (proc.returncode, proc.stdout.splitlines()[-1]) == (0, "Found 1 finding: OK (exit 0)")
+    proc = analyze("check", "--all", "--format", "concise", "--select", "MC-CONFLICT-001", "--project-root", str(acme))
+    assert (proc.returncode, proc.stdout.splitlines()[-1]) == (1, "Found 1 finding: CONFLICT (exit 1)")
+
+
 def test_with_proofs_shows_a_summary_in_text(acme, analyze):
     proc = analyze("check", "--conflicts", "--with-proofs", "--project-root", str(acme))
     lines = proc.stdout.splitlines()
