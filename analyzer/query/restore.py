@@ -59,6 +59,7 @@ def run_restore(root, memory_dir: str, ident: str, base: str, head: Optional[str
         result.failure = git_failure(exc)
         return result
     facts["restore_target"] = [(ident.casefold(),)]
+    facts["restore_freeform_present"] = [(ident.casefold(),)] if _freeform_present(revisions, ident) else []
     db = facts.evaluate(program)
     select(db, result.diff, memory_dir, order)
     [(result.status, result.exit_code)] = db.relation("restore_status")
@@ -109,6 +110,17 @@ def _freeform_pair(base, head, ident: str):
                 return (None if a is None else _placed(base, module, a[0], a[2] - 1),
                         None if b is None else _placed(head, module, b[0], b[2] - 1))
     return None, None
+
+
+def _freeform_present(revisions, ident: str) -> bool:
+    """Whether the base or the head holds a free-form unit named ``ident`` (``<file>#unit-<n>``)."""
+    module, mark, ordinal = ident.casefold().rpartition("#unit-")
+    if not mark or not ordinal.isdigit():
+        return False
+    return any(unit[0] == int(ordinal)
+               for revision in revisions if revision.rev in ("base", "head")
+               for name, text in revision.project.texts.items() if name.casefold() == module
+               for unit in freeform.freeform_units(text))
 
 
 def _placed(project, module: str, ordinal: int, first: int = 0) -> Tuple[str, Tuple[int, int], str]:
