@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import os
 import sys
 from typing import List, Optional, Tuple
 
@@ -324,11 +325,13 @@ def _trusted_from_base(args: argparse.Namespace, command: str, current, base: st
 
 def refuse_targets(args: argparse.Namespace, names=None):
     """Exit 2 after one ``MA-OUTPUT`` line when an ``--output`` target may not be written
-    (analyzer/commands/outfiles.py: memory dir, .git, symlink, not a regular file); None when all
+    (analyzer/commands/outfiles.py: memory dir, .git, symlink, not a regular file) or is named by
+    two ``--output`` options (the second write would silently replace the first); None when all
     may. Judged before the analysis runs and again just before writing."""
     from analyzer.commands.check_formats import parse_output
 
     root, memory_dir = str(getattr(args, "project_root", ".") or "."), getattr(args, "memory_dir", "docs/memory")
+    named = set()  # the absolute paths of the targets so far: a second write would overwrite the first
     for spec in args.output:
         typo = mistyped_format(spec, names)
         if typo:
@@ -337,6 +340,11 @@ def refuse_targets(args: argparse.Namespace, names=None):
         path = parse_output(spec, args.format, names)[1]
         if path is None:
             continue
+        if os.path.abspath(path) in named:
+            print(f"analyze: error: MA-OUTPUT refused to write {path} twice: two --output options name it "
+                  "(one file per output)", file=sys.stderr)
+            return exitcodes.INVALID
+        named.add(os.path.abspath(path))
         from analyzer.commands.outfiles import refusal  # loaded only when a file is named
 
         reason = refusal(path, root, memory_dir)

@@ -109,3 +109,18 @@ def test_an_error_artefact_is_never_written_into_the_memory_dir(make, tmp_path):
     assert proc.returncode == 2 and "MA-OUTPUT refused" in proc.stderr, proc.stderr
     assert sorted(p.relative_to(root) for p in root.rglob("*")) == before
     assert not (tmp_path / "c.json").exists()  # judged before any target is written
+
+
+def test_two_outputs_naming_one_file_are_refused_before_anything_is_written(tmp_path):
+    """`--output sarif:F --output junit:F` wrote the SARIF, then replaced it with the JUnit
+    (exit 1, no word): now MA-OUTPUT, exit 2, and neither is written."""
+    root = copy_example(tmp_path)
+    target = tmp_path / "out.xml"
+    proc = run_cli(["check", "--project-root", str(root), "--all", "--output", f"sarif:{target}",
+                    "--output", f"junit:{tmp_path}/./out.xml"], tmp_path, cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr
+    assert f"MA-OUTPUT refused to write {tmp_path}/./out.xml twice" in proc.stderr
+    assert not target.exists()
+    proc = run_cli(["check", "--project-root", str(root), "--all", "--output", f"sarif:{target}",
+                    "--output", f"junit:{tmp_path / 'other.xml'}"], tmp_path, cwd=tmp_path)
+    assert proc.returncode == 1 and target.exists() and (tmp_path / "other.xml").exists()
