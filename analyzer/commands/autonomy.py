@@ -51,7 +51,7 @@ def add_agent_option(parser: argparse.ArgumentParser) -> None:
 def history_options(args: argparse.Namespace, command: str, configured: bool = False):
     """Fill the options the configuration sets (unless ``configured``: the caller applied it,
     as check --base does with the base revision's trusted keys) and check the author
-    patterns: None, or ``(code, message, path, line)`` of the first problem."""
+    patterns: None, or ``(code, message, path, line, col)`` of the first problem."""
     from analyzer.project import config
     from analyzer.engine.linear_re import pattern_problem
 
@@ -59,13 +59,13 @@ def history_options(args: argparse.Namespace, command: str, configured: bool = F
         if not configured:
             config.apply(args, command, config.load(args.project_root))
     except config.ConfigError as exc:
-        return exc.code, exc.message, exc.path, exc.line
+        return exc.code, exc.message, exc.path, exc.line, exc.col
     args.agent_authors = args.agent_authors or []
     for pattern in args.agent_authors:  # matched in linear time (analyzer/engine/linear_re.py)
         problem = pattern_problem(pattern)
         if problem:
             return ("MA-USAGE", f"agent author pattern {pattern!r} is not a regular expression: "
-                    f"{problem.split(': ', 1)[1]}", "<command line>", 1)
+                    f"{problem.split(': ', 1)[1]}", "<command line>", 1, 1)
     return None
 
 

@@ -41,8 +41,8 @@ def run(args: argparse.Namespace) -> int:
         return usage_error("readiness", args, f"project root is not a directory: {args.project_root}")
     failed = history_options(args, "readiness")
     if failed is not None:
-        code, message, path, line = failed
-        return usage_error("readiness", args, message, code, path, line)
+        code, message, path, line, col = failed
+        return usage_error("readiness", args, message, code, path, line, col)
     result = run_readiness(Path(args.project_root), args.memory_dir, args.head, args.as_of, args.agent_authors,
                            not args.no_cache)
     if result.failure is not None:

@@ -87,6 +87,20 @@ def test_empty_head_is_refused(repo, argv, head):
     assert "invalid revision" in run.stderr and "Traceback" not in run.stderr
 
 
+def test_readiness_names_the_column_of_a_configuration_error(repo):
+    """readiness said `:1:1` for every configuration error; check says the column, so must it."""
+    config = repo.root / ".memory-analyzer.toml"
+    config.write_text('# agents\nagent-authors = ["bot"] junk\n', encoding="utf-8")
+    try:
+        readiness, check = analyze(repo, "readiness"), analyze(repo, "check")
+    finally:
+        config.unlink()
+    where = re.search(r"\.memory-analyzer\.toml:(\d+):(\d+): MA-CONFIG-TOML", check.stderr)
+    assert where and where.group(2) != "1", check.stderr
+    assert readiness.returncode == 2 and f".memory-analyzer.toml:{where.group(1)}:{where.group(2)}: MA-CONFIG-TOML" \
+        in readiness.stderr, readiness.stderr
+
+
 def test_empty_reviewer_name_is_refused(tmp_path):
     # an empty reviewer confirmed a commit whose `Memory-Confirmed-By:` trailer is empty
     repo = Repo(tmp_path / "p")
