@@ -44,7 +44,9 @@ def _error(message: str, path: str, fmt: str, code: str = "MA-USAGE") -> int:
 
         code = emit_json("facts", "error", diagnostics_payload([diag]))
         return exitcodes.INVALID if code == exitcodes.OK else code
-    print(diag.render(caret=False), file=sys.stderr)
+    # a command-line mistake has no file to point at (it printed ".:1:1:")
+    print(f"analyze facts: error: {code} {message}" if path == "<command line>" else diag.render(caret=False),
+          file=sys.stderr)
     return exitcodes.INVALID
 
 
@@ -72,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     if not os.path.isdir(args.project_root):
         return _error("project root is not a directory", args.project_root, args.format)
     if args.format == "souffle" and not args.out:
-        return _error("--format souffle needs --out DIR", ".", args.format)
+        return _error("--format souffle needs --out DIR", "<command line>", args.format)
     if args.format == "souffle":
         from analyzer.commands.outfiles import refusal
 
@@ -85,7 +87,10 @@ def run(args: argparse.Namespace) -> int:
     names = sorted(declared) if not args.relation else sorted(set(args.relation))
     unknown = [n for n in names if n not in declared]
     if unknown:
-        return _error(f"undeclared relation(s): {', '.join(unknown)}", ".", args.format)
+        from analyzer.core.hints import closest
+
+        near = [f"{n} (did you mean {m[0]!r}?)" if m else n for n in unknown for m in [closest(n, declared)]]
+        return _error(f"undeclared relation(s): {', '.join(near)}", "<command line>", args.format)
     print_diagnostics(project.diagnostics)
     relations = {name: project.facts.relation(name) for name in names}
     if args.format == "json":

@@ -88,6 +88,18 @@ def test_facts_table_and_bad_root(tmp_path, capsys):
     assert main(["facts", "--project-root", str(EXAMPLE), "--relation", "nope"]) == 2
 
 
+def test_a_mistyped_relation_or_a_missing_out_is_a_command_line_error(capsys):
+    """Not a place in a file named "." (it printed `.:1:1: MA-USAGE ...`); a near relation is named."""
+    assert main(["facts", "--project-root", str(EXAMPLE), "--relation", "entri", "--relation", "zzzzzz"]) == 2
+    assert capsys.readouterr().err == ("analyze facts: error: MA-USAGE undeclared relation(s): "
+                                       "entri (did you mean 'entry'?), zzzzzz\n")
+    assert main(["facts", "--project-root", str(EXAMPLE), "--format", "souffle"]) == 2
+    assert capsys.readouterr().err == "analyze facts: error: MA-USAGE --format souffle needs --out DIR\n"
+    assert main(["facts", "--project-root", str(EXAMPLE), "--relation", "entri", "--format", "json"]) == 2
+    [diag] = json.loads(capsys.readouterr().out)["diagnostics"]
+    assert (diag["path"], diag["code"]) == ("<command line>", "MA-USAGE")
+
+
 def test_escape_symbol():
     assert escape_symbol("a\tb\nc\\") == "a\\tb\\nc\\\\"
     assert escape_symbol(3) == "3"
