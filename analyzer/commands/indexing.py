@@ -27,7 +27,8 @@ def add_lookup_arguments(parser: argparse.ArgumentParser) -> None:
     """--include-archive and --local: which storage the ID index covers."""
     parser.add_argument("--include-archive", action="store_true", help="also index archive/ files")
     parser.add_argument("--local", action="store_true",
-                        help="also index the entries of the bound local overlay (refused unless it is BOUND)")
+                        help="also index the entries of the bound local overlay (refused when it is UNBOUND, "
+                             "under REVIEW or cannot be located; none when there is no overlay)")
 
 
 def request_from(args: argparse.Namespace, **extra):

@@ -252,8 +252,8 @@ def index_error_shape(what: str) -> Shape:
 INDEX_ENTRY = Obj({"id": "str", "status": "str", "scope": "str", "source": "str",
                    "kind": Enum("entry", "legacy", "record", "local"), "locations": list_of(LOCATION)})
 LIST_SHAPES = (
-    Shape("result", 1, "the index could be built: no refused input, no duplicate ID, and with --local a BOUND "
-          "overlay", True, ("OK",), (0,),
+    Shape("result", 1, "the index could be built: no refused input, no duplicate ID, and with --local an overlay "
+          "that is BOUND (its entries listed) or absent (none to list)", True, ("OK",), (0,),
           Obj({"exit_code": "int",
                "filters": Obj({"status": "str|null", "scope": "str|null", "include_archive": "bool", "local": "bool"}),
                "local_overlay_status": "str|null",
@@ -262,7 +262,8 @@ LIST_SHAPES = (
           "without --local."),
     index_error_shape("the memory dir is missing or outside docs/, a managed file is unusable (a symlink, not a "
                       "regular file, unreadable, not UTF-8 or over --max-file-bytes; one diagnostic per file), an "
-                      "ID occurs twice in the index, or --local was given and the overlay is not BOUND"),
+                      "ID occurs twice in the index, or --local was given and the overlay is UNBOUND, under REVIEW or "
+                      "cannot be located"),
 )
 
 SHOW_SHAPES = (

@@ -238,7 +238,8 @@ COMMANDS: Tuple[CommandSpec, ...] = (
                MEMORY_DIR_MISSING,
                (2, "`Error: …` on stderr: an unusable managed file (one `Error: <path>:<line>:<col>: <CODE> <cause>` "
                    "line per file, as `read`), a memory dir outside docs/, a duplicate ID (canonical lookup is "
-                   "unsafe), or --local with an overlay that is not BOUND")),
+                   "unsafe), or --local with an overlay that is UNBOUND, under REVIEW or cannot be located "
+                   "(an absent overlay has no entries to list)")),
     ),
     CommandSpec(
         "show", LIVE, "analyzer.commands.show",
