@@ -202,8 +202,10 @@ _OTHER: Dict[str, tuple] = {
                     "pass a file an earlier `analyze check --format json` or `--format sarif` wrote."),
     "MA-OUTPUT": ("an output the analyzer was asked to write cannot be written or is refused: standard output "
                   "on a full device, an --output target inside the memory dir or .git, a symlink or a path that "
-                  "is not a regular file (FIFO, device, directory); exit 2, the output is incomplete",
-                  "write to a regular file outside the memory dir and .git, on a device with space left."),
+                  "is not a regular file (FIFO, device, directory), or a file two --output options name; exit 2, "
+                  "the output is incomplete",
+                  "write to a regular file outside the memory dir and .git, one per --output, on a device with "
+                  "space left."),
     "MA-FLEET-EXTRA": ("`analyze fleet` needs the optional extra `[fleet]` (duckdb, pyarrow), which is not "
                        "installed",
                        "pip install 'memory-custodian-analyzer[fleet]'."),
