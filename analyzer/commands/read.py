@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from analyzer.core import exitcodes
@@ -91,7 +92,8 @@ def request_from(args: argparse.Namespace):
     for path in args.path:
         hint = absolute_path_hint(path, args.project_root)
         if hint is not None:  # the protocol refuses it (INVALID); say what to type instead
-            print(f"hint: --path {path} is absolute; paths are relative to the project root: --path {hint}",
+            form = "is absolute" if os.path.isabs(path) else "has a `..` segment"
+            print(f"hint: --path {path} {form}; paths are relative to the project root: --path {hint}",
                   file=sys.stderr)
     return ReadRequest(
         task=args.task, paths=paths_from_cwd(args.path, args.project_root), rules=args.rule, profiles=args.profile, areas=args.area,

@@ -96,12 +96,19 @@ def paths_from_cwd(paths, root: str, cwd: Optional[str] = None) -> list:
     return out
 
 
-def absolute_path_hint(path: str, root: str) -> Optional[str]:
-    """For an absolute ``path`` inside ``root``, the project-relative form to type instead."""
-    if not os.path.isabs(path):
-        return None
+def absolute_path_hint(path: str, root: str, cwd: Optional[str] = None) -> Optional[str]:
+    """For a ``path`` the protocol refuses that names a place inside ``root`` (absolute, or
+    with a ``..`` segment, taken from the directory the command runs in when that is inside
+    the project, else from the root), the project-relative form to type instead."""
     top = os.path.realpath(root)
-    full = os.path.realpath(path)
+    if os.path.isabs(path):
+        full = os.path.realpath(path)
+    elif ".." in path.split("/"):
+        here = os.path.realpath(cwd or _cwd_or_root(root))
+        inside = here == top or here.startswith(top.rstrip(os.sep) + os.sep)
+        full = os.path.realpath(os.path.join(here if inside else top, path))
+    else:
+        return None
     if not full.startswith(top.rstrip(os.sep) + os.sep):
         return None
     return os.path.relpath(full, top).replace(os.sep, "/")

@@ -1,6 +1,6 @@
 """Touched paths read the way git reads them (issue 25 item 3): relative to the directory the
 command runs in, a directory selecting what a file under it would, and a hint for an absolute
-path the protocol refuses."""
+or `..` path the protocol refuses."""
 
 from __future__ import annotations
 
@@ -45,6 +45,17 @@ def test_absolute_path_stays_invalid_with_a_hint(acme):
     assert "hint: --path" in out.stderr and "--path web/src/cart.ts" in out.stderr
 
 
+def test_a_dotdot_path_stays_invalid_with_a_hint(acme):
+    """From docs/memory, `../../web/src/cart.ts` is refused as the protocol says (a `..`
+    segment), and stderr names what to type instead, as for an absolute path (it said nothing)."""
+    out = analyze(acme / "docs" / "memory", "--path", "../../web/src/cart.ts")
+    assert out.returncode == 2 and "Routing completeness: INVALID" in out.stdout
+    assert ("hint: --path ../../web/src/cart.ts has a `..` segment; paths are relative to the project root: "
+            "--path web/src/cart.ts") in out.stderr
+    outside = analyze(acme / "docs" / "memory", "--path", "../../../elsewhere.ts")
+    assert outside.returncode == 2 and "hint:" not in outside.stderr
+
+
 def test_protocol_refused_forms_pass_through(tmp_path):
     root = tmp_path / "p"
     (root / "a" / "b").mkdir(parents=True)
@@ -57,6 +68,9 @@ def test_protocol_refused_forms_pass_through(tmp_path):
     assert absolute_path_hint(str(root / "a" / "x"), str(root)) == "a/x"
     assert absolute_path_hint(str(tmp_path / "elsewhere"), str(root)) is None
     assert absolute_path_hint("a/x", str(root)) is None
+    assert absolute_path_hint("../x", str(root), cwd=here) == "a/x"
+    assert absolute_path_hint("a/../b", str(root), cwd=str(tmp_path)) == "b"  # outside: from the root
+    assert absolute_path_hint("../../../x", str(root), cwd=here) is None
 
 
 @pytest.mark.parametrize("glob, directory, expected", [
