@@ -79,8 +79,14 @@ def run(args: argparse.Namespace) -> int:
         paths = resolve(args.sources)
     except (FleetError, OSError, UnicodeDecodeError) as exc:
         return _error("MA-FLEET-INPUT", str(exc))
+    from analyzer.commands.fleet_query import RepositoryStopped
+
     try:
         return _COMMANDS[args.fleet_command](args, paths)
+    except RepositoryStopped as exc:  # query and export answer over every repository, or not at all
+        for path, message in exc.stopped:
+            print(f"analyze fleet: error: {path}: {message}", file=sys.stderr)
+        return exitcodes.INVALID
     except EvaluationLimitError:
         raise  # a limit (--timeout) is every command's DL902 line and exit 2 (analyzer/commands/cli.py)
     except EngineError as exc:

@@ -11,13 +11,32 @@ from analyzer.query.check_families import ORDER
 from analyzer.engine import ast
 
 
+class RepositoryStopped(Exception):
+    """Repositories whose facts could not be read (a memory file that cannot be used, a root
+    that is not a directory: their check stops with exit 2): a query or an export over the
+    fleet must not answer as if they held nothing. ``stopped``: ``(path, message)`` each."""
+
+    def __init__(self, stopped: List[Tuple[str, str]]) -> None:
+        super().__init__("; ".join(f"{path}: {message}" for path, message in stopped))
+        self.stopped = stopped
+
+
+def _live(prepared) -> list:
+    """The prepared repositories with facts (a repository without a memory dir has none);
+    raises :class:`RepositoryStopped` when any could not be read."""
+    stopped = [(p.path, p.result.failure.message) for p in prepared
+               if p.result is not None and p.result.exit_code == 2 and p.result.failure is not None]
+    if stopped:
+        raise RepositoryStopped(stopped)
+    return [p for p in prepared if p.result is None]
+
+
 def _run(args, paths, only):
     """Every repository prepared and the check program evaluated over them for ``only``
     (None: every relation); also the table ``repos(repo, path)``."""
     from analyzer.query.check import check_program
 
-    prepared = prepare_all(paths, ORDER, not args.no_cache, args.jobs)
-    live = [p for p in prepared if p.result is None]
+    live = _live(prepare_all(paths, ORDER, not args.no_cache, args.jobs))
     facts = [dict(p.project.facts.relation_sets()) | {r: v for r, v in p.facts.items()} for p in live]
     run = evaluate(check_program(True), facts, only, args.engine, args.memory_limit)
     return [p.path for p in live], facts, run
@@ -71,8 +90,7 @@ def export(args, paths) -> List[str]:
 
     os.makedirs(args.out, exist_ok=True)
     if not args.derived:
-        prepared = prepare_all(paths, ORDER, not args.no_cache, args.jobs)
-        live = [p for p in prepared if p.result is None]
+        live = _live(prepare_all(paths, ORDER, not args.no_cache, args.jobs))
         return parquet.write_base(args.out, [p.path for p in live],
                                   [p.project.facts.relation_sets() for p in live])
     repos, facts, run = _run(args, paths, None)

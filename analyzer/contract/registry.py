@@ -303,8 +303,9 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         shapes=Shapes("analyzer.contract.fleet_shapes:FLEET_SHAPES"),
         exits=((0, "every repository's check exits 0 (check); the report, answer or files were written"),
                (1, "fleet check: the worst repository's `check --all` exits 1"),
-               (2, "a repository's check exits 2, a source is unusable (MA-FLEET-INPUT), an optional extra is "
-                   "missing (MA-FLEET-EXTRA), or the SQL back end cannot run the rules (DL940, DL941)")),
+               (2, "a repository's check exits 2 (query and export then answer nothing: each such "
+                   "repository is named with its error), a source is unusable (MA-FLEET-INPUT), an optional "
+                   "extra is missing (MA-FLEET-EXTRA), or the SQL back end cannot run the rules (DL940, DL941)")),
     ),
     CommandSpec(
         "restore", LIVE, "analyzer.commands.restore",

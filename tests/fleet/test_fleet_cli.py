@@ -67,6 +67,23 @@ def test_a_repository_whose_check_stops_says_why_in_text(tmp_path):
         "  Error: docs/memory/decisions.md:3:4: MA-FILE-ENCODING file is not valid UTF-8 (byte 0xe9); not read"]
 
 
+@pytest.mark.parametrize("argv", [["query", "--goal", "live_entry(I, M)"], ["query", "--sql", "SELECT * FROM repos"],
+                                  ["export", "--out", "OUT"]])
+def test_query_and_export_refuse_a_repository_they_cannot_read(tmp_path, argv):
+    """A repository with a memory file that cannot be used was left out of the answers (exit
+    0), as if it held no memory; now each is named with its error and nothing is answered."""
+    import shutil
+
+    root = tmp_path / "acme"
+    shutil.copytree(EXAMPLE, root)
+    (root / "docs/memory/decisions.md").write_bytes(b"# Decisions\n\nCaf\xe9\n")
+    argv = [str(tmp_path / "out") if a == "OUT" else a for a in argv]
+    code, out, err = run("fleet", argv[0], NOTEBOOK, str(root), *argv[1:], "--no-cache")
+    assert (code, out) == (2, ""), err
+    assert err == (f"analyze fleet: error: {root}: Error: docs/memory/decisions.md:3:4: MA-FILE-ENCODING "
+                   "file is not valid UTF-8 (byte 0xe9); not read\n")
+
+
 def test_report_query_and_sarif_per_repository(tmp_path):
     code, out, _ = run("fleet", "report", EXAMPLE, NOTEBOOK, "--no-cache")
     assert code == 0 and out.startswith("# Fleet report\n\n2 repositories:")
