@@ -22,6 +22,8 @@ import sys
 from typing import List, Optional, Tuple
 
 from analyzer.core import exitcodes
+from analyzer.core.diagnostics import Diagnostic
+from analyzer.core.span import Span
 
 FLAGS = ("conflicts", "routing", "reachability", "freshness", "agents")  # dispatch priority (§9)
 
@@ -227,8 +229,7 @@ def sarif_options(args: argparse.Namespace) -> dict:
 
 def _usage(args: argparse.Namespace, message: str) -> int:
     """A ``check`` command line that cannot run (MA-USAGE, exit 2): see :func:`_refuse`."""
-    return _refuse(args, "check", message, {"code": "MA-USAGE", "severity": "error", "message": message,
-                                            "path": "<command line>", "line": 1, "col": 1})
+    return _refuse(args, "check", message, Diagnostic(Span("<command line>"), "MA-USAGE", message).as_dict())
 
 
 def _refuse(args: argparse.Namespace, command: str, shown: str, diagnostic: dict) -> int:
