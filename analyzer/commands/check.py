@@ -22,7 +22,7 @@ import sys
 from typing import List, Optional, Tuple
 
 from analyzer.core import exitcodes
-from analyzer.core.diagnostics import Diagnostic
+from analyzer.core.diagnostics import Diagnostic, DiagnosticError
 from analyzer.core.span import Span
 
 FLAGS = ("conflicts", "routing", "reachability", "freshness", "agents")  # dispatch priority (§9)
@@ -198,7 +198,6 @@ def load_packs(args: argparse.Namespace) -> Tuple[Optional[object], Optional[int
     stderr (and the ``check.error`` document with ``--format json``): exit 2."""
     if not args.packs:
         return None, None
-    from analyzer.core.diagnostics import DiagnosticError
     from analyzer.query import packs
 
     try:
