@@ -21,9 +21,10 @@ from analyzer.project import vocab
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the autonomy options of ``check``."""
     group = parser.add_argument_group("autonomy (judge memory changes between revisions)")
-    group.add_argument("--autonomy", default=None, choices=vocab.modes(),
-                       help="the autonomy level the changes are judged by (default: the configuration's `autonomy`, "
-                            "else confirm); needs --base")
+    vocab.lazy_choices(group.add_argument(
+        "--autonomy", default=None,
+        help="the autonomy level the changes are judged by (default: the configuration's `autonomy`, "
+             "else confirm); needs --base"), "autonomy_mode")
     group.add_argument("--base", default=None, metavar="REV",
                        help="judge the memory changes the head made since it left REV: compared from the merge base "
                             "of REV and the head (HEAD for the work tree), as `git diff REV...HEAD`, so that REV's "

@@ -23,6 +23,8 @@ import sys
 from typing import List, Optional, Tuple
 
 from analyzer.core import exitcodes
+from analyzer.core.diagnostics import Diagnostic, DiagnosticError
+from analyzer.core.span import Span
 
 FLAGS = ("conflicts", "routing", "reachability", "freshness", "agents")  # dispatch priority (§9)
 
@@ -197,7 +199,6 @@ def load_packs(args: argparse.Namespace) -> Tuple[Optional[object], Optional[int
     stderr (and the ``check.error`` document with ``--format json``): exit 2."""
     if not args.packs:
         return None, None
-    from analyzer.core.diagnostics import DiagnosticError
     from analyzer.query import packs
 
     try:
@@ -228,8 +229,7 @@ def sarif_options(args: argparse.Namespace) -> dict:
 
 def _usage(args: argparse.Namespace, message: str) -> int:
     """A ``check`` command line that cannot run (MA-USAGE, exit 2): see :func:`_refuse`."""
-    return _refuse(args, "check", message, {"code": "MA-USAGE", "severity": "error", "message": message,
-                                            "path": "<command line>", "line": 1, "col": 1})
+    return _refuse(args, "check", message, Diagnostic(Span("<command line>"), "MA-USAGE", message).as_dict())
 
 
 def _refuse(args: argparse.Namespace, command: str, shown: str, diagnostic: dict) -> int:

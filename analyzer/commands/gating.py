@@ -240,10 +240,11 @@ def _exit(result: CheckResult, shown: List[Finding], gate: Gate) -> int:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Declare the gating options (also set by the project configuration)."""
-    parser.add_argument("--fail-on", choices=vocab.fail_on(), default=None,
-                        help="exit 1 on findings at this level or worse: review (REVIEW, WARNING), conflict (CONFLICT, "
-                             "INVALID, ERROR: the reference's rule), error (INVALID, ERROR), never; default: the "
-                             "reference's exit rule")
+    vocab.lazy_choices(parser.add_argument(
+        "--fail-on", default=None,
+        help="exit 1 on findings at this level or worse: review (REVIEW, WARNING), conflict (CONFLICT, "
+             "INVALID, ERROR: the reference's rule), error (INVALID, ERROR), never; default: the "
+             "reference's exit rule"), "fail_on")
     parser.add_argument("--select", action="append", default=None, metavar="CODES",
                         help="report only these codes or code prefixes (comma-separated, repeatable), e.g. MC-FRESH")
     parser.add_argument("--ignore", action="append", default=None, metavar="CODES",

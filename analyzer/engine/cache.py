@@ -1,10 +1,11 @@
 """An on-disk cache of compiled rule programs, so a request never re-parses, re-checks,
 re-stratifies or re-generates code for the shipped rules.
 
-The key covers what the compiled form depends on: the Python version, the engine's own
-source files, the shipped rule and fact files (the rule-set fingerprint) and the entry
-path. The value records the content hash of every file the program read (entry and
-includes), checked again on load, and holds the checked program, its strata and one code
+The key covers what the compiled form depends on besides the program's own files: the
+Python version, the engine's own source files and grammar (:func:`engine_digest`) and the
+entry path. The value records the content hash of every file the program read (entry and
+includes), checked again on load (a changed one is compiled again under the same key: no
+other rule file is read to load a program), and holds the checked program, its strata and one code
 object with the plain (no provenance) variant functions of every rule. What evaluating does
 not need (the rules, the plans and sources of the variants) is encoded apart and decoded on
 first use (:class:`StoredProgram`, :class:`StoredVariant`). Entries go through
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import Optional
 
 from analyzer.core.cache import Area, cache_root
+from analyzer.core.resources import data_file
 import analyzer.engine.ast as ast
 import analyzer.engine.sourcefile as sourcefile
 from analyzer.engine.compile import PLAIN
@@ -46,29 +48,22 @@ def cache_dir() -> Path:
 
 @lru_cache(maxsize=None)
 def engine_digest() -> bytes:
-    """A digest of the Python version and the engine's source files."""
+    """A digest of the Python version, the engine's source files and the rule language's
+    grammar (grammar/datalog.lark, which the engine's parser reads: no program records it)."""
     h = hashlib.sha256(sys.version.encode())
     here = Path(__file__).resolve().parent
-    for path in sorted(here.glob("*.py")):
+    for path in [*sorted(here.glob("*.py")), data_file("grammar", "datalog.lark")]:
         h.update(path.name.encode() + b"\0" + path.read_bytes())
     return h.digest()
 
 
-def cache_key(entry: Path, whole_ruleset: bool = True) -> str:
-    """The key of a compiled program: engine sources, Python, shipped rules, entry file.
+def cache_key(entry: Path) -> str:
+    """The key of a compiled program: engine sources and grammar, Python, entry file.
 
-    ``whole_ruleset`` False leaves the shipped rules out (no file outside the program is
-    read): the stored program's own files are verified by content on load anyway and a
-    changed one is compiled again under the same key. For a small program loaded on every
-    cold extraction (rules/entries/entries.dl), where hashing every rule file was a third
-    of its load."""
+    The rule set's other files are not part of it: the stored program's own files are
+    verified by content on load. A key that must change with any rule (the check result
+    cache's: analyzer/query/check_cache.py) adds the rule-set fingerprint itself."""
     h = hashlib.sha256(FORMAT + engine_digest())
-    if whole_ruleset:
-        from analyzer.core.fingerprint import ruleset_fingerprint
-
-        h.update(ruleset_fingerprint().encode())
-    else:
-        h.update(b"own files")
     h.update(b"\0" + str(entry.resolve()).encode())
     return h.hexdigest()
 
@@ -82,16 +77,15 @@ def is_cached(entry: Path) -> bool:
     return (shipped is not None and shipped.is_file()) or PROGRAMS.has(cache_key(entry))
 
 
-def load_engine(entry: Path, use_cache: bool = True, whole_ruleset: bool = True) -> Engine:
+def load_engine(entry: Path, use_cache: bool = True) -> Engine:
     """The engine for the rule program at ``entry``: the compiled form shipped in the wheel
-    for the built-in programs, else from the cache when possible, else compiled
-    (``whole_ruleset``: see :func:`cache_key`)."""
+    for the built-in programs, else from the cache when possible, else compiled."""
     from analyzer.engine.shipped import load_shipped
 
     engine = load_shipped(entry)
     if engine is not None:
         return engine
-    key = cache_key(entry, whole_ruleset) if use_cache else None
+    key = cache_key(entry) if use_cache else None
     if key is not None:
         engine = _read(key)
         if engine is not None:

@@ -2,8 +2,8 @@
 of the last identical check, without loading the fact base or evaluating the rules.
 
 The key covers everything a check result depends on inside the memory dir: the Python,
-engine, rule and extractor versions (through the program cache key and the extractor
-version), the project root and memory dir, the families run, and the inventory with the
+engine, rule and extractor versions (the program cache key, the rule-set fingerprint and
+the extractor version), the project root and memory dir, the families run, and the inventory with the
 bytes of every managed file; with the report family (``analyze report``, ``check --format
 markdown``), also a digest of the repository's file list its glob column matches, which
 the run lists anyway (``git ls-files`` or the walk: analyzer/history/repofiles.py).
@@ -25,6 +25,8 @@ import pickle
 import sys
 from typing import Dict, Optional, Sequence, Tuple
 
+from analyzer.core.fingerprint import ruleset_fingerprint
+from analyzer.core.resources import data_file
 from analyzer.project import files
 
 FORMAT = b"memory-analyzer-check-result-6"  # bumped when the result model changes
@@ -56,13 +58,14 @@ def result_key(root: str, memory_dir: str, families: Sequence[str], packs: bytes
     ``repo_files``: :func:`listing_digest` of the repository's files, for the report family."""
     from analyzer.project.facts_cache import extractor_version
     from analyzer.engine.cache import cache_key
-    from analyzer.core.resources import data_file
 
     inv = files.inventory(os.path.join(root, memory_dir), root)
     if inv.problems or inv.not_files:
         return None
     h = hashlib.sha256(FORMAT + sys.version.encode() + b"\0")
-    h.update(cache_key(data_file("rules", "check/check.dl")).encode() + b"\0" + extractor_version().encode())
+    # the program's key covers Python, the engine and the program's path; the fingerprint every rule file
+    h.update(cache_key(data_file("rules", "check/check.dl")).encode() + b"\0" + ruleset_fingerprint().encode()
+             + b"\0" + extractor_version().encode())
     limit = files.SIZE_CAP if max_file_bytes is None else max_file_bytes
     h.update(f"\0{os.path.realpath(root)}\0{memory_dir}\0{','.join(families)}\0{limit}\0".encode() + packs + b"\0")
     if repo_files:

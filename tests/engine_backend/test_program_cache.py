@@ -3,6 +3,8 @@ cache file is a miss, never an error."""
 
 from pathlib import Path
 
+import pytest
+
 from analyzer.engine.cache import cache_dir, cache_key, load_engine
 
 PROGRAM = """
@@ -52,6 +54,35 @@ def test_changed_rules_change_the_key(tmp_path):
     other = tmp_path / "other.dl"
     other.write_text(PROGRAM, encoding="utf-8")
     assert cache_key(other) != before
+
+
+def test_the_key_covers_the_engine_and_its_grammar_not_other_rule_files(tmp_path, monkeypatch):
+    """A program is keyed by the engine (sources, Python, the rule language's grammar) and its
+    path; its own files are checked on load, no other rule file is read. The check result
+    cache, which must change with any rule, adds the rule-set fingerprint itself."""
+    import analyzer.engine.cache as program_cache
+    from analyzer.core import fingerprint
+    from analyzer.query import check_cache
+
+    entry = _program(tmp_path)
+    monkeypatch.setattr(fingerprint, "compute", lambda *a: pytest.fail("a program key read the rule set"))
+    fingerprint.ruleset_fingerprint.cache_clear()
+    program_cache.engine_digest.cache_clear()
+    before = cache_key(entry)
+    grammar = tmp_path / "datalog.lark"
+    grammar.write_text("// another grammar\n", encoding="utf-8")
+    monkeypatch.setattr(program_cache, "data_file", lambda kind, name: grammar)
+    program_cache.engine_digest.cache_clear()
+    assert cache_key(entry) != before
+    monkeypatch.undo()
+    program_cache.engine_digest.cache_clear()
+    fingerprint.ruleset_fingerprint.cache_clear()
+    project = tmp_path / "project"
+    (project / "docs" / "memory").mkdir(parents=True)
+    (project / "docs" / "memory" / "manifest.md").write_text("# Manifest\n", encoding="utf-8")
+    key = check_cache.result_key(str(project), "docs/memory", ["legacy"])
+    monkeypatch.setattr(check_cache, "ruleset_fingerprint", lambda: "another rule set")
+    assert check_cache.result_key(str(project), "docs/memory", ["legacy"]) != key
 
 
 def test_edited_program_is_recompiled(tmp_path, monkeypatch):

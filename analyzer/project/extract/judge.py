@@ -51,9 +51,7 @@ _BATCH: Optional[List[Sink]] = None  # the shared files waiting for one evaluati
 @lru_cache(maxsize=None)
 def entries_program():
     """The engine of rules/entries/entries.dl (compiled once per process, cached on disk)."""
-
-    # keyed by its own files: a cold read with its caches off hashes no other rule file
-    return load_engine(data_file("rules", "entries/entries.dl"), whole_ruleset=False)
+    return load_engine(data_file("rules", "entries/entries.dl"))
 
 
 @lru_cache(maxsize=None)

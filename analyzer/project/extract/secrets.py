@@ -21,30 +21,17 @@ regular expression, tried only at the one start position per candidate that can 
 backstop, a line longer than :data:`MAX_LINE` characters is not matched but reported as the
 kind ``unscanned-line`` (an ERROR by the rules): a line that could not be scanned is never
 passed as clean.
+
+The expressions are compiled on first use (:func:`_compile`), not at import: ``check``
+imports this module through its scans, and a check answered from its result cache matches
+nothing (its result was redacted before it was stored); compiling them was about 11 ms of
+that run's ~140 ms.
 """
 
 from __future__ import annotations
 
 import re
 from typing import Iterator, List, Tuple
-
-#: (kind, regular expression) in the spec's table order (§9.8.6); the order is the order of
-#: the findings on one line. Python ``re`` semantics: Unicode ``\w``, ``\s``, ``\b``.
-PATTERNS: Tuple[Tuple[str, "re.Pattern[str]"], ...] = (
-    ("private-key", re.compile(r"-----BEGIN (RSA |EC |OPENSSH )?PRIVATE KEY-----")),
-    ("github-token", re.compile(r"\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})\b")),
-    ("aws-access-key", re.compile(r"\b(AKIA|ASIA)[A-Z0-9]{16}\b")),
-    ("openai-key", re.compile(r"\bsk-(proj-)?[A-Za-z0-9_-]{20,}\b")),
-    ("anthropic-key", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,}\b")),
-    ("bearer-token", re.compile(r"\bBearer\s+[A-Za-z0-9._~+/-]{16,}={0,2}\b", re.I)),
-    ("credential-assignment", re.compile(r"\b(password|secret|api_key)\s*=\s*[^\s#]+", re.I)),
-    ("dotenv-credential", re.compile(r"^\s*[A-Z][A-Z0-9_]*(TOKEN|KEY|SECRET|PASSWORD)[A-Z0-9_]*\s*=\s*\S+")),
-    ("credential-url", re.compile(r"\b[a-z][a-z0-9+.-]*://[^/\s:@]+:[^/\s@]+@", re.I)),
-    ("machine-path", re.compile(r"/Users/[^/\s]+/|/home/[^/\s]+/|/Volumes/[^/\s]+/|C:\\Users\\[^\\\s]+\\")),
-    # the spec writes the exception as `example.com\b` (an unescaped dot): kept as written
-    ("personal-email", re.compile(r"\b[A-Z0-9._%+-]+@(?!example.com\b)[A-Z0-9.-]+\.[A-Z]{2,}\b", re.I)),
-    ("phone-number", re.compile(r"(?<!\w)(?:\+?\d[\s().-]*){10,15}(?!\w)")),
-)
 
 #: The kind of a line too long to be matched (see the module docstring).
 UNSCANNED = "unscanned-line"
@@ -57,8 +44,91 @@ MAX_LINE = 65536
 PREVIEW = 120  # characters of a preview (§9.8.6)
 REDACTED = "[redacted]"
 
-_REGEX = dict(PATTERNS)
 Span = Tuple[int, int]
+#: characters whose case folding re.IGNORECASE treats specially (see _FOLDED)
+_SPECIAL_FOLDS = ("\u017f", "\u212a", "\u0130", "\u0131")
+
+
+#: the module's compiled expressions, set by :func:`_compile`
+_COMPILED = ("PATTERNS", "_REGEX", "_DOTENV_NAME", "_DOTENV_TAIL", "FINDERS", "_TRIGGER", "_TRIGGER_I",
+             "_KIND_TRIGGERS", "_FOLDED", "_BREAK", "_SECRET_TRIGGER")
+
+
+def _compile() -> None:
+    """Compile the module's regular expressions into its globals, once (module docstring);
+    every function that matches calls it first."""
+    global PATTERNS, _REGEX, _DOTENV_NAME, _DOTENV_TAIL, FINDERS, _TRIGGER, _TRIGGER_I, _KIND_TRIGGERS, _FOLDED
+    global _BREAK, _SECRET_TRIGGER
+    if "_SECRET_TRIGGER" in globals():
+        return
+    #: (kind, regular expression) in the spec's table order (§9.8.6); the order is the order of
+    #: the findings on one line. Python ``re`` semantics: Unicode ``\w``, ``\s``, ``\b``.
+    PATTERNS = (
+        ("private-key", re.compile(r"-----BEGIN (RSA |EC |OPENSSH )?PRIVATE KEY-----")),
+        ("github-token", re.compile(r"\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})\b")),
+        ("aws-access-key", re.compile(r"\b(AKIA|ASIA)[A-Z0-9]{16}\b")),
+        ("openai-key", re.compile(r"\bsk-(proj-)?[A-Za-z0-9_-]{20,}\b")),
+        ("anthropic-key", re.compile(r"\bsk-ant-[A-Za-z0-9_-]{20,}\b")),
+        ("bearer-token", re.compile(r"\bBearer\s+[A-Za-z0-9._~+/-]{16,}={0,2}\b", re.I)),
+        ("credential-assignment", re.compile(r"\b(password|secret|api_key)\s*=\s*[^\s#]+", re.I)),
+        ("dotenv-credential", re.compile(r"^\s*[A-Z][A-Z0-9_]*(TOKEN|KEY|SECRET|PASSWORD)[A-Z0-9_]*\s*=\s*\S+")),
+        ("credential-url", re.compile(r"\b[a-z][a-z0-9+.-]*://[^/\s:@]+:[^/\s@]+@", re.I)),
+        ("machine-path", re.compile(r"/Users/[^/\s]+/|/home/[^/\s]+/|/Volumes/[^/\s]+/|C:\\Users\\[^\\\s]+\\")),
+        # the spec writes the exception as `example.com\b` (an unescaped dot): kept as written
+        ("personal-email", re.compile(r"\b[A-Z0-9._%+-]+@(?!example.com\b)[A-Z0-9.-]+\.[A-Z]{2,}\b", re.I)),
+        ("phone-number", re.compile(r"(?<!\w)(?:\+?\d[\s().-]*){10,15}(?!\w)")),
+    )
+
+    _REGEX = dict(PATTERNS)
+
+    _DOTENV_NAME = re.compile(r"\s*([A-Z][A-Z0-9_]*)")
+    _DOTENV_TAIL = re.compile(r"\s*=\s*\S+")
+
+    #: kind -> a function yielding the spans ``finditer`` would yield, in linear time, for the
+    #: patterns ``re`` matches in quadratic time on hostile lines (module docstring)
+    FINDERS = {
+        "credential-url": _anchored("credential-url", re.compile(r"[a-z0-9+.-]+", re.I), "://",
+                                    re.compile(r"\b[a-z]", re.I)),
+        "personal-email": _anchored("personal-email", re.compile(r"[A-Z0-9._%+-]+", re.I), "@",
+                                    re.compile(r"\b[A-Z0-9._%+-]", re.I)),
+        "dotenv-credential": _dotenv,
+    }
+
+    # A quick necessary condition: a line on which neither of these finds anything cannot match
+    # any pattern (each alternative is a literal a pattern needs, in the pattern's own case
+    # rule; a phone number needs ten digits), so most lines are dismissed by two C-level scans.
+    _TRIGGER = re.compile(
+        r"PRIVATE KEY-----|gh[pousr]_|github_pat_|AKIA|ASIA|sk-|TOKEN|KEY|SECRET|PASSWORD|://|@"
+        r"|/Users/|/home/|/Volumes/|C:\\Users\\|\d(?:\D*\d){9}")
+    _TRIGGER_I = re.compile(r"bearer|password|secret|api_key", re.I)
+
+    #: Per kind, a literal (or, for phone numbers, ten digits on one line) its pattern needs: a
+    #: line without one is never matched against that pattern. Searched over a whole file at C
+    #: speed; the classes exclude line breaks, so no hit spans two lines.
+    _KIND_TRIGGERS = {
+        "private-key": re.compile("PRIVATE KEY-----"),
+        "github-token": re.compile("gh[pousr]_|github_pat_"),
+        "aws-access-key": re.compile("AKIA|ASIA"),
+        "openai-key": re.compile("sk-"),
+        "anthropic-key": re.compile("sk-ant-"),
+        "bearer-token": re.compile("bearer", re.I),
+        "credential-assignment": re.compile("password|secret|api_key", re.I),
+        "dotenv-credential": re.compile("TOKEN|KEY|SECRET|PASSWORD"),
+        "credential-url": re.compile("://"),
+        "machine-path": re.compile(r"/Users/|/home/|/Volumes/|C:\\Users\\"),
+        "personal-email": re.compile("@"),
+        # ten digits need a run of digits, separators and in-line whitespace ten characters long
+        "phone-number": re.compile("\\d[\\d().+\\-\t\x1f \xa0\u1680\u2000-\u200a\u202f\u205f\u3000]{9,}"),
+    }
+    #: case-insensitive literals searched in the lower-cased text (the same offsets), unless the
+    #: text holds a character whose case folding re.IGNORECASE treats specially
+    _FOLDED = {"bearer-token": re.compile("bearer"), "credential-assignment": re.compile("password|secret|api_key")}
+    # the line boundaries of str.splitlines (§3 splitting)
+    _BREAK = re.compile("\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+    #: a necessary condition for a match of any of SECRET_KINDS (see _may_hold_secret)
+    _SECRET_TRIGGER = re.compile(
+        r"PRIVATE KEY|gh[pousr]_|github_pat_|AKIA|ASIA|sk-|bearer|password|secret|api_key|TOKEN|KEY|SECRET|PASSWORD"
+        r"|://", re.I)
 
 
 def _runs_before(line: str, run: "re.Pattern[str]", follow: str, pos: int, start: "re.Pattern[str]"):
@@ -99,8 +169,6 @@ def _anchored(kind: str, run: "re.Pattern[str]", follow: str, start: "re.Pattern
     return spans
 
 
-_DOTENV_NAME = re.compile(r"\s*([A-Z][A-Z0-9_]*)")
-_DOTENV_TAIL = re.compile(r"\s*=\s*\S+")
 _DOTENV_KEYWORDS = ("TOKEN", "KEY", "SECRET", "PASSWORD")
 
 
@@ -118,36 +186,18 @@ def _dotenv(line: str) -> Iterator[Span]:
         yield 0, tail.end()
 
 
-#: kind -> a function yielding the spans ``finditer`` would yield, in linear time, for the
-#: patterns ``re`` matches in quadratic time on hostile lines (module docstring)
-FINDERS = {
-    "credential-url": _anchored("credential-url", re.compile(r"[a-z0-9+.-]+", re.I), "://",
-                                re.compile(r"\b[a-z]", re.I)),
-    "personal-email": _anchored("personal-email", re.compile(r"[A-Z0-9._%+-]+", re.I), "@",
-                                re.compile(r"\b[A-Z0-9._%+-]", re.I)),
-    "dotenv-credential": _dotenv,
-}
-
-
 def spans(kind: str, line: str) -> Iterator[Span]:
     """The spans of the non-overlapping matches of one pattern on a line, left to right."""
+    _compile()
     finder = FINDERS.get(kind)
     if finder is not None:
         return finder(line)
     return (m.span() for m in _REGEX[kind].finditer(line))
 
 
-# A quick necessary condition: a line on which neither of these finds anything cannot match
-# any pattern (each alternative is a literal a pattern needs, in the pattern's own case
-# rule; a phone number needs ten digits), so most lines are dismissed by two C-level scans.
-_TRIGGER = re.compile(
-    r"PRIVATE KEY-----|gh[pousr]_|github_pat_|AKIA|ASIA|sk-|TOKEN|KEY|SECRET|PASSWORD|://|@"
-    r"|/Users/|/home/|/Volumes/|C:\\Users\\|\d(?:\D*\d){9}")
-_TRIGGER_I = re.compile(r"bearer|password|secret|api_key", re.I)
-
-
 def redact(line: str) -> str:
     """The §9.8.6 preview of a line: every match of every pattern hidden, stripped, 120 chars."""
+    _compile()
     found = sorted(span for kind, _ in PATTERNS for span in spans(kind, line))
     return _replace(line, found).strip()[:PREVIEW]
 
@@ -157,6 +207,7 @@ def scan_line(line: str) -> List[str]:
     ``[UNSCANNED]`` for a line over :data:`MAX_LINE` characters."""
     if len(line) > MAX_LINE:
         return [UNSCANNED]
+    _compile()
     if not _TRIGGER.search(line) and not _TRIGGER_I.search(line):
         return []
     found = []
@@ -170,38 +221,13 @@ def scan_line(line: str) -> List[str]:
     return found
 
 
-#: Per kind, a literal (or, for phone numbers, ten digits on one line) its pattern needs: a
-#: line without one is never matched against that pattern. Searched over a whole file at C
-#: speed; the classes exclude line breaks, so no hit spans two lines.
-_KIND_TRIGGERS = {
-    "private-key": re.compile("PRIVATE KEY-----"),
-    "github-token": re.compile("gh[pousr]_|github_pat_"),
-    "aws-access-key": re.compile("AKIA|ASIA"),
-    "openai-key": re.compile("sk-"),
-    "anthropic-key": re.compile("sk-ant-"),
-    "bearer-token": re.compile("bearer", re.I),
-    "credential-assignment": re.compile("password|secret|api_key", re.I),
-    "dotenv-credential": re.compile("TOKEN|KEY|SECRET|PASSWORD"),
-    "credential-url": re.compile("://"),
-    "machine-path": re.compile(r"/Users/|/home/|/Volumes/|C:\\Users\\"),
-    "personal-email": re.compile("@"),
-    # ten digits need a run of digits, separators and in-line whitespace ten characters long
-    "phone-number": re.compile("\\d[\\d().+\\-\t\x1f \xa0\u1680\u2000-\u200a\u202f\u205f\u3000]{9,}"),
-}
-#: case-insensitive literals searched in the lower-cased text (the same offsets), unless the
-#: text holds a character whose case folding re.IGNORECASE treats specially
-_FOLDED = {"bearer-token": re.compile("bearer"), "credential-assignment": re.compile("password|secret|api_key")}
-_SPECIAL_FOLDS = ("\u017f", "\u212a", "\u0130", "\u0131")
-# the line boundaries of str.splitlines (§3 splitting)
-_BREAK = re.compile("\r\n|[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
-
-
 def scan_text(text: str) -> Iterator[Tuple[int, str, str]]:
     """``(line, kind, preview)`` of every match of a file's text, in scan order (line, then
     table order); lines are Python ``splitlines`` lines (§3), numbered from 1, raw (fenced,
     commented and indented lines count). An unscanned line's preview names its length only."""
     from bisect import bisect_right
 
+    _compile()
     lines = text.splitlines()
     if not lines:
         return
@@ -236,9 +262,6 @@ def scan_text(text: str) -> Iterator[Tuple[int, str, str]]:
 #: their matches, whatever finding prints a line (:func:`hide_secrets`).
 SECRET_KINDS = ("private-key", "github-token", "aws-access-key", "openai-key", "anthropic-key", "bearer-token",
                 "credential-assignment", "dotenv-credential", "credential-url")
-_SECRET_TRIGGER = re.compile(
-    r"PRIVATE KEY|gh[pousr]_|github_pat_|AKIA|ASIA|sk-|bearer|password|secret|api_key|TOKEN|KEY|SECRET|PASSWORD"
-    r"|://", re.I)
 
 
 #: _SECRET_TRIGGER's alternatives in lower case, for ASCII text (where re.I is plain case folding)
@@ -252,6 +275,7 @@ def _may_hold_secret(text: str) -> bool:
     if text.isascii():
         lowered = text.lower()
         return any(word in lowered for word in _TRIGGER_WORDS)
+    _compile()
     return _SECRET_TRIGGER.search(text) is not None
 
 
@@ -290,3 +314,11 @@ def _replace(line: str, found: List[Span]) -> str:
         at = end
     out.append(line[at:])
     return "".join(out)
+
+
+def __getattr__(name: str):
+    """``secrets.PATTERNS`` (and the other compiled names) from outside: compiled first."""
+    if name in _COMPILED:
+        _compile()
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
