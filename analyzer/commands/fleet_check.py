@@ -235,18 +235,14 @@ class KeptFacts:
     empty answer: a result that needed more would otherwise lose its locations silently."""
 
     def __init__(self, facts) -> None:
-        # facts and their (path, line, col) side by side: plain tuples pickle several times
-        # faster than a Span object each, and most results never locate anything
-        self._spans = {}
-        for rel in LOCATED:
-            spans = facts.spans_of(rel)
-            self._spans[rel] = (list(spans), [(s.path, s.line, s.col) for s in spans.values()])
+        # each fact's (path, line, col) as a plain tuple: tuples pickle several times faster than
+        # a Span object each, and most results never locate anything
+        self._spans = {rel: facts.places_of(rel) for rel in LOCATED}
         self._sets = {rel: set(rows) for rel, rows in facts.relation_sets(KEPT_SETS).items()}
 
     def spans_of(self, relation: str):
         """The span of every fact of ``relation`` (one of :data:`LOCATED`)."""
-        found, places = self._spans[relation]
-        return {fact: Span(*place) for fact, place in zip(found, places)}
+        return {fact: Span(*place) for fact, place in self._spans[relation].items()}
 
     def relation_sets(self, names=None):
         """The kept relations' sets (of :data:`KEPT_SETS`)."""
