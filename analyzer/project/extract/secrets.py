@@ -170,7 +170,7 @@ def scan_line(line: str) -> List[str]:
     return found
 
 
-#: Per kind, the literals (or, for phone numbers, ten digits on one line) its pattern needs: a
+#: Per kind, the literals its pattern needs (phone numbers: :data:`_PHONE_IN_TEXT`): a
 #: line without one is never matched against that pattern. Searched over a whole file at C
 #: speed; the classes exclude line breaks, so no hit spans two lines. Each literal is a
 #: regular expression of its own: ``re`` searches a plain literal with a fast string search,
@@ -188,8 +188,6 @@ _KIND_TRIGGERS = {
     "credential-url": ("://",),
     "machine-path": ("/Users/", "/home/", "/Volumes/", r"C:\\Users\\"),
     "personal-email": ("@",),
-    # ten digits need a run of digits, separators and in-line whitespace ten characters long
-    "phone-number": ("\\d[\\d().+\\-\t\x1f \xa0\u1680\u2000-\u200a\u202f\u205f\u3000]{9,}",),
 }
 _KIND_TRIGGERS = {kind: tuple(re.compile(t) for t in triggers) for kind, triggers in _KIND_TRIGGERS.items()}
 #: case-insensitive literals searched in the lower-cased text (the same offsets), unless the
@@ -197,6 +195,14 @@ _KIND_TRIGGERS = {kind: tuple(re.compile(t) for t in triggers) for kind, trigger
 _FOLDED = {"bearer-token": (re.compile("bearer"),),
            "credential-assignment": (re.compile("password"), re.compile("secret"), re.compile("api_key"))}
 _SPECIAL_FOLDS = ("\u017f", "\u212a", "\u0130", "\u0131")
+#: ``phone-number`` searched over a whole text: its pattern with the line breaks of
+#: ``splitlines`` taken out of its separators (``\\s`` less the breaks: the whitespace a line
+#: can hold), so a match lies within one line, and the lookarounds see a break (not a word
+#: character) where a line starts or ends. A line holds a match of it iff the pattern matches
+#: the line: one scan of the text instead of a search of every line with ten digits (most
+#: lines of a memory file with dated IDs).
+_PHONE_IN_TEXT = re.compile("(?<!\\w)(?:\\+?\\d[().\\-\t\x1f \xa0\u1680\u2000-\u200a\u202f\u205f\u3000]*){10,15}(?!\\w)")
+_PHONE = "phone-number"
 
 
 def scan_text(text: str) -> Iterator[Tuple[int, str, str]]:
@@ -218,6 +224,7 @@ def scan_text(text: str) -> Iterator[Tuple[int, str, str]]:
             triggers, searched = _FOLDED[kind], lowered
         for trigger in triggers:
             hits.extend((hit.start(), kind) for hit in trigger.finditer(searched))
+    hits.extend((hit.start(), _PHONE) for hit in _PHONE_IN_TEXT.finditer(text))  # matches, not candidates
     if hits:
         # where each line starts (and the text's end): the lengths of splitlines' lines with
         # their line breaks, whichever breaks they are
@@ -234,7 +241,8 @@ def scan_text(text: str) -> Iterator[Tuple[int, str, str]]:
             yield index + 1, UNSCANNED, f"[line of {len(line)} characters not scanned]"
             continue
         kinds = [kind for kind, pattern in PATTERNS if kind in candidates[index]
-                 and (pattern.search(line) if kind not in FINDERS else next(iter(FINDERS[kind](line)), None))]
+                 and (kind == _PHONE or (pattern.search(line) if kind not in FINDERS
+                                         else next(iter(FINDERS[kind](line)), None)))]
         if kinds:
             preview = redact(line)
             for kind in kinds:
