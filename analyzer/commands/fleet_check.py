@@ -141,34 +141,11 @@ def _map(pool, fn, tasks):
     return map(fn, tasks) if pool is None else pool.imap(fn, tasks, chunksize=1)
 
 
-class TupleDatabase:
-    """One repository's derived relations as fetched from the SQL engine (``relation``,
-    ``tuples``, ``evaluated``: what :func:`~analyzer.query.check.finish` reads)."""
-
-    def __init__(self, rows: Dict[str, set]) -> None:
-        self.rows = rows
-
-    def tuples(self, name: str) -> set:
-        """Every tuple of relation ``name`` (unsorted)."""
-        if name not in self.rows:
-            raise KeyError(f"relation {name!r} was not fetched for the fleet's results")
-        return self.rows[name]
-
-    def relation(self, name: str) -> List[tuple]:
-        """Every tuple of relation ``name``, sorted as the engine sorts."""
-        from analyzer.engine.database import sorted_tuples
-
-        return sorted_tuples(self.tuples(name))
-
-    def evaluated(self, name: str) -> bool:
-        """Whether ``name`` was evaluated (and fetched)."""
-        return name in self.rows
-
-
 def finish_one(task) -> Tuple[int, CheckResult, Dict[str, str]]:
     """One repository's result from its derived tuples: ``task = (index, path, kept, rows,
     formats)`` (``kept`` from :func:`extract`, ``rows``: relation -> tuples). Stored in the
     result cache as `check --all` stores it, and rendered in ``formats`` (run in a worker)."""
+    from analyzer.engine.sql.duck import TupleDatabase
     from analyzer.project.loader import gc_paused
     from analyzer.query import check_cache
     from analyzer.query.check import finish
@@ -258,18 +235,14 @@ class KeptFacts:
     empty answer: a result that needed more would otherwise lose its locations silently."""
 
     def __init__(self, facts) -> None:
-        # facts and their (path, line, col) side by side: plain tuples pickle several times
-        # faster than a Span object each, and most results never locate anything
-        self._spans = {}
-        for rel in LOCATED:
-            spans = facts.spans_of(rel)
-            self._spans[rel] = (list(spans), [(s.path, s.line, s.col) for s in spans.values()])
+        # each fact's (path, line, col) as a plain tuple: tuples pickle several times faster than
+        # a Span object each, and most results never locate anything
+        self._spans = {rel: facts.places_of(rel) for rel in LOCATED}
         self._sets = {rel: set(rows) for rel, rows in facts.relation_sets(KEPT_SETS).items()}
 
     def spans_of(self, relation: str):
         """The span of every fact of ``relation`` (one of :data:`LOCATED`)."""
-        found, places = self._spans[relation]
-        return {fact: Span(*place) for fact, place in zip(found, places)}
+        return {fact: Span(*place) for fact, place in self._spans[relation].items()}
 
     def relation_sets(self, names=None):
         """The kept relations' sets (of :data:`KEPT_SETS`)."""

@@ -178,3 +178,18 @@ def test_scan_text_is_the_line_by_line_scan(text):
     exactly what scanning every line with every pattern gives."""
     naive = [(n, kind, redact(line)) for n, line in enumerate(text.splitlines(), 1) for kind in scan_line(line)]
     assert list(scan_text(text)) == naive
+
+
+_PHONE_TEXT = st.lists(st.sampled_from(["123", "4567", "89", "0", "+1", "١٢٣", " ", "-", "(", ")", ".", "\t", "\u00a0",
+                                        "\u3000", "\x1f", "a", "_", "\n", "\r\n", "\r", "\x0b", "\x0c", "\x1c",
+                                        "\x1e", "\x85", "\u2028"]), max_size=24).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_PHONE_TEXT)
+def test_phone_numbers_searched_over_a_text_are_the_lines_phone_numbers(text):
+    """phone-number is searched over the whole text at once (its separators less the line
+    breaks): digits, separators and every kind of line break give what scanning each line
+    with the verbatim pattern gives (no number across a break, none lost at a line's ends)."""
+    naive = [(n, kind, redact(line)) for n, line in enumerate(text.splitlines(), 1) for kind in scan_line(line)]
+    assert list(scan_text(text)) == naive

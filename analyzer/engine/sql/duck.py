@@ -384,9 +384,27 @@ def _builds_symbols(rules, rel: str) -> bool:
                for rule in rules if rule.head.rel == rel for lit in rule.body)
 
 
-class RepoDatabase:
-    """One repository's relations of a :class:`DuckRun` (``relation``, ``tuples``,
-    ``evaluated``: what the check families read from a native Database)."""
+class FetchedRelations:
+    """One repository's derived relations read the way the check families read a native
+    Database: ``tuples``, ``relation`` (sorted as the engine sorts) and ``evaluated``. The
+    base of :class:`RepoDatabase` (a repository of a live run) and :class:`TupleDatabase`
+    (a repository's tuples as fetched, sent to the process that builds its result)."""
+
+    def tuples(self, name: str) -> set:
+        """Every tuple of relation ``name`` in this repository (unsorted; do not modify)."""
+        raise NotImplementedError
+
+    def evaluated(self, name: str) -> bool:
+        """Whether ``name`` was evaluated (and can be read)."""
+        raise NotImplementedError
+
+    def relation(self, name: str) -> List[tuple]:
+        """Every tuple of relation ``name`` in this repository, sorted as the engine sorts."""
+        return sorted_tuples(self.tuples(name))
+
+
+class RepoDatabase(FetchedRelations):
+    """One repository's relations of a :class:`DuckRun`."""
 
     def __init__(self, run: DuckRun, repo: int):
         self.run = run
@@ -399,13 +417,27 @@ class RepoDatabase:
             raise EngineError(f"repository {self.repo} is outside the fetched window {window}", code="DL906")
         return self.run.rows(name).get(self.repo, set())
 
-    def relation(self, name: str) -> List[tuple]:
-        """Every tuple of relation ``name`` in this repository, sorted as the engine sorts."""
-        return sorted_tuples(self.tuples(name))
-
     def evaluated(self, name: str) -> bool:
         """Whether ``name`` was evaluated."""
         return name in self.run.tables and name in self.run.decls
+
+
+class TupleDatabase(FetchedRelations):
+    """One repository's derived relations as fetched from the SQL engine (``rows``: relation
+    -> tuples); a relation that was not fetched is an error, not an empty answer."""
+
+    def __init__(self, rows: Dict[str, set]) -> None:
+        self.rows = rows
+
+    def tuples(self, name: str) -> set:
+        """Every tuple of relation ``name`` (unsorted)."""
+        if name not in self.rows:
+            raise KeyError(f"relation {name!r} was not fetched for the fleet's results")
+        return self.rows[name]
+
+    def evaluated(self, name: str) -> bool:
+        """Whether ``name`` was evaluated (and fetched)."""
+        return name in self.rows
 
 
 def arrow_tables(decls: Mapping[str, ast.Decl], number: int, facts: Mapping[str, Iterable[tuple]]) -> Dict[str, object]:
