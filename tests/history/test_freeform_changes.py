@@ -105,13 +105,14 @@ def test_a_free_form_change_has_a_restore_preview(history, ident):
 
 @pytest.mark.parametrize("ident, status", [("areas/infra.md#unit-1", ("UNCHANGED", 0)),
                                            ("areas/infra.md#unit-9", ("UNKNOWN", 2))])
-def test_an_unchanged_free_form_unit_is_unchanged_not_unknown(history, ident, status):
+@pytest.mark.parametrize("head", [None, "HEAD"])
+def test_an_unchanged_free_form_unit_is_unchanged_not_unknown(history, ident, status, head):
     """A free-form unit both revisions hold unchanged has nothing to restore (exit 0); it was
     UNKNOWN, "neither revision holds this ID", exit 2. A name no revision holds stays UNKNOWN."""
     from analyzer.query.restore import run_restore
 
     repo, shas = history
-    result = run_restore(repo.root, MEM, ident, shas["base"], use_cache=False)
+    result = run_restore(repo.root, MEM, ident, shas["base"], head, use_cache=False)
     assert (result.status, result.exit_code) == status
 
 
