@@ -162,12 +162,18 @@ def _session(args, program):
                                   max_file_bytes=args.max_file_bytes)
         from analyzer.history.git import GitError
 
+        from analyzer.project.loader import gc_paused, load_project
+
+        with gc_paused(freeze=True):  # as project_session loads it
+            project = load_project(Path(root), memory_dir=args.memory_dir, use_cache=not args.no_cache,
+                                   **({} if args.max_file_bytes is None else {"max_file_bytes": args.max_file_bytes}))
         try:
             session = project_session(request, Path(root), args.memory_dir, use_cache=not args.no_cache,
-                                      limits=_limits(args), max_file_bytes=args.max_file_bytes, since=args.since,
-                                      fail_closed=True)
+                                      project=project, limits=_limits(args), since=args.since)
         except GitError as exc:
             raise _Usage(f"--since {args.since}: Git cannot answer: {exc}") from None
+        if request is None:  # a request fails closed (UnusableInput); the facts alone answer and say what is missing
+            warn_unusable("query", project, not args.no_cache)
     added = []
     for pack in args.packs:
         try:
@@ -182,6 +188,18 @@ def _session(args, program):
     if added:
         session.add_all(added)  # one program: a rule may use what a later -e or pack defines
     return session
+
+
+def warn_unusable(command: str, project, use_cache: bool = True) -> None:
+    """stderr: one warning per memory file a read would need that could not be used, for a
+    goal asked without a read request: its answers hold the facts of the other files only
+    (as `analyze facts` shows them), and a silent empty answer would read as "nothing there"."""
+    from analyzer.query.read import unusable_needed
+    from analyzer.query.world import world_engine
+
+    for diag in unusable_needed(world_engine(use_cache), project):
+        print(f"analyze {command}: warning: {diag.render(caret=False)} (the answers lack this file's facts)",
+              file=sys.stderr)
 
 
 def _span(path):

@@ -38,13 +38,11 @@ def run(args: argparse.Namespace) -> int:
 
     # each line is bounded by --timeout (analyzer/commands/bounds.py); reading the project once too
     timeout = QUERY_TIMEOUT_S if args.timeout is None else args.timeout
-    from analyzer.query.needed import UnusableInput
+    with Watchdog(Limits(timeout_s=timeout or None)).watching("reading the project"):
+        shell = Shell(Path(args.project_root), args.memory_dir, use_cache=not args.no_cache)
+    from analyzer.commands.query import warn_unusable
 
-    try:
-        with Watchdog(Limits(timeout_s=timeout or None)).watching("reading the project"):
-            shell = Shell(Path(args.project_root), args.memory_dir, use_cache=not args.no_cache)
-    except UnusableInput as exc:  # no answers over a project missing a file's facts, as query
-        return exc.report("shell")
+    warn_unusable("shell", shell.project, not args.no_cache)  # goals answer over what could be read
     shell.timeout = timeout
     interactive = sys.stdin.isatty()
     history = _setup_readline(shell) if interactive else None

@@ -60,7 +60,7 @@ class Shell:
         request = request_or_none(self.task, project_root=self.root, memory_dir=self.memory_dir,
                                   use_cache=self.use_cache, **self.request)
         session = project_session(request, self.root, self.memory_dir, use_cache=self.use_cache,
-                                  project=self.project, fail_closed=True)
+                                  project=self.project)
         for text, name in self.packs:
             session.add(text, name)
         return session

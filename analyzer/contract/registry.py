@@ -108,9 +108,7 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         shapes=Shapes("analyzer.contract.command_shapes:QUERY_SHAPES"),
         exits=((0, "the goal was answered (with or without answers), or a program's outputs were printed"),
                (2, "invalid goal, program, facts or added rules (DL… diagnostics), a relation that needs the read "
-                   "request asked without one, a goal that can never match, an unknown --task, a limit, or a "
-                   "memory file the project needs that cannot be used (`Error: <path>:<line>:<col>: MA-FILE-… "
-                   "<cause>` on stderr, as read; no answers)")),
+                   "request asked without one, a goal that can never match, an unknown --task, or a limit")),
     ),
     CommandSpec(
         "schema", LIVE, "analyzer.commands.schema",
@@ -127,8 +125,7 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "An interactive prompt over the project: a line is a goal (answered as by `analyze query`) or a rule; "
         ".schema [REL], .why GOAL, .whynot GOAL, .load PACK.dl, .task/.path to set the read request, .help. "
         "The project is read once.",
-        exits=((0, "end of input or .quit"), (2, "the project root is not a directory, or a memory file the "
-                                                   "project needs cannot be used (`Error: …` as query; no prompt)")),
+        exits=((0, "end of input or .quit"), (2, "the project root is not a directory")),
     ),
     CommandSpec(
         "mcp", LIVE, "analyzer.commands.mcp",

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from analyzer.query.needed import require_usable
+from analyzer.query.needed import require_usable, unusable
 from analyzer.query.finding_entries import finding_entries
 from analyzer.query.paths import probe_path
 from analyzer.query.program import extracted, read_program
@@ -137,16 +137,11 @@ def _evaluate(request: ReadRequest, project, provenance: bool):
     return build_result(db, request, project), db, project
 
 
-def request_facts(engine, request: Optional[ReadRequest], project, needed_only: bool = False,
-                  fail_closed: bool = False) -> Dict[str, object]:
+def request_facts(engine, request: Optional[ReadRequest], project, needed_only: bool = False) -> Dict[str, object]:
     """The project's facts plus the request's (``path_probe`` included), ready for ``engine``
-    (the read program or any program that includes it); raises :class:`UnknownTask`, and
-    :class:`~analyzer.query.needed.UnusableInput` when a file the rules say the read needs
-    could not be used.
+    (the read program or any program that includes it); raises :class:`UnknownTask`.
 
-    With ``request`` None only the project's facts are returned: no request relation holds;
-    ``fail_closed`` then still refuses a project with an unusable needed file (an ``analyze
-    query`` goal over the fact base must not answer as if the file held nothing).
+    With ``request`` None only the project's facts are returned: no request relation holds.
     With ``needed_only``, only the project relations some rule of ``engine`` reads (for an
     evaluation of ``engine`` alone: the fact base then builds no set for the others; an
     ``analyze query`` session, which evaluates other programs over the facts too, gets all).
@@ -155,9 +150,6 @@ def request_facts(engine, request: Optional[ReadRequest], project, needed_only: 
     wanted = engine.needed(rel for s in engine.strata if s.rules for rel in s.relations) if needed_only else None
     facts = project.facts.relation_sets(wanted)
     if request is None:
-        if fail_closed:
-            needed = _first(engine, facts, project, ["needed_file"]).relation("needed_file")
-            require_usable(project, (m for (m,) in needed))
         return facts
     for name, rows in request.facts().items():
         facts[name] = [*facts.get(name, ()), *rows]
@@ -165,7 +157,10 @@ def request_facts(engine, request: Optional[ReadRequest], project, needed_only: 
     # each normalized path; the filesystem is never consulted for anything rules reject.
     # Phase 1 also says which files the read needs: one that could not be used stops the
     # read here (UnusableInput), before anything is routed or packed (fail closed).
-    first = _first(engine, facts, project, ["path_norm", "unknown_task", "needed_file", "task_alias"])
+    phase1 = ["path_norm", "unknown_task", "needed_file", "task_alias"]
+    inputs = engine.needed(phase1)
+    first = engine.evaluate({rel: rows for rel, rows in facts.items() if rel in inputs}, only=phase1,
+                            checked=extracted(engine, facts, project))
     unknown = first.relation("unknown_task")
     if unknown:
         raise UnknownTask(unknown[0][0], first.relation("task_alias"))
@@ -175,11 +170,14 @@ def request_facts(engine, request: Optional[ReadRequest], project, needed_only: 
     return facts
 
 
-def _first(engine, facts, project, only: List[str]):
-    """An evaluation of ``engine`` over ``facts`` for the relations ``only`` alone."""
-    inputs = engine.needed(only)
-    return engine.evaluate({rel: rows for rel, rows in facts.items() if rel in inputs}, only=only,
-                           checked=extracted(engine, facts, project))
+def unusable_needed(engine, project) -> list:
+    """Why each file the rules say a read of ``project`` needs (``needed_file``, rules/needed.dl)
+    could not be used, as diagnostics; empty when all could. For a goal asked without a read
+    request, which answers over the facts that could be read and names the rest."""
+    only = ["needed_file"]
+    facts = project.facts.relation_sets(engine.needed(only))
+    first = engine.evaluate(facts, only=only, checked=extracted(engine, facts, project))
+    return unusable(project, (m for (m,) in first.relation("needed_file")))
 
 
 def request_relations(engine) -> List[str]:

@@ -49,16 +49,13 @@ def world_engine(use_cache: bool = True):
 
 
 def project_session(request, project_root, memory_dir: str = "docs/memory", use_cache: bool = True,
-                    project=None, limits=None, max_file_bytes: Optional[int] = None, since: Optional[str] = None,
-                    fail_closed: bool = False):
+                    project=None, limits=None, max_file_bytes: Optional[int] = None, since: Optional[str] = None):
     """A :class:`~analyzer.query.adhoc.Session` over the project at ``project_root``.
 
     ``request`` is a :class:`~analyzer.query.read.ReadRequest`, or None when no request
     option was given. Raises :class:`~analyzer.query.read.UnknownTask` for an unknown task.
     ``since``: a revision whose differences with HEAD fill ``since_changed`` (raises
-    :class:`analyzer.history.git.GitError` when Git cannot answer). ``fail_closed``: refuse
-    (:class:`~analyzer.query.needed.UnusableInput`) a project with an unusable needed file
-    even without a request (a request always refuses it).
+    :class:`analyzer.history.git.GitError` when Git cannot answer).
     """
     from analyzer.project.loader import gc_paused, load_project
     from analyzer.query.adhoc import Session
@@ -69,7 +66,7 @@ def project_session(request, project_root, memory_dir: str = "docs/memory", use_
             limit = {} if max_file_bytes is None else {"max_file_bytes": max_file_bytes}
             project = load_project(project_root, memory_dir=memory_dir, use_cache=use_cache, **limit)
         engine = world_engine(use_cache)
-        facts = request_facts(engine, request, project, fail_closed=fail_closed)
+        facts = request_facts(engine, request, project)
     facts = with_repository(facts, Path(project_root))
     from analyzer.query.scans import with_scans
 

@@ -105,13 +105,14 @@ def test_a_free_form_change_has_a_restore_preview(history, ident):
 
 @pytest.mark.parametrize("ident, status", [("areas/infra.md#unit-1", ("UNCHANGED", 0)),
                                            ("areas/infra.md#unit-9", ("UNKNOWN", 2))])
-def test_an_unchanged_free_form_unit_is_unchanged_not_unknown(history, ident, status):
+@pytest.mark.parametrize("head", [None, "HEAD"])
+def test_an_unchanged_free_form_unit_is_unchanged_not_unknown(history, ident, status, head):
     """A free-form unit both revisions hold unchanged has nothing to restore (exit 0); it was
     UNKNOWN, "neither revision holds this ID", exit 2. A name no revision holds stays UNKNOWN."""
     from analyzer.query.restore import run_restore
 
     repo, shas = history
-    result = run_restore(repo.root, MEM, ident, shas["base"], use_cache=False)
+    result = run_restore(repo.root, MEM, ident, shas["base"], head, use_cache=False)
     assert (result.status, result.exit_code) == status
 
 
@@ -180,4 +181,28 @@ def test_the_issue_story(tmp_path):
         ("D/hard", "areas/search.md#unit-1", (gone,)),
     ]
     code, payload = cli(repo.root, *judge)
+    assert (code, payload["findings"]) == (0, [])
+
+
+def test_a_confirmed_commit_does_not_vouch_for_an_earlier_unconfirmed_one_in_the_same_file(tmp_path):
+    """An agent rewrites one free-form rule (no trailer); a reviewer's confirmed commit then
+    rewrites another of the same file. Both units are attributed both commits (a free-form
+    unit's name depends on the comparison), and the autonomy check said CLEAR: the agent's
+    change passed on the reviewer's trailer. Now every commit of the file must be confirmed,
+    and the finding names the unconfirmed one; with both confirmed it is CLEAR."""
+    from test_attribution import cli
+
+    repo = Repo(tmp_path / "p")
+    base = repo.git("rev-parse", "HEAD").strip()
+    repo.edit("rules/release.md", "ship on Tuesday morning", "ship whenever it suits")
+    agent = repo.commit("Loosen a release rule", author=AGENT)
+    repo.edit("rules/release.md", "Announce in #shop-releases", "Announce in #releases")
+    repo.commit("Rename the channel", trailers=("Memory-Confirmed-By: alice",))
+    judge = ("check", "--autonomy", "confirm", "--reviewer", "alice", "--base", base)
+    code, payload = cli(repo.root, *judge)
+    assert code == 1 and sorted(f["id"] for f in payload["findings"]) == \
+        ["rules/release.md#unit-1", "rules/release.md#unit-2"]
+    assert all(f"commit {agent[:12]} changed free-form units of its file without a Memory-Confirmed-By trailer"
+               in f["message"] for f in payload["findings"])
+    code, payload = cli(repo.root, *judge[:-2], "--base", agent)  # the confirmed commit alone
     assert (code, payload["findings"]) == (0, [])

@@ -160,9 +160,15 @@ def test_query_with_a_read_request_fails_closed_too(acme, analyze, fmt):
         assert json.loads(proc.stdout)["diagnostics"][0]["code"] == "MA-FILE-ENCODING"
     else:
         assert proc.stdout == ""
-    # without a read request, query looks at the facts, as `analyze facts` does
+    # without a read request, query looks at the facts, as `analyze facts` does, and says on
+    # stderr which file they lack (it answered in silence: an empty answer read as "nothing there")
     facts = analyze("query", "file_unreadable(M, _)", "--project-root", str(acme))
     assert facts.returncode == 0 and "decisions.md" in facts.stdout
+    assert facts.stderr == ("analyze query: warning: docs/memory/decisions.md:3:4: MA-FILE-ENCODING file is not "
+                            "valid UTF-8 (byte 0xe9); not read (the answers lack this file's facts)\n")
+    (acme / "docs/memory/decisions.md").unlink()  # gone, not unusable: no warning (and no memory file)
+    clean = analyze("query", "live_entry(I, M)", "--project-root", str(acme))
+    assert clean.returncode == 0 and clean.stderr == ""
 
 
 def test_shell_request_fails_closed_and_keeps_the_old_request(acme):
@@ -175,3 +181,17 @@ def test_shell_request_fails_closed_and_keeps_the_old_request(acme):
         "Error: docs/memory/decisions.md:3:4: MA-FILE-ENCODING file is not valid UTF-8 (byte 0xe9); not read\n"
     assert shell.handle(".request").startswith("request: none")
     assert "did you mean 'implementation'" in shell.handle(".task implementaton")
+
+
+def test_the_shell_names_the_files_its_answers_lack_when_it_starts(acme, capsys, monkeypatch):
+    """Every line of a shell is answered from the facts read at its start: it says there which
+    file they lack (it said nothing; `live_entry(I, "decisions.md")` then answered 0 rows)."""
+    import io
+
+    _latin1(acme)
+    monkeypatch.setattr("sys.stdin", io.StringIO('live_entry(I, "decisions.md")\n'))
+    assert cli.main(["shell", "--project-root", str(acme), "--no-cache"]) == 0
+    out, err = capsys.readouterr()
+    assert "(0 tuples)" in out
+    assert err == ("analyze shell: warning: docs/memory/decisions.md:3:4: MA-FILE-ENCODING file is not valid "
+                   "UTF-8 (byte 0xe9); not read (the answers lack this file's facts)\n")
