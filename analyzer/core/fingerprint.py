@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 from functools import lru_cache
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Callable, Dict, List, Tuple
 
 from analyzer.core.resources import data_dir
@@ -38,6 +38,15 @@ def shipped_files(locate: Callable[[str], Path] = data_dir) -> List[Tuple[str, P
                 if path.is_file():
                     found[f"{kind}/{path.relative_to(base).as_posix()}"] = path
     return sorted(found.items())
+
+
+def covers(rel: str) -> bool:
+    """Whether the file at ``rel`` (relative to the data root: ``rules/entries/fields.dl``)
+    is one the fingerprint hashes, were it there (:data:`SHIPPED`)."""
+    kind, _, rest = rel.partition("/")
+    path = PurePosixPath(rest)
+    return any(len(path.parts) == len(PurePosixPath(pattern).parts) and path.match(pattern)
+               for pattern in SHIPPED.get(kind, ()))
 
 
 def compute(locate: Callable[[str], Path] = data_dir) -> str:

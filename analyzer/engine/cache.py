@@ -153,12 +153,14 @@ def _once(loads, payload: bytes):
     return rest
 
 
-def engine_from_state(state: dict, loads=pickle.loads) -> Optional[Engine]:
+def engine_from_state(state: dict, loads=pickle.loads, unchanged=lambda name: False) -> Optional[Engine]:
     """The engine stored by :func:`engine_state`, or None when a program file changed since
     it was compiled (raises on a state of the wrong shape). ``loads`` decodes the part read
-    on first use (the rules, the plans and sources of the variants): as it was encoded."""
+    on first use (the rules, the plans and sources of the variants): as it was encoded.
+    ``unchanged(name)``: whether a program file is known to be as it was compiled without
+    reading it (a shipped program's files under the rule-set fingerprint it was built with)."""
     code = marshal.loads(state.pop("code"))
-    if any(_digest(Path(name)) != digest for name, digest in state.pop("files")):
+    if any(not unchanged(name) and _digest(Path(name)) != digest for name, digest in state.pop("files")):
         return None  # a program file changed since it was compiled: recompiled and replaced
     namespace = dict(RUNTIME)
     exec(code, namespace)  # noqa: S102 - code we generated and cached ourselves

@@ -28,6 +28,8 @@ from pathlib import Path
 from typing import Iterable, Mapping, Optional
 
 from analyzer.core.cache import Area
+from analyzer.core.fingerprint import covers, ruleset_fingerprint
+from analyzer.core.resources import data_dir
 
 FORMAT = b"memory-analyzer-strata-4\n"
 STRATA = Area("strata", ".marshal")
@@ -42,12 +44,14 @@ def independent_relations(engine, inputs: Iterable[str]) -> list:
 def strata_key(engine, inputs: Iterable[str], fact_digest: str, stored: Iterable[str] = ()) -> str:
     """The key of the ``stored`` independent relations of one program over one fact base."""
     from analyzer.engine.cache import engine_digest
-    from analyzer.core.fingerprint import ruleset_fingerprint
 
     h = hashlib.sha256(FORMAT + engine_digest())
     h.update(ruleset_fingerprint().encode() + b"\0")
+    root = str(data_dir("rules").parent).rstrip("/") + "/"
     for name in engine.program.files:  # the program itself, as the program cache checks it
-        h.update(name.encode() + b"\0" + _file_digest(name) + b"\0")
+        # a file the fingerprint hashes is in the key already (a rule pack's is read here)
+        covered = name.startswith(root) and covers(name[len(root):])
+        h.update(name.encode() + b"\0" + (b"fingerprinted" if covered else _file_digest(name)) + b"\0")
     h.update("\0".join(sorted(inputs)).encode() + b"\0" + "\0".join(stored).encode() + b"\0")
     h.update(fact_digest.encode())
     return h.hexdigest()

@@ -26,6 +26,7 @@ import sys
 from pathlib import Path
 from typing import Optional
 
+from analyzer.core.fingerprint import covers, ruleset_fingerprint
 from analyzer.core.resources import data_dir, shipped_ignored
 
 FORMAT = b"memory-analyzer-shipped-program-2\n"
@@ -75,7 +76,6 @@ def compile_program(root: Path, rel: str) -> bytes:
 
 def _header() -> bytes:
     from analyzer.engine.cache import engine_digest
-    from analyzer.core.fingerprint import ruleset_fingerprint
 
     return b"\0".join([FORMAT, sys.version.encode(), engine_digest(), ruleset_fingerprint().encode()]) + b"\n"
 
@@ -123,12 +123,18 @@ def load_shipped(entry: Path):
     from analyzer.engine.cache import engine_from_state
 
     root = str(_data_root())
+    stream = io.BytesIO(data)  # shares the bytes: no copy of the (megabyte) program
+    stream.seek(len(header))
     try:
-        state = _Unpickler(io.BytesIO(data[len(header):]), root).load()
+        state = _Unpickler(stream, root).load()
     except (EOFError, ValueError, TypeError, pickle.UnpicklingError, AttributeError, ImportError):
         return None
-    # the rules and variant texts, read on first use, name the installed files too
-    return engine_from_state(state, loads=lambda payload: _Unpickler(io.BytesIO(payload), root).load())
+    # the rules and variant texts, read on first use, name the installed files too; a file
+    # the rule-set fingerprint hashes is as it was built (the header's fingerprint matched):
+    # not read and hashed again (the entry files' judgement program has 13)
+    prefix = root.rstrip("/") + "/"
+    return engine_from_state(state, loads=lambda payload: _Unpickler(io.BytesIO(payload), root).load(),
+                             unchanged=lambda name: name.startswith(prefix) and covers(name[len(prefix):]))
 
 
 def dump(state_of, root: str) -> bytes:

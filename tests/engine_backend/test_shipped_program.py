@@ -72,3 +72,33 @@ def test_a_checkout_builds_its_compiled_programs_once_and_uses_them(monkeypatch)
     assert shipped.load_shipped(entry) is not None
     monkeypatch.setenv(IGNORE_SHIPPED_ENV, "1")
     assert shipped.shipped_path(entry) is None and shipped.load_shipped(entry) is None
+
+
+def test_a_shipped_program_reads_none_of_its_fingerprinted_files(tmp_path, monkeypatch):
+    """The header's rule-set fingerprint covers every file of a built-in program (it changes
+    when one does, and the shipped form is then ignored): loading hashes none of them again."""
+    from analyzer.core.fingerprint import covers
+    from analyzer.engine import cache
+
+    entry = _ship(tmp_path, monkeypatch, shipped._header(), data_file("rules", "entries/entries.dl"))
+    read = []
+    real = cache._digest
+    monkeypatch.setattr(cache, "_digest", lambda path: read.append(path) or real(path))
+    engine = shipped.load_shipped(entry)
+    assert engine is not None and len(engine.program.files) > 5 and read == []
+    root = str(shipped._data_root()) + "/"
+    assert all(covers(name[len(root):]) for name in engine.program.files)
+    assert covers("rules/entries/fields.dl") and covers("facts/entry_fields.dl") and covers("rules/budgets.dl")
+    assert not covers("rules/a/b/c.dl") and not covers("facts/x/y.dl") and not covers("rules/x.lark")
+
+
+def test_a_shipped_program_with_a_file_outside_the_fingerprint_checks_it(tmp_path, monkeypatch):
+    from analyzer.engine import cache
+
+    entry = _ship(tmp_path, monkeypatch, shipped._header())
+    root = str(shipped._data_root()) + "/"
+    monkeypatch.setattr(shipped, "covers", lambda rel: False)  # as a file the fingerprint does not hash
+    read = []
+    real = cache._digest
+    monkeypatch.setattr(cache, "_digest", lambda path: read.append(str(path)) or real(path))
+    assert shipped.load_shipped(entry) is not None and read == [str(entry)] and read[0].startswith(root)

@@ -66,8 +66,11 @@ class _Entry:
         objects are built (tests/extract/test_canonical.py holds the two to one sink)."""
         g, at = self.g, self.lines
         shown, code = g["id"], g["code"].upper()
-        status, scope, subject, facet = (None if v is None else v.strip()
-                                         for v in (g["status"], g["scope"], g["subject"], g["facet"]))
+        status, scope, subject, facet = g["status"].strip(), g["scope"].strip(), g["subject"], g["facet"]
+        if subject is not None:
+            subject = subject.strip()
+        if facet is not None:
+            facet = facet.strip()
         eid = shown.casefold()
         add = sink.row
         add("entry", (eid, module, intern(code), intern(status), intern(scope)), line_no, 1)
@@ -92,9 +95,13 @@ class _Entry:
             add("entry_evidence", (eid, item, k), ln, 3)
             add("evidence_source", (eid, k) + source, ln, 3)
         valued = valued_fields()
-        fields = [(name, 1, value if name in valued else None, not value, False, False)
-                  for name, value in (("Status", status), ("Scope", scope), ("Subject", subject), ("Facet", facet))
-                  if value is not None]
+        # one entry after another: no generator or comprehension per entry (3,000 on p3k)
+        fields = [("Status", 1, status if "Status" in valued else None, not status, False, False),
+                  ("Scope", 1, scope if "Scope" in valued else None, not scope, False, False)]
+        if subject is not None:
+            fields.append(("Subject", 1, subject if "Subject" in valued else None, not subject, False, False))
+        if facet is not None:
+            fields.append(("Facet", 1, facet if "Facet" in valued else None, not facet, False, False))
         fields.append(("Evidence", 1, None, not g["evv"].strip(), False, False))
         fields.append((bname, 1, bv if bname in valued else None, not bv, body_seen, bool(bv) or body_seen))
         if g["rv"] is not None:

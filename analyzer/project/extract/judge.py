@@ -91,8 +91,13 @@ def note(sink: Sink, key: int, shown: str, code: str, fields: tuple, evidence: t
     Entry ID as written and type ``code``; ``fields``: per field as written, ``(name, count,
     last value, has an empty occurrence, has a visible continuation, body text not blank)``;
     ``evidence``: per Evidence item, ``(form, blank)``. The last value is None for a field
-    the rules do not read the value of (:func:`valued_fields`)."""
-    sink.judging.append((key, shown, (code, fields, evidence)))
+    the rules do not read the value of (:func:`valued_fields`). Entries are noted by shape:
+    the judgement then walks shapes, not entries (most of a file's entries share a few)."""
+    found = sink.judging.get((code, fields, evidence))
+    if found is None:
+        sink.judging[(code, fields, evidence)] = [(key, shown)]
+    else:
+        found.append((key, shown))
 
 
 def verdicts(facts: dict):
@@ -156,14 +161,14 @@ def judge_all(sinks: List[Sink]) -> None:
         module, prefix, _ = sink.pending
         if prefix:
             facts["ent_local_module"].add((module,))
-        keys = []
-        for key, shown, shape in sink.judging:
+        shapes = []  # (its key in the evaluation, the entries of that shape)
+        for shape, noted in sink.judging.items():
             sid = ids.get((module, prefix, shape))
             if sid is None:
                 sid = ids[(module, prefix, shape)] = len(ids) + 1
                 _shape_facts(facts, sid, module, shape)
-            keys.append((key, shown, sid))
-        of_sink.append(keys)
+            shapes.append((sid, noted))
+        of_sink.append(shapes)
     db = _evaluate(facts)
     issues: dict = {}
     for sid, group, tie, sub, message in db.tuples("ent_issue"):
@@ -171,8 +176,8 @@ def judge_all(sinks: List[Sink]) -> None:
     identity: dict = {}
     for sid, sub, message in db.tuples("ent_identity_issue"):
         identity.setdefault(sid, []).append((sub, message))
-    for sink, keys in zip(sinks, of_sink):
-        _write(sink, keys, issues, identity)
+    for sink, shapes in zip(sinks, of_sink):
+        _write(sink, shapes, issues, identity)
 
 
 def _shape_facts(facts: Dict[str, set], sid: int, module: str, shape: tuple) -> None:
@@ -207,11 +212,13 @@ def _messages(found: list, shown: str) -> list:
     return [found[0][-1].replace(PLACEHOLDER, shown)]
 
 
-def _write(sink: Sink, keys: list, issues: dict, identity: dict) -> None:
-    """Write one file's verdicts into its sink and drop its notes."""
+def _write(sink: Sink, shapes: list, issues: dict, identity: dict) -> None:
+    """Write one file's verdicts into its sink (``shapes``: per shape its key in the
+    evaluation and its noted entries) and drop its notes."""
     module, prefix, first = sink.pending
-    sink.judging, sink.pending = [], None
-    keys = [row for row in keys if row[2] in issues or row[2] in identity]  # most entries have none
+    sink.judging, sink.pending = {}, None
+    # the entries of the shapes with a verdict (most shapes have none)
+    keys = [(key, shown, sid) for sid, noted in shapes if sid in issues or sid in identity for key, shown in noted]
     found = {key: _messages(issues[sid], shown) for key, shown, sid in keys if sid in issues}
     shown_of = {key: shown for key, shown, _ in keys}
     for key in sorted(found):

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from analyzer.project import vocab
 from analyzer.project.extract.blocks import BlockReader, common_problems, read_blocks, report
 from analyzer.project.extract.entry_rules import classify_evidence
+from analyzer.project.extract.judge import entry_vocabulary
 from analyzer.project.extract.grammars import terminal
 from analyzer.project.extract.sink import Sink
 
@@ -54,7 +54,7 @@ def extract_records(text: str, module: str, sink: Sink) -> None:
         for k, (item, ln) in enumerate(evidence, 1):
             sink.fact("rec_evidence", rid, item, k, line=ln, col=3)
         kinds = [classify_evidence(item)[0] for item, _ in evidence]
-        refused = ("invalid",) + vocab.names("candidate_only_evidence")  # rules/entries/fields.dl
+        refused = ("invalid",) + entry_vocabulary("candidate_only_evidence")  # rules/entries/fields.dl
         if not kinds or any(k in refused for k in kinds):
             problems.append(("Evidence is missing or invalid", line))
         report(sink, "rec_issue", rid, shown, problems)

@@ -61,7 +61,7 @@ class Sink:
         # the formal entries noted for the per-entry rules and, once the file is read, what
         # its judgement needs (analyzer/project/extract/judge.py); never stored: a sink is
         # judged before it is cached or merged
-        self.judging: list = []
+        self.judging: dict = {}  # shape -> [(heading line, Entry ID as written)] (judge.note)
         self.pending: Optional[tuple] = None
 
     def rel(self, relation: str) -> Columns:

@@ -12,9 +12,9 @@ from functools import lru_cache
 from sys import intern
 from typing import List, Optional, Tuple
 
-from analyzer.project import vocab
 from analyzer.project.extract.blocks import Block, BlockReader, common_problems, read_blocks, report
 from analyzer.project.extract.entry_rules import classify_evidence
+from analyzer.project.extract.judge import entry_vocabulary
 from analyzer.project.extract.paths import safe_project_path
 from analyzer.project.extract.sink import Sink
 
@@ -83,7 +83,7 @@ def emit_block(sink: Sink, block: Block) -> None:
 def bad_evidence() -> frozenset:
     """The Evidence kinds a Subject may not cite (§6.1): an invalid item, legacy-unverified,
     and the candidate-only kinds (rules/entries/fields.dl)."""
-    return frozenset(("invalid", "legacy-unverified") + vocab.names("candidate_only_evidence"))
+    return frozenset(("invalid", "legacy-unverified") + entry_vocabulary("candidate_only_evidence"))
 
 
 def emit_subject(sink: Sink, block: Block, problems: List[Tuple[str, int]]) -> None:
