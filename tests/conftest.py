@@ -81,6 +81,7 @@ _HEAVY_MODULES = {
     "tests/cache/test_heal.py": 44,
     "tests/mcp/test_mcp_server.py": 37,
     "tests/extract/test_canonical.py": 30,
+    "tests/ci/test_consumers.py": 27,  # pre-commit's and check-jsonschema's installs and runs
     "tests/scenarios/test_check_scenarios.py": 24,
     "tests/fleet/test_differential.py": 24,
     "tests/history/test_autonomy.py": 20,
@@ -96,10 +97,11 @@ _HEAVY_MODULES = {
     "tests/extract/test_snippet_fast_path.py": 10,
     "tests/fleet/test_fleet_cache.py": 10,
     "tests/contract/test_golden.py": 10,
+    "tests/cache/test_no_cache_writes_nothing.py": 11,
+    "tests/ci/test_locations.py": 11,
     "tests/history/test_worktree_narrow.py": 9,
     "tests/check/test_packs.py": 8,
     "tests/contract/test_no_internal_error.py": 8,
-    "tests/ci/test_consumers.py": 7,
     "tests/fuzz/test_grammars.py": 7,
 }
 
