@@ -73,6 +73,39 @@ _SLOW_TESTS = (
 )
 
 
+# What the modules that cost most took (CPU seconds of their tests, subprocesses included, in
+# the README's command; docs/performance.md "The test suite"). Under xdist each worker starts
+# these first (see _heaviest_first); a stale figure only changes the order.
+_HEAVY_MODULES = {
+    "tests/packaging/test_recipes.py": 50,  # pip builds and venvs: more wall than CPU
+    "tests/cache/test_heal.py": 44,
+    "tests/mcp/test_mcp_server.py": 37,
+    "tests/extract/test_canonical.py": 30,
+    "tests/ci/test_consumers.py": 27,  # pre-commit's and check-jsonschema's installs and runs
+    "tests/scenarios/test_check_scenarios.py": 24,
+    "tests/fleet/test_differential.py": 24,
+    "tests/history/test_autonomy.py": 20,
+    "tests/scenarios/test_read_scenarios.py": 20,
+    "tests/read/test_strata_reuse.py": 18,
+    "tests/fleet/test_fleet_cli.py": 15,
+    "tests/contract/test_conformance.py": 14,
+    "tests/fleet/test_fleet_memory.py": 14,
+    "tests/corpus/test_corpus.py": 13,
+    "tests/history/test_hostile_git.py": 13,
+    "tests/fleet/test_generated_programs.py": 12,
+    "tests/engine_backend/test_shapes.py": 11,
+    "tests/extract/test_snippet_fast_path.py": 10,
+    "tests/fleet/test_fleet_cache.py": 10,
+    "tests/contract/test_golden.py": 10,
+    "tests/cache/test_no_cache_writes_nothing.py": 11,
+    "tests/ci/test_locations.py": 11,
+    "tests/history/test_worktree_narrow.py": 9,
+    "tests/check/test_packs.py": 8,
+    "tests/contract/test_no_internal_error.py": 8,
+    "tests/fuzz/test_grammars.py": 7,
+}
+
+
 def pytest_addoption(parser):
     """``--update-golden`` rewrites golden files from current behaviour (review the diff!)."""
     parser.addoption("--update-golden", action="store_true", default=False,
@@ -106,6 +139,30 @@ def pytest_collection_modifyitems(config, items):
         if module.parent.name in _SLOW_FOLDERS or item.nodeid.startswith(_SLOW_TESTS):
             item.add_marker(pytest.mark.slow)
     _leave_out_cross_checks(config, items)
+    if hasattr(config, "workerinput"):
+        _heaviest_first(items)
+
+
+def _heaviest_first(items) -> None:
+    """Order the modules of an xdist worker's collection: those of _HEAVY_MODULES first,
+    heaviest first, then the others by their number of tests (xdist's own order for
+    ``--dist loadscope``, which pytest_configure turns off so that this one is kept); each
+    module's tests keep their order. xdist hands a worker the next module when it is done
+    with one, so the run ends with whatever modules come last: by number of tests those were
+    modules of a few long tests (the wheel builds, the fleet's CLI, the consumers), and one
+    worker could still be in one while the other had nothing left. Every worker orders the
+    same collection the same way, as xdist requires."""
+    counts: "dict[str, int]" = {}
+    for item in items:
+        module = item.nodeid.split("::", 1)[0]
+        counts[module] = counts.get(module, 0) + 1
+    first_seen = {module: n for n, module in enumerate(counts)}
+
+    def key(item):
+        module = item.nodeid.split("::", 1)[0]
+        return (-_HEAVY_MODULES.get(module, 0), -counts[module], first_seen[module])
+
+    items.sort(key=key)  # stable: a module's tests stay in their order
 
 
 def _leave_out_cross_checks(config, items) -> None:
@@ -132,6 +189,10 @@ def pytest_configure(config):
         config._private_cache = tempfile.mkdtemp(prefix="memory-analyzer-test-cache-")
         os.environ["XDG_CACHE_HOME"] = config._private_cache
     if not hasattr(config, "workerinput"):
+        # the workers order their collection heaviest first (_heaviest_first); xdist's
+        # loadscope would sort it again by the number of tests per module
+        if getattr(config.option, "dist", "no") == "loadscope":
+            config.option.loadscopereorder = False
         _compile_checkout()
 
 

@@ -47,9 +47,11 @@ def requirement_seen(result, ident):
     return {"MA-AUTONOMY-001": "confirm", "MA-AUTONOMY-002": "plan"}.get(next(iter(codes), ""), "allow")
 
 
-def judge(repo, shas, mode, cls, program=None, reviewers=()):
+def judge(repo, shas, mode, cls, program=None, reviewers=(), use_cache=False):
+    """The check of the class ``cls`` commit under ``mode``; uncached unless ``use_cache``."""
     sha = shas[STEPS[cls]]
-    return run_autonomy(repo.root, MEM, mode, f"{sha}~1", sha, list(reviewers), [], use_cache=False, program=program)
+    return run_autonomy(repo.root, MEM, mode, f"{sha}~1", sha, list(reviewers), [], use_cache=use_cache,
+                        program=program)
 
 
 def cell_holds(result, mode, cls):
@@ -85,7 +87,13 @@ def mutated_program(tmp_path, mode, cls, value):
 @pytest.mark.parametrize("mode, cls", CELLS, ids=[f"{m}-{c}" for m, c in CELLS])
 def test_mutation_self_check(history, tmp_path, mode, cls):
     """Flipping one cell fails exactly the named test of that cell, test_matrix_cell[<mode>-<class>]:
-    its own assertion fails with the mutated rules, every other cell still holds."""
+    its own assertion fails with the mutated rules, every other cell still holds.
+
+    The judges here use the analyzer's caches (the run's private cache directory, filled by the
+    first of them): what they hold is content-keyed and independent of the program (Git
+    patches, each revision's extracted facts; the readings are evaluated with the program given,
+    never cached), and test_matrix_cell judges every cell uncached. Uncached, each `full` judge
+    extracted the facts of the window's ~50 revisions again: 25 of them, ~20 s of CPU."""
     repo, shas = history
     flipped = {"allow": "confirm", "plan": "allow", "confirm": "allow"}[MATRIX[mode][cls]]
     program = mutated_program(tmp_path, mode, cls, flipped)
@@ -94,7 +102,7 @@ def test_mutation_self_check(history, tmp_path, mode, cls):
         if other_mode != mode and (other_mode, other_cls) != (mode, cls):
             continue  # cells of other levels are judged by other rows: unchanged by construction
         try:
-            cell_holds(judge(repo, shas, other_mode, other_cls, program), other_mode, other_cls)
+            cell_holds(judge(repo, shas, other_mode, other_cls, program, use_cache=True), other_mode, other_cls)
         except AssertionError:
             failing.append(f"test_matrix_cell[{other_mode}-{other_cls}]")
     assert failing == [f"test_matrix_cell[{mode}-{cls}]"]
