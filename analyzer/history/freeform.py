@@ -43,7 +43,10 @@ def aligned(before: List[Unit], after: List[Unit]) -> List[Tuple[Optional[Unit],
     """The units of two versions of a file that differ, as ``(before, after)`` pairs: both
     for a rewritten unit, one side None for a removed or an added one."""
     out: List[Tuple[Optional[Unit], Optional[Unit]]] = []
-    matcher = SequenceMatcher(None, [u[1] for u in before], [u[1] for u in after], autojunk=False)
+    old_texts, new_texts = [u[1] for u in before], [u[1] for u in after]
+    if old_texts == new_texts:  # no difference to align (most snippets hold no free-form unit)
+        return out
+    matcher = SequenceMatcher(None, old_texts, new_texts, autojunk=False)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         if tag == "equal":
             continue

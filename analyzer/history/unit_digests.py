@@ -116,9 +116,10 @@ def unit_rows(revision, use_cache: bool = False, keep: Optional[Callable[[str], 
         else:
             kinds, idents, digests, lines = stored[0][:4]
             rows += zip((rev,) * len(kinds), kinds, idents, (module,) * len(kinds), digests, lines)
-    # a parsed revision may place units in files outside its tree (a reused work tree's overlay)
+    # a parsed revision may place units in files outside its tree (a reused work tree's
+    # overlay); without the store every placed unit is digested below anyway
     extra = {module for module in _unit_modules(relations(revision.project)) - set(keys)
-             if keep(module)} if revision.loaded else set()
+             if keep(module)} if use_cache and revision.loaded else set()
     if missing or extra or not use_cache:
         rel = relations(revision.project)
         placed = placed_units(rel)

@@ -18,7 +18,9 @@ from typing import Dict, List, Set, Tuple
 from analyzer.core.cache import Area
 from analyzer.history.revisions import Revision
 from analyzer.history.unit_digests import ISSUES, placed_units, relations
+from analyzer.project.extract.fields import parse_fields
 from analyzer.project.facts_cache import extractor_version
+from analyzer.project.markdown import lex
 
 PARTS = Area("parts", ".marshal", fanout=True)
 PARTS_VERSION = "1"  # bump when how a part is cut or digested changes
@@ -87,9 +89,6 @@ def _module_parts(project, module: str, units: List[Tuple[str, str, int]], schem
 
 
 def _parse_parts(project, module: str, units: List[Tuple[str, str, int]], schema: int, value=digest):
-    from analyzer.project.extract.fields import parse_fields
-    from analyzer.project.markdown import lex
-
     ranges = project.unit_ranges.get(module, [])
     lexed = None
     found: Dict[str, List[Tuple[str, str]]] = {}
@@ -100,13 +99,16 @@ def _parse_parts(project, module: str, units: List[Tuple[str, str, int]], schema
             lexed = lex(project.texts[module])
         start, end = ranges[ordinal - 1]
         parsed = parse_fields(lexed, _Span(start, end), schema)
-        parts = [("title", value(lexed.lines[start].split("\u2014", 1)[-1].strip()))]
+        parts = [("title", lexed.lines[start].split("\u2014", 1)[-1].strip())]
         for name, occurrences in parsed.fields.items():
-            text = "\n\0".join("\n".join([occ.value, *occ.body]).strip("\n") for occ in occurrences)
-            parts.append((name, value(text)))
+            if len(occurrences) == 1 and not occurrences[0].body:  # most fields: one inline value
+                parts.append((name, occurrences[0].value.strip("\n")))
+            else:
+                parts.append((name, "\n\0".join("\n".join([occ.value, *occ.body]).strip("\n")
+                                                for occ in occurrences)))
         if parsed.evidence:
-            parts.append(("Evidence", value("\n".join(i for i, _ in parsed.evidence))))
-        found[f"{kind}\0{ident}\0{ordinal}"] = parts
+            parts.append(("Evidence", "\n".join(i for i, _ in parsed.evidence)))
+        found[f"{kind}\0{ident}\0{ordinal}"] = parts if value is _text else [(n, value(t)) for n, t in parts]
     return found
 
 
