@@ -58,6 +58,7 @@ def gather(project) -> Dict[str, List[tuple]]:
     # the local manifest's modules (analyzer/project/extract/overlay.py declares them sorted)
     overlay = [f"local/{m}" for (m,) in sorted(sets.get("overlay_module", ()))]
     files = [(m, "memory") for m in memory] + [(m, "overlay") for m in overlay]
+    stored = _Stored(project)
     for ord_, (name, origin) in enumerate(files, 1):
         facts["scan_file"].append((name, ord_, origin))
         facts["hidden_file"].append((name, origin))
@@ -65,7 +66,7 @@ def gather(project) -> Dict[str, List[tuple]]:
         if text is None:
             facts["scan_unread"].append((name, problem))
             continue
-        matches, runs = _scanned(text)
+        matches, runs = stored.scanned(text)
         facts["secret_match"].extend((name, *found) for found in matches)
         facts["hidden_text"].extend((name, *found) for found in runs)
     for name, text, problem in agent_texts(project.root):
@@ -74,26 +75,52 @@ def gather(project) -> Dict[str, List[tuple]]:
             facts["scan_unread"].append((name, problem))
         else:
             facts["hidden_text"].extend((name, *found) for found in hidden.scan_text(text))
+    stored.store()
     return facts
 
 
-def _scanned(text: str) -> Tuple[list, list]:
-    """``(secret matches, hidden runs)`` of one file's text (:func:`secrets.scan_text`,
-    :func:`hidden.scan_text`), from the facts cache when this text was scanned by the same
-    extraction code before: on a warm ``check`` the scans were most of the CPU left to spend
-    on unchanged files (docs/performance.md, "Warm check"). Without the cache (``--no-cache``,
-    an unusable cache directory) the text is scanned, as before."""
-    # the scanners are analyzer/project/extract/{secrets,hidden}.py: extractor_version() covers them
-    h = hashlib.sha256(f"scans-1\0{facts_cache.extractor_version()}\0".encode())
-    h.update(text.encode("utf-8", "surrogatepass"))
-    key = h.hexdigest()
-    found = facts_cache.FACTS.get_marshal(key, lambda value: isinstance(value, tuple) and len(value) == 2
-                                          and all(isinstance(rows, list) for rows in value))
-    if found is not None:
+class _Stored:
+    """The scans of the texts a project's scanning read before, kept in the facts cache: on
+    a warm ``check`` the scans were most of the CPU left to spend on unchanged files
+    (docs/performance.md, "Warm check"). One entry per project (its root and memory dir)
+    holds every scanned text's ``(secret matches, hidden runs)`` under the digest of the
+    scanning code and that text, so a text is found by its content, never by its name or
+    the entry's key; a cold run writes one file, not one per scanned file (creating ~30
+    entry files and their folders was most of what the cache added to a cold check).
+    Without the cache (``--no-cache``, an unusable cache directory) every text is scanned."""
+
+    def __init__(self, project) -> None:
+        version = facts_cache.extractor_version()  # covers analyzer/project/extract/{secrets,hidden}.py
+        self.prefix = f"scans-2\0{version}\0".encode()
+        where = f"scan-bundle-2\0{version}\0{project.root}\0{project.memory_dir}"
+        self.key = hashlib.sha256(where.encode("utf-8", "surrogatepass")).hexdigest()
+        self.found = facts_cache.FACTS.get_marshal(self.key, _valid) or {}
+        self.used: Dict[str, tuple] = {}  # text digest -> scans, of this run's texts
+        self.changed = False
+
+    def scanned(self, text: str) -> Tuple[list, list]:
+        """``(secret matches, hidden runs)`` of one file's text (:func:`secrets.scan_text`,
+        :func:`hidden.scan_text`), stored or scanned now."""
+        h = hashlib.sha256(self.prefix)
+        h.update(text.encode("utf-8", "surrogatepass"))
+        digest = h.hexdigest()
+        found = self.found.get(digest)
+        if found is None:
+            found = (list(secrets.scan_text(text)), list(hidden.scan_text(text)))
+            self.changed = True
+        self.used[digest] = found
         return found
-    found = (list(secrets.scan_text(text)), list(hidden.scan_text(text)))
-    facts_cache.FACTS.put(key, marshal.dumps(found))
-    return found
+
+    def store(self) -> None:
+        """Write the entry when a text was scanned now (it then holds this run's texts only)."""
+        if self.changed:
+            facts_cache.FACTS.put(self.key, marshal.dumps(self.used))
+
+
+def _valid(value) -> bool:
+    return isinstance(value, dict) and all(
+        isinstance(digest, str) and isinstance(found, tuple) and len(found) == 2
+        and all(isinstance(rows, list) for rows in found) for digest, found in value.items())
 
 
 def _memory_text(project, module: str) -> Tuple[Optional[str], str]:

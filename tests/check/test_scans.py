@@ -281,3 +281,25 @@ def test_an_unchanged_text_is_not_scanned_again(acme, state, monkeypatch):
     with cache.turned_off():
         assert gather(load_project(acme, use_cache=False)) == changed
     assert len(scanned) == len(changed["scan_file"]) - len(changed["scan_unread"])
+
+
+def test_a_project_s_scans_are_one_cache_entry(acme, state, monkeypatch, tmp_path):
+    """A cold check stores its scans in one facts-cache entry for the project, not one per
+    scanned file (creating those files was most of what storing the scans cost a cold
+    check); a changed text replaces that entry rather than adding one."""
+    from analyzer.query.scans import gather
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    facts = tmp_path / "cache" / "memory-analyzer" / "facts"
+
+    def entries() -> int:
+        return sum(1 for _ in facts.rglob("*.marshal"))
+
+    project = load_project(acme)
+    before = entries()
+    first = gather(project)
+    assert len(first["scan_file"]) > 2 and entries() == before + 1
+    _append(acme, "decisions.md", [f"- token {GH}"])
+    project = load_project(acme)
+    before = entries()  # the changed file's facts
+    assert gather(project) != first and entries() == before
