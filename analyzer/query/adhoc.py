@@ -187,7 +187,9 @@ class Session:
         decls[GOAL] = ast.Decl(GOAL, tuple(ast.Column(f"c{i}", types.get(a.name, ast.SYMBOL))
                                            for i, a in enumerate(head_args)), "", rule.span)
         program = self._check(decls, self.rules + [rule], body, sources)
-        engine = Engine(program)
+        # the base relations are declared here but defined by no added rule: stratified by
+        # name, not through the graph (each question would otherwise order the whole program)
+        engine = Engine(program, below=self.base_decls)
         if self.limits is not None:
             engine.limits = self.limits
         used = [r for r in engine.needed([GOAL]) if r in self.base_decls and r not in self.decls]
