@@ -10,6 +10,7 @@ program has no stratified meaning and is refused with the cycle named.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Dict, Iterable, List, Mapping, Set, Tuple
 
 import analyzer.engine.ast as ast
@@ -119,13 +120,19 @@ def stratify_over(program: ast.Program, builtins: Mapping, below: Iterable[str])
     nxt = next(waiting, None)
     for stratum in core:
         while nxt is not None and nxt < stratum.relations[0]:
-            strata.append(Stratum((nxt,), (), False))
+            strata.append(_alone(nxt))
             nxt = next(waiting, None)
         strata.append(stratum)
     if nxt is not None:
-        strata.append(Stratum((nxt,), (), False))
-    strata.extend(Stratum((rel,), (), False) for rel in waiting)
+        strata.append(_alone(nxt))
+    strata.extend(_alone(rel) for rel in waiting)
     return strata
+
+
+@lru_cache(maxsize=4096)
+def _alone(rel: str) -> Stratum:
+    # the empty stratum of a relation without rules; immutable, so shared by every question
+    return Stratum((rel,), (), False)
 
 
 def _cycle_message(sub, body: str, head: str) -> str:

@@ -239,7 +239,9 @@ class Session:
     # ---- internals --------------------------------------------------------------------
 
     def _program(self, decls: Mapping[str, ast.Decl], rules: list, sources: Optional[dict] = None) -> ast.Program:
-        all_decls = list(self.base_decls.values()) + [d for n, d in decls.items() if n not in self.base_decls]
+        # only the added declarations are checked (each question): the base programs' were
+        # checked when they were loaded, and add_all refuses one that redeclares them (DL102)
+        all_decls = [d for n, d in decls.items() if n not in self.base_decls]
         return ast.Program(decls={**self.base_decls, **decls}, rules=list(rules), files=list(sources or ()),
                            all_decls=all_decls, sources=dict(sources or {}))
 
