@@ -328,8 +328,9 @@ def dependency_graph(program: ast.Program):
     """
     import networkx as nx  # only when a program is checked, never on the cached read path
 
+    # only relations that rules connect: a cycle has edges, and an ad hoc goal's program
+    # declares every relation of the base program it sits on (analyzer/query/adhoc.py)
     graph = nx.DiGraph()
-    graph.add_nodes_from(sorted(program.decls))
     uses = []
     for rule in program.rules:
         head = rule.head.rel
@@ -354,6 +355,8 @@ def _check_recursion(program: ast.Program, report: Reporter) -> None:
     import networkx as nx  # lazily, like dependency_graph
 
     graph, uses = dependency_graph(program)
+    if not uses:
+        return
     component = {}
     for members in nx.strongly_connected_components(graph):
         for node in members:

@@ -18,7 +18,8 @@ from analyzer.engine.errors import EngineError
 from analyzer.engine.indexes import Indexes
 from analyzer.engine.limits import Limits, Watchdog
 from analyzer.engine.plan import annotate_aggregates
-from analyzer.engine.stratify import body_dependencies, dependency_maps, dependent_relations, needed_relations, stratify
+from analyzer.engine.stratify import (body_dependencies, dependency_maps, dependent_relations, needed_relations, stratify,
+                                      stratify_over)
 from analyzer.engine.variants import PLAIN, PROV, build_variants, link
 from analyzer.engine.runtime import RUNTIME
 
@@ -36,7 +37,10 @@ class Engine:
     """A stratified, compiled program; :meth:`evaluate` runs it over a set of facts."""
 
     def __init__(self, program: ast.Program, *, limits: Optional[Limits] = None,
-                 builtins: Optional[Mapping] = None):
+                 builtins: Optional[Mapping] = None, below: Iterable[str] = ()):
+        """``below``: relations no rule of ``program`` defines that it sits on top of (the
+        base program of an ad hoc goal); they are stratified without a graph
+        (:func:`~analyzer.engine.stratify.stratify_over`), to the same strata."""
         self.program = program
         self.limits = limits or Limits()
         self.builtins = default_builtins() if builtins is None else builtins
@@ -48,7 +52,7 @@ class Engine:
             annotate_aggregates(rule)
             if rule.is_fact:
                 self.facts.setdefault(rule.head.rel, []).append((_ground(rule.head), rule.span))
-        self.strata = stratify(program, self.builtins)
+        self.strata = stratify_over(program, self.builtins, below) if below else stratify(program, self.builtins)
         self._compiled: Dict[str, list] = {}
         self._code: Dict[str, object] = {}  # flavour -> code object of its variant functions
         self._selected: Dict[str, dict] = {}  # flavour -> selections its variants read (selected)

@@ -10,6 +10,7 @@ program has no stratified meaning and is refused with the cycle named.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Dict, Iterable, List, Mapping, Set, Tuple
 
 import analyzer.engine.ast as ast
@@ -96,6 +97,42 @@ def stratify(program: ast.Program, builtins: Mapping) -> List[Stratum]:
         rule_ids = tuple(sorted(i for r in rels for i in rules_of.get(r, ())))
         strata.append(Stratum(tuple(rels), rule_ids, recursive))
     return strata
+
+
+def stratify_over(program: ast.Program, builtins: Mapping, below: Iterable[str]) -> List[Stratum]:
+    """:func:`stratify` of a program whose rules sit on top of the relations ``below``,
+    which none of its rules defines (an ad hoc goal over a large base program): the very
+    same strata, computed over the rules' own relations only.
+
+    A relation of ``below`` that no rule reads nor defines has no edge: it is an empty
+    stratum of its own, and the lexicographic topological order puts it right before the
+    first other stratum whose name sorts after it (popping it frees nothing, and it is the
+    smallest waiting node until then). So those strata are merged in by name instead of
+    going through the graph, and the cost follows the added rules, not the base program."""
+    heads = {rule.head.rel for rule in program.rules}
+    read = {rel for rule in program.rules for rel, _, _ in body_dependencies(rule.body, builtins)}
+    apart = sorted(rel for rel in set(below) if rel in program.decls and rel not in heads and rel not in read)
+    skip = set(apart)
+    core = stratify(ast.Program(decls={n: d for n, d in program.decls.items() if n not in skip},
+                                rules=program.rules), builtins)
+    strata: List[Stratum] = []
+    waiting = iter(apart)
+    nxt = next(waiting, None)
+    for stratum in core:
+        while nxt is not None and nxt < stratum.relations[0]:
+            strata.append(_alone(nxt))
+            nxt = next(waiting, None)
+        strata.append(stratum)
+    if nxt is not None:
+        strata.append(_alone(nxt))
+    strata.extend(_alone(rel) for rel in waiting)
+    return strata
+
+
+@lru_cache(maxsize=4096)
+def _alone(rel: str) -> Stratum:
+    # the empty stratum of a relation without rules; immutable, so shared by every question
+    return Stratum((rel,), (), False)
 
 
 def _cycle_message(sub, body: str, head: str) -> str:

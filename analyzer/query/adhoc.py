@@ -187,7 +187,9 @@ class Session:
         decls[GOAL] = ast.Decl(GOAL, tuple(ast.Column(f"c{i}", types.get(a.name, ast.SYMBOL))
                                            for i, a in enumerate(head_args)), "", rule.span)
         program = self._check(decls, self.rules + [rule], body, sources)
-        engine = Engine(program)
+        # the base relations are declared here but defined by no added rule: stratified by
+        # name, not through the graph (each question would otherwise order the whole program)
+        engine = Engine(program, below=self.base_decls)
         if self.limits is not None:
             engine.limits = self.limits
         used = [r for r in engine.needed([GOAL]) if r in self.base_decls and r not in self.decls]
@@ -237,7 +239,9 @@ class Session:
     # ---- internals --------------------------------------------------------------------
 
     def _program(self, decls: Mapping[str, ast.Decl], rules: list, sources: Optional[dict] = None) -> ast.Program:
-        all_decls = list(self.base_decls.values()) + [d for n, d in decls.items() if n not in self.base_decls]
+        # only the added declarations are checked (each question): the base programs' were
+        # checked when they were loaded, and add_all refuses one that redeclares them (DL102)
+        all_decls = [d for n, d in decls.items() if n not in self.base_decls]
         return ast.Program(decls={**self.base_decls, **decls}, rules=list(rules), files=list(sources or ()),
                            all_decls=all_decls, sources=dict(sources or {}))
 
