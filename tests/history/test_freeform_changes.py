@@ -261,3 +261,18 @@ def test_the_work_tree_touches_only_the_free_form_unit_it_changes(tmp_path):
         result = run_diff(repo.root, MEM, base, None, use_cache=use_cache)
         assert {c.ident: c.commits for c in result.changes} == \
             {"rules/release.md#unit-1": [a], "rules/release.md#unit-2": ["worktree"]}
+
+
+def test_without_texts_every_commit_of_the_file_must_be_confirmed(two_rewrites, monkeypatch):
+    """Where the texts tell no commit of a free-form unit, its file's commits stand, and then
+    each must be confirmed (fail closed): the reviewer's later commit to unit 2 does not vouch
+    for the agent's commit A, which the finding names, for both units."""
+    import analyzer.history.unit_touch as unit_touch
+    from test_attribution import cli
+
+    repo, base, a, b = two_rewrites
+    monkeypatch.setattr(unit_touch, "freeform_touches", lambda *args: [])
+    code, payload = cli(repo.root, "check", "--autonomy", "confirm", "--reviewer", "alice", "--base", base)
+    assert code == 1 and [f["id"] for f in payload["findings"]] == ["rules/release.md#unit-1", "rules/release.md#unit-2"]
+    assert all(f"commit {a[:12]} changed free-form units of its file without a Memory-Confirmed-By trailer"
+               in f["message"] for f in payload["findings"])
