@@ -15,14 +15,29 @@ commit left as it was. A side whose Markdown the lexer cannot read (a fence or c
 outside the snippet) is not cut: every ID its headings name is taken as touched, as the
 hunks said before (never fewer units than changed). The work tree is compared with HEAD file
 by file, whole. Nothing is decided here: the rules attribute changes (rules/diff/report.dl).
+
+Free-form (legacy, §5.11) units (:func:`freeform_touches`, the ``git_commit_touch_free`` rows)
+have no identity but their text, and a free-form unit's name (``<file>#unit-<n>``) depends
+on the comparison, so a commit cannot name the free-form units it changed as it names IDs.
+It says which texts it changed: the file's free-form units at the commit's first parent and
+at the commit, aligned as ``diff`` aligns two revisions (analyzer/history/freeform.py), give
+one row per changed unit, the digests of its text before and after ("" where the commit
+added or removed it); rules/diff/report.dl follows a changed unit's texts through them to
+its commits. Those files are read whole (one ``git cat-file --batch``), only for a
+comparison with a free-form change and only at the commits the commit cache marks as
+having changed that file's free-form units (:data:`FILE_MARK`): a history without such
+changes costs nothing more.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
-from typing import Dict, Iterable, List, Optional, Set, Tuple
+from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
 
+from analyzer.history.freeform import aligned, changed, freeform_units
 from analyzer.history.git import unit_heading_ids
+from analyzer.project.files import BOM
 from analyzer.history.unit_cuts import cut, shared
 
 
@@ -67,7 +82,6 @@ def file_touches(files: Iterable[Tuple[str, Tuple[Optional[str], Optional[str]]]
     texts)``, and :data:`FILE_MARK` + each module whose free-form units differ
     (analyzer/history/freeform.py: a free-form unit's name depends on the comparison, so a commit is
     attributed the free-form changes of the files it changed them in)."""
-    from analyzer.history.freeform import changed
     from analyzer.project.loader import file_kind
 
     ids: Set[str] = set()
@@ -85,7 +99,6 @@ def worktree_touches(history, current: Optional[Dict[str, bytes]]) -> Dict[str, 
     file of the work tree, as the comparison read them; None when the memory dir is not
     plain (analyzer/history/worktree_blobs.py: the comparison reads it whole and reports what is
     wrong), which is attributed by Git's hunks, as before."""
-    from analyzer.project.files import BOM
     from analyzer.history.revisions import list_files
     from analyzer.history.worktree_blobs import blob_id, object_format
 
@@ -98,10 +111,7 @@ def worktree_touches(history, current: Optional[Dict[str, bytes]]) -> Dict[str, 
     changed = sorted(m for m in set(committed) | set(listing) if committed.get(m) != listing.get(m))
     blobs = repo.blobs(committed[m] for m in changed if m in committed)
 
-    def text(raw: Optional[bytes]) -> Optional[str]:  # what cannot be decoded, the diff refuses
-        return None if raw is None else raw[len(BOM) if raw.startswith(BOM) else 0:].decode("utf-8", "replace")
-
-    return {"worktree": file_touches((m, (text(blobs.get(committed.get(m, ""))), text(current.get(m))))
+    return {"worktree": file_touches((m, (_decode(blobs.get(committed.get(m, ""))), _decode(current.get(m))))
                                      for m in changed)}
 
 
@@ -119,3 +129,69 @@ def moved_touches(history, shas: List[str], worktree: bool, moved: Set[str]) -> 
     if worktree:
         found.update(history.touched_ids(["diff", "HEAD"]))
     return {sha: ids & moved for sha, ids in found.items() if ids & moved}
+
+
+def digest(text: str) -> str:
+    """The digest of a free-form unit's text, as the comparison's ``git_unit`` rows hold it
+    (analyzer/history/freeform.py ``pair_rows``)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def touch_rows(sha: str, module: str, before: Optional[str], after: Optional[str]) -> List[tuple]:
+    """``(sha, module, digest before, digest after)`` of each free-form unit of ``module``
+    whose text differs between two of its texts (None: the file is absent on that side)."""
+    return [(sha, module, digest(a[1]) if a else "", digest(b[1]) if b else "")
+            for a, b in aligned(freeform_units(before), freeform_units(after))]
+
+
+def _decode(raw: Optional[bytes]) -> Optional[str]:
+    # what cannot be decoded, the diff refuses
+    return None if raw is None else raw[len(BOM) if raw.startswith(BOM) else 0:].decode("utf-8", "replace")
+
+
+def read_texts(repo, names: Iterable[str]) -> Dict[str, Optional[bytes]]:
+    """name (``<commit>:<path>``) -> the bytes Git holds there, None when it has no such file
+    (a file the commit added or removed, a root commit's missing parent): one
+    ``git cat-file --batch`` call."""
+    wanted = sorted(set(names))
+    if not wanted:
+        return {}
+    out = repo._run(repo.top, ["cat-file", "--batch"],
+                    stdin=("\n".join(wanted) + "\n").encode("utf-8", "surrogateescape"))
+    found: Dict[str, Optional[bytes]] = {}
+    pos = 0
+    for name in wanted:
+        end = out.index(b"\n", pos)
+        header = out[pos:end].decode("utf-8", "replace")
+        fields = header.split(" ")
+        if len(fields) == 3 and fields[1] == "blob" and fields[2].isdigit():
+            size = int(fields[2])
+            found[name] = out[end + 1:end + 1 + size]
+            pos = end + 1 + size + 1
+        else:  # "<name> missing" (or not a blob): no such file on that side
+            found[name] = None
+            pos = end + 1
+    return found
+
+
+def freeform_touches(history, touched: Dict[str, Set[str]], modules: Set[str],
+                     worktree: Optional[Callable[[str], Optional[str]]] = None) -> List[tuple]:
+    """``git_commit_touch_free`` rows of the commits of ``touched`` (sha -> what the commit
+    cache says each changed) that changed the free-form units of one of ``modules``; with
+    ``worktree`` (module -> its text in the work tree, None when absent, as the comparison read
+    it), the work tree ("worktree") against HEAD too, every module compared (the work tree's
+    touches may come from Git's hunks, which do not name files whose free-form units changed)."""
+    folder = history.folder
+    jobs: List[Tuple[str, str, str, str]] = []  # (sha, module, name before, name after)
+    for sha, ids in touched.items():
+        if sha != "worktree":
+            jobs += [(sha, m, f"{sha}^:{folder}/{m}", f"{sha}:{folder}/{m}") for m in sorted(modules) if FILE_MARK + m in ids]
+    if worktree is not None:
+        jobs += [("worktree", m, f"HEAD:{folder}/{m}", "") for m in sorted(modules)]
+    texts = read_texts(history.repo, [name for job in jobs for name in job[2:] if name])
+    rows: List[tuple] = []
+    with shared():  # a version of a file is the after of one commit and the before of the next
+        for sha, module, before, after in jobs:
+            new = worktree(module) if sha == "worktree" else _decode(texts[after])
+            rows += touch_rows(sha, module, _decode(texts[before]), new)
+    return sorted(set(rows))

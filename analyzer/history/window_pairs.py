@@ -33,7 +33,8 @@ HANDED = ("change", "unit_before", "unit_after", "blindspot")
 READINGS = ("reading", "readiness", "r1_total", "r1_class", "r1_fails", "r2_rejected", "r2_uncertain", "restore",
             "r4_rate", "history_blindspot")
 # base facts given fresh on every run (git log and the request), never kept per commit
-FRESH = ("git_commit", "git_commit_trailer", "git_commit_reverts", "git_commit_touch", "git_commit_touch_file", "git_pair", "git_pair_commit",
+FRESH = ("git_commit", "git_commit_trailer", "git_commit_reverts", "git_commit_touch", "git_commit_touch_file", "git_commit_touch_free",
+         "git_pair", "git_pair_commit",
          "as_of", "agent_author_pattern", "memory_dir")
 # the modules whose code decides which facts a pair gets (analyzer/ relative)
 CODE = ("history/window_pairs.py", "history/window.py", "history/held_units.py", "history/held_twice.py",

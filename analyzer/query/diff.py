@@ -184,15 +184,21 @@ def diff_facts(root, memory_dir: str, result: DiffResult, program, use_cache: bo
         current = {m: t.encode("utf-8", "surrogateescape") for m, t in revisions[-1].project.texts.items()}
     commits, touched = range_commits(History(repo, memory_dir), result.base, result.head, use_cache, current)
     facts = comparison_facts(program, revisions, [(PAIR, "base", "head")], memory_dir, narrow, use_cache)
+    from analyzer.history.unit_touch import freeform_touches, moved_touches
+
     moved = {ident for _pair, _kind, ident, _module in facts["git_unit_reordered"]}
     if moved:  # a move leaves the text as it was: Git's hunks name the commits that moved it
-        from analyzer.history.unit_touch import moved_touches
-
         for sha, ids in moved_touches(History(repo, memory_dir), [c.sha for c in commits if len(c.parents) < 2],
                                       not head, moved).items():
             touched.setdefault(sha, set()).update(ids)
     for name, rows in commit_facts(commits, touched).items():
         facts.setdefault(name, []).extend(rows)
+    free = {row[3] for row in facts.get("git_unit", ()) if row[1] == "legacy"}
+    if free:  # which of the range's commits changed which free-form texts (analyzer/history/unit_touch.py)
+        facts["git_commit_touch_free"] = freeform_touches(History(repo, memory_dir), touched, free,
+                                                          None if head else revisions[-1].whole_text)
+        if any(row[0] == "worktree" for row in facts["git_commit_touch_free"]):
+            touched.setdefault("worktree", set())  # its free-form changes are its own
     order = {c.sha: n for n, c in enumerate(commits)}
     order["worktree"] = len(commits)
     facts["git_pair_commit"] = [(PAIR, sha, n + 1) for sha, n in order.items() if sha in touched or sha != "worktree"]

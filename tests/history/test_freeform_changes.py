@@ -184,25 +184,95 @@ def test_the_issue_story(tmp_path):
     assert (code, payload["findings"]) == (0, [])
 
 
-def test_a_confirmed_commit_does_not_vouch_for_an_earlier_unconfirmed_one_in_the_same_file(tmp_path):
-    """An agent rewrites one free-form rule (no trailer); a reviewer's confirmed commit then
-    rewrites another of the same file. Both units are attributed both commits (a free-form
-    unit's name depends on the comparison), and the autonomy check said CLEAR: the agent's
-    change passed on the reviewer's trailer. Now every commit of the file must be confirmed,
-    and the finding names the unconfirmed one; with both confirmed it is CLEAR."""
+@pytest.fixture(scope="module")
+def two_rewrites(tmp_path_factory):
+    """An agent rewrites one free-form rule of rules/release.md (commit A, no trailer); a
+    reviewer's confirmed commit B then rewrites another rule of the same file."""
+    repo = Repo(tmp_path_factory.mktemp("two") / "p")
+    base = repo.git("rev-parse", "HEAD").strip()
+    repo.edit("rules/release.md", "ship on Tuesday morning", "ship whenever it suits")
+    a = repo.commit("Loosen a release rule", author=AGENT)
+    repo.edit("rules/release.md", "Announce in #shop-releases", "Announce in #releases")
+    b = repo.commit("Rename the channel", trailers=("Memory-Confirmed-By: alice",))
+    return repo, base, a, b
+
+
+def test_each_free_form_unit_lists_only_the_commit_that_changed_its_text(two_rewrites):
+    """A commit touches a free-form unit only when the unit's text changes in it (issue 24
+    item 1): both units were attributed both commits (every commit of their file)."""
+    repo, base, a, b = two_rewrites
+    for head in ("HEAD", None):
+        for use_cache in (False, True):
+            result = run_diff(repo.root, MEM, base, head, use_cache=use_cache)
+            assert {c.ident: c.commits for c in result.changes} == \
+                {"rules/release.md#unit-1": [a], "rules/release.md#unit-2": [b]}
+
+
+def test_restoring_one_free_form_unit_is_not_refused_for_a_later_commit_to_another(two_rewrites):
+    """`restore --preview` of unit 1 at A's parent: B changed only unit 2, so there is no later
+    edit to lose (it was refused, MA-ROLLBACK-002 naming B, exit 1)."""
+    from analyzer.query.restore import run_restore
+
+    repo, base, a, b = two_rewrites
+    result = run_restore(repo.root, MEM, "rules/release.md#unit-1", base, use_cache=False)
+    assert (result.status, result.exit_code) == ("READY", 0), (result.failure, result.findings)
+    assert [f.code for f in result.findings] == []
+
+
+def test_a_confirmed_commit_does_not_vouch_for_an_earlier_unconfirmed_one_in_the_same_file(two_rewrites):
+    """The reviewer's trailer on B confirms unit 2 only; A's unit 1 is flagged (the autonomy
+    check said CLEAR once, when B's trailer confirmed every unit of the file, and then flagged
+    both units while every commit of the file had to be confirmed)."""
+    from test_attribution import cli
+
+    repo, base, a, b = two_rewrites
+    judge = ("check", "--autonomy", "confirm", "--reviewer", "alice", "--base", base)
+    code, payload = cli(repo.root, *judge)
+    assert code == 1 and [f["id"] for f in payload["findings"]] == ["rules/release.md#unit-1"]
+    code, payload = cli(repo.root, *judge[:-2], "--base", a)  # the confirmed commit alone
+    assert (code, payload["findings"]) == (0, [])
+
+
+def test_a_reviewer_who_rewrites_an_agents_free_form_change_confirms_it(tmp_path):
+    """Per-unit commits, as for a unit with an ID: the commit that introduced the unit's final
+    state confirms it. An agent rewrites a rule and a reviewer's confirmed commit rewrites the
+    same rule again: CLEAR (while every commit of the file had to be confirmed, it was
+    flagged for the agent's commit)."""
     from test_attribution import cli
 
     repo = Repo(tmp_path / "p")
     base = repo.git("rev-parse", "HEAD").strip()
     repo.edit("rules/release.md", "ship on Tuesday morning", "ship whenever it suits")
-    agent = repo.commit("Loosen a release rule", author=AGENT)
-    repo.edit("rules/release.md", "Announce in #shop-releases", "Announce in #releases")
-    repo.commit("Rename the channel", trailers=("Memory-Confirmed-By: alice",))
-    judge = ("check", "--autonomy", "confirm", "--reviewer", "alice", "--base", base)
-    code, payload = cli(repo.root, *judge)
-    assert code == 1 and sorted(f["id"] for f in payload["findings"]) == \
-        ["rules/release.md#unit-1", "rules/release.md#unit-2"]
-    assert all(f"commit {agent[:12]} changed free-form units of its file without a Memory-Confirmed-By trailer"
-               in f["message"] for f in payload["findings"])
-    code, payload = cli(repo.root, *judge[:-2], "--base", agent)  # the confirmed commit alone
+    repo.commit("Loosen a release rule", author=AGENT)
+    repo.edit("rules/release.md", "ship whenever it suits", "ship on Wednesday morning")
+    repo.commit("Settle the release day", trailers=("Memory-Confirmed-By: alice",))
+    code, payload = cli(repo.root, "check", "--autonomy", "confirm", "--reviewer", "alice", "--base", base)
     assert (code, payload["findings"]) == (0, [])
+
+
+def test_the_work_tree_touches_only_the_free_form_unit_it_changes(tmp_path):
+    """An uncommitted rewrite of bullet 2 is attributed to the work tree on bullet 2 alone."""
+    repo = Repo(tmp_path / "p")
+    base = repo.git("rev-parse", "HEAD").strip()
+    repo.edit("rules/release.md", "ship on Tuesday morning", "ship whenever it suits")
+    a = repo.commit("Loosen a release rule", author=AGENT)
+    repo.edit("rules/release.md", "Announce in #shop-releases", "Announce in #releases")
+    for use_cache in (False, True):
+        result = run_diff(repo.root, MEM, base, None, use_cache=use_cache)
+        assert {c.ident: c.commits for c in result.changes} == \
+            {"rules/release.md#unit-1": [a], "rules/release.md#unit-2": ["worktree"]}
+
+
+def test_without_texts_every_commit_of_the_file_must_be_confirmed(two_rewrites, monkeypatch):
+    """Where the texts tell no commit of a free-form unit, its file's commits stand, and then
+    each must be confirmed (fail closed): the reviewer's later commit to unit 2 does not vouch
+    for the agent's commit A, which the finding names, for both units."""
+    import analyzer.history.unit_touch as unit_touch
+    from test_attribution import cli
+
+    repo, base, a, b = two_rewrites
+    monkeypatch.setattr(unit_touch, "freeform_touches", lambda *args: [])
+    code, payload = cli(repo.root, "check", "--autonomy", "confirm", "--reviewer", "alice", "--base", base)
+    assert code == 1 and [f["id"] for f in payload["findings"]] == ["rules/release.md#unit-1", "rules/release.md#unit-2"]
+    assert all(f"commit {a[:12]} changed free-form units of its file without a Memory-Confirmed-By trailer"
+               in f["message"] for f in payload["findings"])
