@@ -9,6 +9,7 @@ from typing import List, Tuple
 from analyzer.commands.fleet_check import evaluate, prepare_all
 from analyzer.query.check_families import ORDER
 from analyzer.engine import ast
+from analyzer.query.constants import PROTOCOL_ID, WRITTEN, show_written, written_ids
 
 
 class RepositoryStopped(Exception):
@@ -47,19 +48,25 @@ def goal_rows(args, paths) -> Tuple[List[str], List[tuple]]:
     from analyzer.engine.syntax import parse_query
 
     goal = parse_query(args.goal)
-    repos, _facts, run = _run(args, paths, [goal.rel])
+    repos, facts, run = _run(args, paths, [goal.rel])
     rows = []
     for index, path in enumerate(repos):
+        found = []
         for tup in run.database(index).relation(goal.rel):
             binding = {}
-            if all(_matches(term, value, binding, ast) for term, value in zip(goal.args, tup)):
-                rows.append((path, *tup))
+            if all(_matches(term, value, binding) for term, value in zip(goal.args, tup)):
+                found.append(tup)
+        # IDs as this repository's files write them, as `analyze query` shows them
+        rows += [(path, *tup) for tup in show_written(found, written_ids(facts[index]))]
     names = [t.name if isinstance(t, ast.Var) else f"_{i}" for i, t in enumerate(goal.args)]
     return ["repository"] + names, rows
 
 
-def _matches(term, value, binding, ast) -> bool:
+def _matches(term, value, binding) -> bool:
     if isinstance(term, ast.Const):
+        # a protocol ID matches caselessly (§5.3): the facts key IDs casefolded
+        if isinstance(term.value, str) and isinstance(value, str) and PROTOCOL_ID.fullmatch(term.value):
+            return term.value.casefold() == value.casefold()
         return term.value == value
     if isinstance(term, ast.Var):
         return binding.setdefault(term.name, value) == value
@@ -68,20 +75,26 @@ def _matches(term, value, binding, ast) -> bool:
 
 def sql_rows(args, paths) -> Tuple[List[str], List[tuple]]:
     """``(columns, rows)`` of plain SQL over every relation (``repos`` maps repo to path)."""
-    repos, _facts, run = _run(args, paths, None)
+    repos, facts, run = _run(args, paths, None)
     if args.engine == "spark":  # Spark SQL over the run's views
         from analyzer.engine.sql.duck import engine_error
 
         run._put("repos", run.con.createDataFrame(list(enumerate(repos)), "repo INT, path STRING"))
         try:
             frame = run.con.sql(args.sql)
-            return list(frame.columns), [tuple(r) for r in frame.collect()]
+            return list(frame.columns), _as_written([tuple(r) for r in frame.collect()], facts)
         except Exception as exc:
             raise engine_error(exc) from None
     run.con.execute("CREATE TABLE repos (repo INTEGER, path VARCHAR)")
     run.con.executemany("INSERT INTO repos VALUES (?, ?)", list(enumerate(repos)))
     cursor = run.con.execute(args.sql)
-    return [d[0] for d in cursor.description], cursor.fetchall()
+    return [d[0] for d in cursor.description], _as_written(cursor.fetchall(), facts)
+
+
+def _as_written(rows: List[tuple], facts: list) -> List[tuple]:
+    """SQL rows with casefolded IDs as the files write them (a row need not name its repository:
+    the fleet's written forms together, the smallest where two repositories differ)."""
+    return show_written(rows, written_ids({rel: [t for f in facts for t in f.get(rel, ())] for rel in WRITTEN}))
 
 
 def export(args, paths) -> List[str]:

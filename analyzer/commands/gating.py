@@ -197,7 +197,8 @@ def apply(result: CheckResult, gate: Gate) -> CheckResult:
         at += len(family.findings)
         hidden = len(family.findings) - len(kept)
         families.append(dataclasses.replace(family, findings=kept, hidden=hidden,
-                                            shown_status=_shown_status(family, kept) if hidden else None))
+                                            shown_status=_shown_status(family, kept) if hidden else None,
+                                            shown_exit=_fails(kept, gate, _silent(family)) if hidden else None))
         if family.block == "merge" and result.merge is not None:
             count = len(result.merge.findings)
             merge = dataclasses.replace(result.merge, findings=[f for f, k in zip(result.merge.findings,
@@ -224,13 +225,23 @@ def _shown_status(family, kept: List[Finding]) -> str:
     return family.status
 
 
+def _silent(family) -> bool:
+    """A family that failed with nothing to show (fail closed: its exit stands whatever the gate hides)."""
+    return bool(family.exit_code and not family.findings and family.block != "merge")
+
+
 def _exit(result: CheckResult, shown: List[Finding], gate: Gate) -> int:
+    # fail closed: a family that failed with nothing to show (an unavailable merge review)
+    silent = any(_silent(f) for f in result.families) or \
+        (result.merge is not None and not result.merge.available and result.merge.exit_code)
+    return _fails(shown, gate, silent)
+
+
+def _fails(shown: List[Finding], gate: Gate, silent: bool) -> int:
+    """1 when a shown finding reaches --fail-on's level or something failed silently, else 0."""
     fail_on = gate.fail_on or "conflict"
     if fail_on == "never":
         return 0
-    # fail closed: a family that failed with nothing to show (an unavailable merge review)
-    silent = any(f.exit_code and not f.findings and f.block != "merge" for f in result.families) or \
-        (result.merge is not None and not result.merge.available and result.merge.exit_code)
     # a finding's gating rank (rules/vocab/gating.dl: a WARNING as a REVIEW, an ERROR as an
     # INVALID; an unknown word as a REVIEW) against the threshold's
     rank = vocab.ranks("status_rank", "severity_rank")

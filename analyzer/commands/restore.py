@@ -49,9 +49,19 @@ def run(args: argparse.Namespace) -> int:
         from analyzer.contract.output import emit_json
         from analyzer.render.restore_out import restore_payload
 
-        return emit_json("restore", "result", restore_payload(result)) or result.exit_code
+        return emit_json("restore", "result", restore_payload(result)) or _hint(args, result) or result.exit_code
     from analyzer.render.restore_out import render_restore_text
 
     out = render_restore_text(result)
     (sys.stdout if result.exit_code != 2 else sys.stderr).write(out)
+    _hint(args, result)
     return result.exit_code if result.exit_code in (0, 1, 2) else exitcodes.INTERNAL
+
+
+def _hint(args: argparse.Namespace, result) -> None:
+    """stderr: for an ID neither revision holds, the IDs it could be (a truncated or mistyped
+    ID), as ``show`` suggests them; the answer and exit status stand."""
+    if result.status == "UNKNOWN":
+        from analyzer.commands.indexing import unknown_id_hint
+
+        unknown_id_hint(args.preview, result.known)

@@ -36,9 +36,11 @@ class FamilyResult:
     # derived tuples a renderer shows as they are, by relation (the report's matrix and graph)
     relations: Dict[str, list] = field(default_factory=dict)
     # after --select/--ignore/--baseline hid some of its findings: how many, and the status
-    # word of what is left (text shows it; JSON keeps the rules' status and the gate summary)
+    # word of what is left and the exit status the gate gives what is left (text, Markdown and
+    # the github summary show them; JSON, SARIF and JUnit keep the rules' words and the gate summary)
     hidden: int = 0
     shown_status: Optional[str] = None
+    shown_exit: Optional[int] = None
 
 
 @dataclass

@@ -183,6 +183,12 @@ DEFAULT_MEMORY_DIR = "docs/memory"
 MEMORY_DIR_MISSING = "memory dir does not exist"  # check_memory_dir's answer for a dir that is not there
 
 
+def memory_dir_missing(project_root, memory_dir: str) -> str:
+    """The message of a missing memory dir, as every command words it: the path under the
+    root as given (``/abs/root/docs/memory``, or ``./docs/memory`` for ``--project-root .``)."""
+    return f"Memory directory missing: {os.path.join(str(project_root), memory_dir)}"
+
+
 def memory_dir_name(value: str) -> str:
     """``--memory-dir`` as commands use and show it: backslashes as slashes and trailing
     slashes dropped, the rest as given. An absolute path stays absolute (``/etc`` is shown as

@@ -11,7 +11,6 @@ symlink or not a regular file is an error, exit 2, never an OK check).
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
@@ -112,7 +111,7 @@ def open_request(request: CheckRequest):
     problem = files.check_memory_dir(root, memory_dir)
     if problem == files.MEMORY_DIR_MISSING:
         return request, CheckResult([], "INVALID", 1, failure=Failure(
-            "MA-MEMDIR", f"Memory directory missing: {os.path.join(root, memory_dir)}", Span(memory_dir), 1))
+            "MA-MEMDIR", files.memory_dir_missing(root, memory_dir), Span(memory_dir), 1))
     if problem is not None:
         return request, CheckResult([], "INVALID", 2, failure=Failure("MA-MEMDIR", f"Error: {problem}: {memory_dir}",
                                                                       Span(memory_dir)))

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from analyzer.contract.results import Failure
+from analyzer.project import files
 from analyzer.query.program import index_program
 from analyzer.core.span import Span
 
@@ -93,6 +94,8 @@ class Evaluation:
         if not rows:
             return None
         code, key, message, exit_code = rows[0]
+        if code == "MA-MEMDIR":  # the rules name the dir under the root; say it with the root, as check does
+            message = files.memory_dir_missing(self.request.project_root, key)
         where = self._failure_locations(code, key)
         return Failure(code, message, where[0], exit_code, where[1:])
 

@@ -18,6 +18,7 @@ from typing import List, Optional, Tuple
 from analyzer.contract.results import Failure, Finding
 from analyzer.history import freeform
 from analyzer.history.git import GitError, Repo
+from analyzer.history.revisions import UNIT_SOURCES, display_facts
 from analyzer.query.diff import DiffResult, diff_facts, select
 from analyzer.query.failures import git_failure
 
@@ -43,6 +44,7 @@ class RestoreResult:
     base_text: Optional[str] = None  # the unit at the base (None: it did not exist there)
     patch: str = ""
     findings: List[Finding] = field(default_factory=list)  # at: "commit <sha>" (:func:`commit_of`)
+    known: List[str] = field(default_factory=list)  # UNKNOWN: the IDs either revision holds, as written (hints)
 
 
 def run_restore(root, memory_dir: str, ident: str, base: str, head: Optional[str] = None,
@@ -63,6 +65,8 @@ def run_restore(root, memory_dir: str, ident: str, base: str, head: Optional[str
     db = facts.evaluate(program)
     select(db, result.diff, memory_dir, order)
     [(result.status, result.exit_code)] = db.relation("restore_status")
+    if result.status == "UNKNOWN":  # for a did-you-mean: what the ID could have been
+        result.known = sorted({row[-1] for r in revisions if r.rev in ("base", "head") for row in display_facts(r)})
     for kind, _ident, cls, sub in db.relation("restore_unit"):
         result.kind, result.cls, result.subkind = kind, cls, sub
     result.findings = sorted((Finding(code, "rollback", message, status=status, at=f"commit {sha}")
@@ -86,8 +90,6 @@ def _prefix(root) -> str:
 
 def _unit(project, kind: str, ident: str) -> Optional[Tuple[str, Tuple[int, int], str]]:
     """(module, (first, last non-blank line, 0-based), text) of a unit in a revision."""
-    from analyzer.history.revisions import UNIT_SOURCES
-
     placed, _shown, fixed = UNIT_SOURCES[kind]
     for fact in project.facts.relation_sets().get(placed, ()):
         found, module, ordinal = (fact[0], fixed, fact[1]) if fixed else fact

@@ -2,7 +2,7 @@
 the convention of compilers, ruff and flake8 that editors and terminals turn into links.
 
 Paths are relative to the project root; a finding with no location prints ``CODE message``
-alone. A last line gives the count and the overall status (of what a filtered run shows). Only the order and the words of the
+alone. With ``--introduced`` the parenthesis also says where the finding started. A last line gives the count and the overall status (of what a filtered run shows). Only the order and the words of the
 result are used: nothing is decided here.
 """
 
@@ -14,13 +14,15 @@ from analyzer.render import findings as common
 
 
 def line(finding: Finding) -> str:
-    """One finding as ``path:line:col: CODE message (WORD)``; merge-review lines say their revision."""
+    """One finding as ``path:line:col: CODE message (WORD)``; merge-review lines say their
+    revision, and ``check --introduced`` where the finding started, as the text's block does."""
     where = ""
     if finding.locations:
         first = finding.locations[0]
         where = f"{first.path}:{first.line}:{first.col}: "
-    note = common.revision_note(finding, 0)
-    tail = f" ({common.word(finding)}{'; ' + note if note else ''})" if common.word(finding) or note else ""
+    intro = getattr(finding, "introduced", None)
+    notes = [common.word(finding), common.revision_note(finding, 0), intro.words() if intro is not None else ""]
+    tail = f" ({'; '.join(n for n in notes if n)})" if any(notes) else ""
     return f"{where}{finding.code} {' '.join(finding.message.split())}{tail}"
 
 

@@ -51,12 +51,17 @@ def command(finding: Finding, prefix: str) -> str:
 
 
 def render_github(result: CheckResult, prefix: str = "") -> str:
-    """Every finding's command, then a ``::notice`` with the overall status (or the error)."""
+    """Every finding's command, then a ``::notice`` with the overall status (or the error); a
+    filtered run's notice gives the status of what it shows and how many findings were hidden."""
     if result.failure is not None:
         where = (f"file={escape_property(prefix + result.failure.where.path)},line={result.failure.where.line},col={result.failure.where.col},"
                  if result.failure.where.path else "")  # a Git failure: no file is at fault
         return f"::error {where}title={escape_property(result.failure.code)}::{escape_data(result.failure.message)}\n"
     lines = [command(f, prefix) for f in common.all_findings(result)]
-    families = ", ".join(f"{f.name} {f.status}" for f in result.families)
-    lines.append(f"::notice title=memory-analyzer::{escape_data(f'check {result.status} (exit {result.exit_code}): {families}')}")
+    # a filtered run: the status of what is shown (as the text), and how much the gate hid
+    families = ", ".join(f"{f.name} {f.shown_status or f.status}" for f in result.families)
+    summary = f"check {result.shown_status or result.status} (exit {result.exit_code}): {families}"
+    if result.gate is not None and result.gate["hidden"]:
+        summary += f"; {result.gate['hidden']} finding(s) hidden by --select/--ignore/--baseline"
+    lines.append(f"::notice title=memory-analyzer::{escape_data(summary)}")
     return "\n".join(lines) + "\n"

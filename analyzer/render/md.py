@@ -49,7 +49,8 @@ def link(location: Location, prefix: str, base: str) -> str:
 
 
 def status_section(result: CheckResult) -> List[str]:
-    """One row per family: status, findings per level, exit status; then the overall row."""
+    """One row per family: status, findings per level, exit status; then the overall row. A
+    filtered run's rows give the status and exit of what they show, as the text does."""
     levels = vocab.level_ranks()  # error, warning, note (rules/vocab/levels.dl)
     counts: Dict[str, Dict[str, int]] = {f.name: dict.fromkeys(levels, 0) for f in result.families}
     for finding in common.all_findings(result):
@@ -57,10 +58,12 @@ def status_section(result: CheckResult) -> List[str]:
     lines = ["## Status", "", "| family | status | errors | warnings | notes | exit |", "| --- | --- | ---: | ---: | ---: | ---: |"]
     for family in result.families:
         c = counts[family.name]
-        lines.append(f"| {family.name} | {family.status} | {c['error']} | {c['warning']} | {c['note']} | {family.exit_code} |")
+        exit_code = family.exit_code if family.shown_exit is None else family.shown_exit
+        lines.append(f"| {family.name} | {family.shown_status or family.status} | {c['error']} | {c['warning']} "
+                     f"| {c['note']} | {exit_code} |")
     total = {level: sum(c[level] for c in counts.values()) for level, _ in LEVEL_COLUMNS}
-    lines.append(f"| **overall** | **{result.status}** | {total['error']} | {total['warning']} | {total['note']} "
-                 f"| **{result.exit_code}** |")
+    lines.append(f"| **overall** | **{result.shown_status or result.status}** | {total['error']} | {total['warning']} "
+                 f"| {total['note']} | **{result.exit_code}** |")
     if result.gate is not None:
         lines += ["", f"{result.gate['hidden']} finding(s) hidden by --select/--ignore/--baseline; the exit status is "
                       f"--fail-on {result.gate['fail_on']}'s."]

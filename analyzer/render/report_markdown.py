@@ -100,7 +100,7 @@ def render_report_markdown(report: Report, prefix: str = "", base: str = "", lim
     report without the report's relations (``report.full`` false: a diff or autonomy result
     in check's formats) has the status and the findings only."""
     result = report.check
-    lines = [f"# memory-analyzer {command}: {result.status}", ""]
+    lines = [f"# memory-analyzer {command}: {result.shown_status or result.status}", ""]
     if result.failure is not None:
         return md.fit(lines + md.error_section(result, prefix), limit)
     parts = [md.status_section(result)]

@@ -81,7 +81,10 @@ def test_markdown_findings_follow_the_gate(tmp_path, clean_env):
     assert status == 0 and "hidden by --select" in err
     codes = set(re.findall(r"^- \*\*(MC-[A-Z]+-\d+)\*\*", out, flags=re.M))
     assert codes == {"MC-ROUTING-005"}
-    assert "| **overall** | **INVALID** | 0 | 1 | 0 | **0** |" in out  # counts and exit are the gate's
+    # status, counts and exit are those of what is shown: no family FAILED/INVALID over nothing shown
+    assert out.startswith("# memory-analyzer check: OK\n")
+    assert "| **overall** | **OK** | 0 | 1 | 0 | **0** |" in out
+    assert "| legacy | OK | 0 | 0 | 0 | 0 |" in out and "| conflicts | CLEAR | 0 | 0 | 0 | 0 |" in out
     assert "23 finding(s) hidden by --select/--ignore/--baseline" in out  # 13 of them the legacy family's
     assert "## Routing matrix" in out and "```mermaid" in out  # the graph is the rules', not gated
     baseline = tmp_path / "base.json"
@@ -89,6 +92,22 @@ def test_markdown_findings_follow_the_gate(tmp_path, clean_env):
     out, _, status = run_inproc(["check", "--all", "--format", "markdown", "--baseline", str(baseline),
                                  "--project-root", str(root)])
     assert status == 0 and "## Findings\n\nNo findings." in out
+
+
+def test_filtered_github_notice_gives_the_status_of_what_it_shows(tmp_path, clean_env):
+    """The notice said `check INVALID (exit 0): ... legacy FAILED` over one WARNING shown."""
+    root = copy_example(tmp_path)
+    out, _, status = run_inproc(["check", "--all", "--format", "github", "--select", "MC-ROUTING",
+                                 "--project-root", str(root)])
+    notice = out.splitlines()[-1]
+    assert status == 0 and notice.startswith("::notice title=memory-analyzer::check OK (exit 0): routing OK"), notice
+    assert "FAILED" not in notice and "INVALID" not in notice and "conflicts CLEAR" in notice
+    assert notice.endswith("; 23 finding(s) hidden by --select/--ignore/--baseline")
+    out, _, status = run_inproc(["check", "--all", "--format", "github", "--select", "MC-FRESH",
+                                 "--project-root", str(root)])
+    notice = out.splitlines()[-1]
+    assert status == 1 and "check FAILED (exit 1)" in notice  # an ERROR shown: it reaches --fail-on conflict
+    assert "freshness FAILED" in notice and "legacy OK" in notice
 
 
 def test_diff_markdown_has_no_project_sections(tmp_path, clean_env):

@@ -101,6 +101,20 @@ def test_report_query_and_sarif_per_repository(tmp_path):
     assert sarif["version"] == "2.1.0" and sarif["runs"][0]["results"]
 
 
+def test_query_shows_ids_as_written_and_matches_them_caselessly():
+    """Fleet query answered `mc-area-...` (the facts' casefolded keys) where `analyze query`
+    shows `MC-AREA-...` as the files write it, and a goal ID in the written case matched nothing."""
+    code, out, _ = run("fleet", "query", EXAMPLE, "--goal", 'entry(I, "rules/copy.md", _, _, _)', "--format", "json")
+    assert code == 0 and json.loads(out)["rows"] == [[EXAMPLE, "MC-AREA-20260907-93a4b5c6", "rules/copy.md",
+                                                      "AREA", "active", "project"]]
+    code, out, _ = run("fleet", "query", EXAMPLE, "--goal", 'entry("MC-AREA-20260907-93A4B5C6", M, _, _, _)',
+                       "--format", "json")
+    assert code == 0 and [r[2] for r in json.loads(out)["rows"]] == ["rules/copy.md"]
+    code, out, _ = run("fleet", "query", EXAMPLE, NOTEBOOK, "--sql",
+                       "SELECT id FROM entry WHERE module = 'rules/copy.md'", "--format", "json")
+    assert code == 0 and json.loads(out)["rows"] == [["MC-AREA-20260907-93a4b5c6"]]
+
+
 def test_the_json_document_places_each_rendered_result_as_encoding_it_would():
     # the repositories' texts are rendered in the workers and placed into the document as
     # text: the bytes must be those of encoding the whole parsed document (indent 2, ASCII)

@@ -57,6 +57,11 @@ def test_each_finding_names_where_it_started(history):
     assert {"commit": shas["unsafe"], "age": 2, "exact": True} in props and None not in props
     markdown = check(repo.root, "--introduced", "--format", "markdown").stdout
     assert f"(introduced by {shas['unsafe'][:12]} (2 commits before HEAD))" in markdown
+    # concise said nothing of it: each finding's line now ends with where it started
+    concise = check(repo.root, "--introduced", "--format", "concise").stdout.splitlines()
+    assert any(l.endswith(f"; introduced by {shas['unsafe'][:12]} (2 commits before HEAD))")
+               and "MC-CON-20260902-3d4e5f60" in l for l in concise), concise
+    assert all("introduced by" in l or "present" in l for l in concise[:-1]) and concise[-1].startswith("Found ")
     # without the option, nothing of it
     plain = json.loads(check(repo.root, "--format", "json").stdout)
     assert all("introduced" not in f for f in plain["findings"])

@@ -71,6 +71,21 @@ def test_unchanged_unknown_and_read_only(history):
     assert tree_state(repo.root) == before
 
 
+def test_an_unknown_id_gets_a_did_you_mean(history, capsys):
+    """`restore --preview` of a mistyped or truncated ID said only "neither revision holds this
+    ID"; it now suggests the ID as show does (the answer and exit 2 stand)."""
+    from analyzer.commands.cli import main
+
+    repo, shas = history
+    typo = CENTS[:-1] + ("0" if CENTS[-1] != "0" else "1")
+    for given, hint in ((typo, f"hint: did you mean {CENTS!r}?"), (CENTS[:-4], f"hint: IDs that start with {CENTS[:-4]}: ")):
+        for fmt in ("text", "json"):
+            code = main(["restore", "--preview", given, "--base", shas["init"], "--format", fmt,
+                         "--project-root", str(repo.root)])
+            err = capsys.readouterr().err
+            assert code == 2 and hint in err, (given, fmt, err)
+
+
 def test_blindspot_names_where(tmp_path):
     # no restore of a unit whose change cannot be read; the text says where, as diff does
     repo = Repo(tmp_path / "p")

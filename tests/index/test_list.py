@@ -108,7 +108,10 @@ def test_undecodable_file_is_refused(cli, acme):
 
 def test_missing_memory_dir(cli, acme):
     code, out, err = cli("list", "--memory-dir", "docs/nowhere")
-    assert (code, out, err.strip()) == (1, "", "Memory directory missing: docs/nowhere")
+    # the path as check words it (the root as given, then the dir), not only "docs/nowhere"
+    assert (code, out, err.strip()) == (1, "", f"Memory directory missing: {acme}/docs/nowhere")
+    check = cli("check", "--memory-dir", "docs/nowhere")
+    assert check[0] == 1 and (check[1] + check[2]).strip() == err.strip()
     code, data, _ = cli.json("list", "--memory-dir", "docs/nowhere")
     assert code == 1 and data["status"] == "FAILED" and data["exit_code"] == 1
 
