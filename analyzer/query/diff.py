@@ -17,6 +17,7 @@ from analyzer.contract.results import Failure, Finding
 from analyzer.core import lifetime
 from analyzer.core.span import Span
 from analyzer.history.git import FileError, GitError, History, Repo
+from analyzer.history.unit_touch import freeform_touches, moved_touches
 from analyzer.project import vocab
 from analyzer.query.failures import git_failure
 
@@ -184,8 +185,6 @@ def diff_facts(root, memory_dir: str, result: DiffResult, program, use_cache: bo
         current = {m: t.encode("utf-8", "surrogateescape") for m, t in revisions[-1].project.texts.items()}
     commits, touched = range_commits(History(repo, memory_dir), result.base, result.head, use_cache, current)
     facts = comparison_facts(program, revisions, [(PAIR, "base", "head")], memory_dir, narrow, use_cache)
-    from analyzer.history.unit_touch import freeform_touches, moved_touches
-
     moved = {ident for _pair, _kind, ident, _module in facts["git_unit_reordered"]}
     if moved:  # a move leaves the text as it was: Git's hunks name the commits that moved it
         for sha, ids in moved_touches(History(repo, memory_dir), [c.sha for c in commits if len(c.parents) < 2],
