@@ -267,11 +267,11 @@ def test_without_texts_every_commit_of_the_file_must_be_confirmed(two_rewrites, 
     """Where the texts tell no commit of a free-form unit, its file's commits stand, and then
     each must be confirmed (fail closed): the reviewer's later commit to unit 2 does not vouch
     for the agent's commit A, which the finding names, for both units."""
-    import analyzer.history.unit_touch as unit_touch
+    import analyzer.query.diff as diff
     from test_attribution import cli
 
     repo, base, a, b = two_rewrites
-    monkeypatch.setattr(unit_touch, "freeform_touches", lambda *args: [])
+    monkeypatch.setattr(diff, "freeform_touches", lambda *args: [])  # the name diff_facts calls
     code, payload = cli(repo.root, "check", "--autonomy", "confirm", "--reviewer", "alice", "--base", base)
     assert code == 1 and [f["id"] for f in payload["findings"]] == ["rules/release.md#unit-1", "rules/release.md#unit-2"]
     assert all(f"commit {a[:12]} changed free-form units of its file without a Memory-Confirmed-By trailer"
