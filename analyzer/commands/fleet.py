@@ -16,7 +16,8 @@ import sys
 
 from analyzer.core import exitcodes
 
-EXTRAS = {"duckdb": ("fleet", ("duckdb", "pyarrow")), "spark": ("spark", ("pyspark", "sqlglot"))}
+# numpy: DuckDB registers Python functions (our builtins in SQL) only with it installed
+EXTRAS = {"duckdb": ("fleet", ("duckdb", "pyarrow", "numpy")), "spark": ("spark", ("pyspark", "sqlglot"))}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -206,7 +206,7 @@ _OTHER: Dict[str, tuple] = {
                   "the output is incomplete",
                   "write to a regular file outside the memory dir and .git, one per --output, on a device with "
                   "space left."),
-    "MA-FLEET-EXTRA": ("`analyze fleet` needs the optional extra `[fleet]` (duckdb, pyarrow), which is not "
+    "MA-FLEET-EXTRA": ("`analyze fleet` needs the optional extra `[fleet]` (duckdb, pyarrow, numpy), which is not "
                        "installed",
                        "pip install 'memory-custodian-analyzer[fleet]'."),
     "MA-FLEET-INPUT": ("a fleet source is neither a directory nor a file listing repository paths, or a "

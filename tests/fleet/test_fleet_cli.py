@@ -43,6 +43,20 @@ def test_a_missing_extra_names_the_extra_and_exits_2(monkeypatch):
     assert "MA-FLEET-EXTRA" in err and "[fleet]" in err and "duckdb" in err
 
 
+def test_numpy_is_part_of_the_fleet_extra(monkeypatch):
+    """DuckDB refuses our SQL builtins (Python functions) without numpy: an install of duckdb
+    and pyarrow alone was an internal error (exit 3), not the extra's refusal."""
+    import importlib.util
+
+    from analyzer.commands import fleet
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(fleet.importlib.util, "find_spec", lambda name: None if name == "numpy" else real(name))
+    code, out, err = run("fleet", "check", EXAMPLE)
+    assert code == 2 and out == ""
+    assert "MA-FLEET-EXTRA" in err and "[fleet]" in err and "numpy" in err
+
+
 def test_a_listing_naming_no_directory_is_refused_at_its_line(tmp_path):
     listing = tmp_path / "fleet.txt"
     listing.write_text(f"# two repositories\n{EXAMPLE}\nnowhere\n", encoding="utf-8")
