@@ -28,6 +28,7 @@ from __future__ import annotations
 import gc
 import os
 import signal
+import sys
 import threading
 import time
 from contextlib import contextmanager
@@ -112,6 +113,7 @@ class Limits:
 
 _ACTIVE: List["Watchdog"] = []  # watchdogs whose limits the timer enforces (innermost last)
 _PREVIOUS: list = []  # the SIGALRM handler and timer we replaced, restored when none is active
+_HOOK: list = []  # the sys.unraisablehook we wrapped (see _keep_limit_errors), restored likewise
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
@@ -234,6 +236,18 @@ def _on_tick(_signum, frame) -> None:
         dog.check()
 
 
+def _keep_limit_errors(unraisable) -> None:
+    """``sys.unraisablehook`` while a watchdog is armed. A tick can land in code whose
+    exceptions Python cannot propagate (a finalizer, a generator closed as it is freed, a
+    garbage-collector callback :func:`_inside_gc_callback` did not see) and prints them as
+    "Exception ignored". A limit error lost there is not lost: the watchdog remembered it
+    (``_tripped``) and its next check raises it again where it can propagate. Anything else
+    goes to the hook that was installed before."""
+    if isinstance(unraisable.exc_value, EvaluationLimitError) and any(d._tripped for d in _ACTIVE):
+        return
+    (_HOOK[0] if _HOOK else sys.__unraisablehook__)(unraisable)
+
+
 def _inside_gc_callback(frame) -> bool:
     """Whether the tick interrupted a garbage-collector callback (``gc.callbacks``, which
     Hypothesis and profilers install). The collector swallows an exception raised there
@@ -259,6 +273,8 @@ def _arm(dog: Watchdog) -> bool:
         # the first tick no later than the deadline: a bound shorter than a tick is met too
         first = TICK if dog.deadline is None else min(TICK, max(dog.deadline - time.monotonic(), 1e-4))
         _PREVIOUS[:] = [handler, signal.setitimer(signal.ITIMER_REAL, first, TICK)]
+        _HOOK[:] = [sys.unraisablehook]
+        sys.unraisablehook = _keep_limit_errors
     _ACTIVE.append(dog)
     return True
 
@@ -275,6 +291,8 @@ def _disarm(dog: Watchdog) -> None:
                 handler, (delay, interval) = _PREVIOUS
                 signal.signal(signal.SIGALRM, handler)
                 del _PREVIOUS[:]
+                if _HOOK:
+                    sys.unraisablehook = _HOOK.pop()
                 if delay:
                     signal.setitimer(signal.ITIMER_REAL, delay, interval)
             return

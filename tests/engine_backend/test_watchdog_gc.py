@@ -37,3 +37,30 @@ def test_a_limit_reached_inside_a_gc_callback_is_raised_outside_it(monkeypatch):
     finally:
         gc.callbacks.remove(slow_callback)
     assert [type(u.exc_value).__name__ for u in lost] == []
+
+
+def test_a_limit_error_a_finalizer_swallows_is_kept_for_the_next_check(monkeypatch):
+    """A tick can land in a finalizer (a generator closed as it is freed), whose exception
+    Python prints as "Exception ignored" and drops. While a watchdog is armed such a limit
+    error goes nowhere (the watchdog raises it again at its next check); any other
+    exception still reaches the hook installed before."""
+    from analyzer.engine.limits import Watchdog
+
+    class Raises:
+        def __init__(self, exc):
+            self.exc = exc
+
+        def __del__(self):
+            raise self.exc
+
+    lost = []
+    monkeypatch.setattr(sys, "unraisablehook", lost.append)
+    dog = Watchdog(Limits(timeout_s=60))
+    with dog.watching():
+        limit = dog.error("limit timeout=60s exceeded")
+        Raises(limit)  # freed at once: its __del__ raises into the unraisable hook
+        Raises(ValueError("not ours"))
+        with pytest.raises(EvaluationLimitError, match="timeout=60s"):
+            dog.check()  # the remembered error, raised where it can propagate
+    assert [type(u.exc_value).__name__ for u in lost] == ["ValueError"]
+    assert sys.unraisablehook == lost.append  # restored when the watchdog is disarmed
