@@ -207,11 +207,13 @@ def apply(result: CheckResult, gate: Gate) -> CheckResult:
     shown = [f for f, k in zip(findings, keep) if k]
     summary = {"fail_on": gate.fail_on or "conflict", "select": list(gate.select), "ignore": list(gate.ignore),
                "baseline": gate.baseline, "hidden": len(findings) - len(shown)}
-    from analyzer.query.check import combine  # the one ranking of family statuses (loads the query layer)
+    overall = None
+    if summary["hidden"]:  # only a filtered run shows a status of its own
+        from analyzer.query.check import combine  # the one ranking of family statuses (loads the query layer)
 
-    overall = combine([dataclasses.replace(f, status=f.shown_status or f.status) for f in families]).status
+        overall = combine([dataclasses.replace(f, status=f.shown_status or f.status) for f in families]).status
     return dataclasses.replace(result, families=families, merge=merge, exit_code=_exit(result, shown, gate),
-                               gate=summary, shown_status=overall if summary["hidden"] else None)
+                               gate=summary, shown_status=overall)
 
 
 def _shown_status(family, kept: List[Finding]) -> str:

@@ -45,6 +45,8 @@ def covers(rel: str) -> bool:
     is one the fingerprint hashes, were it there (:data:`SHIPPED`)."""
     kind, _, rest = rel.partition("/")
     path = PurePosixPath(rest)
+    if any(part in (".", "..") for part in path.parts):  # `*` would match them: a file outside the hashed set
+        return False
     return any(len(path.parts) == len(PurePosixPath(pattern).parts) and path.match(pattern)
                for pattern in SHIPPED.get(kind, ()))
 

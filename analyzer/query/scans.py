@@ -92,7 +92,8 @@ class _Stored:
     def __init__(self, project) -> None:
         version = facts_cache.extractor_version()  # covers analyzer/project/extract/{secrets,hidden}.py
         self.prefix = f"scans-2\0{version}\0".encode()
-        where = f"scan-bundle-2\0{version}\0{project.root}\0{project.memory_dir}"
+        # the real path: one relative root opened from two directories is two projects
+        where = f"scan-bundle-2\0{version}\0{os.path.realpath(project.root)}\0{project.memory_dir}"
         self.key = hashlib.sha256(where.encode("utf-8", "surrogatepass")).hexdigest()
         self.found = facts_cache.FACTS.get_marshal(self.key, _valid) or {}
         self.used: Dict[str, tuple] = {}  # text digest -> scans, of this run's texts
