@@ -276,3 +276,46 @@ def test_without_texts_every_commit_of_the_file_must_be_confirmed(two_rewrites, 
     assert code == 1 and [f["id"] for f in payload["findings"]] == ["rules/release.md#unit-1", "rules/release.md#unit-2"]
     assert all(f"commit {a[:12]} changed free-form units of its file without a Memory-Confirmed-By trailer"
                in f["message"] for f in payload["findings"])
+
+
+def test_a_confirmed_commit_to_a_copy_of_a_text_does_not_vouch_for_the_agent_that_wrote_it(tmp_path):
+    """Texts are a free-form unit's only identity, so a later commit that removes a copy of the
+    same text elsewhere in its file joins the unit's trail of texts (the last commit on it was
+    taken as the one that made its final state). The agent rewrites rule 1 into the text of
+    rule 3 (commit A, no trailer); a reviewer's confirmed commit B removes rule 3, the copy:
+    A must still be confirmed (the check said CLEAR, exit 0)."""
+    from test_attribution import cli
+
+    repo = Repo(tmp_path / "p")
+    copy = "- Freeze merges during the release window.\n"
+    repo.edit("rules/release.md", "changelog section.\n", "changelog section.\n" + copy)
+    base = repo.commit("A third release rule")
+    repo.edit("rules/release.md", "- Cut the release branch on Monday, ship on Tuesday morning.\n", copy)
+    a = repo.commit("Rewrite the first rule", author=AGENT)
+    text = repo.path("rules/release.md").read_text(encoding="utf-8")
+    repo.write("rules/release.md", text[:text.rindex(copy)] + text[text.rindex(copy) + len(copy):])
+    repo.commit("Drop the duplicate rule", trailers=("Memory-Confirmed-By: alice",))
+    code, payload = cli(repo.root, "check", "--autonomy", "confirm", "--reviewer", "alice", "--base", base)
+    assert code == 1 and payload["findings"]
+    assert all(a[:12] in f["message"] for f in payload["findings"])
+
+
+def test_a_confirmed_commit_that_passes_through_an_old_text_does_not_vouch_for_the_agent(tmp_path):
+    """No copy at any one time: the agent rewrites rule 1 (commit A); a reviewer's confirmed
+    commit B rewrites rule 2 into rule 1's old text and C rewrites that again. B and C join
+    rule 1's trail of texts through its old text; A, which made its final text, is flagged
+    (the check said CLEAR, exit 0)."""
+    from test_attribution import cli
+
+    repo = Repo(tmp_path / "p")
+    base = repo.git("rev-parse", "HEAD").strip()
+    old = "- Cut the release branch on Monday, ship on Tuesday morning.\n"
+    repo.edit("rules/release.md", old, "- Cut the release branch on Monday, ship when it is green.\n")
+    a = repo.commit("Loosen the first rule", author=AGENT)
+    repo.edit("rules/release.md", "- Announce in #shop-releases with the changelog section.\n", old)
+    repo.commit("Reuse the old wording", trailers=("Memory-Confirmed-By: alice",))
+    repo.edit("rules/release.md", old, "- Announce in #releases.\n")
+    repo.commit("Rename the channel", trailers=("Memory-Confirmed-By: alice",))
+    code, payload = cli(repo.root, "check", "--autonomy", "confirm", "--reviewer", "alice", "--base", base)
+    assert code == 1 and payload["findings"]
+    assert any(a[:12] in f["message"] or f["id"] == "rules/release.md#unit-1" for f in payload["findings"])
