@@ -36,7 +36,7 @@ from collections import Counter
 from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 from analyzer.history.freeform import aligned, changed, freeform_units
-from analyzer.history.git import unit_heading_ids
+from analyzer.history.git import _one_line_names, unit_heading_ids
 from analyzer.project.files import BOM
 from analyzer.history.unit_cuts import cut, shared
 
@@ -156,6 +156,8 @@ def read_texts(repo, names: Iterable[str]) -> Dict[str, Optional[bytes]]:
     wanted = sorted(set(names))
     if not wanted:
         return {}
+    _one_line_names(wanted)  # a name with a line break would shift every later answer
+    # a partial clone's missing blob is Git's error (exit 128, GitError): never taken as absent
     out = repo._run(repo.top, ["cat-file", "--batch"],
                     stdin=("\n".join(wanted) + "\n").encode("utf-8", "surrogateescape"))
     found: Dict[str, Optional[bytes]] = {}
