@@ -34,6 +34,13 @@ def freeform_units(text: Optional[str]) -> List[Unit]:
     return list(cut(text)[1]) if text else []
 
 
+def digest(text: str) -> str:
+    """The digest of a free-form unit's text, as the comparison's ``git_unit`` rows and the
+    commits' ``git_commit_touch_free`` rows hold it (one definition: the rules follow a unit's
+    texts from one to the other, so the two must never differ)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
 def name(module: str, ordinal: int) -> str:
     """A free-form unit's name (§5.11): ``<file>#unit-<n>``."""
     return f"{module}#unit-{ordinal}"
@@ -69,8 +76,7 @@ def pair_rows(before_rev: str, after_rev: str, texts: Dict[str, Tuple[Optional[s
             ident = name(module, (b or a)[0])
             for rev, unit in ((before_rev, a), (after_rev, b)):
                 if unit is not None:
-                    digest = hashlib.sha256(unit[1].encode("utf-8", "surrogatepass")).hexdigest()
-                    units.append((rev, KIND, ident.casefold(), module, digest, unit[2]))
+                    units.append((rev, KIND, ident.casefold(), module, digest(unit[1]), unit[2]))
                     display.append((rev, KIND, ident.casefold(), ident))
     return units, display
 

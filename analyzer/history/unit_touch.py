@@ -31,11 +31,10 @@ changes costs nothing more.
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
 from typing import Callable, Dict, Iterable, List, Optional, Set, Tuple
 
-from analyzer.history.freeform import aligned, changed, freeform_units
+from analyzer.history.freeform import aligned, changed, digest, freeform_units
 from analyzer.history.git import _one_line_names, unit_heading_ids
 from analyzer.project.files import BOM
 from analyzer.history.unit_cuts import cut, shared
@@ -80,8 +79,9 @@ def patch_touches(patches: Dict[str, Dict[str, Tuple[Optional[str], Optional[str
 def file_touches(files: Iterable[Tuple[str, Tuple[Optional[str], Optional[str]]]]) -> Set[str]:
     """The IDs whose units differ between the ``(before, after)`` texts of each ``(module,
     texts)``, and :data:`FILE_MARK` + each module whose free-form units differ
-    (analyzer/history/freeform.py: a free-form unit's name depends on the comparison, so a commit is
-    attributed the free-form changes of the files it changed them in)."""
+    (analyzer/history/freeform.py: a free-form unit's name depends on the comparison, so the
+    commit cache marks the file, and :func:`freeform_touches` later says which of its texts the
+    commit changed)."""
     from analyzer.project.loader import file_kind
 
     ids: Set[str] = set()
@@ -129,12 +129,6 @@ def moved_touches(history, shas: List[str], worktree: bool, moved: Set[str]) -> 
     if worktree:
         found.update(history.touched_ids(["diff", "HEAD"]))
     return {sha: ids & moved for sha, ids in found.items() if ids & moved}
-
-
-def digest(text: str) -> str:
-    """The digest of a free-form unit's text, as the comparison's ``git_unit`` rows hold it
-    (analyzer/history/freeform.py ``pair_rows``)."""
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def touch_rows(sha: str, module: str, before: Optional[str], after: Optional[str]) -> List[tuple]:

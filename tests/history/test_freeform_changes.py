@@ -3,8 +3,9 @@ free-form (legacy, §5.11) unit and a file the manifest does not declare are cha
 `analyze diff`, named `<file>#unit-<n>` (n: the unit's place among all units of its file)
 and classified like any unit: removed D/hard, added A/legacy, rewritten C/inplace (a
 reversal of meaning cannot be told from a rewording: docs/decisions.md). Their commits are
-those that changed the file's free-form units, so `check --autonomy confirm` asks for their
-confirmation."""
+those that changed their own text (followed through the texts each commit changed; every
+commit of the file only where the texts tell none), so `check --autonomy confirm` asks for
+their confirmation."""
 
 import json
 
