@@ -320,3 +320,23 @@ def test_a_confirmed_commit_that_passes_through_an_old_text_does_not_vouch_for_t
     code, payload = cli(repo.root, "check", "--autonomy", "confirm", "--reviewer", "alice", "--base", base)
     assert code == 1 and payload["findings"]
     assert any(a[:12] in f["message"] or f["id"] == "rules/release.md#unit-1" for f in payload["findings"])
+
+
+def test_an_unlisted_name_beside_a_reviewer_on_the_last_commit_is_not_named_as_the_only_one(tmp_path):
+    """The last commit on the unit's trail carries a reviewer's trailer and another name's: the
+    finding names the agent's commit only, not "Memory-Confirmed-By: bob, who is not a
+    configured reviewer" (false: alice on the same commit is one)."""
+    from test_attribution import cli
+
+    repo = Repo(tmp_path / "p")
+    copy = "- Freeze merges during the release window.\n"
+    repo.edit("rules/release.md", "changelog section.\n", "changelog section.\n" + copy)
+    base = repo.commit("A third release rule")
+    repo.edit("rules/release.md", "- Cut the release branch on Monday, ship on Tuesday morning.\n", copy)
+    a = repo.commit("Rewrite the first rule", author=AGENT)
+    text = repo.path("rules/release.md").read_text(encoding="utf-8")
+    repo.write("rules/release.md", text[:text.rindex(copy)] + text[text.rindex(copy) + len(copy):])
+    repo.commit("Drop the duplicate rule", trailers=("Memory-Confirmed-By: alice", "Memory-Confirmed-By: bob"))
+    code, payload = cli(repo.root, "check", "--autonomy", "confirm", "--reviewer", "alice", "--base", base)
+    assert code == 1 and payload["findings"]
+    assert all(a[:12] in f["message"] and "bob" not in f["message"] for f in payload["findings"])
