@@ -279,14 +279,9 @@ def test_without_texts_every_commit_of_the_file_must_be_confirmed(two_rewrites, 
                in f["message"] for f in payload["findings"])
 
 
-def test_a_confirmed_commit_to_a_copy_of_a_text_does_not_vouch_for_the_agent_that_wrote_it(tmp_path):
-    """Texts are a free-form unit's only identity, so a later commit that removes a copy of the
-    same text elsewhere in its file joins the unit's trail of texts (the last commit on it was
-    taken as the one that made its final state). The agent rewrites rule 1 into the text of
-    rule 3 (commit A, no trailer); a reviewer's confirmed commit B removes rule 3, the copy:
-    A must still be confirmed (the check said CLEAR, exit 0)."""
-    from test_attribution import cli
-
+def agent_writes_a_copy_reviewer_drops_it(tmp_path, trailers):
+    """Rules [X, V, Y] at the base; the agent rewrites X into Y's text (commit A, no trailer);
+    a commit with ``trailers`` then removes the last rule, the copy. ``(repo, base, A)``."""
     repo = Repo(tmp_path / "p")
     copy = "- Freeze merges during the release window.\n"
     repo.edit("rules/release.md", "changelog section.\n", "changelog section.\n" + copy)
@@ -295,7 +290,19 @@ def test_a_confirmed_commit_to_a_copy_of_a_text_does_not_vouch_for_the_agent_tha
     a = repo.commit("Rewrite the first rule", author=AGENT)
     text = repo.path("rules/release.md").read_text(encoding="utf-8")
     repo.write("rules/release.md", text[:text.rindex(copy)] + text[text.rindex(copy) + len(copy):])
-    repo.commit("Drop the duplicate rule", trailers=("Memory-Confirmed-By: alice",))
+    repo.commit("Drop the duplicate rule", trailers=trailers)
+    return repo, base, a
+
+
+def test_a_confirmed_commit_to_a_copy_of_a_text_does_not_vouch_for_the_agent_that_wrote_it(tmp_path):
+    """Texts are a free-form unit's only identity, so a later commit that removes a copy of the
+    same text elsewhere in its file joins the unit's trail of texts (the last commit on it was
+    taken as the one that made its final state). The agent rewrites rule 1 into the text of
+    rule 3 (commit A, no trailer); a reviewer's confirmed commit B removes rule 3, the copy:
+    A must still be confirmed (the check said CLEAR, exit 0)."""
+    from test_attribution import cli
+
+    repo, base, a = agent_writes_a_copy_reviewer_drops_it(tmp_path, ("Memory-Confirmed-By: alice",))
     code, payload = cli(repo.root, "check", "--autonomy", "confirm", "--reviewer", "alice", "--base", base)
     assert code == 1 and payload["findings"]
     assert all(a[:12] in f["message"] for f in payload["findings"])
@@ -328,15 +335,8 @@ def test_an_unlisted_name_beside_a_reviewer_on_the_last_commit_is_not_named_as_t
     configured reviewer" (false: alice on the same commit is one)."""
     from test_attribution import cli
 
-    repo = Repo(tmp_path / "p")
-    copy = "- Freeze merges during the release window.\n"
-    repo.edit("rules/release.md", "changelog section.\n", "changelog section.\n" + copy)
-    base = repo.commit("A third release rule")
-    repo.edit("rules/release.md", "- Cut the release branch on Monday, ship on Tuesday morning.\n", copy)
-    a = repo.commit("Rewrite the first rule", author=AGENT)
-    text = repo.path("rules/release.md").read_text(encoding="utf-8")
-    repo.write("rules/release.md", text[:text.rindex(copy)] + text[text.rindex(copy) + len(copy):])
-    repo.commit("Drop the duplicate rule", trailers=("Memory-Confirmed-By: alice", "Memory-Confirmed-By: bob"))
+    repo, base, a = agent_writes_a_copy_reviewer_drops_it(tmp_path, ("Memory-Confirmed-By: alice",
+                                                                     "Memory-Confirmed-By: bob"))
     code, payload = cli(repo.root, "check", "--autonomy", "confirm", "--reviewer", "alice", "--base", base)
     assert code == 1 and payload["findings"]
     assert all(a[:12] in f["message"] and "bob" not in f["message"] for f in payload["findings"])
