@@ -2,8 +2,9 @@
 the convention of compilers, ruff and flake8 that editors and terminals turn into links.
 
 Paths are relative to the project root; a finding with no location prints ``CODE message``
-alone. With ``--introduced`` the parenthesis also says where the finding started. A last line gives the count and the overall status (of what a filtered run shows). Only the order and the words of the
-result are used: nothing is decided here.
+alone. With ``--introduced`` the parenthesis also says where the finding started. A last line
+gives the count and the overall status (of what a filtered run shows). Only the order and the
+words of the result are used: nothing is decided here.
 """
 
 from __future__ import annotations
