@@ -243,7 +243,7 @@ def _keep_limit_errors(unraisable) -> None:
     "Exception ignored". A limit error lost there is not lost: the watchdog remembered it
     (``_tripped``) and its next check raises it again where it can propagate. Anything else
     goes to the hook that was installed before."""
-    if isinstance(unraisable.exc_value, EvaluationLimitError) and any(d._tripped for d in _ACTIVE):
+    if isinstance(unraisable.exc_value, EvaluationLimitError) and reached() is not None:
         return
     (_HOOK[0] if _HOOK else sys.__unraisablehook__)(unraisable)
 
