@@ -2,15 +2,18 @@
 and a patch that would put it back. Nothing is ever applied or written.
 
 rules/restore/ decide whether the ID changed, whether its change can be read and whether a
-restore would discard later edits (MA-ROLLBACK-002). Python makes the patch text: the head
-file with the unit's lines replaced by the base text (a unit added since the base is
-removed; one removed since is appended to its base file, created if needed), as a unified
-diff against the head's files with paths from the repository top, so that
-``git apply --check`` accepts it in the head's work tree.
+restore would discard later edits (MA-ROLLBACK-002); where the unit is in each revision is
+rules/diff/'s ``change_at`` (for a free-form unit, whose name depends on the comparison, the
+one pairing of its file's units that analyzer/history/freeform.py made for the diff). Python
+makes the patch text: the head file with the unit's lines replaced by the base text (a unit
+added since the base is removed; one removed since is appended to its base file, created if
+needed), as a unified diff against the head's files with paths from the repository top, so
+that ``git apply --check`` accepts it in the head's work tree.
 """
 
 from __future__ import annotations
 
+import bisect
 import difflib
 from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
@@ -18,7 +21,7 @@ from typing import List, Optional, Tuple
 from analyzer.contract.results import Failure, Finding
 from analyzer.history import freeform
 from analyzer.history.git import GitError, Repo
-from analyzer.history.revisions import UNIT_SOURCES, display_facts
+from analyzer.history.revisions import display_facts
 from analyzer.query.diff import DiffResult, diff_facts, select
 from analyzer.query.failures import git_failure
 
@@ -74,11 +77,12 @@ def run_restore(root, memory_dir: str, ident: str, base: str, head: Optional[str
                              key=lambda f: (order.get(commit_of(f), 0), commit_of(f)))
     if result.status in ("READY", "WARNING"):
         by_rev = {r.rev: r.project for r in revisions}
-        if result.kind == freeform.KIND:
-            before, after = _freeform_pair(by_rev["base"], by_rev["head"], ident.casefold())
-        else:
-            before = _unit(by_rev["base"], result.kind, ident.casefold())
-            after = _unit(by_rev["head"], result.kind, ident.casefold())
+        places = {}  # side -> (module, line) of the unit, as rules/diff/ pair its two sides
+        for _pair, kind, found, side, module, line in sorted(db.relation("change_at")):
+            if (kind, found) == (result.kind, ident.casefold()):
+                places.setdefault(side, (module, line))
+        before = _placed(by_rev["base"], *places["before"]) if "before" in places else None
+        after = _placed(by_rev["head"], *places["after"]) if "after" in places else None
         result.base_text = before[2] if before else None
         result.patch = make_patch(by_rev["head"], before, after, f"{prefix}{memory_dir}")
     return result
@@ -86,32 +90,6 @@ def run_restore(root, memory_dir: str, ident: str, base: str, head: Optional[str
 
 def _prefix(root) -> str:
     return Repo(str(root)).prefix
-
-
-def _unit(project, kind: str, ident: str) -> Optional[Tuple[str, Tuple[int, int], str]]:
-    """(module, (first, last non-blank line, 0-based), text) of a unit in a revision."""
-    placed, _shown, fixed = UNIT_SOURCES[kind]
-    for fact in project.facts.relation_sets().get(placed, ()):
-        found, module, ordinal = (fact[0], fixed, fact[1]) if fixed else fact
-        if found != ident:
-            continue
-        return _placed(project, module, ordinal)
-    return None
-
-
-def _freeform_pair(base, head, ident: str):
-    """The ``(before, after)`` of the free-form unit named ``ident`` (§5.11 ``<file>#unit-<n>``,
-    casefolded) in the base and head revisions, each as :func:`_unit` gives it or None: the
-    file's free-form units paired as diff pairs them (analyzer/history/freeform.py), since
-    such a unit's name depends on the pair."""
-    folded = ident.rpartition("#unit-")[0]
-    for module in sorted(m for m in {*base.texts, *head.texts} if m.casefold() == folded):
-        old, new = (freeform.freeform_units(p.texts.get(module)) for p in (base, head))
-        for a, b in freeform.aligned(old, new):
-            if freeform.name(module, (b or a)[0]).casefold() == ident:
-                return (None if a is None else _placed(base, module, a[0], a[2] - 1),
-                        None if b is None else _placed(head, module, b[0], b[2] - 1))
-    return None, None
 
 
 def _freeform_present(revisions, ident: str) -> bool:
@@ -125,11 +103,14 @@ def _freeform_present(revisions, ident: str) -> bool:
                for unit in freeform.freeform_units(text))
 
 
-def _placed(project, module: str, ordinal: int, first: int = 0) -> Tuple[str, Tuple[int, int], str]:
-    """(module, (first, last non-blank line, 0-based), text) of unit ``ordinal`` of ``module``,
-    starting no earlier than line ``first`` (a free-form unit's first line with text)."""
-    start, end = project.unit_ranges[module][ordinal - 1]
-    start = max(start, first)
+def _placed(project, module: str, line: int) -> Tuple[str, Tuple[int, int], str]:
+    """(module, (first, last non-blank line, 0-based), text) of the unit of ``module`` whose
+    line ``line`` (1-based) is its first with text: the heading of an Entry, Subject or
+    record, or the first line of a free-form unit (which may start with blank lines)."""
+    start = line - 1
+    ranges = project.unit_ranges[module]
+    at = bisect.bisect_right(ranges, (start, float("inf"))) - 1  # the unit that holds the line
+    end = ranges[at][1]
     lines = project.lines(module)
     while end > start and not lines[end].strip():
         end -= 1
