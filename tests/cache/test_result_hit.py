@@ -19,6 +19,7 @@ EXAMPLE = REPO / "examples" / "acme-shop"
 pytestmark = pytest.mark.cli
 
 PROBE = """
+import re
 import sys
 from analyzer.query import check_cache
 hits = []
@@ -30,7 +31,8 @@ from analyzer.project import vocab
 from analyzer.project.extract import secrets
 print('hit' if hits and hits[-1] is not None else 'miss', rc,
       'vocabulary loaded' if vocab._program.cache_info().currsize else 'no vocabulary',
-      'patterns compiled' if '_SECRET_TRIGGER' in vars(secrets) else 'no patterns', file=sys.stderr)
+      'patterns compiled' if any(isinstance(v, re.Pattern) for v in vars(secrets).values()) else 'no patterns',
+      file=sys.stderr)
 """
 
 

@@ -36,6 +36,7 @@ CASES = {
 def test_each_pattern_fires_redacts_and_keeps_quiet(kind):
     fires, preview, quiet = CASES[kind]
     assert kind in scan_line(fires)
+    assert kind in [found for _line, found, _preview in scan_text(fires)]  # its literals are searched too
     assert redact(fires) == preview
     assert kind not in scan_line(quiet)
 

@@ -50,18 +50,21 @@ _SPECIAL_FOLDS = ("\u017f", "\u212a", "\u0130", "\u0131")
 _PHONE = "phone-number"
 
 
-#: the module's compiled expressions, set by :func:`_compile`
-_COMPILED = ("PATTERNS", "_REGEX", "_DOTENV_NAME", "_DOTENV_TAIL", "FINDERS", "_TRIGGER", "_TRIGGER_I",
-             "_KIND_TRIGGERS", "_FOLDED", "_PHONE_IN_TEXT", "_SECRET_TRIGGER")
+_compiled = False  # whether :func:`_compile` has run
 
 
 def _compile() -> None:
     """Compile the module's regular expressions into its globals, once (module docstring);
     every function that matches calls it first."""
-    global PATTERNS, _REGEX, _DOTENV_NAME, _DOTENV_TAIL, FINDERS, _TRIGGER, _TRIGGER_I, _KIND_TRIGGERS, _FOLDED
-    global _PHONE_IN_TEXT, _SECRET_TRIGGER
-    if "_SECRET_TRIGGER" in globals():
-        return
+    global _compiled
+    if not _compiled:
+        globals().update(_expressions())
+        _compiled = True
+
+
+def _expressions() -> dict:
+    """The module's compiled expressions by name: every name this function binds becomes a
+    global of the module (:func:`_compile`), so that each is named once, here."""
     #: (kind, regular expression) in the spec's table order (§9.8.6); the order is the order of
     #: the findings on one line. Python ``re`` semantics: Unicode ``\w``, ``\s``, ``\b``.
     PATTERNS = (
@@ -88,9 +91,9 @@ def _compile() -> None:
     #: kind -> a function yielding the spans ``finditer`` would yield, in linear time, for the
     #: patterns ``re`` matches in quadratic time on hostile lines (module docstring)
     FINDERS = {
-        "credential-url": _anchored("credential-url", re.compile(r"[a-z0-9+.-]+", re.I), "://",
+        "credential-url": _anchored(_REGEX["credential-url"], re.compile(r"[a-z0-9+.-]+", re.I), "://",
                                     re.compile(r"\b[a-z]", re.I)),
-        "personal-email": _anchored("personal-email", re.compile(r"[A-Z0-9._%+-]+", re.I), "@",
+        "personal-email": _anchored(_REGEX["personal-email"], re.compile(r"[A-Z0-9._%+-]+", re.I), "@",
                                     re.compile(r"\b[A-Z0-9._%+-]", re.I)),
         "dotenv-credential": _dotenv,
     }
@@ -109,7 +112,7 @@ def _compile() -> None:
     #: expression of its own: ``re`` searches a plain literal with a fast string search, an
     #: alternation of literals character by character (``password|secret|api_key`` over a
     #: 1,000-entry repository's texts: 10 ms as one, under 1 ms as three).
-    triggers = {
+    _KIND_TRIGGERS = {kind: tuple(map(re.compile, found)) for kind, found in {
         "private-key": ("PRIVATE KEY-----",),
         "github-token": ("gh[pousr]_", "github_pat_"),
         "aws-access-key": ("AKIA", "ASIA"),
@@ -121,8 +124,7 @@ def _compile() -> None:
         "credential-url": ("://",),
         "machine-path": ("/Users/", "/home/", "/Volumes/", r"C:\\Users\\"),
         "personal-email": ("@",),
-    }
-    _KIND_TRIGGERS = {kind: tuple(re.compile(t) for t in literals) for kind, literals in triggers.items()}
+    }.items()}
     #: case-insensitive literals searched in the lower-cased text (the same offsets), unless the
     #: text holds a character whose case folding re.IGNORECASE treats specially
     _FOLDED = {"bearer-token": (re.compile("bearer"),),
@@ -138,6 +140,7 @@ def _compile() -> None:
     _SECRET_TRIGGER = re.compile(
         r"PRIVATE KEY|gh[pousr]_|github_pat_|AKIA|ASIA|sk-|bearer|password|secret|api_key|TOKEN|KEY|SECRET|PASSWORD"
         r"|://", re.I)
+    return dict(locals())
 
 
 def _runs_before(line: str, run: "re.Pattern[str]", follow: str, pos: int, start: "re.Pattern[str]"):
@@ -152,12 +155,11 @@ def _runs_before(line: str, run: "re.Pattern[str]", follow: str, pos: int, start
         yield (first.start() if first is not None and first.start() < a else None), a
 
 
-def _anchored(kind: str, run: "re.Pattern[str]", follow: str, start: "re.Pattern[str]"):
+def _anchored(regex: "re.Pattern[str]", run: "re.Pattern[str]", follow: str, start: "re.Pattern[str]"):
     """A linear finder for a pattern ``<start><run class>*<follow><rest>`` whose run class
     excludes ``follow``'s first character: from any start in a run, the run is consumed up to
     ``follow`` and the rest is the same, so the leftmost start of each run decides for the
     whole run (``re`` would try them all, rescanning the run from each)."""
-    regex = _REGEX[kind]
 
     def spans(line: str) -> Iterator[Span]:
         if follow not in line:
@@ -335,8 +337,10 @@ def _replace(line: str, found: List[Span]) -> str:
 
 
 def __getattr__(name: str):
-    """``secrets.PATTERNS`` (and the other compiled names) from outside: compiled first."""
-    if name in _COMPILED:
+    """``secrets.PATTERNS`` (and the other compiled names, :func:`_expressions`) from outside:
+    compiled first. Python's own probes (dunder names) compile nothing."""
+    if not name.startswith("__") and not _compiled:
         _compile()
-        return globals()[name]
+        if name in globals():
+            return globals()[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
