@@ -68,33 +68,30 @@ def cache_key(entry: Path) -> str:
     return h.hexdigest()
 
 
-def is_cached(entry: Path) -> bool:
-    """Whether a compiled program for ``entry`` is shipped or stored (it is still verified
-    on load)."""
-    from analyzer.engine.shipped import shipped_path
+def cached_engine(entry: Path, use_cache: bool = True) -> Optional[Engine]:
+    """The engine for the rule program at ``entry`` without compiling: its compiled form
+    shipped in the wheel, else (with ``use_cache``) the program cache's entry under
+    :func:`cache_key`, each only when it was made from the program's current files; None
+    when there is neither (:func:`load_engine` then compiles)."""
+    from analyzer.engine.shipped import load_shipped
 
-    shipped = shipped_path(entry)
-    return (shipped is not None and shipped.is_file()) or PROGRAMS.has(cache_key(entry))
+    engine = load_shipped(entry)
+    if engine is None and use_cache:
+        engine = _read(cache_key(entry))
+    return engine
 
 
 def load_engine(entry: Path, use_cache: bool = True) -> Engine:
     """The engine for the rule program at ``entry``: the compiled form shipped in the wheel
     for the built-in programs, else from the cache when possible, else compiled."""
-    from analyzer.engine.shipped import load_shipped
-
-    engine = load_shipped(entry)
+    engine = cached_engine(entry, use_cache)
     if engine is not None:
         return engine
-    key = cache_key(entry) if use_cache else None
-    if key is not None:
-        engine = _read(key)
-        if engine is not None:
-            return engine
     from analyzer.engine.check import load_program  # the parser (lark) only on a cache miss
 
     engine = Engine(load_program(str(entry)))
-    if key is not None:
-        _write(key, engine)
+    if use_cache:
+        _write(cache_key(entry), engine)
     return engine
 
 

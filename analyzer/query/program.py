@@ -12,9 +12,23 @@ from analyzer.core.resources import data_file
 def shipped_program(rel: str, use_cache: bool = True):
     """The engine of ``rules/<rel>``, parsed, checked, stratified and compiled once per
     process (and across processes through the shipped compiled form or the program cache)."""
+    engine = stored_program(rel, use_cache)
+    if engine is not None:
+        return engine
     from analyzer.engine.cache import load_engine
 
     return load_engine(data_file("rules", rel), use_cache=use_cache)
+
+
+@lru_cache(maxsize=None)
+def stored_program(rel: str, use_cache: bool = True):
+    """The engine of ``rules/<rel>`` when its compiled form is shipped or (with ``use_cache``)
+    in the program cache for its current files, else None; compiles nothing. Kept, so that
+    asking whether a program is compiled already (a cold read's warmer, analyzer/query/read.py)
+    loads it only once."""
+    from analyzer.engine.cache import cached_engine
+
+    return cached_engine(data_file("rules", rel), use_cache)
 
 
 def read_program(use_cache: bool = True):

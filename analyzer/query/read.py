@@ -15,7 +15,7 @@ from typing import Dict, List, Optional, Sequence, Tuple
 from analyzer.query.needed import require_usable, unusable
 from analyzer.query.finding_entries import finding_entries
 from analyzer.query.paths import probe_path
-from analyzer.query.program import extracted, read_program
+from analyzer.query.program import extracted, read_program, stored_program
 from analyzer.contract.results import Failure, Finding
 from analyzer.contract.read_model import (
     DISPOSITION_ORDER,
@@ -116,9 +116,7 @@ def _program_warmer(request: ReadRequest):
     may run next to a large cold extraction; the read itself then loads the cached program)."""
     if not request.use_cache:
         return None
-    from analyzer.engine.cache import is_cached
-
-    if is_cached(data_file("rules", "read/read.dl")):
+    if stored_program("read/read.dl") is not None:  # compiled for the current files: loaded, kept
         return None
     return lambda: read_program(True)
 

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from analyzer.engine.cache import cache_dir, cache_key, load_engine
+from analyzer.core.resources import IGNORE_SHIPPED_ENV
+from analyzer.engine.cache import cache_dir, cache_key, cached_engine, load_engine
 
 PROGRAM = """
 .decl edge(a: number, b: number)
@@ -91,6 +92,47 @@ def test_edited_program_is_recompiled(tmp_path, monkeypatch):
     assert load_engine(entry).evaluate(FACTS).relation("isolated") == []
     entry.write_text(PROGRAM + "isolated(9).\n", encoding="utf-8")
     assert load_engine(entry).evaluate(FACTS).relation("isolated") == [(9,)]
+
+
+def test_a_stored_program_is_compiled_only_for_its_current_files(tmp_path, monkeypatch):
+    """What a program load would take without compiling: not an entry made from files that
+    have changed since (load_engine would recompile it)."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv(IGNORE_SHIPPED_ENV, "1")
+    entry = _program(tmp_path)
+    assert cached_engine(entry) is None
+    load_engine(entry)
+    assert cached_engine(entry).evaluate(FACTS).relation("isolated") == []
+    assert cached_engine(entry, use_cache=False) is None  # nothing shipped for it
+    entry.write_text(PROGRAM + "isolated(9).\n", encoding="utf-8")
+    assert cached_engine(entry) is None
+
+
+def test_a_cold_read_warms_read_rules_stored_for_other_files(tmp_path, monkeypatch):
+    """A cold read compiles the read rules next to its extraction unless they are compiled
+    for their current files (analyzer/query/read.py ``_program_warmer``). An entry under the
+    read rules' key made from a file that changed since is no such program: the read would
+    compile it anyway (it was taken as compiled, and the read then compiled the rules itself,
+    after the extraction)."""
+    from analyzer.core.resources import data_file
+    from analyzer.engine import cache as program_cache
+    from analyzer.query import program, read
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv(IGNORE_SHIPPED_ENV, "1")
+    entry = _program(tmp_path)
+    key = program_cache.cache_key(data_file("rules", "read/read.dl"))
+    program_cache._write(key, load_engine(entry, use_cache=False))  # stored for entry's text as it is now
+    program.stored_program.cache_clear()
+    try:
+        entry.write_text(PROGRAM + "isolated(9).\n", encoding="utf-8")
+        assert read._program_warmer(read.ReadRequest()) is not None
+        entry.write_text(PROGRAM, encoding="utf-8")  # its files as stored again: taken as compiled
+        program.stored_program.cache_clear()
+        assert read._program_warmer(read.ReadRequest()) is None
+        assert read._program_warmer(read.ReadRequest(use_cache=False)) is None
+    finally:
+        program.stored_program.cache_clear()  # it kept the stand-in program
 
 
 def test_query_command_uses_and_bypasses_the_cache(tmp_path):
