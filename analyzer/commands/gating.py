@@ -3,7 +3,9 @@ prefixes, ``--baseline FILE`` (a previous ``check.result`` / ``report.result`` J
 document: findings whose fingerprint it holds are not reported again), and ``--fail-on``.
 
 The findings, their severities and statuses are the rules'; gating only hides some of them
-and picks the exit status from what is left, by the threshold ``--fail-on`` names:
+(the status word of what a family still shows is rules/check/shown.dl's, over the words of
+the findings left) and picks the exit status from what is left, by the threshold
+``--fail-on`` names:
 
 ============  =====================================================================
 ``review``    fail on any REVIEW or WARNING finding or worse (the strictest)
@@ -34,6 +36,7 @@ from analyzer.core import exitcodes
 from analyzer.contract.check_model import CheckResult
 from analyzer.contract.results import Finding, Location
 from analyzer.project import vocab
+from analyzer.query.program import shipped_program
 from analyzer.render import findings as common
 
 
@@ -197,13 +200,13 @@ def apply(result: CheckResult, gate: Gate) -> CheckResult:
         at += len(family.findings)
         hidden = len(family.findings) - len(kept)
         families.append(dataclasses.replace(family, findings=kept, hidden=hidden,
-                                            shown_status=_shown_status(family, kept) if hidden else None,
                                             shown_exit=_fails(kept, gate, _silent(family)) if hidden else None))
         if family.block == "merge" and result.merge is not None:
             count = len(result.merge.findings)
             merge = dataclasses.replace(result.merge, findings=[f for f, k in zip(result.merge.findings,
                                                                                   keep[at:at + count]) if k])
             at += count
+    families = _with_shown_status(families)
     shown = [f for f, k in zip(findings, keep) if k]
     summary = {"fail_on": gate.fail_on or "conflict", "select": list(gate.select), "ignore": list(gate.ignore),
                "baseline": gate.baseline, "hidden": len(findings) - len(shown)}
@@ -216,15 +219,17 @@ def apply(result: CheckResult, gate: Gate) -> CheckResult:
                                gate=summary, shown_status=overall)
 
 
-def _shown_status(family, kept: List[Finding]) -> str:
-    """The status word of what a filtered family still shows: a quality, legacy or scan block
-    FAILED when an ERROR is left, else OK; a conflict block its worst status left, else CLEAR."""
-    if family.block == "conflicts":
-        words = vocab.statuses()  # least to most severe (§9.4)
-        return max((common.word(f) for f in kept if common.word(f) in words), key=words.index, default="CLEAR")
-    if family.block in ("quality", "legacy", "scan") and family.status in ("OK", "FAILED"):
-        return "FAILED" if any(f.severity == "ERROR" for f in kept) else "OK"
-    return family.status
+def _with_shown_status(families: list) -> list:
+    """``families`` with the status word of what each filtered family still shows (those
+    that hid a finding), as rules/check/shown.dl judges the words of its findings left."""
+    facts = {"gate_family": [(n, f.block, f.status) for n, f in enumerate(families) if f.hidden],
+             "gate_shown": [(n, common.word(finding)) for n, f in enumerate(families) if f.hidden
+                            for finding in f.findings]}
+    if not facts["gate_family"]:
+        return families
+    db = shipped_program("check/shown.dl").evaluate(facts)
+    status = dict(db.relation("gate_shown_status"))
+    return [dataclasses.replace(f, shown_status=status[n]) if f.hidden else f for n, f in enumerate(families)]
 
 
 def _silent(family) -> bool:

@@ -229,3 +229,27 @@ def test_apply_leaves_the_result_alone():
     assert gated.families[0].findings == [] and result.families[0].findings == [finding]
     assert gated.exit_code == 0 and result.exit_code == 1
     assert gating.apply(result, gating.Gate()) is result
+
+
+@pytest.mark.parametrize("block,status,left,shown", [
+    ("conflicts", "INVALID", ["REVIEW", "CONFLICT", "REVIEW"], "CONFLICT"),  # the worst status left
+    ("conflicts", "CONFLICT", ["WARNING"], "CLEAR"),  # no conflict status left
+    ("conflicts", "CONFLICT", [], "CLEAR"),
+    ("quality", "FAILED", ["WARNING", "ERROR"], "FAILED"),
+    ("quality", "FAILED", ["WARNING"], "OK"),
+    ("legacy", "FAILED", [], "OK"),
+    ("scan", "OK", ["ERROR"], "FAILED"),
+    ("scan", "UNAVAILABLE", [], "UNAVAILABLE"),  # not an OK/FAILED block: its own word
+    ("agents", "REVIEW", [], "REVIEW"),
+])
+def test_the_shown_status_of_a_filtered_family(block, status, left, shown):
+    """The status word of what a filtered family still shows (rules/check/shown.dl)."""
+    def finding(code, word):
+        level = {"severity": word} if word in ("ERROR", "WARNING", "INFO") else {"status": word}
+        return Finding(code, "f", "m", locations=[Location("a.md", 1)], **level)
+
+    findings = [finding(f"keep-{n}", word) for n, word in enumerate(left)] + [finding("hide", "ERROR")]
+    other = FamilyResult("other", "quality", "FAILED", 1, [finding("hide-too", "ERROR")])
+    result = CheckResult([FamilyResult("f", block, status, 1, findings), other], status, 1)
+    gated = gating.apply(result, gating.Gate(ignore=["hide"]))
+    assert [f.shown_status for f in gated.families] == [shown, "OK"]
