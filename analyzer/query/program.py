@@ -3,32 +3,36 @@ shipped files have not changed), so that requests do not re-parse or re-stratify
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from analyzer.core.resources import data_file
 
+_loaded: dict = {}  # (rel, use_cache) -> the engine this process loaded or compiled
 
-@lru_cache(maxsize=None)
+
 def shipped_program(rel: str, use_cache: bool = True):
     """The engine of ``rules/<rel>``, parsed, checked, stratified and compiled once per
     process (and across processes through the shipped compiled form or the program cache)."""
     engine = stored_program(rel, use_cache)
-    if engine is not None:
-        return engine
-    from analyzer.engine.cache import load_engine
+    if engine is None:
+        from analyzer.engine.cache import load_engine
 
-    return load_engine(data_file("rules", rel), use_cache=use_cache)
+        engine = _loaded[(rel, use_cache)] = load_engine(data_file("rules", rel), use_cache=use_cache)
+    return engine
 
 
-@lru_cache(maxsize=None)
 def stored_program(rel: str, use_cache: bool = True):
-    """The engine of ``rules/<rel>`` when its compiled form is shipped or (with ``use_cache``)
-    in the program cache for its current files, else None; compiles nothing. Kept, so that
-    asking whether a program is compiled already (a cold read's warmer, analyzer/query/read.py)
-    loads it only once."""
-    from analyzer.engine.cache import cached_engine
+    """The engine of ``rules/<rel>`` when this process has it already or its compiled form is
+    shipped or (with ``use_cache``) in the program cache for its current files, else None;
+    compiles nothing. What it loads is kept for :func:`shipped_program`, so that asking
+    whether a program is compiled (a cold read's warmer, analyzer/query/read.py) loads it once."""
+    key = (rel, use_cache)
+    engine = _loaded.get(key)
+    if engine is None:
+        from analyzer.engine.cache import cached_engine
 
-    return cached_engine(data_file("rules", rel), use_cache)
+        engine = cached_engine(data_file("rules", rel), use_cache)
+        if engine is not None:
+            _loaded[key] = engine
+    return engine
 
 
 def read_program(use_cache: bool = True):

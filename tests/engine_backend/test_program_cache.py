@@ -123,16 +123,12 @@ def test_a_cold_read_warms_read_rules_stored_for_other_files(tmp_path, monkeypat
     entry = _program(tmp_path)
     key = program_cache.cache_key(data_file("rules", "read/read.dl"))
     program_cache._write(key, load_engine(entry, use_cache=False))  # stored for entry's text as it is now
-    program.stored_program.cache_clear()
-    try:
-        entry.write_text(PROGRAM + "isolated(9).\n", encoding="utf-8")
-        assert read._program_warmer(read.ReadRequest()) is not None
-        entry.write_text(PROGRAM, encoding="utf-8")  # its files as stored again: taken as compiled
-        program.stored_program.cache_clear()
-        assert read._program_warmer(read.ReadRequest()) is None
-        assert read._program_warmer(read.ReadRequest(use_cache=False)) is None
-    finally:
-        program.stored_program.cache_clear()  # it kept the stand-in program
+    monkeypatch.setattr(program, "_loaded", {})  # none loaded yet (and the stand-in is not kept)
+    entry.write_text(PROGRAM + "isolated(9).\n", encoding="utf-8")
+    assert read._program_warmer(read.ReadRequest()) is not None
+    entry.write_text(PROGRAM, encoding="utf-8")  # its files as stored again: taken as compiled
+    assert read._program_warmer(read.ReadRequest()) is None
+    assert read._program_warmer(read.ReadRequest(use_cache=False)) is None
 
 
 def test_query_command_uses_and_bypasses_the_cache(tmp_path):
