@@ -39,9 +39,9 @@ SHARED_REFERENCE = sys.modules.get("shared_reference") or _load_shared_reference
 # branches add are sorted without a list to keep up to date: ``git`` for modules that build Git
 # histories, ``cli`` for modules that run the CLI (as processes, or in process through
 # tests/inprocess.py: the fast selection stays what it was). ``slow`` is given by hand (builds of
-# wheels and venvs) and to the folders and tests listed here: the wheel builds, the runner of the
-# protocol's own scenarios (a subprocess per run; tests/conformance_corpus covers the same
-# behaviour in process), the fleet's DuckDB back end, and the tests in _SLOW_TESTS.
+# wheels and venvs) and to the folders and tests listed here: the wheel builds, the protocol's
+# own scenarios (cross-checks of ../shared; tests/conformance_corpus covers the same behaviour),
+# the fleet's DuckDB back end, and the tests in _SLOW_TESTS.
 _GIT_USE = re.compile(r"gitsteps|histrepo|\[\"git\"|\(\"git\"|'git',|\"git\", ")
 _CLI_USE = re.compile(r"\bsubprocess\b|sys\.executable|\binprocess\b")
 _SLOW_FOLDERS = ("packaging", "scenarios", "fleet")
@@ -82,10 +82,8 @@ _HEAVY_MODULES = {
     "tests/mcp/test_mcp_server.py": 37,
     "tests/extract/test_canonical.py": 30,
     "tests/ci/test_consumers.py": 27,  # pre-commit's and check-jsonschema's installs and runs
-    "tests/scenarios/test_check_scenarios.py": 24,
     "tests/fleet/test_differential.py": 24,
     "tests/history/test_autonomy.py": 20,
-    "tests/scenarios/test_read_scenarios.py": 20,
     "tests/read/test_strata_reuse.py": 18,
     "tests/fleet/test_fleet_cli.py": 15,
     "tests/contract/test_conformance.py": 14,
