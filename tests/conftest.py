@@ -150,8 +150,10 @@ def _source(path: Path) -> str:
         return ""
 
 
+@lru_cache(maxsize=None)
 def _uses(pattern: "re.Pattern[str]", module: Path) -> bool:
-    """Whether the module, or the conftest.py of its folder (whose fixtures it may use), matches."""
+    """Whether the module, or the conftest.py of its folder (whose fixtures it may use), matches
+    (once per module: searched per test, it was a tenth of a worker's collection)."""
     conftest = module.parent / "conftest.py"
     return any(pattern.search(_source(p)) for p in (module, conftest) if p.name != "conftest.py" or
                p.parent.name != "tests")
@@ -160,7 +162,7 @@ def _uses(pattern: "re.Pattern[str]", module: Path) -> bool:
 def pytest_collection_modifyitems(config, items):
     """Mark tests ``git``, ``cli`` and ``slow`` by what their modules use (see _GIT_USE)."""
     for item in items:
-        module = Path(str(item.fspath))
+        module = item.path
         if _uses(_GIT_USE, module):
             item.add_marker(pytest.mark.git)
         if _uses(_CLI_USE, module):
