@@ -35,13 +35,44 @@ def _load_shared_reference():
 
 SHARED_REFERENCE = sys.modules.get("shared_reference") or _load_shared_reference()
 
+
+def _defer_rfc3987_syntax() -> None:
+    """Build rfc3987_syntax's parsers when a value is first checked, not when jsonschema is imported.
+
+    jsonschema imports rfc3987_syntax (from its format-nongpl extra) for the ``iri`` and
+    ``iri-reference`` formats, and that module builds 39 Earley parsers at import: about 1.9 s
+    of CPU in every xdist worker that collects a test module importing jsonschema (a fifth of a
+    worker's collection), for formats none of our schemas uses. This stands in for the module
+    until ``is_valid_syntax`` is first called, then imports the real one and answers with it,
+    so every format is checked as before."""
+    import importlib
+    import importlib.util
+    import types
+
+    if "rfc3987_syntax" in sys.modules or importlib.util.find_spec("rfc3987_syntax") is None:
+        return
+    stand_in = types.ModuleType("rfc3987_syntax")
+    real = []
+
+    def is_valid_syntax(rule, value):
+        if not real:
+            del sys.modules["rfc3987_syntax"]
+            real.append(importlib.import_module("rfc3987_syntax"))
+        return real[0].is_valid_syntax(rule, value)
+
+    stand_in.is_valid_syntax = is_valid_syntax
+    sys.modules["rfc3987_syntax"] = stand_in
+
+
+_defer_rfc3987_syntax()
+
 # Markers given by what a test module (or a conftest.py beside it) uses, so that tests other
 # branches add are sorted without a list to keep up to date: ``git`` for modules that build Git
 # histories, ``cli`` for modules that run the CLI (as processes, or in process through
 # tests/inprocess.py: the fast selection stays what it was). ``slow`` is given by hand (builds of
-# wheels and venvs) and to the folders and tests listed here: the wheel builds, the runner of the
-# protocol's own scenarios (a subprocess per run; tests/conformance_corpus covers the same
-# behaviour in process), the fleet's DuckDB back end, and the tests in _SLOW_TESTS.
+# wheels and venvs) and to the folders and tests listed here: the wheel builds, the protocol's
+# own scenarios (cross-checks of ../shared; tests/conformance_corpus covers the same behaviour),
+# the fleet's DuckDB back end, and the tests in _SLOW_TESTS.
 _GIT_USE = re.compile(r"gitsteps|histrepo|\[\"git\"|\(\"git\"|'git',|\"git\", ")
 _CLI_USE = re.compile(r"\bsubprocess\b|sys\.executable|\binprocess\b")
 _SLOW_FOLDERS = ("packaging", "scenarios", "fleet")
@@ -75,34 +106,33 @@ _SLOW_TESTS = (
 
 # What the modules that cost most took (CPU seconds of their tests, subprocesses included, in
 # the README's command; docs/performance.md "The test suite"). Under xdist each worker starts
-# these first (see _heaviest_first); a stale figure only changes the order.
+# these first (see _heaviest_first); a stale figure only changes the order. Figures of
+# 2026-12-05 14:00 (a loaded machine: about 1.2x the idle CPU).
 _HEAVY_MODULES = {
-    "tests/packaging/test_recipes.py": 50,  # pip builds and venvs: more wall than CPU
-    "tests/cache/test_heal.py": 44,
-    "tests/mcp/test_mcp_server.py": 37,
-    "tests/extract/test_canonical.py": 30,
-    "tests/ci/test_consumers.py": 27,  # pre-commit's and check-jsonschema's installs and runs
-    "tests/scenarios/test_check_scenarios.py": 24,
-    "tests/fleet/test_differential.py": 24,
-    "tests/history/test_autonomy.py": 20,
-    "tests/scenarios/test_read_scenarios.py": 20,
-    "tests/read/test_strata_reuse.py": 18,
-    "tests/fleet/test_fleet_cli.py": 15,
-    "tests/contract/test_conformance.py": 14,
-    "tests/fleet/test_fleet_memory.py": 14,
+    "tests/packaging/test_recipes.py": 50,  # 39 s of CPU, first for its wall: pip builds and venvs wait
+    "tests/cache/test_heal.py": 45,
+    "tests/extract/test_canonical.py": 26,
+    "tests/ci/test_consumers.py": 26,  # pre-commit's and check-jsonschema's installs and runs
+    "tests/mcp/test_mcp_server.py": 25,
+    "tests/fleet/test_differential.py": 23,
+    "tests/history/test_autonomy.py": 21,
+    "tests/fleet/test_fleet_cli.py": 20,
+    "tests/read/test_strata_reuse.py": 19,
+    "tests/fleet/test_generated_programs.py": 17,
     "tests/corpus/test_corpus.py": 13,
     "tests/history/test_hostile_git.py": 13,
-    "tests/fleet/test_generated_programs.py": 12,
-    "tests/engine_backend/test_shapes.py": 11,
+    "tests/fleet/test_fleet_memory.py": 13,
+    "tests/cache/test_no_cache_writes_nothing.py": 13,
+    "tests/contract/test_conformance.py": 11,
+    "tests/fleet/test_fleet_cache.py": 11,
+    "tests/history/test_worktree_narrow.py": 10,
+    "tests/engine_backend/test_shapes.py": 10,
     "tests/extract/test_snippet_fast_path.py": 10,
-    "tests/fleet/test_fleet_cache.py": 10,
-    "tests/contract/test_golden.py": 10,
-    "tests/cache/test_no_cache_writes_nothing.py": 11,
-    "tests/ci/test_locations.py": 11,
-    "tests/history/test_worktree_narrow.py": 9,
-    "tests/check/test_packs.py": 8,
-    "tests/contract/test_no_internal_error.py": 8,
-    "tests/fuzz/test_grammars.py": 7,
+    "tests/ci/test_locations.py": 9,
+    "tests/contract/test_golden.py": 9,
+    "tests/history/test_window_agrees.py": 8,
+    "tests/fuzz/test_grammars.py": 8,
+    "tests/contract/test_no_internal_error.py": 7,
 }
 
 
@@ -121,8 +151,10 @@ def _source(path: Path) -> str:
         return ""
 
 
+@lru_cache(maxsize=None)
 def _uses(pattern: "re.Pattern[str]", module: Path) -> bool:
-    """Whether the module, or the conftest.py of its folder (whose fixtures it may use), matches."""
+    """Whether the module, or the conftest.py of its folder (whose fixtures it may use), matches
+    (once per module: searched per test, it was a tenth of a worker's collection)."""
     conftest = module.parent / "conftest.py"
     return any(pattern.search(_source(p)) for p in (module, conftest) if p.name != "conftest.py" or
                p.parent.name != "tests")
@@ -131,7 +163,7 @@ def _uses(pattern: "re.Pattern[str]", module: Path) -> bool:
 def pytest_collection_modifyitems(config, items):
     """Mark tests ``git``, ``cli`` and ``slow`` by what their modules use (see _GIT_USE)."""
     for item in items:
-        module = Path(str(item.fspath))
+        module = item.path
         if _uses(_GIT_USE, module):
             item.add_marker(pytest.mark.git)
         if _uses(_CLI_USE, module):

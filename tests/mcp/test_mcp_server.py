@@ -8,6 +8,7 @@ errors with our codes while the server keeps answering.
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import shutil
@@ -17,7 +18,10 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("mcp", reason="the MCP SDK (the `mcp` extra) is not installed")
+# found, not imported: the SDK (pydantic models) costs about a second of CPU to import, and
+# every xdist worker collects this module; the tests import it where they talk to a server
+if importlib.util.find_spec("mcp") is None:
+    pytest.skip("the MCP SDK (the `mcp` extra) is not installed", allow_module_level=True)
 
 from tests.history.histrepo import tree_state  # noqa: E402
 from tests.mcp.session import REPO, run, session, text_of  # noqa: E402

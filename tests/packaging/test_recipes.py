@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import venv
 from pathlib import Path
 
 import pytest
@@ -47,12 +46,10 @@ def test_every_recipe_names_this_project_and_pins_its_actions():
         assert DIST in script or "ACTION_PATH" in script, recipe
 
 
-def _assert_installs(recipe, tmp_path, **given):
-    """Run ``recipe``'s install step in a fresh venv with ``given`` in its environment; the
-    project it installed answers ``analyze --version`` and ``pip show``."""
+def _assert_installs(recipe, env_dir, tmp_path, **given):
+    """Run ``recipe``'s install step in the fresh venv ``env_dir`` (with pip) with ``given`` in
+    its environment; the project it installed answers ``analyze --version`` and ``pip show``."""
     [(_, script, extra)] = [s for s in _install_steps() if s[0] == recipe]
-    env_dir = tmp_path / "venv"
-    venv.EnvBuilder(with_pip=True).create(env_dir)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("VIRTUAL_ENV", "PYTHON"))}
     env.update(PATH=f"{env_dir / 'bin'}{os.pathsep}{os.environ['PATH']}", **{**extra, **given})
     installed = _run(["bash", "-e", "-c", script], env=env, cwd=tmp_path)
@@ -65,8 +62,8 @@ def _assert_installs(recipe, tmp_path, **given):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("recipe", ["github-workflow", "gitlab-ci"])
-def test_each_recipe_installs_this_project(recipe, wheel, tmp_path):
-    _assert_installs(recipe, tmp_path, MEMORY_ANALYZER=str(wheel))
+def test_each_recipe_installs_this_project(recipe, wheel, venv_with_pip, tmp_path):
+    _assert_installs(recipe, venv_with_pip, tmp_path, MEMORY_ANALYZER=str(wheel))
 
 
 @pytest.mark.slow
@@ -75,6 +72,6 @@ class TestAction:
     build (this module's longest test, which needs no shared wheel) runs on one worker while
     the other builds the wheel the recipes install (the module was one worker's 150 s)."""
 
-    def test_the_action_installs_this_project_from_its_checkout(self, clean_tree, tmp_path):
+    def test_the_action_installs_this_project_from_its_checkout(self, clean_tree, venv_with_pip, tmp_path):
         # the action installs from its own checkout (ACTION_PATH): a clean one, as a runner's
-        _assert_installs("action", tmp_path, ACTION_PATH=str(clean_tree))
+        _assert_installs("action", venv_with_pip, tmp_path, ACTION_PATH=str(clean_tree))

@@ -1,21 +1,24 @@
 """Build a project from a scenario of ../shared/spec/scenarios.jsonl and run our CLI on it.
 
 The scenario format is described in §15 of the protocol reference. This harness only lays
-out files, local-overlay state and git history, and runs ``python -m analyzer``; the
-assertions live in the test modules.
+out files, local-overlay state and git history, and runs the CLI; the assertions live in the
+test modules. The CLI runs in the test's process (tests/inprocess.py: the argv, environment,
+working directory and standard input a ``python -m analyzer`` process would get): the
+scenarios ask what a command answers, and a process per run (two or three per scenario) was
+most of their time. What is the process's own (streams, exit, hash seeds, signals) has tests
+that start processes (tests/read/test_fast_exit.py and others).
 """
 
 from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional
 
 import gitsteps
+import inprocess
 
 REPO = Path(__file__).resolve().parents[2]
 SCENARIOS = REPO.parent / "shared" / "spec" / "scenarios.jsonl"
@@ -55,7 +58,6 @@ class ScenarioProject:
 
     def _environment(self, tmp: Path) -> Dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith("XDG_")}
-        env["PYTHONPATH"] = str(REPO) + os.pathsep + env.get("PYTHONPATH", "")
         env["XDG_CACHE_HOME"] = str(tmp / "cache")
         self.state_dir = tmp / "state"
         self.state_dir.mkdir()
@@ -98,9 +100,8 @@ class ScenarioProject:
             gitsteps.run_steps(self.root, steps, self.env)
 
     def run(self, argv: List[str]) -> Run:
-        """Run ``analyze <argv> --project-root <root>`` in a subprocess."""
-        full = [sys.executable, "-m", "analyzer", *argv, "--project-root", str(self.root)]
-        proc = subprocess.run(full, capture_output=True, text=True, env=self.env, cwd=str(self.root), timeout=120)
+        """Run ``analyze <argv> --project-root <root>`` (in this process: tests/inprocess.py)."""
+        proc = inprocess.run([*argv, "--project-root", str(self.root)], env=self.env, cwd=str(self.root))
         return Run(argv, proc.returncode, proc.stdout, proc.stderr)
 
 
