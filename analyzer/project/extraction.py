@@ -16,8 +16,9 @@ texts, unit ranges and titles are recorded in module order.
 
 from __future__ import annotations
 
-from contextlib import ExitStack
-from typing import Dict, List, Optional
+from contextlib import ExitStack, contextmanager, nullcontext
+from functools import partial
+from typing import Callable, Dict, Iterator, List, Optional
 
 from analyzer.project import facts_cache
 from analyzer.project.extract import judge, prefetch
@@ -25,6 +26,38 @@ from analyzer.project.extract.prefetch import Job
 from analyzer.project.extract.sink import Sink
 
 SCHEMA_FREE = ("subjects", "reconciliations")  # file kinds whose extraction ignores the entry schema
+
+_LATER: Optional[List[Callable[[], None]]] = None  # loads waiting for the judgement (inside judged_together())
+
+
+@contextmanager
+def judged_together() -> Iterator[None]:
+    """Within this block the loads' files (:func:`extract_files` without a helper) are
+    extracted but not judged: their entries are judged in one evaluation when the block
+    ends without an error, and each load is then completed (its files merged and stored,
+    its project finished), in the order the loads were made. A load's project is complete
+    only after the block. For many small loads, such as a history reading's 2,002 snippet
+    revisions: an evaluation has a fixed cost of about 1.5 ms, which per load was most of
+    a cold reading's judgement (docs/performance.md)."""
+    global _LATER
+    outer, _LATER = _LATER, []
+    try:
+        with judge.batched():
+            yield
+        waiting = _LATER
+    finally:
+        _LATER = outer
+    for complete in waiting:
+        complete()
+
+
+def when_judged(complete: Callable[[], None]) -> None:
+    """Run ``complete`` once the loads' entries are judged: at the end of the enclosing
+    :func:`judged_together`, else now."""
+    if _LATER is not None:
+        _LATER.append(complete)
+    else:
+        complete()
 
 
 def jobs_of(loader, modules: List[str], file_kind) -> List[Job]:
@@ -73,16 +106,16 @@ def extract_files(loader, jobs: List[Job], schema: int, side_task, helper: Optio
     bundle = None  # one facts-cache entry for all files (load_texts(bundled=True), no helper)
     shared = loader.bundled if isinstance(loader.bundled, facts_cache.Bundle) else None  # one for several loads
     bundled: Optional[Dict[str, Sink]] = None  # the stored extractions to take the files from
-    complete = True  # every file's extraction is stored there (else the entry is written anew)
+    whole = True  # every file's extraction is stored there (else the entry is written anew)
     if helper is None and loader.use_cache and loader.bundled and jobs:
         if shared is not None:
             bundled = shared.unused()
             # a file an earlier load of the bundle took is stored (it is extracted again here)
-            complete = all(job.key in bundled or job.key in shared.extracted for job in jobs)
+            whole = all(job.key in bundled or job.key in shared.extracted for job in jobs)
         else:
             bundle = facts_cache.bundle_key((loader.rel(job.module), job.key) for job in jobs)
             bundled = facts_cache.load_bundle(bundle) or {}
-            complete = len(bundled) == len(jobs) and all(job.key in bundled for job in jobs)
+            whole = len(bundled) == len(jobs) and all(job.key in bundled for job in jobs)
 
     def merge(job: Job) -> None:
         sink = done[job.module] = _sink(loader, job, schema, bundled)
@@ -103,16 +136,26 @@ def extract_files(loader, jobs: List[Job], schema: int, side_task, helper: Optio
         helper.wait()
     taken = set(done).union(job.module for job, _ in mine)
     rest = [job for job in jobs if job.module not in taken]
-    with judge.batched():  # one evaluation of the per-entry rules for all these files
+    # one evaluation of the per-entry rules for all these files (or for all the loads of
+    # judged_together(): this load is then completed after it)
+    together = _LATER is not None and helper is None
+    with nullcontext() if together else judge.batched():
         mine.extend((job, _sink(loader, job, schema, bundled, later)) for job in rest)
+    when_judged(partial(_merge_judged, loader, jobs, done, mine, later, shared, bundled, bundle, whole))
+
+
+def _merge_judged(loader, jobs: List[Job], done: Dict[str, Sink], mine: List[tuple], later: List[tuple],
+                  shared, bundled, bundle, whole: bool) -> None:
+    """Store and merge the files extracted here, once their entries are judged, and record
+    the load's extractions (``whole``: the bundle they came from held every one)."""
     for key, sink in later:
         facts_cache.store(key, sink)
     for job, sink in mine:
         done[job.module] = sink
         loader.merge(sink, job.text)
     if shared is not None and bundled is not None:
-        shared.keep({job.key: done[job.module] for job in jobs}, not complete)
-    elif bundle is not None and not complete:
+        shared.keep({job.key: done[job.module] for job in jobs}, not whole)
+    elif bundle is not None and not whole:
         facts_cache.store_bundle(bundle, {job.key: done[job.module] for job in jobs})
     for job in jobs:
         sink = done[job.module]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import os
 from contextlib import contextmanager
+from functools import partial
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
@@ -217,14 +218,18 @@ def load_texts(root, memory_dir: str, texts: Dict[str, str], use_cache: bool = T
     files' extractions (the manifest's aside) are kept in the facts cache as one entry, not
     one per file (for many small texts, such as a history reading's snippets); a
     :class:`analyzer.project.facts_cache.Bundle` instead: that entry, shared with other loads (the
-    snippet revisions of a run of commits), which its owner stores."""
+    snippet revisions of a run of commits), which its owner stores. Inside
+    :func:`analyzer.project.extraction.judged_together` the project is complete only when
+    that block has ended."""
     root = os.path.abspath(str(root))
     loader = _Loader(root, memory_dir, use_cache, texts=texts)
     loader.manifests, loader.bundled = manifests, bundled
     loader.base.add("memory_dir", memory_dir, span=Span(memory_dir))
     with gc_paused():
         _load_modules(loader, sorted(texts), [], None)
-        return _finish(loader)
+        # inside extraction.judged_together() the project is finished once its entries are judged
+        extraction.when_judged(partial(_finish, loader))
+        return loader.project
 
 
 def _load_modules(loader: _Loader, modules: List[str], not_files: List[str], side_task):
