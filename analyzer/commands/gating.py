@@ -245,15 +245,16 @@ def _exit(result: CheckResult, shown: List[Finding], gate: Gate) -> int:
 
 
 def _fails(shown: List[Finding], gate: Gate, silent: bool) -> int:
-    """1 when a shown finding reaches --fail-on's level or something failed silently, else 0."""
+    """1 when a shown finding reaches --fail-on's level or something failed silently, else
+    0, as rules/check/overall.dl's tables say (gate_word_fails: a finding's word against the
+    threshold, a word of neither vocabulary as gate_unranked's REVIEW; gate_silent_fails)."""
     fail_on = gate.fail_on or "conflict"
-    if fail_on == "never":
-        return 0
-    # a finding's gating rank (rules/vocab/gating.dl: a WARNING as a REVIEW, an ERROR as an
-    # INVALID; an unknown word as a REVIEW) against the threshold's
-    rank = vocab.ranks("status_rank", "severity_rank")
-    worst = max((rank.get(common.word(f), 1) for f in shown), default=0)
-    return 1 if silent or worst >= vocab.ranks("fail_on")[fail_on] else 0
+    if silent and (fail_on,) in vocab.table("gate_silent_fails"):
+        return 1
+    fails, ranked = vocab.table("gate_word_fails"), vocab.mapping("gate_word_rank")
+    (unranked,) = vocab.names("gate_unranked")
+    words = {common.word(f) for f in shown}
+    return int(any((fail_on, word if word in ranked else unranked) in fails for word in words))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

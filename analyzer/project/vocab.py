@@ -3,8 +3,11 @@
 Each vocabulary (status ranks, severities and ``--fail-on`` thresholds, result levels, the
 canonical task order, autonomy levels, change classes) is written once, as facts in
 rules/vocab/; the rules that need one include its file, and Python reads them here from the
-compiled program rules/vocab/vocab.dl (shipped in the wheel, else the program cache). Only
-the program's facts are read: it is never evaluated. Loading is deferred to the first
+compiled program rules/vocab/vocab.dl (shipped in the wheel, else the program cache). The
+program also derives decision tables over the vocabularies (rules/check/overall.dl: which
+family status is worse, which shown words fail a ``--fail-on`` threshold): it is evaluated
+once, without input, when its facts are read (well under a millisecond), and the derived
+relations are read as the facts are. Loading is deferred to the first
 question and done once per process, so a command that asks none (``read``) loads nothing
 more than before. The facts are kept beside the compiled programs as plain values, keyed by
 the rule-set fingerprint, so that a warm ``check`` (whose result comes from its own cache)
@@ -28,13 +31,14 @@ from analyzer.core.cache import Area
 from analyzer.core.fingerprint import ruleset_fingerprint
 from analyzer.core.resources import data_file
 
-FORMAT = b"memory-analyzer-vocabulary-1\n"  # part of the key: a new layout is a new entry
+FORMAT = b"memory-analyzer-vocabulary-2\n"  # part of the key: a new layout is a new entry
 STORE = Area("programs", ".pickle")  # beside the compiled programs, pruned with them
 
 
 @lru_cache(maxsize=None)
 def facts(relation: str) -> Tuple[tuple, ...]:
-    """The facts of ``relation`` in rules/vocab/vocab.dl, in source order."""
+    """The facts of ``relation`` in rules/vocab/vocab.dl, in source order (a derived
+    relation's tuples in sorted order)."""
     return _program().get(relation, ())
 
 
@@ -62,7 +66,10 @@ def _program() -> dict:
 
 
 def _values(engine) -> dict:
-    return {rel: tuple(values for values, _ in rows) for rel, rows in engine.facts.items()}
+    values = {rel: tuple(values for values, _ in rows) for rel, rows in engine.facts.items()}
+    db = engine.evaluate({})  # no input: the decision tables derived from the vocabularies
+    values.update((rel, tuple(sorted(db.relation(rel)))) for rel in sorted(db.known()) if rel not in values)
+    return values
 
 
 def ordered(relation: str) -> Tuple[str, ...]:
@@ -112,6 +119,12 @@ def lazy_choices(action, relation: str):
 def ranks(*relations: str) -> Mapping[str, int]:
     """Name -> rank of one or more ``(name, rank)`` vocabularies (one scale; read-only)."""
     return MappingProxyType({name: rank for relation in relations for name, rank in facts(relation)})
+
+
+@lru_cache(maxsize=None)
+def table(relation: str) -> frozenset:
+    """The tuples of a relation as a set, to ask whether a tuple is in it."""
+    return frozenset(facts(relation))
 
 
 def names(relation: str) -> Tuple[str, ...]:

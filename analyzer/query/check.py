@@ -247,10 +247,15 @@ def merge_family(merge) -> FamilyResult:
 
 
 def combine(results: List[FamilyResult]) -> CheckResult:
-    """The overall result of the families run together: the worst status word (§9 orders)
-    and the worst exit status."""
-    # the rank of a family status (rules/vocab/status.dl, gating.dl): §9's order CLEAR <
-    # REVIEW < CONFLICT < INVALID and OK < FAILED; an unknown word ranks as INVALID
-    rank = vocab.ranks("status_rank", "block_status_rank")
-    worst = max(results, key=lambda r: (rank.get(r.status, 3), -results.index(r)))
+    """The overall result of the families run together: the worst status word and the
+    worst exit status. Which status is worse is rules/check/overall.dl's (run_status_worse:
+    §9's orders CLEAR < REVIEW < CONFLICT < INVALID and OK < FAILED on one scale; a word of
+    neither as run_status_unranked, INVALID); the first family of the worst status wins."""
+    worse, ranked = vocab.table("run_status_worse"), vocab.mapping("run_status_rank")
+    (unranked,) = vocab.names("run_status_unranked")
+    worst = results[0]
+    for result in results[1:]:
+        if (result.status if result.status in ranked else unranked,
+                worst.status if worst.status in ranked else unranked) in worse:
+            worst = result
     return CheckResult(results, worst.status, max(r.exit_code for r in results))

@@ -59,3 +59,25 @@ def test_the_switch_ends_with_the_command(capsys):
 
     assert main(["check", "--no-cache", "--project-root", str(EXAMPLE)]) in (0, 1)
     assert not cache.caches_off()
+
+
+def test_the_vocabulary_store_honours_the_switch(tmp_path, monkeypatch):
+    # the library path, not the CLI: the vocabularies read (and their store entry written,
+    # analyzer/project/vocab.py) under the switch a library caller enters itself
+    from analyzer.core.resources import IGNORE_SHIPPED_ENV
+    from analyzer.project import vocab
+
+    xdg = tmp_path / "lib-xdg"
+    xdg.mkdir(mode=0o700)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(xdg))
+    monkeypatch.setenv(IGNORE_SHIPPED_ENV, "1")  # a shipped program is read, not stored
+    monkeypatch.setattr(vocab, "_program", vocab._program.__wrapped__)  # no value of this process
+    cache._forget()
+    try:
+        with cache.turned_off():
+            assert vocab._program()["status_rank"]
+        assert sorted(p.relative_to(xdg).as_posix() for p in xdg.rglob("*")) == []
+        vocab._program()  # the same read with the switch off stores the entry: the check above can fail
+        assert list((xdg / "memory-analyzer" / "programs").iterdir())
+    finally:
+        cache._forget()  # the directories memoized for this XDG_CACHE_HOME

@@ -126,10 +126,14 @@ def count_evaluations(monkeypatch) -> list:
     in the returned list, except the per-file entry judgement of the extractors
     (rules/entries/entries.dl, analyzer/project/extract/judge.py): that one is part of
     loading a file's facts (one evaluation per extracted file, kept by the facts cache), not
-    of the check, and it shares the engine class the count patches."""
+    of the check, and it shares the engine class the count patches. The vocabularies are
+    read before counting: their program (rules/vocab/vocab.dl) is evaluated without input
+    once per process for its decision tables (analyzer/project/vocab.py), whatever runs."""
+    from analyzer.project import vocab
     from analyzer.project.extract.judge import entries_program
     from analyzer.query import check as check_query
 
+    vocab.facts("status_rank")
     engine_type = type(check_query.check_program(False))
     judge = entries_program()
     calls: list = []

@@ -29,7 +29,13 @@ PACKAGE = Path(analyzer.__file__).resolve().parent
 def vocabularies() -> Dict[str, FrozenSet[str]]:
     """Every vocabulary of rules/vocab/vocab.dl (rules/vocab/*.dl and rules/entries/fields.dl):
     relation -> its words (first column)."""
-    rows = {rel: vocab.facts(rel) for rel in vocab._program()}
+    from analyzer.core.resources import data_file
+    from analyzer.engine.cache import load_engine
+
+    # the program's facts: the tables it derives from them (rules/check/overall.dl) are not
+    # vocabularies of their own
+    written = load_engine(data_file("rules", "vocab/vocab.dl")).facts
+    rows = {rel: vocab.facts(rel) for rel in vocab._program() if rel in written}
     # a vocabulary is a set of words, with or without their rank; a relation whose second
     # column is a word too maps one vocabulary onto another (word_level, body_of)
     return {rel: frozenset(row[0] for row in found) for rel, found in rows.items()

@@ -50,6 +50,47 @@ _SPECIAL_FOLDS = ("\u017f", "\u212a", "\u0130", "\u0131")
 _PHONE = "phone-number"
 
 
+#: Per kind of :data:`PATTERNS`, the literals its pattern needs, as plain text: a line with none
+#: of them is never matched against that pattern (``phone-number`` has none: it needs ten
+#: digits, :data:`_PHONE_GATE`). Matched in the pattern's own case rule (case-insensitively for
+#: a pattern compiled with ``re.I``). The quick gates (:data:`_TRIGGER`, :data:`_TRIGGER_I`,
+#: :data:`_SECRET_TRIGGER`, :data:`_TRIGGER_WORDS`) and the per-kind searches of
+#: :func:`scan_text` are all derived from this one table.
+LITERALS = {
+    "private-key": ("PRIVATE KEY-----",),
+    "github-token": ("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
+    "aws-access-key": ("AKIA", "ASIA"),
+    "openai-key": ("sk-",),
+    "anthropic-key": ("sk-ant-",),
+    "bearer-token": ("bearer",),
+    "credential-assignment": ("password", "secret", "api_key"),
+    "dotenv-credential": ("TOKEN", "KEY", "SECRET", "PASSWORD"),
+    "credential-url": ("://",),
+    "machine-path": ("/Users/", "/home/", "/Volumes/", "C:\\Users\\"),
+    "personal-email": ("@",),
+}
+#: what a ``phone-number`` match needs: ten digits
+_PHONE_GATE = r"\d(?:\D*\d){9}"
+
+#: The kinds of :data:`PATTERNS` that are secrets (rules/check/scan.dl's "security"
+#: category; tests/extract/test_secrets.py keeps the two in step). Every check output hides
+#: their matches, whatever finding prints a line (:func:`hide_secrets`).
+SECRET_KINDS = ("private-key", "github-token", "aws-access-key", "openai-key", "anthropic-key", "bearer-token",
+                "credential-assignment", "dotenv-credential", "credential-url")
+
+
+
+def _shortest(words) -> Tuple[str, ...]:
+    """``words`` without those that hold another of them (a text holding ``api_key`` holds
+    ``key``), in their order."""
+    words = tuple(dict.fromkeys(words))
+    return tuple(w for w in words if not any(other != w and other in w for other in words))
+
+
+#: the literals of the secret kinds in lower case, for ASCII text (where re.I is plain case
+#: folding): a text holding none of them holds no secret (:func:`_may_hold_secret`)
+_TRIGGER_WORDS = _shortest(word.lower() for kind in SECRET_KINDS for word in LITERALS[kind])
+
 _compiled = False  # whether :func:`_compile` has run
 
 
@@ -98,37 +139,33 @@ def _expressions() -> dict:
         "dotenv-credential": _dotenv,
     }
 
-    # A quick necessary condition: a line on which neither of these finds anything cannot match
-    # any pattern (each alternative is a literal a pattern needs, in the pattern's own case
-    # rule; a phone number needs ten digits), so most lines are dismissed by two C-level scans.
-    _TRIGGER = re.compile(
-        r"PRIVATE KEY-----|gh[pousr]_|github_pat_|AKIA|ASIA|sk-|TOKEN|KEY|SECRET|PASSWORD|://|@"
-        r"|/Users/|/home/|/Volumes/|C:\\Users\\|\d(?:\D*\d){9}")
-    _TRIGGER_I = re.compile(r"bearer|password|secret|api_key", re.I)
+    #: Per kind, its literals (:data:`LITERALS`) each compiled alone, in the pattern's case
+    #: rule: searched over a whole file at C speed (no literal holds a line break, so no hit
+    #: spans two lines). Each literal is a regular expression of its own: ``re`` searches a
+    #: plain literal with a fast string search, an alternation of literals character by
+    #: character (``password|secret|api_key`` over a 1,000-entry repository's texts: 10 ms as
+    #: one, under 1 ms as three).
+    folds = {kind for kind, pattern in PATTERNS if pattern.flags & re.I}  # the case-insensitive kinds
 
-    #: Per kind, the literals its pattern needs (phone numbers: _PHONE_IN_TEXT): a line without
-    #: one is never matched against that pattern. Searched over a whole file at C speed; the
-    #: classes exclude line breaks, so no hit spans two lines. Each literal is a regular
-    #: expression of its own: ``re`` searches a plain literal with a fast string search, an
-    #: alternation of literals character by character (``password|secret|api_key`` over a
-    #: 1,000-entry repository's texts: 10 ms as one, under 1 ms as three).
-    _KIND_TRIGGERS = {kind: tuple(map(re.compile, found)) for kind, found in {
-        "private-key": ("PRIVATE KEY-----",),
-        "github-token": ("gh[pousr]_", "github_pat_"),
-        "aws-access-key": ("AKIA", "ASIA"),
-        "openai-key": ("sk-",),
-        "anthropic-key": ("sk-ant-",),
-        "bearer-token": ("(?i)bearer",),
-        "credential-assignment": ("(?i)password", "(?i)secret", "(?i)api_key"),
-        "dotenv-credential": ("TOKEN", "KEY", "SECRET", "PASSWORD"),
-        "credential-url": ("://",),
-        "machine-path": ("/Users/", "/home/", "/Volumes/", r"C:\\Users\\"),
-        "personal-email": ("@",),
-    }.items()}
-    #: case-insensitive literals searched in the lower-cased text (the same offsets), unless the
-    #: text holds a character whose case folding re.IGNORECASE treats specially
-    _FOLDED = {"bearer-token": (re.compile("bearer"),),
-               "credential-assignment": (re.compile("password"), re.compile("secret"), re.compile("api_key"))}
+    def folded(kind: str, word: str) -> bool:  # a literal matched case-insensitively (one with letters)
+        return kind in folds and word.lower() != word.upper()
+
+    _KIND_TRIGGERS = {kind: tuple(re.compile(("(?i)" if folded(kind, word) else "") + re.escape(word))
+                                  for word in words) for kind, words in LITERALS.items()}
+    #: the case-insensitive literals searched in the lower-cased text (the same offsets), unless
+    #: the text holds a character whose case folding re.IGNORECASE treats specially
+    _FOLDED = {kind: tuple(re.compile(re.escape(word.lower())) for word in words)
+               for kind, words in LITERALS.items() if all(folded(kind, word) for word in words)}
+
+    # A quick necessary condition: a line on which neither of these finds anything cannot match
+    # any pattern (every literal of LITERALS in its pattern's case rule; a phone number needs
+    # ten digits), so most lines are dismissed by two C-level scans.
+    _TRIGGER = re.compile("|".join([re.escape(word) for kind, words in LITERALS.items() for word in words
+                                    if not folded(kind, word)] + [_PHONE_GATE]))
+    _TRIGGER_I = re.compile("|".join(re.escape(word) for kind, words in LITERALS.items() for word in words
+                                     if folded(kind, word)), re.I)
+    del folds, folded  # helpers, not globals of the module
+
     #: ``phone-number`` searched over a whole text: its pattern with the line breaks of
     #: ``splitlines`` taken out of its separators (``\\s`` less the breaks: the whitespace a line
     #: can hold), so a match lies within one line, and the lookarounds see a break (not a word
@@ -136,10 +173,9 @@ def _expressions() -> dict:
     #: the line: one scan of the text instead of a search of every line with ten digits (most
     #: lines of a memory file with dated IDs).
     _PHONE_IN_TEXT = re.compile("(?<!\\w)(?:\\+?\\d[().\\-\t\x1f \xa0\u1680\u2000-\u200a\u202f\u205f\u3000]*){10,15}(?!\\w)")
-    #: a necessary condition for a match of any of SECRET_KINDS (see _may_hold_secret)
-    _SECRET_TRIGGER = re.compile(
-        r"PRIVATE KEY|gh[pousr]_|github_pat_|AKIA|ASIA|sk-|bearer|password|secret|api_key|TOKEN|KEY|SECRET|PASSWORD"
-        r"|://", re.I)
+    #: a necessary condition for a match of any of SECRET_KINDS: one of their literals, in any
+    #: case (see _may_hold_secret)
+    _SECRET_TRIGGER = re.compile("|".join(map(re.escape, _TRIGGER_WORDS)), re.I)
     return dict(locals())
 
 
@@ -275,18 +311,6 @@ def scan_text(text: str) -> Iterator[Tuple[int, str, str]]:
             preview = redact(line)
             for kind in kinds:
                 yield index + 1, kind, preview
-
-
-#: The kinds of :data:`PATTERNS` that are secrets (rules/check/scan.dl's "security"
-#: category; tests/extract/test_secrets.py keeps the two in step). Every check output hides
-#: their matches, whatever finding prints a line (:func:`hide_secrets`).
-SECRET_KINDS = ("private-key", "github-token", "aws-access-key", "openai-key", "anthropic-key", "bearer-token",
-                "credential-assignment", "dotenv-credential", "credential-url")
-
-
-#: _SECRET_TRIGGER's alternatives in lower case, for ASCII text (where re.I is plain case folding)
-_TRIGGER_WORDS = ("key", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "akia", "asia", "sk-", "bearer",
-                  "password", "secret", "token", "://")
 
 
 def _may_hold_secret(text: str) -> bool:

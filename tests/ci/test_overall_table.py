@@ -1,0 +1,62 @@
+"""Every combination of family statuses and of shown words against ``--fail-on``: the
+overall status and exit status of a run (analyzer/query/check.combine) and the exit a gate
+gives what a run shows (analyzer/commands/gating.apply), as rules/check/overall.dl judges
+them. The expectations are the documented orders (docs/ci.md, §9.4), written here as a table
+of their own so that a change of the rules or of the vocabulary's ranks shows up."""
+
+from __future__ import annotations
+
+import itertools
+
+from analyzer.commands import gating
+from analyzer.contract.check_model import CheckResult, FamilyResult
+from analyzer.contract.results import Finding, Location
+from analyzer.query.check import combine
+
+# a family status's rank when the run's worst is picked (§9.4: CLEAR < REVIEW < CONFLICT <
+# INVALID; a block's OK as CLEAR, FAILED and UNAVAILABLE as CONFLICT; any other word as INVALID)
+FAMILY_RANK = {"CLEAR": 0, "OK": 0, "REVIEW": 1, "CONFLICT": 2, "FAILED": 2, "UNAVAILABLE": 2,
+               "INVALID": 3, "SOMETHING-ELSE": 3}
+# a shown finding's gating rank (a WARNING as a REVIEW, an ERROR as an INVALID, a finding with
+# no word or another word as a REVIEW) and the rank each threshold fails from
+WORD_RANK = {"INFO": 0, "CLEAR": 0, "WARNING": 1, "REVIEW": 1, "": 1, "ODD": 1, "CONFLICT": 2,
+             "ERROR": 3, "INVALID": 3}
+THRESHOLD = {"review": 1, "conflict": 2, "error": 3, "never": None}
+SEVERITIES = ("INFO", "WARNING", "ERROR")
+
+
+def test_the_overall_status_and_exit_of_every_combination_of_families():
+    wrong = []
+    for size in (1, 2, 3):
+        for statuses in itertools.product(FAMILY_RANK, repeat=size):
+            exits = [(n + len(s)) % 3 for n, s in enumerate(statuses)]
+            families = [FamilyResult(f"f{n}", "quality", s, e) for n, (s, e) in enumerate(zip(statuses, exits))]
+            worst = max(range(size), key=lambda n: (FAMILY_RANK[statuses[n]], -n))
+            got = combine(families)
+            if (got.status, got.exit_code) != (statuses[worst], max(exits)):
+                wrong.append((statuses, exits, got.status, got.exit_code))
+    assert wrong == []
+
+
+def _finding(code: str, word: str) -> Finding:
+    level = {"severity": word} if word in SEVERITIES else {"status": word}
+    return Finding(code, "f", "m", locations=[Location("a.md", 1)], **level)
+
+
+def test_the_exit_of_every_threshold_against_every_combination_of_shown_words():
+    wrong = []
+    words = list(WORD_RANK)
+    shown_sets = [()] + [(w,) for w in words] + list(itertools.combinations(words, 2))
+    for threshold, shown, silent in itertools.product(THRESHOLD, shown_sets, (False, True)):
+        findings = [_finding(f"keep-{n}", w) for n, w in enumerate(shown)] + [_finding("hide", "ERROR")]
+        families = [FamilyResult("f", "quality", "FAILED", 1, findings)]
+        if silent:  # a family that failed with nothing to show
+            families.append(FamilyResult("s", "quality", "FAILED", 1, []))
+        result = CheckResult(families, "FAILED", 1)
+        gated = gating.apply(result, gating.Gate(fail_on=threshold, ignore=["hide"]))
+        rank, worst = THRESHOLD[threshold], max((WORD_RANK[w] for w in shown), default=-1)
+        family_exit = 0 if rank is None else int(worst >= rank)
+        run_exit = 0 if rank is None else int(worst >= rank or silent)
+        if (gated.families[0].shown_exit, gated.exit_code) != (family_exit, run_exit):
+            wrong.append((threshold, shown, silent, gated.families[0].shown_exit, gated.exit_code))
+    assert wrong == []
