@@ -13,9 +13,11 @@ Computed on first use and cached for the rest of the process.
 from __future__ import annotations
 
 import hashlib
+import os
+from fnmatch import fnmatchcase
 from functools import lru_cache
-from pathlib import Path, PurePosixPath
-from typing import Callable, Dict, List, Tuple
+from pathlib import Path
+from typing import Callable, Dict, Iterator, List, Tuple
 
 from analyzer.core.resources import data_dir
 
@@ -28,34 +30,69 @@ SHIPPED: Dict[str, Tuple[str, ...]] = {
 
 def shipped_files(locate: Callable[[str], Path] = data_dir) -> List[Tuple[str, Path]]:
     """Every shipped definition file as (relative path, absolute path), sorted by relative path."""
+    return [(rel, Path(path)) for rel, path in _found(locate)]
+
+
+def _found(locate: Callable[[str], Path]) -> List[Tuple[str, str]]:
+    # what ``Path.glob`` of :data:`SHIPPED`'s patterns finds (hidden names too, case-sensitive),
+    # walked with os.scandir and plain strings: pathlib's objects for 128 files cost a cold
+    # read about as much as hashing their 0.9 MB (docs/performance.md)
     found = {}
     for kind, patterns in SHIPPED.items():
-        base = locate(kind)
-        if not base.is_dir():
+        base = str(locate(kind))
+        if not os.path.isdir(base):
             continue
         for pattern in patterns:
-            for path in base.glob(pattern):
-                if path.is_file():
-                    found[f"{kind}/{path.relative_to(base).as_posix()}"] = path
+            found.update(_matches(base, pattern.split("/"), f"{kind}/"))
     return sorted(found.items())
 
 
+def matching(directory, pattern: str) -> List[str]:
+    """The files directly in ``directory`` whose names match ``pattern`` (``*.py``), as
+    ``Path.glob`` finds them, sorted: a source digest's inputs without pathlib's objects."""
+    return sorted(path for _, path in _matches(str(directory), [pattern], ""))
+
+
+def read(path: str) -> bytes:
+    """The bytes of the file ``path``."""
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def _matches(directory: str, parts: List[str], prefix: str) -> Iterator[Tuple[str, str]]:
+    """(relative path, path) of every file under ``directory`` whose path matches the glob
+    pattern ``parts`` (one per level, ``*`` within a name only)."""
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return
+    for entry in entries:
+        if not fnmatchcase(entry.name, parts[0]):
+            continue
+        if len(parts) == 1:
+            if entry.is_file():
+                yield prefix + entry.name, entry.path
+        elif entry.is_dir():
+            yield from _matches(entry.path, parts[1:], f"{prefix}{entry.name}/")
+
+
+@lru_cache(maxsize=None)
 def covers(rel: str) -> bool:
     """Whether the file at ``rel`` (relative to the data root: ``rules/entries/fields.dl``)
     is one the fingerprint hashes, were it there (:data:`SHIPPED`)."""
     kind, _, rest = rel.partition("/")
-    path = PurePosixPath(rest)
-    if any(part in (".", "..") for part in path.parts):  # `*` would match them: a file outside the hashed set
+    parts = rest.split("/")
+    if any(part in ("", ".", "..") for part in parts):  # `*` would match them: a file outside the hashed set
         return False
-    return any(len(path.parts) == len(PurePosixPath(pattern).parts) and path.match(pattern)
-               for pattern in SHIPPED.get(kind, ()))
+    return any(len(parts) == len(pattern) and all(map(fnmatchcase, parts, pattern))
+               for pattern in (p.split("/") for p in SHIPPED.get(kind, ())))
 
 
 def compute(locate: Callable[[str], Path] = data_dir) -> str:
     """The sha256 hex digest over the shipped files found through ``locate``."""
     digest = hashlib.sha256()
-    for rel, path in shipped_files(locate):
-        content = path.read_bytes()
+    for rel, path in _found(locate):
+        content = read(path)
         digest.update(rel.encode("utf-8") + b"\0" + str(len(content)).encode("ascii") + b"\0")
         digest.update(content)
     return digest.hexdigest()

@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 import marshal
+import os
 import pickle
 import sys
 from functools import lru_cache
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import Optional
 
 from analyzer.core.cache import Area, cache_root
+from analyzer.core.fingerprint import matching, read
 from analyzer.core.resources import data_file
 import analyzer.engine.ast as ast
 import analyzer.engine.sourcefile as sourcefile
@@ -51,9 +53,9 @@ def engine_digest() -> bytes:
     """A digest of the Python version, the engine's source files and the rule language's
     grammar (grammar/datalog.lark, which the engine's parser reads: no program records it)."""
     h = hashlib.sha256(sys.version.encode())
-    here = Path(__file__).resolve().parent
-    for path in [*sorted(here.glob("*.py")), data_file("grammar", "datalog.lark")]:
-        h.update(path.name.encode() + b"\0" + path.read_bytes())
+    here = os.path.dirname(os.path.realpath(__file__))
+    for path in [*matching(here, "*.py"), str(data_file("grammar", "datalog.lark"))]:
+        h.update(os.path.basename(path).encode() + b"\0" + read(path))
     return h.digest()
 
 

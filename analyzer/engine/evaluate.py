@@ -137,7 +137,36 @@ class Engine:
     def needed(self, only: Iterable[str]) -> set:
         """The relations an ``evaluate(..., only=only)`` reads or derives; facts of any other
         relation cannot change its result, so a caller may leave them out."""
-        return needed_relations(self.program, self.builtins, list(only), maps=self.maps())
+        return set(self._needed(tuple(only)))
+
+    def _needed(self, only: tuple) -> frozenset:
+        # the same few ``only`` lists are asked for again and again (each judgement and read
+        # evaluation, and the read's own questions): the closure is walked once per list
+        cache = self.__dict__.setdefault("_needed_of", {})
+        found = cache.get(only)
+        if found is None:
+            found = cache[only] = frozenset(needed_relations(self.program, self.builtins, list(only), maps=self.maps()))
+        return found
+
+    def _constant(self):
+        """``(ruleless, facts, spans)``, computed once per engine: the relations no rule
+        derives (complete from the start of every evaluation), the program's facts as one
+        set per relation, and the span of each (the first stated)."""
+        found = self.__dict__.get("_constant_parts")
+        if found is None:
+            ruleless = set(self.program.decls)
+            for s in self.strata:
+                if s.rules:
+                    ruleless.difference_update(s.relations)
+            facts: Dict[str, frozenset] = {}
+            spans: Dict[tuple, object] = {}
+            for rel, items in self.facts.items():
+                facts[rel] = frozenset(tup for tup, _ in items)
+                for tup, span in items:
+                    if span is not None:
+                        spans.setdefault((rel, tup), span)
+            found = self.__dict__["_constant_parts"] = (frozenset(ruleless), facts, spans)
+        return found
 
     def maps(self):
         """The rule dependency maps ``(reads, readers)`` (computed once per engine)."""
@@ -186,7 +215,8 @@ class Engine:
         elif given:
             only = [rel for s in self.strata if s.rules for rel in s.relations if rel not in given]
         if only is not None:
-            wanted = needed_relations(self.program, self.builtins, only, stop=given, maps=self.maps())
+            wanted = needed_relations(self.program, self.builtins, only, stop=given, maps=self.maps()) if given \
+                else self._needed(tuple(only))
         if given:
             # facts only the given strata read are not even loaded (nor reported as known)
             facts = {rel: tuples for rel, tuples in facts.items() if rel in wanted}
@@ -203,7 +233,7 @@ class Engine:
             try:
                 for si, (base, delta) in enumerate(compiled):
                     stratum = self.strata[si]
-                    if not stratum.rules or (wanted is not None and not wanted & set(stratum.relations)):
+                    if not stratum.rules or (wanted is not None and wanted.isdisjoint(stratum.relations)):
                         continue
                     if given and all(rel in given for rel in stratum.relations):
                         run.done.update(stratum.relations)  # done already: its relations are given
@@ -228,10 +258,7 @@ class _Run:
         self.spans: Dict = {}
         self.profile = profile
         self.stats = [RuleStats(r) for r in engine.rules] if profile else None
-        self.done = {n for n in self.full}  # relations without rules are complete from the start
-        for s in engine.strata:
-            if s.rules:
-                self.done.difference_update(s.relations)
+        self.done = set(engine._constant()[0])  # relations without rules are complete from the start
         self.derived = 0
         self.height = 0
         self.watchdog = watchdog
@@ -242,12 +269,10 @@ class _Run:
 
     def load(self, facts: Mapping, spans: Mapping, trusted: frozenset = frozenset()) -> None:
         decls = self.engine.program.decls
-        program_facts = self.engine.facts
-        for rel, items in program_facts.items():
-            for tup, span in items:
-                self.full[rel].add(tup)
-                if span is not None:
-                    self.spans.setdefault((rel, tup), span)
+        _, program_facts, program_spans = self.engine._constant()
+        for rel, tuples in program_facts.items():
+            self.full[rel].update(tuples)
+        self.spans.update(program_spans)
         for rel, tuples in facts.items():
             if rel in trusted and isinstance(tuples, (set, frozenset)) and rel in decls:
                 # conforming already (evaluate's ``checked``); a relation that no rule derives

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import hashlib
 import marshal
+import os
 import sys
 from functools import lru_cache
-from pathlib import Path
 from typing import Collection, Dict, Optional
 
 from analyzer.core.cache import Area
+from analyzer.core.fingerprint import matching, read
 from analyzer.core.resources import data_dir
 from analyzer.project.extract import sink
 from analyzer.project.extract.sink import Sink
@@ -29,19 +30,20 @@ FACTS = Area("facts", ".marshal", fanout=True)
 def extractor_version() -> str:
     """A digest of the code and grammars extraction runs (a hand-bumped version number was
     forgotten once already: cached facts then lacked a relation added since)."""
-    here = Path(__file__).resolve().parents[1]  # analyzer/
+    here = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # analyzer/
     h = hashlib.sha256(sys.version.encode())
-    sources = [here / "project" / "markdown.py", here / "project" / "files.py", here / "project" / "facts_cache.py",
-               *sorted((here / "project" / "extract").glob("*.py")),
-               *sorted(data_dir("grammar").glob("*.lark")),
+    project, facts, rules = os.path.join(here, "project"), str(data_dir("facts")), str(data_dir("rules"))
+    sources = [os.path.join(project, "markdown.py"), os.path.join(project, "files.py"), os.path.join(project, "facts_cache.py"),
+               *matching(os.path.join(project, "extract"), "*.py"),
+               *matching(data_dir("grammar"), "*.lark"),
                # extraction judges each file's entries and the manifest with these rules (the
                # judgement program rules/entries/entries.dl and what it includes: analyzer/project/extract/judge.py)
-               data_dir("facts") / "entry_fields.dl", data_dir("facts") / "manifest_fields.dl",
-               *sorted((data_dir("rules") / "entries").glob("*.dl")), *sorted((data_dir("rules") / "manifest").glob("*.dl")),
-               data_dir("rules") / "vocab" / "tasks.dl"]
+               os.path.join(facts, "entry_fields.dl"), os.path.join(facts, "manifest_fields.dl"),
+               *matching(os.path.join(rules, "entries"), "*.dl"), *matching(os.path.join(rules, "manifest"), "*.dl"),
+               os.path.join(rules, "vocab", "tasks.dl")]
     for path in sources:
-        if path.is_file():
-            h.update(path.name.encode() + b"\0" + path.read_bytes())
+        if os.path.isfile(path):
+            h.update(os.path.basename(path).encode() + b"\0" + read(path))
     return h.hexdigest()[:16]
 
 

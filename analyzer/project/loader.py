@@ -8,15 +8,14 @@ which are not facts.
 
 from __future__ import annotations
 
-import gc
 import os
-from contextlib import contextmanager
 from functools import partial
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from analyzer.project import extraction, files
 from analyzer.core.diagnostics import Diagnostic, sort_diagnostics
+from analyzer.core.lifetime import gc_paused  # noqa: F401 - where the queries import it from
 from analyzer.project.extract.prefetch import reaped as prefetch_reaped
 from analyzer.project.extract.sink import Sink
 from analyzer.project.factbase import FactBase
@@ -147,34 +146,6 @@ def load_project(root, memory_dir: str = DEFAULT_MEMORY_DIR, use_cache: bool = T
     # rescan the growing heap again and again (4x slower at 100k entries, docs/performance.md).
     with gc_paused():
         return _load(root, memory_dir, use_cache, order, side_task, max_file_bytes)
-
-
-@contextmanager
-def gc_paused(freeze: bool = False):
-    """Pause the cyclic garbage collector for a block that allocates many acyclic objects
-    (re-enabled afterwards only if it was on; reference counting still frees memory).
-
-    With ``freeze``, what the block allocated is moved to the collector's permanent
-    generation on exit (``gc.freeze``): otherwise the first collection after the pause scans
-    every object made during it (0.05-0.1 s after a 10,000-entry read). Only for blocks that
-    leave no cyclic garbage behind (frozen cycles are never collected); ``run_read`` is one.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    except BaseException:
-        # interrupted (a limit reached, issue 32): the traceback still holds what the block
-        # made, and a collector pass over it, which no timer can interrupt, delayed the error
-        # by 5 s after a million tuples; frozen, it is freed by reference counting as usual
-        if enabled:
-            gc.freeze()
-        raise
-    finally:
-        if enabled:
-            if freeze:
-                gc.freeze()
-            gc.enable()
 
 
 def _load(root, memory_dir: str, use_cache: bool, order: Optional[Iterable[str]], side_task,

@@ -24,6 +24,7 @@ from analyzer.contract.read_model import (
     PackSection,
     ReadResult,
 )
+from analyzer.core.lifetime import gc_paused
 from analyzer.core.resources import data_file
 
 FOLDER_LABEL = {"rules": "rule", "profiles": "profile", "areas": "area"}
@@ -97,13 +98,15 @@ class UnknownTask(ValueError):
 
 def run_read(request: ReadRequest, project=None, *, provenance: bool = False):
     """Evaluate a read request; returns ``(ReadResult, database, project)``."""
-    from analyzer.project.loader import gc_paused, load_project
-
     # Evaluation, like loading, allocates many small acyclic objects next to the large fact
     # base; each full collection would rescan it (about 1 s of a 10,000-entry read). A read
     # leaves no cyclic garbage (checked with gc.collect() after repeated reads), so what it
-    # built is frozen out of later collections too.
+    # built is frozen out of later collections too. The pause covers importing the loader:
+    # it brings the extractors and the engine, whose imports made a cold read's only
+    # collections of the older generation
     with gc_paused(freeze=True):
+        from analyzer.project.loader import load_project
+
         if project is None:
             limit = {} if request.max_file_bytes is None else {"max_file_bytes": request.max_file_bytes}
             project = load_project(request.project_root, memory_dir=request.memory_dir,

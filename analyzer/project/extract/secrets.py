@@ -31,6 +31,7 @@ that run's ~140 ms.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Iterator, List, Tuple
 
 #: The kind of a line too long to be matched (see the module docstring).
@@ -173,9 +174,8 @@ def _expressions() -> dict:
     #: the line: one scan of the text instead of a search of every line with ten digits (most
     #: lines of a memory file with dated IDs).
     _PHONE_IN_TEXT = re.compile("(?<!\\w)(?:\\+?\\d[().\\-\t\x1f \xa0\u1680\u2000-\u200a\u202f\u205f\u3000]*){10,15}(?!\\w)")
-    #: a necessary condition for a match of any of SECRET_KINDS: one of their literals, in any
-    #: case (see _may_hold_secret)
-    _SECRET_TRIGGER = re.compile("|".join(map(re.escape, _TRIGGER_WORDS)), re.I)
+    #: a necessary condition for a match of any of SECRET_KINDS (see _may_hold_secret)
+    _SECRET_TRIGGER = _secret_trigger()
     return dict(locals())
 
 
@@ -313,14 +313,22 @@ def scan_text(text: str) -> Iterator[Tuple[int, str, str]]:
                 yield index + 1, kind, preview
 
 
+@lru_cache(maxsize=None)
+def _secret_trigger() -> "re.Pattern[str]":
+    """A necessary condition for a match of any of SECRET_KINDS: one of their literals
+    (:data:`_TRIGGER_WORDS`), in any case; compiled alone, since a text that does not match it
+    needs none of the other expressions (a cold read hides secrets in its output's non-ASCII
+    texts; compiling them all for it was ~7 ms of that run)."""
+    return re.compile("|".join(map(re.escape, _TRIGGER_WORDS)), re.I)
+
+
 def _may_hold_secret(text: str) -> bool:
     # _SECRET_TRIGGER.search(text), without the regex for ASCII text: its case-insensitive
     # alternation cost ~14 us a line, most of the redaction of 30,000 findings that hold no secret
     if text.isascii():
         lowered = text.lower()
         return any(word in lowered for word in _TRIGGER_WORDS)
-    _compile()
-    return _SECRET_TRIGGER.search(text) is not None
+    return _secret_trigger().search(text) is not None
 
 
 def hide_secrets(text: str) -> str:
