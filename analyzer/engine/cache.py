@@ -27,6 +27,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
+from analyzer.core import digest_memo
 from analyzer.core.cache import Area, cache_root
 from analyzer.core.resources import data_file
 import analyzer.engine.ast as ast
@@ -49,12 +50,20 @@ def cache_dir() -> Path:
 @lru_cache(maxsize=None)
 def engine_digest() -> bytes:
     """A digest of the Python version, the engine's source files and the rule language's
-    grammar (grammar/datalog.lark, which the engine's parser reads: no program records it)."""
-    h = hashlib.sha256(sys.version.encode())
+    grammar (grammar/datalog.lark, which the engine's parser reads: no program records it);
+    read from the memo while none of them changed (analyzer/core/digest_memo.py)."""
     here = Path(__file__).resolve().parent
-    for path in [*sorted(here.glob("*.py")), data_file("grammar", "datalog.lark")]:
+    grammar = data_file("grammar", "datalog.lark")
+    return digest_memo.memoized("engine", [str(here), str(grammar)], lambda: _engine_digest(here, grammar))
+
+
+def _engine_digest(here: Path, grammar: Path):
+    """:func:`engine_digest` computed, and the paths it read or listed."""
+    h = hashlib.sha256(sys.version.encode())
+    paths = [*sorted(here.glob("*.py")), grammar]
+    for path in paths:
         h.update(path.name.encode() + b"\0" + path.read_bytes())
-    return h.digest()
+    return h.digest(), [str(path) for path in paths] + [str(here)]
 
 
 def cache_key(entry: Path) -> str:

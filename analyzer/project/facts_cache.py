@@ -17,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Collection, Dict, Optional
 
+from analyzer.core import digest_memo
 from analyzer.core.cache import Area
 from analyzer.core.resources import data_dir
 from analyzer.project.extract import sink
@@ -28,21 +29,30 @@ FACTS = Area("facts", ".marshal", fanout=True)
 @lru_cache(maxsize=None)
 def extractor_version() -> str:
     """A digest of the code and grammars extraction runs (a hand-bumped version number was
-    forgotten once already: cached facts then lacked a relation added since)."""
+    forgotten once already: cached facts then lacked a relation added since); read from the
+    memo while none of them changed (analyzer/core/digest_memo.py)."""
     here = Path(__file__).resolve().parents[1]  # analyzer/
+    anchors = [str(here), *(str(data_dir(kind)) for kind in ("grammar", "facts", "rules"))]
+    return digest_memo.memoized("extractor", anchors, lambda: _extractor_version(here))
+
+
+def _extractor_version(here: Path):
+    """:func:`extractor_version` computed, and the paths it read or listed."""
     h = hashlib.sha256(sys.version.encode())
+    listed = [here / "project" / "extract", data_dir("grammar"), data_dir("rules") / "entries",
+              data_dir("rules") / "manifest"]
     sources = [here / "project" / "markdown.py", here / "project" / "files.py", here / "project" / "facts_cache.py",
-               *sorted((here / "project" / "extract").glob("*.py")),
-               *sorted(data_dir("grammar").glob("*.lark")),
+               *sorted(listed[0].glob("*.py")),
+               *sorted(listed[1].glob("*.lark")),
                # extraction judges each file's entries and the manifest with these rules (the
                # judgement program rules/entries/entries.dl and what it includes: analyzer/project/extract/judge.py)
                data_dir("facts") / "entry_fields.dl", data_dir("facts") / "manifest_fields.dl",
-               *sorted((data_dir("rules") / "entries").glob("*.dl")), *sorted((data_dir("rules") / "manifest").glob("*.dl")),
+               *sorted(listed[2].glob("*.dl")), *sorted(listed[3].glob("*.dl")),
                data_dir("rules") / "vocab" / "tasks.dl"]
     for path in sources:
         if path.is_file():
             h.update(path.name.encode() + b"\0" + path.read_bytes())
-    return h.hexdigest()[:16]
+    return h.hexdigest()[:16], [str(path) for path in sources + listed]
 
 
 def key(kind: str, module: str, schema: int, text: str) -> str:

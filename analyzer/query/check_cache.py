@@ -25,17 +25,13 @@ import pickle
 import sys
 from typing import Dict, Optional, Sequence, Tuple
 
+from analyzer.core.cache import Area
 from analyzer.core.fingerprint import ruleset_fingerprint
 from analyzer.core.resources import data_file
 from analyzer.project import files
 
 FORMAT = b"memory-analyzer-check-result-6"  # bumped when the result model changes
-
-
-def _area():
-    from analyzer.core.cache import Area
-
-    return Area("results", ".pickle", fanout=True)
+RESULTS = Area("results", ".pickle", fanout=True)
 
 
 def listing_digest(listing: Optional[tuple]) -> bytes:
@@ -81,7 +77,7 @@ def result_key(root: str, memory_dir: str, families: Sequence[str], packs: bytes
 
 def load(key: str, root: str):
     """The cached result for ``key`` if its outside inputs are unchanged, else None."""
-    payload = _area().get(key)  # verified against its digest; None when missing or bad
+    payload = RESULTS.get(key)  # verified against its digest; None when missing or bad
     if payload is None:
         return None
     try:
@@ -113,4 +109,4 @@ def _still_valid(root: str, probes: Dict[str, str], git: Optional[Tuple[bool, st
 def store(key: str, result, probes: Dict[str, str], git: Optional[Tuple[bool, str]]) -> None:
     """Keep ``result`` with the outside inputs it was computed from (silently skipped when
     the cache cannot be written)."""
-    _area().put(key, pickle.dumps((result, probes, git), protocol=pickle.HIGHEST_PROTOCOL))
+    RESULTS.put(key, pickle.dumps((result, probes, git), protocol=pickle.HIGHEST_PROTOCOL))
