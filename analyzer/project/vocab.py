@@ -44,10 +44,10 @@ def _program() -> dict:
     read from, else from the compiled program (and stored)."""
     # deferred: the configuration and the renderers import this module on every command,
     # and most of them (explain, list, --help) load no rule program at all
-    from analyzer.engine.shipped import load_shipped
+    from analyzer.engine.shipped import load_shipped_facts
 
     entry = data_file("rules", "vocab/vocab.dl")
-    shipped = load_shipped(entry)  # an installed wheel: its first run writes no cache (tests/packaging)
+    shipped = load_shipped_facts(entry)  # an installed wheel: its first run writes no cache (tests/packaging)
     if shipped is not None:
         return _values(shipped)
     key = hashlib.sha256(FORMAT + ruleset_fingerprint().encode()).hexdigest()
@@ -56,13 +56,13 @@ def _program() -> dict:
         return found
     from analyzer.engine.cache import load_engine
 
-    facts = _values(load_engine(entry))
+    facts = _values(load_engine(entry).facts)
     STORE.put(key, marshal.dumps(facts))
     return facts
 
 
-def _values(engine) -> dict:
-    return {rel: tuple(values for values, _ in rows) for rel, rows in engine.facts.items()}
+def _values(facts: dict) -> dict:
+    return {rel: tuple(values for values, _ in rows) for rel, rows in facts.items()}
 
 
 def ordered(relation: str) -> Tuple[str, ...]:
