@@ -22,22 +22,19 @@ import hashlib
 import itertools
 import marshal
 import pickle
-import sys
-from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
-from analyzer.core import digest_memo
 from analyzer.core.cache import Area, cache_root
-from analyzer.core.resources import data_file
 import analyzer.engine.ast as ast
 import analyzer.engine.sourcefile as sourcefile
+# the key of a program (imported from here too); its own module: the check result cache's key needs it without the engine
+from analyzer.engine.keys import FORMAT, cache_key, engine_digest
 from analyzer.engine.compile import PLAIN
 from analyzer.engine.runtime import RUNTIME
 from analyzer.engine.evaluate import Engine
 from analyzer.engine.variants import Variant
 
-FORMAT = b"memory-analyzer-program-cache-3"
 PROGRAMS = Area("programs", ".pickle")
 _STATE_KEYS = {"decls", "program_files", "facts", "strata", "maps", "files", "plain", "code", "rest"}
 
@@ -45,36 +42,6 @@ _STATE_KEYS = {"decls", "program_files", "facts", "strata", "maps", "files", "pl
 def cache_dir() -> Path:
     """Where compiled programs are kept."""
     return cache_root() / PROGRAMS.name
-
-
-@lru_cache(maxsize=None)
-def engine_digest() -> bytes:
-    """A digest of the Python version, the engine's source files and the rule language's
-    grammar (grammar/datalog.lark, which the engine's parser reads: no program records it);
-    read from the memo while none of them changed (analyzer/core/digest_memo.py)."""
-    here = Path(__file__).resolve().parent
-    grammar = data_file("grammar", "datalog.lark")
-    return digest_memo.memoized("engine", [str(here), str(grammar)], lambda: _engine_digest(here, grammar))
-
-
-def _engine_digest(here: Path, grammar: Path):
-    """:func:`engine_digest` computed, and the paths it read or listed."""
-    h = hashlib.sha256(sys.version.encode())
-    paths = [*sorted(here.glob("*.py")), grammar]
-    for path in paths:
-        h.update(path.name.encode() + b"\0" + path.read_bytes())
-    return h.digest(), [str(path) for path in paths] + [str(here)]
-
-
-def cache_key(entry: Path) -> str:
-    """The key of a compiled program: engine sources and grammar, Python, entry file.
-
-    The rule set's other files are not part of it: the stored program's own files are
-    verified by content on load. A key that must change with any rule (the check result
-    cache's: analyzer/query/check_cache.py) adds the rule-set fingerprint itself."""
-    h = hashlib.sha256(FORMAT + engine_digest())
-    h.update(b"\0" + str(entry.resolve()).encode())
-    return h.hexdigest()
 
 
 def is_cached(entry: Path) -> bool:

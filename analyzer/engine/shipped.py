@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Optional
 
 from analyzer.core.fingerprint import covers, ruleset_fingerprint
+from analyzer.engine.keys import engine_digest
 from analyzer.core.resources import data_dir, shipped_ignored
 
 FORMAT = b"memory-analyzer-shipped-program-2\n"
@@ -75,8 +76,6 @@ def compile_program(root: Path, rel: str) -> bytes:
 
 
 def _header() -> bytes:
-    from analyzer.engine.cache import engine_digest
-
     return b"\0".join([FORMAT, sys.version.encode(), engine_digest(), ruleset_fingerprint().encode()]) + b"\n"
 
 

@@ -17,7 +17,6 @@ from analyzer.core import lifetime
 from analyzer.query.check_families import FAMILIES, Locator
 from analyzer.contract.check_model import CheckResult, FamilyResult
 from analyzer.contract.results import Failure
-from analyzer.core.span import Span
 from analyzer.query.program import extracted, shipped_program
 from analyzer.query.agents import run_agents_check
 from analyzer.query.check_legacy import aborted, add_scans

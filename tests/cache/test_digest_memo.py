@@ -130,7 +130,7 @@ def test_a_damaged_entry_is_recomputed(settled_now, rule_set):
 
 def test_the_process_digests_match_their_computation():
     """The three digests the analyzer memoizes are those the files give (memo written, then read)."""
-    from analyzer.engine import cache as program_cache
+    from analyzer.engine import keys as program_cache
     from analyzer.project import facts_cache
 
     for memoized, computed in ((fingerprint.ruleset_fingerprint, fingerprint.compute),
