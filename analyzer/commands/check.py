@@ -92,7 +92,7 @@ def add_output_arguments(parser: argparse.ArgumentParser) -> None:
 
 def families_of(args: argparse.Namespace):
     """The families a command line runs, in block order (§9 dispatch)."""
-    from analyzer.query.check_families import ORDER
+    from analyzer.query.check_request import ORDER
 
     if args.all:
         return list(ORDER)
@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     writing each ``--output`` file from the same result."""
     from pathlib import Path
 
-    from analyzer.query.check import CheckRequest, run_check
+    from analyzer.query.check_request import CheckRequest
     from analyzer.project.root import resolve_root
 
     args.project_root = resolve_root(args.project_root, args.memory_dir).path
@@ -154,8 +154,8 @@ def run(args: argparse.Namespace) -> int:
     # relations: they are evaluated with the families, in the same evaluation
     report = wants_report([args.format] + [parse_output(spec, args.format)[0] for spec in args.output])
     families = families_of(args) + (["report"] if report else [])
-    result = run_check(CheckRequest(families, Path(args.project_root), args.memory_dir, not args.no_cache,
-                                    options, packs, args.with_proofs, max_file_bytes=args.max_file_bytes))
+    result = _result(CheckRequest(families, Path(args.project_root), args.memory_dir, not args.no_cache,
+                                  options, packs, args.with_proofs, max_file_bytes=args.max_file_bytes))
     if result.failure is not None:
         # §9: a missing memory dir is the check's outcome (stdout, exit 1); unusable input
         # escapes as `Error: …` on stderr (exit 2). Other formats than text carry it in
@@ -184,6 +184,20 @@ def run(args: argparse.Namespace) -> int:
     if status:
         return status
     return result.exit_code if result.exit_code in (0, 1, 2) else exitcodes.INTERNAL
+
+
+def _result(request):
+    """The check's result: from the result cache when it holds the answer, which imports
+    neither the project loader's extractors nor the engine (analyzer/query/check_request.py),
+    else evaluated (analyzer/query/check.py)."""
+    from analyzer.query.check_request import lookup
+
+    request, key, result = lookup(request)
+    if result is None:
+        from analyzer.query.check import run_opened
+
+        result = run_opened(request, key)
+    return result
 
 
 def add_pack_arguments(parser: argparse.ArgumentParser) -> None:

@@ -33,7 +33,7 @@ INTERVAL = 3600.0  # seconds between two passes over the cache
 STALE_TMP = 3600.0  # age after which a temporary file of an unfinished write is removed
 ENV = "MEMORY_ANALYZER_CACHE_MAX_MB"
 STAMP = "prune-stamp"
-_AREAS = ("facts", "strata", "results", "programs", "lark", "history", "units", "parts")
+_AREAS = ("facts", "strata", "results", "programs", "lark", "history", "units", "parts", "digests")
 
 _wrote = False  # set by analyzer.core.cache.Area.put: this process stored an entry
 

@@ -7,7 +7,8 @@ rules/), so a source checkout and an installed wheel of the same commit agree.
 
 Hash input, per file in sorted order of its relative path (``rules/routing.dl``): the path
 as UTF-8, a NUL byte, the content length in decimal, a NUL byte, the raw content bytes.
-Computed on first use and cached for the rest of the process.
+Computed on first use and cached for the rest of the process, and between runs while no
+hashed file or listed directory changed status (analyzer/core/digest_memo.py).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Dict, Iterator, List, Tuple
 
+from analyzer.core import digest_memo
 from analyzer.core.resources import data_dir
 
 SHIPPED: Dict[str, Tuple[str, ...]] = {
@@ -90,15 +92,34 @@ def covers(rel: str) -> bool:
 
 def compute(locate: Callable[[str], Path] = data_dir) -> str:
     """The sha256 hex digest over the shipped files found through ``locate``."""
+    return _compute(locate)[0]
+
+
+def _compute(locate: Callable[[str], Path]) -> Tuple[str, List[str]]:
+    """:func:`compute`, and every path it read or listed (for the memo)."""
     digest = hashlib.sha256()
-    for rel, path in _found(locate):
+    found = _found(locate)
+    for rel, path in found:
         content = read(path)
         digest.update(rel.encode("utf-8") + b"\0" + str(len(content)).encode("ascii") + b"\0")
         digest.update(content)
-    return digest.hexdigest()
+    return digest.hexdigest(), [path for _, path in found] + _listed(locate)
+
+
+def _listed(locate: Callable[[str], Path]) -> List[str]:
+    """The directories :func:`shipped_files` lists: each kind's, and those one below it where
+    a pattern reaches there (a file added to any of them changes its times)."""
+    listed = []
+    for kind, patterns in SHIPPED.items():
+        base = str(locate(kind))
+        listed.append(base)
+        if os.path.isdir(base) and any("/" in pattern for pattern in patterns):
+            listed.extend(entry.path for entry in os.scandir(base) if entry.is_dir())
+    return listed
 
 
 @lru_cache(maxsize=None)
 def ruleset_fingerprint() -> str:
-    """The fingerprint of the rule set this process runs with (computed once per process)."""
-    return compute()
+    """The fingerprint of the rule set this process runs with (computed once per process,
+    read from the memo while the files are unchanged)."""
+    return digest_memo.memoized("ruleset", [str(data_dir(kind)) for kind in SHIPPED], lambda: _compute(data_dir))

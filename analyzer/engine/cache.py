@@ -21,24 +21,20 @@ from __future__ import annotations
 import hashlib
 import itertools
 import marshal
-import os
 import pickle
-import sys
-from functools import lru_cache
 from pathlib import Path
 from typing import Optional
 
 from analyzer.core.cache import Area, cache_root
-from analyzer.core.fingerprint import matching, read
-from analyzer.core.resources import data_file
 import analyzer.engine.ast as ast
 import analyzer.engine.sourcefile as sourcefile
+# the key of a program (imported from here too); its own module: the check result cache's key needs it without the engine
+from analyzer.engine.keys import FORMAT, cache_key, engine_digest
 from analyzer.engine.compile import PLAIN
 from analyzer.engine.runtime import RUNTIME
 from analyzer.engine.evaluate import Engine
 from analyzer.engine.variants import Variant
 
-FORMAT = b"memory-analyzer-program-cache-3"
 PROGRAMS = Area("programs", ".pickle")
 _STATE_KEYS = {"decls", "program_files", "facts", "strata", "maps", "files", "plain", "code", "rest"}
 
@@ -46,28 +42,6 @@ _STATE_KEYS = {"decls", "program_files", "facts", "strata", "maps", "files", "pl
 def cache_dir() -> Path:
     """Where compiled programs are kept."""
     return cache_root() / PROGRAMS.name
-
-
-@lru_cache(maxsize=None)
-def engine_digest() -> bytes:
-    """A digest of the Python version, the engine's source files and the rule language's
-    grammar (grammar/datalog.lark, which the engine's parser reads: no program records it)."""
-    h = hashlib.sha256(sys.version.encode())
-    here = os.path.dirname(os.path.realpath(__file__))
-    for path in [*matching(here, "*.py"), str(data_file("grammar", "datalog.lark"))]:
-        h.update(os.path.basename(path).encode() + b"\0" + read(path))
-    return h.digest()
-
-
-def cache_key(entry: Path) -> str:
-    """The key of a compiled program: engine sources and grammar, Python, entry file.
-
-    The rule set's other files are not part of it: the stored program's own files are
-    verified by content on load. A key that must change with any rule (the check result
-    cache's: analyzer/query/check_cache.py) adds the rule-set fingerprint itself."""
-    h = hashlib.sha256(FORMAT + engine_digest())
-    h.update(b"\0" + str(entry.resolve()).encode())
-    return h.hexdigest()
 
 
 def cached_engine(entry: Path, use_cache: bool = True) -> Optional[Engine]:

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Optional
 
 from analyzer.core.fingerprint import covers, ruleset_fingerprint
+from analyzer.engine.keys import engine_digest
 from analyzer.core.resources import data_dir, shipped_ignored
 
 FORMAT = b"memory-analyzer-shipped-program-2\n"
@@ -76,8 +77,6 @@ def compile_program(root: Path, rel: str) -> bytes:
 
 
 def _header() -> bytes:
-    from analyzer.engine.cache import engine_digest
-
     return b"\0".join([FORMAT, sys.version.encode(), engine_digest(), ruleset_fingerprint().encode()]) + b"\n"
 
 
@@ -111,6 +110,39 @@ class _Unpickler(pickle.Unpickler):
 
 def load_shipped(entry: Path):
     """The engine of a built-in program from its shipped compiled form, or None."""
+    state = _state(entry)
+    if state is None:
+        return None
+    from analyzer.engine.cache import engine_from_state
+
+    root = str(_data_root())
+    return engine_from_state(state, loads=lambda payload: _Unpickler(io.BytesIO(payload), root).load(),
+                             unchanged=_unchanged)
+
+
+def load_shipped_facts(entry: Path) -> Optional[dict]:
+    """The facts of a built-in program (``Engine.facts``: relation -> rows) from its shipped
+    compiled form, without building the engine (the vocabularies read facts only: a
+    ``check --format json`` answered from the result cache reads them to check its document),
+    or None: not shipped, or a program file the rule-set fingerprint does not cover (its
+    content is checked when :func:`load_shipped` builds the engine)."""
+    state = _state(entry)
+    if state is None or not all(_unchanged(name) for name, _ in state["files"]):
+        return None
+    return state["facts"]
+
+
+def _unchanged(name: str) -> bool:
+    # the rules and variant texts, read on first use, name the installed files too; a file
+    # the rule-set fingerprint hashes is as it was built (the header's fingerprint matched):
+    # not read and hashed again (the entry files' judgement program has 13)
+    prefix = str(_data_root()).rstrip("/") + "/"
+    return name.startswith(prefix) and covers(name[len(prefix):])
+
+
+def _state(entry: Path) -> Optional[dict]:
+    """The unpickled state of the shipped compiled form of ``entry``, or None (not shipped,
+    or built by another Python, engine or rule set)."""
     path = shipped_path(entry)
     if path is None:
         return None
@@ -121,21 +153,12 @@ def load_shipped(entry: Path):
     header = _header()
     if not data.startswith(header):
         return None  # built by another Python, engine or rule set
-    from analyzer.engine.cache import engine_from_state
-
-    root = str(_data_root())
     stream = io.BytesIO(data)  # shares the bytes: no copy of the (megabyte) program
     stream.seek(len(header))
     try:
-        state = _Unpickler(stream, root).load()
+        return _Unpickler(stream, str(_data_root())).load()
     except (EOFError, ValueError, TypeError, pickle.UnpicklingError, AttributeError, ImportError):
         return None
-    # the rules and variant texts, read on first use, name the installed files too; a file
-    # the rule-set fingerprint hashes is as it was built (the header's fingerprint matched):
-    # not read and hashed again (the entry files' judgement program has 13)
-    prefix = root.rstrip("/") + "/"
-    return engine_from_state(state, loads=lambda payload: _Unpickler(io.BytesIO(payload), root).load(),
-                             unchanged=lambda name: name.startswith(prefix) and covers(name[len(prefix):]))
 
 
 def dump(state_of, root: str) -> bytes:

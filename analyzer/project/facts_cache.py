@@ -17,6 +17,7 @@ import sys
 from functools import lru_cache
 from typing import Collection, Dict, Optional
 
+from analyzer.core import digest_memo
 from analyzer.core.cache import Area
 from analyzer.core.fingerprint import matching, read
 from analyzer.core.resources import data_dir
@@ -29,22 +30,32 @@ FACTS = Area("facts", ".marshal", fanout=True)
 @lru_cache(maxsize=None)
 def extractor_version() -> str:
     """A digest of the code and grammars extraction runs (a hand-bumped version number was
-    forgotten once already: cached facts then lacked a relation added since)."""
+    forgotten once already: cached facts then lacked a relation added since); read from the
+    memo while none of them changed (analyzer/core/digest_memo.py)."""
     here = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # analyzer/
+    anchors = [here, *(str(data_dir(kind)) for kind in ("grammar", "facts", "rules"))]
+    return digest_memo.memoized("extractor", anchors, lambda: _extractor_version(here))
+
+
+def _extractor_version(here: str):
+    """:func:`extractor_version` computed, and the paths it read or listed (plain strings and
+    os.scandir: pathlib's objects cost a cold read about as much as the hashing)."""
     h = hashlib.sha256(sys.version.encode())
     project, facts, rules = os.path.join(here, "project"), str(data_dir("facts")), str(data_dir("rules"))
+    listed = [os.path.join(project, "extract"), str(data_dir("grammar")), os.path.join(rules, "entries"),
+              os.path.join(rules, "manifest")]
     sources = [os.path.join(project, "markdown.py"), os.path.join(project, "files.py"), os.path.join(project, "facts_cache.py"),
-               *matching(os.path.join(project, "extract"), "*.py"),
-               *matching(data_dir("grammar"), "*.lark"),
+               *matching(listed[0], "*.py"),
+               *matching(listed[1], "*.lark"),
                # extraction judges each file's entries and the manifest with these rules (the
                # judgement program rules/entries/entries.dl and what it includes: analyzer/project/extract/judge.py)
                os.path.join(facts, "entry_fields.dl"), os.path.join(facts, "manifest_fields.dl"),
-               *matching(os.path.join(rules, "entries"), "*.dl"), *matching(os.path.join(rules, "manifest"), "*.dl"),
+               *matching(listed[2], "*.dl"), *matching(listed[3], "*.dl"),
                os.path.join(rules, "vocab", "tasks.dl")]
     for path in sources:
         if os.path.isfile(path):
             h.update(os.path.basename(path).encode() + b"\0" + read(path))
-    return h.hexdigest()[:16]
+    return h.hexdigest()[:16], sources + listed
 
 
 def key(kind: str, module: str, schema: int, text: str) -> str:

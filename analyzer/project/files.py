@@ -224,3 +224,17 @@ def check_memory_dir(project_root: str, memory_dir: str) -> Optional[str]:
     if not os.path.isdir(current):
         return "memory dir is not a directory"
     return None
+
+
+def source_state(root: str, real_root: str, path: str) -> str:
+    """What the filesystem says about an evidence source path (stat only, never read):
+    "escapes" (resolves outside the project root), "dir", "file" or "missing"."""
+    full = os.path.join(root, path)
+    real = os.path.realpath(full)
+    if real != real_root and not real.startswith(real_root + os.sep):
+        return "escapes"
+    if os.path.isdir(full):
+        return "dir"
+    if os.path.exists(full):
+        return "file"
+    return "missing"

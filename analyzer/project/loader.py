@@ -271,21 +271,7 @@ def _source_paths(loader: _Loader) -> None:
     paths = loader.base.column_values(("evidence_source", "subject_evidence_source"), 3)
     paths.discard("")
     for path in sorted(paths):
-        loader.base.add("source_path", path, source_state(loader.root, real_root, path))
-
-
-def source_state(root: str, real_root: str, path: str) -> str:
-    """What the filesystem says about an evidence source path (stat only, never read):
-    "escapes" (resolves outside the project root), "dir", "file" or "missing"."""
-    full = os.path.join(root, path)
-    real = os.path.realpath(full)
-    if real != real_root and not real.startswith(real_root + os.sep):
-        return "escapes"
-    if os.path.isdir(full):
-        return "dir"
-    if os.path.exists(full):
-        return "file"
-    return "missing"
+        loader.base.add("source_path", path, files.source_state(loader.root, real_root, path))
 
 
 def _finish(loader: _Loader) -> Project:

@@ -39,7 +39,10 @@ STORE = Area("programs", ".pickle")  # beside the compiled programs, pruned with
 def facts(relation: str) -> Tuple[tuple, ...]:
     """The facts of ``relation`` in rules/vocab/vocab.dl, in source order (a derived
     relation's tuples in sorted order)."""
-    return _program().get(relation, ())
+    program = _program()
+    if relation in program:
+        return program[relation]
+    return _derived().get(relation, ())
 
 
 @lru_cache(maxsize=None)
@@ -48,28 +51,41 @@ def _program() -> dict:
     read from, else from the compiled program (and stored)."""
     # deferred: the configuration and the renderers import this module on every command,
     # and most of them (explain, list, --help) load no rule program at all
-    from analyzer.engine.shipped import load_shipped
+    from analyzer.engine.shipped import load_shipped_facts
 
     entry = data_file("rules", "vocab/vocab.dl")
-    shipped = load_shipped(entry)  # an installed wheel: its first run writes no cache (tests/packaging)
+    shipped = load_shipped_facts(entry)  # an installed wheel: its first run writes no cache (tests/packaging)
     if shipped is not None:
-        return _values(shipped)
+        return _values(shipped)  # its facts only: the derived tables on demand (_derived)
     key = hashlib.sha256(FORMAT + ruleset_fingerprint().encode()).hexdigest()
     found = STORE.get_marshal(key, lambda value: isinstance(value, dict))  # verified, then decoded
     if found is not None:
         return found
     from analyzer.engine.cache import load_engine
 
-    facts = _values(load_engine(entry))
+    engine = load_engine(entry)
+    facts = {**_values(engine.facts), **_derived_of(engine)}
     STORE.put(key, marshal.dumps(facts))
     return facts
 
 
-def _values(engine) -> dict:
-    values = {rel: tuple(values for values, _ in rows) for rel, rows in engine.facts.items()}
+def _values(facts: dict) -> dict:
+    return {rel: tuple(values for values, _ in rows) for rel, rows in facts.items()}
+
+
+@lru_cache(maxsize=None)
+def _derived() -> dict:
+    """The decision tables of an installed wheel's shipped vocabulary program, whose facts
+    :func:`_program` reads without building its engine: built and evaluated only when a
+    table is asked for (a ``check`` answered from its result cache asks none)."""
+    from analyzer.engine.cache import load_engine
+
+    return _derived_of(load_engine(data_file("rules", "vocab/vocab.dl")))
+
+
+def _derived_of(engine) -> dict:
     db = engine.evaluate({})  # no input: the decision tables derived from the vocabularies
-    values.update((rel, tuple(sorted(db.relation(rel)))) for rel in sorted(db.known()) if rel not in values)
-    return values
+    return {rel: tuple(sorted(db.relation(rel))) for rel in sorted(db.known()) if rel not in engine.facts}
 
 
 def ordered(relation: str) -> Tuple[str, ...]:

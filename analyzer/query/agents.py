@@ -11,13 +11,12 @@ from __future__ import annotations
 import posixpath
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Tuple
-from analyzer.project.extract.agent_files import extract
-from analyzer.history.repofiles import list_files
+from analyzer.query.agent_facts import gather
 from analyzer.query.program import shipped_program
 from analyzer.contract.check_model import FamilyResult
 from analyzer.contract.results import Finding, Location
 from analyzer.query.scans import redact_result
-from analyzer.project import config, vocab
+from analyzer.project import vocab
 
 #: The tools the rules know, in the order `--tool all` shows them.
 TOOLS: Tuple[str, ...] = ("claude", "codex", "cursor", "copilot", "gemini", "windsurf")
@@ -103,52 +102,6 @@ class AgentsReadResult:
     listing: Tuple[str, bool] = ("walk", True)
 
 
-def gather(root: str, memory_dir: str = "docs/memory", paths: Sequence[str] = (), cwd: str = "",
-           configured: Optional[Sequence[str]] = None, listed: Optional[tuple] = None,
-           exclude: Optional[Sequence[str]] = None) -> Dict[str, list]:
-    """The facts of rules/agents/*.dl for a repository and a request. ``configured`` and
-    ``exclude`` default to the project configuration's ``agents`` and ``agents-exclude``
-    (:class:`analyzer.project.config.ConfigError` for an unusable configuration file)."""
-    import os
-
-
-    loaded = config.load(root)
-    values = loaded.values
-    configured = values.get("agents", []) if configured is None else configured
-    exclude = values.get("agents-exclude", []) if exclude is None else exclude
-    files, source, complete = listed if listed is not None else list_files(root)
-    facts = extract(root, files, exclude, config_settings(loaded)).rows
-    manifest = posixpath.join(memory_dir, "manifest.md")
-    facts["agent_memory_present"] = [(manifest,)] if os.path.isfile(os.path.join(root, manifest)) else []
-    facts["agent_repo_file"] = [(p,) for p in files]
-    facts["agent_request_path"] = [(p,) for p in paths]
-    facts["agent_request_cwd"] = [(cwd,)] if cwd else []
-    facts["agent_memory_manifest"] = [(manifest,)]
-    facts["agent_configured"] = [(t,) for t in configured]
-    return facts
-
-
-#: The configuration keys that state what an agent tool's own (user-level) configuration holds.
-CONFIG_SETTINGS = ("codex-project-doc-fallback-filenames", "codex-project-doc-max-bytes")
-
-
-def config_settings(loaded) -> List[tuple]:
-    """``agent_setting`` rows of the project configuration's agent keys (its file, the key's
-    line; the configuration module has checked their types)."""
-    rows = []
-    source = posixpath.basename(loaded.path) if loaded.path else ""
-    for key in CONFIG_SETTINGS:
-        if key not in loaded.values:
-            continue
-        value, line = loaded.values[key], loaded.lines.get(key, 1)
-        if isinstance(value, list):
-            rows.append((source, key, 0, "list", "", line, 1))
-            rows.extend((source, key, i, "string", str(v), line, 1) for i, v in enumerate(value, 1))
-        else:
-            rows.append((source, key, 0, "number", str(value), line, 1))
-    return rows
-
-
 def normalize_path(raw: str) -> Optional[str]:
     """A --path or --cwd value as a project-relative path, or None when it escapes the root."""
     text = raw.replace("\\", "/").strip()
@@ -206,18 +159,6 @@ def family_facts(request, project) -> Dict[str, list]:
     """The agent facts of the project's repository for `check --agents` (with the
     configuration's `agents` and `agents-exclude`, which the check command has validated)."""
     return gather(str(request.project_root), project.memory_dir, (), "", listed=request.repo_files)
-
-
-def inputs_digest(request, memory_dir: str) -> bytes:
-    """A digest of every agent fact a check would evaluate (the instruction files' contents,
-    the repository listing, the configuration's agents and agents-exclude, whether the
-    manifest exists), for the check result cache's key."""
-    import hashlib
-    import json
-
-    facts = gather(str(request.project_root), memory_dir, listed=request.repo_files)
-    text = json.dumps({rel: sorted(rows) for rel, rows in sorted(facts.items())}, ensure_ascii=True)
-    return hashlib.sha256(text.encode("utf-8")).digest()
 
 
 def select_agents(db, locate):

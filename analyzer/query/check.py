@@ -11,43 +11,25 @@ symlink or not a regular file is an error, exit 2, never an OK check).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import List, Optional
 
 from analyzer.core import lifetime
 from analyzer.query.check_families import FAMILIES, Locator
 from analyzer.contract.check_model import CheckResult, FamilyResult
 from analyzer.contract.results import Failure
-from analyzer.core.span import Span
 from analyzer.query.program import extracted, shipped_program
-from analyzer.query.agents import inputs_digest, run_agents_check
-from analyzer.query.check_legacy import aborted, add_scans, outside_inputs
+from analyzer.query.agents import run_agents_check
+from analyzer.query.check_legacy import aborted, add_scans
 from analyzer.query import check_cache, scans
+# the request, opened and looked up in the result cache, is check_request's (all a cache hit imports);
+# its names are this module's too (fleet, packtest and report run checks through here)
+from analyzer.query.check_request import CheckRequest, agents_only, lookup, open_request, result_cache_key
 from analyzer.project.loader import gc_paused, load_project
-from analyzer.project import files, vocab
-from analyzer.history.repofiles import list_files
+from analyzer.project import vocab
 
 #: Families that read files outside the memory dir (agent instruction files, the local
 #: overlay: analyzer/query/scans.py), which a cached result records and checks again.
 SCANNING = ("security", "privacy", "hidden-text")
-
-
-@dataclass
-class CheckRequest:
-    """Which families to run, on which project."""
-
-    families: Sequence[str]
-    project_root: Path = field(default_factory=Path.cwd)
-    memory_dir: str = "docs/memory"
-    use_cache: bool = True
-    options: Dict[str, str] = field(default_factory=dict)  # family options, e.g. merge_base
-    packs: Optional[object] = None  # a PackSet of `--rules` packs (analyzer/query/packs.py)
-    with_proofs: bool = False  # a bounded proof tree per finding (analyzer/query/proofs.py)
-    max_file_bytes: Optional[int] = None  # None: the loader's default cap (analyzer.project.files.SIZE_CAP)
-    # the repository's files for the report family, (paths, source, complete) as
-    # analyzer.history.repofiles.list_files gives them; listed once by run_check, before its cache key
-    repo_files: Optional[tuple] = None
 
 
 def check_program(use_cache: bool = True):
@@ -57,16 +39,15 @@ def check_program(use_cache: bool = True):
 
 def run_check(request: CheckRequest) -> CheckResult:
     """Run the requested families; an unusable project is an error result, never a crash."""
-    if list(request.families) == ["agents"] and not request.packs and not request.with_proofs:
+    request, key, done = lookup(request)
+    return done if done is not None else run_opened(request, key)
+
+
+def run_opened(request: CheckRequest, key: Optional[str]) -> CheckResult:
+    """Run a request :func:`~analyzer.query.check_request.lookup` opened and did not answer,
+    and keep the result under ``key`` (None: not cached)."""
+    if agents_only(request):
         return run_agents_check(request)
-    request, early = open_request(request)
-    if early is not None:
-        return early
-    key = result_cache_key(request)
-    if key:
-        cached = check_cache.load(key, str(request.project_root))
-        if cached is not None:
-            return cached
     with gc_paused(freeze=True):
         project, refused = load_checked(request)
         if refused is not None:
@@ -75,51 +56,6 @@ def run_check(request: CheckRequest) -> CheckResult:
     if key:
         check_cache.store(key, result, probes, git)
     return result
-
-
-def result_cache_key(request: CheckRequest) -> Optional[str]:
-    """The result cache's key of an opened request (:func:`open_request`), or None when the
-    result is not cached (no cache, a merge review, proofs, or input the key cannot cover).
-    Shared with ``fleet check``, which reuses and fills the same entries."""
-    # a merge review reads Git history, which the result cache's key does not cover (nor
-    # proofs, which are built from a fresh evaluation with provenance)
-    if not request.use_cache or request.options.get("merge_base") or request.with_proofs:
-        return None
-    root, memory_dir = str(request.project_root), request.memory_dir
-    # the plain check also reads agent entry files, empty optional folders and the local
-    # overlay, outside the managed files the key covers: their digest joins the key
-    outside = b""
-    if "legacy" in request.families:
-        outside = outside_inputs(root, memory_dir)
-    if "agents" in request.families:  # agent instruction files lie outside the memory dir too
-        outside += inputs_digest(request, memory_dir)
-    flags = [f"+{flag}" for flag in ("security", "privacy") if request.options.get(flag)]
-    return check_cache.result_key(root, memory_dir, list(request.families) + flags,
-                                  request.packs.key() if request.packs else b"", request.max_file_bytes,
-                                  check_cache.listing_digest(request.repo_files) + outside)
-
-
-def open_request(request: CheckRequest):
-    """``(request, early)``: the request with its memory dir normalized (and the repository's
-    files listed when the report family runs), and the error result of a missing or unusable
-    memory dir (None when the check can go on)."""
-    from dataclasses import replace
-
-    root = str(request.project_root)
-    memory_dir = files.memory_dir_name(request.memory_dir)
-    request = replace(request, memory_dir=memory_dir)
-    problem = files.check_memory_dir(root, memory_dir)
-    if problem == files.MEMORY_DIR_MISSING:
-        return request, CheckResult([], "INVALID", 1, failure=Failure(
-            "MA-MEMDIR", files.memory_dir_missing(root, memory_dir), Span(memory_dir), 1))
-    if problem is not None:
-        return request, CheckResult([], "INVALID", 2, failure=Failure("MA-MEMDIR", f"Error: {problem}: {memory_dir}",
-                                                                      Span(memory_dir)))
-    if "report" in request.families and request.repo_files is None:
-        # the report depends on the repository's file list (its glob column): listed once,
-        # here, for the facts and for the result cache's key
-        request = replace(request, repo_files=list_files(root))
-    return request, None
 
 
 def load_checked(request: CheckRequest):

@@ -25,17 +25,14 @@ import pickle
 import sys
 from typing import Dict, Optional, Sequence, Tuple
 
+from analyzer.core.cache import Area
 from analyzer.core.fingerprint import ruleset_fingerprint
 from analyzer.core.resources import data_file
+from analyzer.engine.keys import cache_key
 from analyzer.project import files
 
 FORMAT = b"memory-analyzer-check-result-6"  # bumped when the result model changes
-
-
-def _area():
-    from analyzer.core.cache import Area
-
-    return Area("results", ".pickle", fanout=True)
+RESULTS = Area("results", ".pickle", fanout=True)
 
 
 def listing_digest(listing: Optional[tuple]) -> bytes:
@@ -57,7 +54,6 @@ def result_key(root: str, memory_dir: str, families: Sequence[str], packs: bytes
     the size cap (a file over it has no key, and a smaller cap never reuses a larger one's answer);
     ``repo_files``: :func:`listing_digest` of the repository's files, for the report family."""
     from analyzer.project.facts_cache import extractor_version
-    from analyzer.engine.cache import cache_key
 
     inv = files.inventory(os.path.join(root, memory_dir), root)
     if inv.problems or inv.not_files:
@@ -81,7 +77,7 @@ def result_key(root: str, memory_dir: str, families: Sequence[str], packs: bytes
 
 def load(key: str, root: str):
     """The cached result for ``key`` if its outside inputs are unchanged, else None."""
-    payload = _area().get(key)  # verified against its digest; None when missing or bad
+    payload = RESULTS.get(key)  # verified against its digest; None when missing or bad
     if payload is None:
         return None
     try:
@@ -94,12 +90,10 @@ def load(key: str, root: str):
 
 
 def _still_valid(root: str, probes: Dict[str, str], git: Optional[Tuple[bool, str]]) -> bool:
-    from analyzer.project.loader import source_state
-
     from analyzer.query import scans
 
     real_root = os.path.realpath(root)
-    if any(source_state(root, real_root, path) != state for path, state in probes.items() if path != scans.PROBE):
+    if any(files.source_state(root, real_root, path) != state for path, state in probes.items() if path != scans.PROBE):
         return False
     if scans.PROBE in probes and not scans.probe_still_valid(root, probes[scans.PROBE]):
         return False  # an agent instruction file or the local overlay changed
@@ -113,4 +107,4 @@ def _still_valid(root: str, probes: Dict[str, str], git: Optional[Tuple[bool, st
 def store(key: str, result, probes: Dict[str, str], git: Optional[Tuple[bool, str]]) -> None:
     """Keep ``result`` with the outside inputs it was computed from (silently skipped when
     the cache cannot be written)."""
-    _area().put(key, pickle.dumps((result, probes, git), protocol=pickle.HIGHEST_PROTOCOL))
+    RESULTS.put(key, pickle.dumps((result, probes, git), protocol=pickle.HIGHEST_PROTOCOL))

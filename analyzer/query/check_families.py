@@ -15,7 +15,7 @@ To add a family (for example the merge review of ``--merge-base``):
    :class:`~analyzer.query.check.CheckRequest` and the project returning ``{relation: rows}``;
 3. give its ``FamilyResult.block`` a text renderer in analyzer/render/check_text.py
    (``BLOCKS``), or reuse "quality" / "conflicts";
-4. name it in :data:`ORDER` (``--all`` runs ORDER) and give it a CLI flag in
+4. name it in ``ORDER`` (analyzer/query/check_request.py; ``--all`` runs ORDER) and give it a CLI flag in
    analyzer/commands/check.py. Its JSON findings need no new shape: ``check.result`` holds
    every family.
 """
@@ -31,6 +31,7 @@ from analyzer.contract.check_model import FamilyResult
 from analyzer.contract.results import Finding, Location
 from analyzer.query.finding_entries import finding_entries
 from analyzer.history.repofiles import list_files
+from analyzer.query.check_request import ORDER
 
 
 class Locator:
@@ -256,6 +257,6 @@ FAMILIES: Dict[str, Family] = {
     "agents": Family("agents", agents.CHECK_RELATIONS, agents.select_agents, agents.family_facts),
 }
 
-#: The families ``check --all`` runs, in block order.
-ORDER: Tuple[str, ...] = ("routing", "reachability", "freshness", "conflicts", "legacy", "security", "privacy", "hidden-text",
-                          "agents")
+# ORDER, the families `check --all` runs in block order, is analyzer/query/check_request.py's (a
+# check answered from the result cache imports that module, not this one); imported above, so
+# check_families.ORDER names it still

@@ -32,6 +32,7 @@ from analyzer.query.scans import gather, legacy_scan_lines
 from analyzer.project import files
 from analyzer.project.extract.entries import extract_entries
 from analyzer.project.extract.sink import Sink
+from analyzer.query.check_request import AGENT_FILES, FOLDERS, read_text
 
 RELATIONS = ("legacy_line", "legacy_line_entry", "legacy_line_module", "legacy_duplicate_id", "legacy_status",
              "legacy_abort", "scan_finding", "scan_summary", "scan_detail_list")
@@ -45,20 +46,10 @@ BRIEF_MARKERS = (
     "TODO: Name the runtime, architecture, and external boundaries that matter across tasks.",
     "This project uses MemoryCustodian to maintain local, plain-text project memory.",
 )
-AGENT_FILES = ("AGENTS.md", "CLAUDE.md", "GEMINI.md")
 # what an agent entry file must not hold (§9.8.5), matched as substrings
 AGENT_MARKERS = ("# Decisions", "# Constraints", "# Do Not Use", "# Memory Inbox",
                  "@./docs/memory/", "@/docs/memory/", "@docs/memory/")
-FOLDERS = ("rules", "profiles", "areas")
 SCAN_CODES = ("MA-LEGACY-SECURITY", "MA-LEGACY-PRIVACY")
-
-
-def _read_text(path: str):
-    """The text of a regular file (UTF-8, undecodable bytes replaced), or None."""
-    if os.path.islink(path) or not os.path.isfile(path):
-        return None
-    data, _error = files.read_bytes(path, files.SIZE_CAP)
-    return None if data is None else data.decode("utf-8", "replace")
 
 
 def legacy_facts(request, project) -> Dict[str, list]:
@@ -73,11 +64,11 @@ def legacy_facts(request, project) -> Dict[str, list]:
         path = os.path.join(memory, folder)
         if os.path.isdir(path) and not os.path.islink(path):
             out["memory_folder"].append((folder,))
-    brief = _read_text(os.path.join(memory, "brief.md"))
+    brief = read_text(os.path.join(memory, "brief.md"))
     if brief and brief.strip():
         out["text_marker"] += [("brief.md", m) for m in BRIEF_MARKERS if m in brief]
     for name in AGENT_FILES:
-        text = _read_text(os.path.join(root, name))
+        text = read_text(os.path.join(root, name))
         if text is None:
             continue
         out["agent_file"].append((name, estimate_tokens(text)))
@@ -141,47 +132,6 @@ def source_tuples(finding, db) -> List[Tuple[str, tuple]]:
         return [("legacy_duplicate_id", row) for row in sorted(db.relation("legacy_duplicate_id")) if row[0] == ident]
     rows = [row for row in db.relation("legacy_line") if row[6] == finding.code and _text(row[7], row[8]) == finding.message]
     return [("legacy_line", row) for row in sorted(rows, key=_order)]
-
-
-def outside_inputs(root: str, memory_dir: str) -> bytes:
-    """A digest of what plain `check` reads outside the managed files, for the result cache's
-    key: the agent entry files, which optional folders exist (even empty), where the memory
-    dir's symlinks lead, and the local overlay's state tree (paths, modes and bytes: its status depends on permissions too)."""
-    import hashlib
-
-    from analyzer.project.extract.overlay import state_root
-
-    h = hashlib.sha256(b"legacy-inputs\0")
-    for name in AGENT_FILES:
-        text = _read_text(os.path.join(root, name))
-        h.update(name.encode() + (b"\1" + text.encode("utf-8", "surrogateescape") if text is not None else b"\0"))
-    for folder in FOLDERS:
-        h.update(folder.encode() + (b"\1" if os.path.isdir(os.path.join(root, memory_dir, folder)) else b"\0"))
-    # symlinks in the memory dir decide whether a route name escapes it (route_resolves)
-    memory = os.path.join(root, memory_dir)
-    for base, dirs, names in sorted(os.walk(memory, followlinks=False)):
-        dirs.sort()
-        for name in sorted(dirs + names):
-            path = os.path.join(base, name)
-            if os.path.islink(path):
-                h.update(b"link\0" + os.path.relpath(path, memory).encode("utf-8", "surrogateescape") + b"\0"
-                         + os.path.realpath(path).encode("utf-8", "surrogateescape") + b"\0")
-    state = state_root()
-    for base, dirs, names in sorted(os.walk(state, followlinks=False)):
-        dirs.sort()
-        for name in sorted(dirs + names):
-            path = os.path.join(base, name)
-            try:
-                st = os.lstat(path)
-                data = b""
-                if os.path.isfile(path) and not os.path.islink(path) and st.st_size < 1 << 20:
-                    with open(path, "rb") as handle:
-                        data = handle.read()
-            except OSError:
-                st, data = None, b"?"
-            h.update(os.path.relpath(path, state).encode("utf-8", "surrogateescape") + b"\0"
-                     + (f"{st.st_mode}:{st.st_uid}".encode() if st else b"-") + b"\0" + data)
-    return h.digest()
 
 
 def _order(row) -> tuple:

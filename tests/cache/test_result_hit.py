@@ -1,4 +1,6 @@
-"""A check answered from its result cache does only what the answer needs: building the
+"""A check answered from its result cache does only what the answer needs: it imports no
+evaluation (analyzer/query/check.py, with the families, extractors and rules: a hit needs
+analyzer/query/check_request.py alone), building the
 parser loads no vocabulary program (``--fail-on`` and ``--autonomy`` read their choices when
 given: analyzer/project/vocab.py ``Choices``) and the secret scanner compiles no pattern
 (analyzer/project/extract/secrets.py compiles on first use). Both cost a warm ``check --all``
@@ -33,6 +35,7 @@ print('hit' if hits and hits[-1] is not None else 'miss', rc,
       'vocabulary loaded' if vocab._program.cache_info().currsize else 'no vocabulary',
       'patterns compiled' if any(isinstance(v, re.Pattern) for v in vars(secrets).values()) else 'no patterns',
       file=sys.stderr)
+print('evaluation imported' if 'analyzer.query.check' in sys.modules else 'no evaluation', file=sys.stderr)
 """
 
 
@@ -41,14 +44,16 @@ def _probe(xdg: Path, *args: str) -> str:
                           env=dict(os.environ, XDG_CACHE_HOME=str(xdg), PYTHONPATH=str(REPO)),
                           capture_output=True, text=True, cwd=REPO, timeout=300)
     assert done.stdout, done.stderr
-    return done.stderr.strip().splitlines()[-1]
+    return " ".join(done.stderr.strip().splitlines()[-2:])
 
 
 def test_a_result_cache_hit_loads_no_vocabulary_and_compiles_no_pattern(tmp_path):
     xdg = tmp_path / "xdg"  # this folder's conftest made it, private
     first = _probe(xdg)
-    assert first.startswith("miss ") and first.endswith("vocabulary loaded patterns compiled"), first
+    assert first.startswith("miss ") and first.endswith("vocabulary loaded patterns compiled evaluation imported"), first
     rc = first.split()[1]
-    assert _probe(xdg) == f"hit {rc} no vocabulary no patterns"
+    assert _probe(xdg) == f"hit {rc} no vocabulary no patterns no evaluation"
     # an option whose choices are a vocabulary still checks its value against it (same answer)
-    assert _probe(xdg, "--fail-on", "never") == "hit 0 vocabulary loaded no patterns"
+    assert _probe(xdg, "--fail-on", "never") == "hit 0 vocabulary loaded no patterns no evaluation"
+    # the JSON document reads the statuses (its shape), not the rules: still no evaluation
+    assert _probe(xdg, "--format", "json") == f"hit {rc} vocabulary loaded no patterns no evaluation"

@@ -72,7 +72,9 @@ def test_the_key_covers_the_engine_and_its_grammar_not_other_rule_files(tmp_path
     before = cache_key(entry)
     grammar = tmp_path / "datalog.lark"
     grammar.write_text("// another grammar\n", encoding="utf-8")
-    monkeypatch.setattr(program_cache, "data_file", lambda kind, name: grammar)
+    from analyzer.engine import keys  # where the program key is computed (engine/cache.py imports it)
+
+    monkeypatch.setattr(keys, "data_file", lambda kind, name: grammar)
     program_cache.engine_digest.cache_clear()
     assert cache_key(entry) != before
     monkeypatch.undo()

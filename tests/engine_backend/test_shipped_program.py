@@ -102,3 +102,24 @@ def test_a_shipped_program_with_a_file_outside_the_fingerprint_checks_it(tmp_pat
     real = cache._digest
     monkeypatch.setattr(cache, "_digest", lambda path: read.append(str(path)) or real(path))
     assert shipped.load_shipped(entry) is not None and read == [str(entry)] and read[0].startswith(root)
+
+
+def test_shipped_facts_are_the_engines_without_building_it(tmp_path, monkeypatch):
+    """The vocabularies read a shipped program's facts only (analyzer/project/vocab.py): the
+    same facts the engine holds, no engine built; None where :func:`load_shipped` would check
+    a file the fingerprint does not cover, or the program was built by another rule set."""
+    from analyzer.engine import cache
+
+    entry = _ship(tmp_path, monkeypatch, shipped._header(), data_file("rules", "vocab/vocab.dl"))
+    built = []
+    real = cache.engine_from_state
+    monkeypatch.setattr(cache, "engine_from_state", lambda *a, **k: built.append(1) or real(*a, **k))
+    facts = shipped.load_shipped_facts(entry)
+    assert built == [] and facts and facts == shipped.load_shipped(entry).facts and built == [1]
+    assert "status_rank" in facts
+    monkeypatch.setattr(shipped, "covers", lambda rel: False)
+    assert shipped.load_shipped_facts(entry) is None
+    monkeypatch.undo()
+    _ship(tmp_path, monkeypatch, shipped._header().replace(shipped.FORMAT, b"another build\n"),
+          data_file("rules", "vocab/vocab.dl"))
+    assert shipped.load_shipped_facts(data_file("rules", "vocab/vocab.dl")) is None
