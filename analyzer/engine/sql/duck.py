@@ -71,6 +71,7 @@ class DuckRun:
         self.decls: Dict[str, ast.Decl] = engine.program.decls
         self.con = con if con is not None else connect()
         self.tables: set = set()
+        self._open: set = set()  # relations of strata not evaluated yet (:meth:`evaluate`)
         # the tables that may hold tuples (loaded, or inserted into): a table made by the run
         # and not in here holds none, so a rule joining it derives nothing (:meth:`_derives`)
         self.filled: set = set()
@@ -175,11 +176,14 @@ class DuckRun:
     def evaluate(self, only: Optional[Iterable[str]] = None, keep: Optional[Iterable[str]] = None) -> "DuckRun":
         """Evaluate the strata ``only`` needs (every stratum when None). With ``keep``, every
         other table is dropped once the last stratum that reads it is done: the tables of a
-        large fleet's intermediate relations are not all held at once."""
+        large fleet's intermediate relations are not all held at once, and a table no
+        statement reads or fills (a relation left empty that only rules skipped for it read:
+        :meth:`_derives`) is never made; the tables of ``keep`` are all made."""
         engine = self.engine
         needed = engine.needed(list(only)) if only is not None else set(self.decls)
         self.needed = needed
-        for rel in sorted(needed):
+        self._open = {r for stratum in engine.strata for r in stratum.relations if r in needed}
+        for rel in sorted(needed if keep is None else set(keep) & needed):
             if rel in self.decls:
                 self._create(rel)
         last = self._last_reads(needed) if keep is not None else {}
@@ -189,6 +193,7 @@ class DuckRun:
             if not rels:
                 continue
             self._stratum(rels, stratum)
+            self._open.difference_update(rels)
             for rel in sorted(r for r, n in last.items() if n == number and r not in kept):
                 self._drop(rel)
                 for kind in ("tc", "cyc", "scc"):
@@ -221,8 +226,9 @@ class DuckRun:
                     self._bounded(rel)
 
     def _empty(self, rel: str) -> bool:
-        """Whether relation ``rel``'s table is known to hold no tuples."""
-        return rel in self.tables and rel not in self.filled
+        """Whether relation ``rel`` is complete (loaded, or its stratum evaluated) and holds
+        no tuples."""
+        return rel in self.decls and rel not in self.filled and rel not in self._open
 
     def _derives(self, rule: ast.Rule, inside=frozenset()) -> bool:
         """False when ``rule`` joins a table known to hold no tuples (a relation atom of its
@@ -255,7 +261,11 @@ class DuckRun:
                 self._insert_new(rel, f"SELECT DISTINCT r.{REPO}{', v.*' if values else ''} FROM {source}")
 
     def _select(self, rule: ast.Rule, table=None) -> str:
-        ctx = emit.Context(self.decls, self.engine.builtins, table or (lambda atom: quote(atom.rel)),
+        def read(atom):  # a table is made when a statement first reads it
+            self._create(atom.rel)
+            return quote(atom.rel) if table is None else table(atom)
+
+        ctx = emit.Context(self.decls, self.engine.builtins, read,
                            lateral=self.LATERAL_UDFS, lateral_aggregates=self.LATERAL_AGGREGATES,
                            empty=self._empty)
         sql = emit.rule_select(ctx, rule)
@@ -266,6 +276,7 @@ class DuckRun:
     def _insert_new(self, rel: str, select: str, into: Optional[str] = None) -> Optional[int]:
         """Insert the tuples of ``select`` not yet in ``rel`` (into ``into`` when given); how
         many were new (None: not known, in the table ``rel``)."""
+        self._create(rel)
         if into is None and rel not in self.filled:
             # an empty table: the union of the rules is already without duplicates
             new = self._insert(rel, select)
@@ -286,6 +297,8 @@ class DuckRun:
         def reads(rule):
             return [lit for lit in rule.body if isinstance(lit, ast.Atom) and lit.rel in inside]
 
+        for rel in rels:
+            self._create(rel)
         for rel in rels:
             first = [self._select(r) for r in rules if r.head.rel == rel and not reads(r) and self._derives(r)]
             if first and self._insert_new(rel, _union(first)) != 0:
@@ -321,6 +334,7 @@ class DuckRun:
         name = emit.helper_table(kind, rel)
         if name in self.tables:
             return
+        self._create(rel)
         if kind in ("cyc", "scc"):
             self._helper("tc", rel)
         src, dst = (quote(c) for c in columns(self.decls[rel]))
