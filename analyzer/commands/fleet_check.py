@@ -351,9 +351,15 @@ def _worker_start(parent: int) -> None:
     """A worker ignores Ctrl-C: the terminal sends SIGINT to every process of the command,
     and a worker's KeyboardInterrupt was a traceback on stderr (and a lost task); the main
     process decides, and ends the pool. On Linux a worker also ends when the main process
-    dies (``PR_SET_PDEATHSIG``): killed outright, it cannot end the pool itself."""
+    dies (``PR_SET_PDEATHSIG``): killed outright, it cannot end the pool itself. Objects
+    made before the fork are frozen (``gc.freeze``): the parent's, never collected here."""
+    import gc
     import signal
 
+    # what the process had made before the fork is the parent's: frozen, the collector never
+    # finalizes it here (a DuckDB connection or Arrow buffer a caller left in a reference
+    # cycle, destroyed in a forked child without the parent's threads, was a segfault)
+    gc.freeze()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         try:

@@ -115,6 +115,9 @@ class Context:
     #: subquery inside another one may not refer to the outermost query, and an aggregate whose
     #: body reads an earlier aggregate's variable nests exactly so)
     lateral_aggregates: bool = False
+    #: relations known to hold no tuples in any repository: a negation of one holds, and is
+    #: left out (analyzer/engine/sql/duck.py: its planning was most of an evaluation's cost)
+    empty: Callable[[str], bool] = lambda rel: False
 
     def alias(self, prefix: str = "t") -> str:
         """A fresh table alias."""
@@ -255,6 +258,8 @@ class Body:
         return True
 
     def negation(self, atom: ast.Atom) -> bool:
+        if atom.rel not in self.ctx.builtins and self.ctx.empty(atom.rel):
+            return True  # nothing to be absent from
         needed = {t.name for t in atom.args if isinstance(t, ast.Var)}
         for t in atom.args:
             if isinstance(t, ast.BinOp):

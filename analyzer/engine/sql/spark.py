@@ -154,8 +154,11 @@ class SparkRun(DuckRun):
         # frame read from a view keeps the view's, and a later union with it fails)
         query = self._query(select)
         self._put(name, self.con.createDataFrame([], query.schema).unionAll(query))
+        self.filled.add(name)
 
     def _insert(self, name: str, select: str) -> None:
+        """Append ``select`` to view ``name`` (how many tuples that was is not counted: None,
+        so the table may hold tuples)."""
         table = self.frames[name]
         new = self._query(select)
         # by position, in the table's own types (a literal's type is not always the column's)
@@ -169,11 +172,13 @@ class SparkRun(DuckRun):
         if self.frames.pop(name, None) is not None:
             self.con.catalog.dropTempView(name)
         self.tables.discard(name)
+        self.filled.discard(name)
 
     def _rename(self, name: str, to: str) -> None:
         frame = self.frames[name]
         self._drop(name)
         self._put(to, frame)
+        self.filled.add(to)  # may hold tuples
 
     def _closure(self, name: str, rel: str, src: str, dst: str) -> None:
         """The transitive closure iterated semi-naively: Spark's recursive CTEs take only
