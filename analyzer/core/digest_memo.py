@@ -38,6 +38,7 @@ from analyzer.core.cache import Area
 
 FORMAT = b"memory-analyzer-digest-memo-1\0"
 DIGESTS = Area("digests", ".marshal")
+_SELF = os.path.realpath(__file__)
 SETTLED_NS = 2_000_000_000  # 2 s: FAT's time resolution, the coarsest we may meet
 
 D = TypeVar("D", str, bytes)
@@ -68,8 +69,9 @@ def memoized(name: str, anchors: Sequence[str], compute: Callable[[], Tuple[D, I
             return digest
     started = time.time_ns()
     digest, covered = compute()
-    # each path's directory too: a covered file removed, added or renamed changes its times
-    paths = sorted({path for given in covered for path in (given, os.path.dirname(given))})
+    # each path's directory too: a covered file removed, added or renamed changes its times;
+    # and this module's own file: the memo's logic is part of every entry it keeps
+    paths = sorted({path for given in [*covered, _SELF] for path in (given, os.path.dirname(given))})
     statuses = [status(path) for path in paths]
     if all(_settled(known, started) for known in statuses):
         DIGESTS.put(key, marshal.dumps((digest, paths, statuses)))

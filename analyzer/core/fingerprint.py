@@ -103,7 +103,8 @@ def _compute(locate: Callable[[str], Path]) -> Tuple[str, List[str]]:
         content = read(path)
         digest.update(rel.encode("utf-8") + b"\0" + str(len(content)).encode("ascii") + b"\0")
         digest.update(content)
-    return digest.hexdigest(), [path for _, path in found] + _listed(locate)
+    # and this file: what it hashes and how (SHIPPED, the layout) decides the digest as the data does
+    return digest.hexdigest(), [path for _, path in found] + _listed(locate) + [os.path.realpath(__file__)]
 
 
 def _listed(locate: Callable[[str], Path]) -> List[str]:

@@ -43,7 +43,7 @@ def independent_relations(engine, inputs: Iterable[str]) -> list:
 
 def strata_key(engine, inputs: Iterable[str], fact_digest: str, stored: Iterable[str] = ()) -> str:
     """The key of the ``stored`` independent relations of one program over one fact base."""
-    from analyzer.engine.cache import engine_digest
+    from analyzer.engine.keys import engine_digest
 
     h = hashlib.sha256(FORMAT + engine_digest())
     h.update(ruleset_fingerprint().encode() + b"\0")

@@ -59,7 +59,7 @@ def kept_relations(program) -> Tuple[str, ...]:
 @lru_cache(maxsize=None)
 def _variant() -> str:
     from analyzer.project.facts_cache import extractor_version
-    from analyzer.engine.cache import engine_digest
+    from analyzer.engine.keys import engine_digest
     from analyzer.core.fingerprint import ruleset_fingerprint
 
     h = hashlib.sha256(f"{VERSION}\0{extractor_version()}\0{ruleset_fingerprint()}\0".encode())

@@ -35,7 +35,9 @@ def judged_together() -> Iterator[None]:
     """Within this block the loads' files (:func:`extract_files` without a helper) are
     extracted but not judged: their entries are judged in one evaluation when the block
     ends without an error, and each load is then completed (its files merged and stored,
-    its project finished), in the order the loads were made. A load's project is complete
+    its project finished), in the order the loads were made. Only loads of given texts
+    (:func:`analyzer.project.loader.load_texts`) may run inside it: ``load_project`` probes
+    evidence paths and reads the overlay from facts the block has not merged yet, and refuses. A load's project is complete
     only after the block. For many small loads, such as a history reading's 2,002 snippet
     revisions: an evaluation has a fixed cost of about 1.5 ms, which per load was most of
     a cold reading's judgement (docs/performance.md)."""
@@ -49,6 +51,11 @@ def judged_together() -> Iterator[None]:
         _LATER = outer
     for complete in waiting:
         complete()
+
+
+def deferring() -> bool:
+    """Whether loads are being deferred (inside :func:`judged_together`)."""
+    return _LATER is not None
 
 
 def when_judged(complete: Callable[[], None]) -> None:
@@ -111,7 +118,8 @@ def extract_files(loader, jobs: List[Job], schema: int, side_task, helper: Optio
         if shared is not None:
             bundled = shared.unused()
             # a file an earlier load of the bundle took is stored (it is extracted again here)
-            whole = all(job.key in bundled or job.key in shared.extracted for job in jobs)
+            whole = all(job.key in bundled or job.key in shared.seen for job in jobs)
+            shared.seen.update(job.key for job in jobs)
         else:
             bundle = facts_cache.bundle_key((loader.rel(job.module), job.key) for job in jobs)
             bundled = facts_cache.load_bundle(bundle) or {}

@@ -145,6 +145,11 @@ class Bundle:
         self.relations = relations
         self._unused: Optional[Dict[str, Sink]] = None  # stored extractions not yet handed out
         self.extracted: Dict[str, Sink] = {}  # facts key -> extraction, of every load so far
+        # the facts keys of every load so far, recorded when the load starts: inside
+        # extraction.judged_together() a load's extractions are kept only when the block ends,
+        # and a later load of the block must still count them as held (else each warm reading
+        # wrote its bundle again)
+        self.seen: set = set()
         self.changed = False
 
     def unused(self) -> Dict[str, Sink]:

@@ -152,6 +152,8 @@ def _load(root, memory_dir: str, use_cache: bool, order: Optional[Iterable[str]]
           max_file_bytes: int) -> Project:
     from analyzer.project.extract import overlay
 
+    if extraction.deferring():  # its evidence probes and overlay need the merged facts
+        raise RuntimeError("load_project inside extraction.judged_together(): use load_texts there")
     root = os.path.abspath(str(root))
     memory_dir = files.memory_dir_name(memory_dir)
     loader = _Loader(root, memory_dir, use_cache, max_file_bytes)

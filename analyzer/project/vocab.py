@@ -30,6 +30,7 @@ from typing import Iterator, Mapping, Tuple
 from analyzer.core.cache import Area
 from analyzer.core.fingerprint import ruleset_fingerprint
 from analyzer.core.resources import data_file
+from analyzer.engine.keys import engine_digest
 
 FORMAT = b"memory-analyzer-vocabulary-2\n"  # part of the key: a new layout is a new entry
 STORE = Area("programs", ".pickle")  # beside the compiled programs, pruned with them
@@ -57,7 +58,8 @@ def _program() -> dict:
     shipped = load_shipped_facts(entry)  # an installed wheel: its first run writes no cache (tests/packaging)
     if shipped is not None:
         return _values(shipped)  # its facts only: the derived tables on demand (_derived)
-    key = hashlib.sha256(FORMAT + ruleset_fingerprint().encode()).hexdigest()
+    # the entry holds tables the engine evaluated (_derived_of): its digest is part of the key
+    key = hashlib.sha256(FORMAT + ruleset_fingerprint().encode() + engine_digest()).hexdigest()
     found = STORE.get_marshal(key, lambda value: isinstance(value, dict))  # verified, then decoded
     if found is not None:
         return found

@@ -110,6 +110,7 @@ def _placed(project, module: str, line: int) -> Tuple[str, Tuple[int, int], str]
     start = line - 1
     ranges = project.unit_ranges[module]
     at = bisect.bisect_right(ranges, (start, float("inf"))) - 1  # the unit that holds the line
+    assert at >= 0, (module, line)  # the line is a unit's first: before every unit is a caller's bug
     end = ranges[at][1]
     lines = project.lines(module)
     while end > start and not lines[end].strip():

@@ -128,18 +128,38 @@ def test_a_damaged_entry_is_recomputed(settled_now, rule_set):
     assert calls == [1]
 
 
-def test_the_process_digests_match_their_computation():
-    """The three digests the analyzer memoizes are those the files give (memo written, then read)."""
+def test_the_process_digests_match_their_computation(settled_now):
+    """The three digests the analyzer memoizes are those the files give (memo written, then
+    read: settled at once, as a fresh checkout's files are younger than SETTLED_NS)."""
     from analyzer.engine import keys as program_cache
     from analyzer.project import facts_cache
 
     for memoized, computed in ((fingerprint.ruleset_fingerprint, fingerprint.compute),
                                (program_cache.engine_digest, lambda: program_cache._engine_digest(
-                                   Path(program_cache.__file__).resolve().parent,
-                                   program_cache.data_file("grammar", "datalog.lark"))[0]),
+                                   os.path.dirname(os.path.realpath(program_cache.__file__)),
+                                   str(program_cache.data_file("grammar", "datalog.lark")))[0]),
                                (facts_cache.extractor_version, lambda: facts_cache._extractor_version(
-                                   Path(facts_cache.__file__).resolve().parents[1])[0])):
+                                   os.path.dirname(os.path.dirname(os.path.realpath(facts_cache.__file__))))[0])):
         for _ in range(2):
             memoized.cache_clear()
             assert memoized() == computed()
         memoized.cache_clear()
+
+
+def test_the_code_that_computes_a_digest_is_covered(settled_now, rule_set, monkeypatch):
+    """A change to the memo's own logic or to the fingerprint's (what it hashes, how) is a
+    change of the entry's inputs: a checkout changing only analyzer/core/fingerprint.py must
+    not keep the old fingerprint."""
+    root, locate = rule_set
+    calls = []
+    _memo(root, locate, calls)
+    _memo(root, locate, calls)
+    assert calls == [1]
+    for code in (os.path.realpath(fingerprint.__file__), digest_memo._SELF):
+        real = digest_memo.status
+        monkeypatch.setattr(digest_memo, "status",
+                            lambda path, real=real, code=code: (0, 0, 0, 0, 0) if path == code else real(path))
+        _memo(root, locate, calls)
+        monkeypatch.setattr(digest_memo, "status", real)
+        _memo(root, locate, calls)  # the entry stored with the changed status no longer matches
+    assert calls == [1, 1, 1, 1, 1]

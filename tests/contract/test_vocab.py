@@ -135,3 +135,23 @@ def test_the_accessor_reads_the_rules():
     assert vocab.fail_on()[-1] == "never"
     assert vocab.severities() == ("ERROR", "WARNING", "INFO")
     assert vocab.level_ranks() == {"error": 0, "warning": 1, "note": 2}
+
+
+def test_the_stored_vocabulary_is_keyed_by_the_engine_too(tmp_path, monkeypatch):
+    """The store holds tables the engine evaluated (rules/check/overall.dl's): an engine
+    change with the rules unchanged must not be answered from the old entry."""
+    import analyzer.engine.cache as program_cache
+    import analyzer.engine.shipped as shipped
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    monkeypatch.setattr(shipped, "load_shipped_facts", lambda entry: None)  # a checkout without shipped forms
+    loads = []
+    real = program_cache.load_engine
+    monkeypatch.setattr(program_cache, "load_engine", lambda *a, **k: loads.append(1) or real(*a, **k))
+    for digest in (b"engine one", b"engine one", b"engine two"):
+        monkeypatch.setattr(vocab, "engine_digest", lambda digest=digest: digest)
+        vocab._program.cache_clear()
+        assert vocab._program()["status_rank"]
+    vocab._program.cache_clear()
+    vocab.facts.cache_clear()
+    assert loads == [1, 1]  # stored under the first engine, read again under it, not under the second

@@ -65,3 +65,47 @@ def test_each_snippet_revision_keeps_its_own_verdicts(doubled, use_cache, tmp_pa
         if "has duplicate Status fields" in message:
             found.setdefault(ident, set()).add(rev)
     assert found == {PLAIN.casefold(): {plain, "~" + mended}, CENTS.casefold(): {cents, "~" + mended}}
+
+
+def _two_loads(bundle, together: bool):
+    """Two loads of one bundle sharing a file's text (as one commit's later side is the next
+    commit's earlier side), inside judged_together() or not."""
+    from contextlib import nullcontext
+
+    from analyzer.project import extraction
+    from analyzer.project.loader import load_texts
+
+    text = "# Decisions\n\n" + entry(PLAIN, "Judged", "Body.", facet="fjudged") + "\n"
+    with extraction.judged_together() if together else nullcontext():
+        for other in ("Body one.", "Body two."):
+            texts = {f"{MEM}/decisions.md": text,
+                     f"{MEM}/constraints.md": "# Constraints\n\n" + entry(CENTS, "Cents", other, facet="fc") + "\n"}
+            load_texts("/nonexistent", MEM, texts, use_cache=True, bundled=bundle)
+
+
+@pytest.mark.parametrize("together", [False, True])
+def test_a_warm_bundle_is_not_written_again(together, tmp_path, monkeypatch):
+    """A bundle whose loads all found their files stored is unchanged, also when the loads run
+    inside judged_together() (whose loads keep their extractions only when the block ends:
+    a later load once counted the earlier one's files as not held, and each warm reading
+    wrote its chunk again)."""
+    from analyzer.project import facts_cache
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    cold = facts_cache.Bundle("test-bundle")
+    _two_loads(cold, together)
+    cold.store()
+    warm = facts_cache.Bundle("test-bundle")
+    _two_loads(warm, together)
+    assert warm.changed is False
+
+
+def test_load_project_refuses_to_run_inside_judged_together(tmp_path):
+    """load_project probes evidence paths and the overlay from merged facts: inside the block
+    they are not merged yet, so it refuses instead of answering with facts missing."""
+    from analyzer.project import extraction
+    from analyzer.project.loader import load_project
+
+    with pytest.raises(RuntimeError, match="judged_together"):
+        with extraction.judged_together():
+            load_project(tmp_path)
