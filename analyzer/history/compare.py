@@ -11,7 +11,9 @@ from __future__ import annotations
 from typing import Dict, Iterable, List, Sequence, Tuple
 
 from analyzer.history.git import Commit, History
-from analyzer.engine.phases import input_counts
+from analyzer.core.lifetime import gc_paused
+from analyzer.engine.phases import input_counts, phase_one_given
+from analyzer.project.loader import file_kind
 from analyzer.history.revisions import Revision, attribute_facts, file_digests, unit_facts
 from analyzer.history.unit_parts import digest, issue_facts, part_facts
 
@@ -33,9 +35,6 @@ class Comparison(dict):
     def evaluate(self, program, only=None):
         """``program.evaluate`` over these facts (plus whatever the caller added), of the
         relations ``only`` needs when given (else of every relation)."""
-        from analyzer.project.loader import gc_paused
-        from analyzer.engine.phases import phase_one_given
-
         given = (phase_one_given(program, self.first, self, self.inputs, PHASE_ONE)
                  if program is self.program else {})
         # millions of acyclic tuples: with the collector on, its passes over the growing heap
@@ -50,8 +49,6 @@ def comparison_facts(program, revisions: Sequence[Revision], pairs: Iterable[Tup
     with ``narrow``, of the units only those that differ or hold an ID the rules ask about
     (analyzer/history/diff_narrow.py); with ``cache_parts``, units' parts are kept per file
     (analyzer/history/unit_parts.py)."""
-    from analyzer.project.loader import gc_paused
-
     with gc_paused():  # many acyclic rows and tuples (see Comparison.evaluate)
         return _comparison_facts(program, revisions, list(pairs), memory_dir, narrow, cache_parts)
 
@@ -137,7 +134,6 @@ def freeform_rows(pairs: List[Tuple[str, str, str]], by_rev: Dict[str, Revision]
     the unit model of §3.1 cuts: not the manifest, subjects.md, reconciliations.md or a
     README); their ``git_unit_display`` rows (analyzer/history/freeform.py)."""
     from analyzer.history.freeform import pair_rows
-    from analyzer.project.loader import file_kind
 
     display: List[tuple] = []
     for _pair, before, after in pairs:

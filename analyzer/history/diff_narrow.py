@@ -25,8 +25,8 @@ from __future__ import annotations
 from typing import Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from analyzer.history.git import Repo, unit_heading_ids
-from analyzer.project.loader import file_kind
-from analyzer.history.revisions import Revision, decode_files, list_files
+from analyzer.project.loader import file_kind, load_texts
+from analyzer.history.revisions import Revision, decode_files, list_files, unit_facts
 
 MANIFEST = "manifest.md"
 FILE_KIND = {"entry": "entries", "subject": "subjects", "record": "reconciliations"}  # unit kind -> file kind
@@ -65,7 +65,6 @@ def changed_revisions(repo: Repo, specs: Sequence[Tuple[str, str, str]], memory_
     only extraction is spared. ``worktree``: the later revision is the work tree, whose
     files and their bytes are these (analyzer/history/worktree_blobs.py): a commit's file with the
     same blob id is not read from Git."""
-    from analyzer.history.revisions import unit_facts
     from analyzer.history.unit_order import orders_of
 
     listings: Dict[str, Dict[str, str]] = {}
@@ -109,8 +108,6 @@ def decoded_files(specs, listings: Dict[str, Dict[str, str]], blobs: Dict[str, b
 
 def _load(repo: Repo, specs, texts: Dict[str, Dict[str, str]], left_out: Set[str], memory_dir: str,
           use_cache: bool, listings: Dict[str, Dict[str, str]]) -> List[Revision]:
-    from analyzer.project.loader import load_texts
-
     out = []
     for rev, sha, label in specs:
         kept = {m: t for m, t in texts[rev].items() if m not in left_out}

@@ -31,6 +31,10 @@ from operator import ne
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from analyzer.history.revisions import Revision
+from analyzer.history.unit_digests import (UNIT_KINDS, digest_module, idless_modules, placed_units, relations,
+                                          stored_units)
+from analyzer.project.files import BOM
+from analyzer.project.loader import file_kind, load_texts
 
 Key = Tuple[str, str]  # (kind, casefolded id)
 
@@ -43,9 +47,6 @@ def within_files(repo, specs: Sequence[Tuple[str, str, str]], listings: Dict[str
     would: a stored file is one that decoded, so only its size is checked again."""
     from analyzer.history.diff_narrow import decoded_files
     from analyzer.history.unit_order import reordered
-    from analyzer.project.files import BOM
-    from analyzer.project.loader import file_kind
-    from analyzer.history.unit_digests import UNIT_KINDS, stored_units
 
     revs = [rev for rev, _sha, _label in specs]
     stored, records = {}, {}  # rev -> every changed file's units; rev -> the files narrowed
@@ -97,7 +98,6 @@ def _differing(before: dict, after: dict) -> Set[Key]:
 def _load(repo, specs, listings, blobs, records, texts, same: Set[str], memory_dir: str,
           asked: Set[Key]) -> List[Revision]:
     from analyzer.history.diff_narrow import holding_modules
-    from analyzer.project.loader import load_texts
     from analyzer.history.worktree_blobs import text_id
 
     holding = holding_modules({m: texts[specs[0][0]][m] for m in same}, asked)
@@ -159,7 +159,6 @@ def left_out(columns: tuple, asked: Set[Key]) -> List[Tuple[int, int]]:
 def _checked(revisions: List[Revision], records, asked: Set[Key]) -> bool:
     """Whether the narrowed files read as the whole ones: no problem without a unit ID, and
     the kept units' digests and lines as stored."""
-    from analyzer.history.unit_digests import digest_module, idless_modules, placed_units, relations
 
     for revision in revisions:
         modules = set(records[revision.rev])

@@ -24,11 +24,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Dict, List
 
-from analyzer.history.git import Commit, GitError, History, Repo
+from analyzer.history.decode import decode_blob, refuse_undecodable
+from analyzer.history.git import Commit, GitError, History, Repo, commit_time
 from analyzer.history.revisions import Revision
 from analyzer.history.unit_cuts import shared
 from analyzer.history.unit_digests import READ
+from analyzer.project import files
 from analyzer.project.extraction import judged_together
+from analyzer.project.loader import load_texts
 from analyzer.project.facts_cache import Bundle, extractor_version
 
 DAY = 86400
@@ -46,8 +49,6 @@ class Window:
 
 def tip_time(repo: Repo, tip: str) -> int:
     """The committer time of ``tip`` (the default "now" of a reading: never the wall clock)."""
-    from analyzer.history.git import commit_time
-
     out = repo._run(repo.top, ["log", "-1", "--format=%ct", tip, "--"]).decode("ascii", "replace").strip()
     when = commit_time(out)
     if when == 0 and out != "0":  # negative, not a number, 2**63 or more: Git reads it as no time
@@ -60,8 +61,6 @@ def require_memory_dir(repo: Repo, memory_dir: str, sha: str, label: str) -> Non
     option's rule, before Git reads a path outside it), or commit ``sha`` (``label``, as
     given; "" for the work tree, checked when it is read) has no memory dir: a mistyped
     --memory-dir or --head must not read as an empty memory, UNCHANGED or CLEAR."""
-    from analyzer.project import files
-
     shape = files.memory_dir_shape(memory_dir)
     if shape is not None:
         raise GitError(f"{shape}: {memory_dir}")
@@ -81,7 +80,6 @@ def _manifests(repo: Repo, history: History, commits: List[Commit], changed) -> 
             if path == MANIFEST:
                 current = new
         oids[commit.sha] = current
-    from analyzer.history.decode import decode_blob
 
     blobs = repo.blobs(oid for oid in oids.values() if oid)
     # a manifest that is not UTF-8 makes the reading fail (exit 2), never a guessed text
@@ -119,7 +117,6 @@ def _compare_commits(repo: Repo, history: History, memory_dir: str, tip: str, co
     from analyzer.history.commit_cache import commit_patches
     from analyzer.history.held_twice import held_elsewhere, untouched
     from analyzer.history.held_units import named_outside, units_at, with_units
-    from analyzer.history.decode import refuse_undecodable
     from analyzer.history.compare import Comparison, commit_facts, comparison_facts
 
     if not compared:
@@ -205,7 +202,6 @@ def _loader(repo: Repo, memory_dir: str, manifests: Dict[str, str], use_cache: b
     ``sha`` (which selects the entry grammar); (project, sorted module names). The files'
     extractions are kept in the facts cache in ``bundle`` (a :class:`~analyzer.project.facts_cache.Bundle`
     shared by several loads), or else as one entry for this load."""
-    from analyzer.project.loader import load_texts
 
     extracted: dict = {}  # the manifest's extraction, per text (most revisions share one)
 
