@@ -22,6 +22,8 @@ import tempfile
 import zlib
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from analyzer.core import lifetime
+from analyzer.core.lifetime import gc_paused
 from analyzer.contract.check_model import CheckResult
 from analyzer.core.span import Span
 
@@ -76,7 +78,6 @@ def fleet_results(paths: List[str], engine: str = "duckdb", use_cache: bool = Tr
     needs (:class:`KeptProject`, compressed); after the one evaluation each window of
     repositories' derived tuples is fetched at once and the same processes build and render
     the results. Memory grows with the SQL tables, not with the projects (docs/fleet.md)."""
-    from analyzer.core import lifetime
     from analyzer.query.check import check_program
     from analyzer.query.check_families import FAMILIES, ORDER
 
@@ -146,7 +147,6 @@ def finish_one(task) -> Tuple[int, CheckResult, Dict[str, str]]:
     formats)`` (``kept`` from :func:`extract`, ``rows``: relation -> tuples). Stored in the
     result cache as `check --all` stores it, and rendered in ``formats`` (run in a worker)."""
     from analyzer.engine.sql.duck import TupleDatabase
-    from analyzer.project.loader import gc_paused
     from analyzer.query import check_cache
     from analyzer.query.check import finish
 
@@ -294,8 +294,6 @@ def extract(job: Tuple[int, str, bool, Sequence[str]]) -> Extracted:
     there). With the cache, a result ``check --all`` (or an earlier fleet) stored for the
     repository as it is now is reused: nothing is extracted or evaluated for it. A result
     decided here (cached, or a check that stops early) is rendered in ``formats`` here."""
-    from analyzer.project.loader import gc_paused
-
     index, path, use_cache, formats = job
     with gc_paused():  # extraction makes many acyclic objects: the collector would scan them for nothing
         item = _extract(index, path, use_cache)

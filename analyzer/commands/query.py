@@ -16,6 +16,7 @@ import contextlib
 import io
 import sys
 
+from analyzer.core.lifetime import gc_paused
 from analyzer.core import exitcodes
 from analyzer.core.span import Span
 from analyzer.commands.bounds import positive_int, seconds, size as _size
@@ -162,7 +163,7 @@ def _session(args, program):
                                   max_file_bytes=args.max_file_bytes)
         from analyzer.history.git import GitError
 
-        from analyzer.project.loader import gc_paused, load_project
+        from analyzer.project.loader import load_project
 
         with gc_paused(freeze=True):  # as project_session loads it
             project = load_project(Path(root), memory_dir=args.memory_dir, use_cache=not args.no_cache,

@@ -35,12 +35,12 @@ def judged_together() -> Iterator[None]:
     """Within this block the loads' files (:func:`extract_files` without a helper) are
     extracted but not judged: their entries are judged in one evaluation when the block
     ends without an error, and each load is then completed (its files merged and stored,
-    its project finished), in the order the loads were made. Only loads of given texts
-    (:func:`analyzer.project.loader.load_texts`) may run inside it: ``load_project`` probes
-    evidence paths and reads the overlay from facts the block has not merged yet, and refuses. A load's project is complete
-    only after the block. For many small loads, such as a history reading's 2,002 snippet
-    revisions: an evaluation has a fixed cost of about 1.5 ms, which per load was most of
-    a cold reading's judgement (docs/performance.md)."""
+    its project finished), in the order the loads were made; a load's project is complete
+    only after the block. Only loads of given texts (:func:`analyzer.project.loader.load_texts`)
+    may run inside it: ``load_project`` probes evidence paths and reads the overlay from facts
+    the block has not merged yet, and refuses. For many small loads, such as a history
+    reading's 2,002 snippet revisions: an evaluation has a fixed cost of about 1.5 ms, which
+    per load was most of a cold reading's judgement (docs/performance.md)."""
     global _LATER
     outer, _LATER = _LATER, []
     try:
@@ -146,7 +146,7 @@ def extract_files(loader, jobs: List[Job], schema: int, side_task, helper: Optio
     rest = [job for job in jobs if job.module not in taken]
     # one evaluation of the per-entry rules for all these files (or for all the loads of
     # judged_together(): this load is then completed after it)
-    together = _LATER is not None and helper is None
+    together = deferring() and helper is None
     with nullcontext() if together else judge.batched():
         mine.extend((job, _sink(loader, job, schema, bundled, later)) for job in rest)
     when_judged(partial(_merge_judged, loader, jobs, done, mine, later, shared, bundled, bundle, whole))

@@ -15,7 +15,7 @@ from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
 from analyzer.project import extraction, files
 from analyzer.core.diagnostics import Diagnostic, sort_diagnostics
-from analyzer.core.lifetime import gc_paused  # noqa: F401 - where the queries import it from
+from analyzer.core.lifetime import gc_paused
 from analyzer.project.extract.prefetch import reaped as prefetch_reaped
 from analyzer.project.extract.sink import Sink
 from analyzer.project.factbase import FactBase

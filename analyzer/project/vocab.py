@@ -6,8 +6,9 @@ rules/vocab/; the rules that need one include its file, and Python reads them he
 compiled program rules/vocab/vocab.dl (shipped in the wheel, else the program cache). The
 program also derives decision tables over the vocabularies (rules/check/overall.dl: which
 family status is worse, which shown words fail a ``--fail-on`` threshold): it is evaluated
-once, without input, when its facts are read (well under a millisecond), and the derived
-relations are read as the facts are. Loading is deferred to the first
+once, without input (well under a millisecond), when its store entry is made or, for the
+wheel's shipped program, whose facts are read without its engine, when a table is first
+asked; the derived relations are then read as the facts are. Loading is deferred to the first
 question and done once per process, so a command that asks none (``read``) loads nothing
 more than before. The facts are kept beside the compiled programs as plain values, keyed by
 the rule-set fingerprint, so that a warm ``check`` (whose result comes from its own cache)

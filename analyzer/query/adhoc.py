@@ -15,6 +15,7 @@ import difflib
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, Mapping, Optional
 
+from analyzer.core.lifetime import gc_paused
 from analyzer.core.diagnostics import Diagnostic, DiagnosticError
 from analyzer.engine import ast
 from analyzer.engine.builtins import BUILTINS
@@ -202,7 +203,6 @@ class Session:
             base_db = owner._base(rels, provenance, profile)
             dbs.update({rel: base_db for rel in rels})
         facts = {r: dbs[r].tuples(r) for r in used}
-        from analyzer.project.loader import gc_paused
 
         with gc_paused():  # many small acyclic objects next to a large fact base (see run_read)
             db = engine.evaluate(facts, provenance=provenance, profile=profile, only=[GOAL], watchdog=self.watchdog)
@@ -304,7 +304,6 @@ class Session:
         if self.limits is not None:
             self.engine.limits = self.limits
         spans = self.spans() if provenance and self.spans is not None else None
-        from analyzer.project.loader import gc_paused
 
         # the base database is kept for the session: freeze what it allocated (see run_read)
         with gc_paused(freeze=True):

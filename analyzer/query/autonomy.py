@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import List, Optional, Sequence, Tuple
 
+from analyzer.core.lifetime import gc_paused
 from analyzer.contract.results import Failure, Finding
 from analyzer.core.span import Span
 from analyzer.history.git import GitError, History, Repo
@@ -55,7 +56,6 @@ def run_autonomy(root, memory_dir: str, mode: str, base: str, head: Optional[str
     """Judge the changes ``head`` (the work tree when None) made since it left ``base`` (from
     their merge base, see :func:`judged_from`) by ``mode`` (``program``: another build of
     rules/autonomy/autonomy.dl, for the matrix's mutation test)."""
-    from analyzer.project.loader import gc_paused
     from analyzer.query.program import autonomy_program
 
     program = program or autonomy_program(use_cache)

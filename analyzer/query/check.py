@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import List, Optional
 
+from analyzer.core.lifetime import gc_paused
 from analyzer.core import lifetime
 from analyzer.query.check_families import FAMILIES, Locator
 from analyzer.contract.check_model import CheckResult, FamilyResult
@@ -24,7 +25,7 @@ from analyzer.query import check_cache, scans
 # the request, opened and looked up in the result cache, is check_request's (all a cache hit imports);
 # its names are this module's too (fleet, packtest and report run checks through here)
 from analyzer.query.check_request import CheckRequest, agents_only, lookup, open_request, result_cache_key
-from analyzer.project.loader import gc_paused, load_project
+from analyzer.project.loader import load_project
 from analyzer.project import vocab
 
 #: Families that read files outside the memory dir (agent instruction files, the local

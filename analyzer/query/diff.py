@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
+from analyzer.core.lifetime import gc_paused
 from analyzer.contract.results import Failure, Finding
 from analyzer.core import lifetime
 from analyzer.core.span import Span
@@ -90,7 +91,7 @@ class DiffResult:
 def load_revisions(repo: Repo, root, memory_dir: str, specs, with_worktree: Optional[str], use_cache: bool):
     """The revisions ``specs`` ``[(rev, sha, label)]`` plus, when ``with_worktree`` names a
     revision, the work tree as that revision (fail closed: an unusable file is an error)."""
-    from analyzer.project.loader import gc_paused, load_project
+    from analyzer.project.loader import load_project
     from analyzer.history.revisions import read_revisions, worktree_revision
 
     with gc_paused():
@@ -116,7 +117,6 @@ def run_diff(root, memory_dir: str, base: str, head: Optional[str] = None, use_c
     """Compare ``base`` with ``head`` (a revision, or the work tree when None); without
     ``findings`` (text and JSON show the changes themselves) the findings' relations are not
     evaluated and ``findings`` stays empty."""
-    from analyzer.project.loader import gc_paused
     from analyzer.query.program import diff_program
 
     program = diff_program(use_cache)
@@ -156,7 +156,6 @@ def diff_facts(root, memory_dir: str, result: DiffResult, program, use_cache: bo
     import os
 
     from analyzer.history.diff_narrow import changed_revisions
-    from analyzer.project.loader import gc_paused
     from analyzer.history.compare import commit_facts, comparison_facts, range_commits
 
     repo = Repo(str(root))

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from analyzer.core.lifetime import gc_paused
 from analyzer.contract.results import Failure
 from analyzer.project import files
 from analyzer.query.program import index_program
@@ -69,7 +70,7 @@ class Evaluation:
     """One evaluation of the index program: the database, the project and unit locations."""
 
     def __init__(self, request: IndexRequest, wanted: Sequence[str], project=None):
-        from analyzer.project.loader import gc_paused, load_project
+        from analyzer.project.loader import load_project
 
         self.request = request
         with gc_paused():

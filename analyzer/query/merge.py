@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
+from analyzer.core.lifetime import gc_paused
 from analyzer.contract.results import Failure, Finding
 from analyzer.core.span import Span
 from analyzer.project import vocab
@@ -72,7 +73,6 @@ def run_merge_review(project_root, memory_dir: str, ref: str, use_cache: bool = 
     ``worktree``: the work tree's loaded Project, reused for HEAD when HEAD's managed files
     are the work tree's; ``worktree_problems``: the ``revision_problem`` rows rules/merge/
     problems.dl derived for that work tree (so HEAD's integrity is not evaluated twice)."""
-    from analyzer.project.loader import gc_paused
 
     result = MergeResult(ref)
     try:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Dict, List, Optional, Sequence
 
+from analyzer.core.lifetime import gc_paused
 from analyzer.contract.results import Failure
 from analyzer.core import lifetime
 from analyzer.history.git import FileError, GitError, Repo
@@ -124,7 +125,6 @@ def _blindspot_error(root, memory_dir: str, commits, spots, use_cache: bool) -> 
 def run_readiness(root, memory_dir: str, tip: str = "HEAD", as_of: Optional[str] = None,
                   patterns: Sequence[str] = (), use_cache: bool = True) -> ReadinessResult:
     """Take the readings at ``as_of`` (default: ``tip``'s commit time) over ``tip``'s history."""
-    from analyzer.project.loader import gc_paused
 
     # one pause, frozen at its end, as in run_diff: the end of each inner pause let the next
     # collection scan every object made so far (a first run builds a million of them)

@@ -12,6 +12,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Iterator, List, Optional
 
+from analyzer.core.lifetime import gc_paused
+
 REQUEST_RELATIONS = ("req_task", "req_path", "req_explicit", "path_probe")
 REQUEST_HINT = "give the read request: --task (and --path, --rule, --profile, --area as needed)"
 SINCE_HINT = "give --since REV: the paths that changed between that revision and HEAD"
@@ -57,7 +59,7 @@ def project_session(request, project_root, memory_dir: str = "docs/memory", use_
     ``since``: a revision whose differences with HEAD fill ``since_changed`` (raises
     :class:`analyzer.history.git.GitError` when Git cannot answer).
     """
-    from analyzer.project.loader import gc_paused, load_project
+    from analyzer.project.loader import load_project
     from analyzer.query.adhoc import Session
     from analyzer.query.read import request_facts
 

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from analyzer.core.lifetime import gc_paused
+
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLE = REPO / "examples" / "acme-shop"
 ENTRY = "mc-pref-20260906-60718293"
@@ -230,8 +232,6 @@ def test_an_interrupted_pause_of_the_collector_leaves_nothing_to_scan():
     # after a limit stopped an evaluation of a million tuples, re-enabling the collector
     # scanned them all (5 s on a loaded machine) before the error could be printed
     import gc
-
-    from analyzer.project.loader import gc_paused
 
     gc.collect()
     frozen = gc.get_freeze_count()

@@ -80,7 +80,6 @@ SECRET_KINDS = ("private-key", "github-token", "aws-access-key", "openai-key", "
                 "credential-assignment", "dotenv-credential", "credential-url")
 
 
-
 def _shortest(words) -> Tuple[str, ...]:
     """``words`` without those that hold another of them (a text holding ``api_key`` holds
     ``key``), in their order."""
