@@ -33,7 +33,7 @@ from analyzer.core.resources import data_dir, shipped_ignored
 FORMAT = b"memory-analyzer-shipped-program-2\n"
 PROGRAMS = ("rules/read/read.dl", "rules/check/check.dl", "rules/index/index.dl", "rules/query.dl", "facts/schema.dl",
             "rules/agents/read.dl", "rules/entries/entries.dl", "rules/vocab/vocab.dl",
-            "rules/check/shown.dl")
+            "rules/check/shown.dl", "rules/check/run.dl")
 
 
 def _data_root() -> Path:

@@ -26,7 +26,6 @@ from analyzer.query import check_cache, scans
 # its names are this module's too (fleet, packtest and report run checks through here)
 from analyzer.query.check_request import CheckRequest, agents_only, lookup, open_request, result_cache_key
 from analyzer.project.loader import load_project
-from analyzer.project import vocab
 
 #: Families that read files outside the memory dir (agent instruction files, the local
 #: overlay: analyzer/query/scans.py), which a cached result records and checks again.
@@ -184,15 +183,12 @@ def merge_family(merge) -> FamilyResult:
 
 
 def combine(results: List[FamilyResult]) -> CheckResult:
-    """The overall result of the families run together: the worst status word and the
-    worst exit status. Which status is worse is rules/check/overall.dl's (run_status_worse:
-    §9's orders CLEAR < REVIEW < CONFLICT < INVALID and OK < FAILED on one scale; a word of
-    neither as run_status_unranked, INVALID); the first family of the worst status wins."""
-    worse, ranked = vocab.table("run_status_worse"), vocab.mapping("run_status_rank")
-    (unranked,) = vocab.names("run_status_unranked")
-    worst = results[0]
-    for result in results[1:]:
-        if (result.status if result.status in ranked else unranked,
-                worst.status if worst.status in ranked else unranked) in worse:
-            worst = result
-    return CheckResult(results, worst.status, max(r.exit_code for r in results))
+    """The overall result of the families run together (at least one): the worst status
+    word and the worst exit status, as rules/check/run.dl derives them from the families
+    (run_status: the first family of the worst rank on §9's one scale, CLEAR < REVIEW <
+    CONFLICT < INVALID with OK as CLEAR and FAILED or UNAVAILABLE as CONFLICT, a word of
+    neither as INVALID; run_exit: the greatest exit status)."""
+    db = shipped_program("check/run.dl").evaluate(
+        {"run_family": [(n, r.status, r.exit_code) for n, r in enumerate(results)]})
+    ((status,),), ((exit_code,),) = db.relation("run_status"), db.relation("run_exit")
+    return CheckResult(results, status, exit_code)
