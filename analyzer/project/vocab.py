@@ -5,7 +5,7 @@ canonical task order, autonomy levels, change classes) is written once, as facts
 rules/vocab/; the rules that need one include its file, and Python reads them here from the
 compiled program rules/vocab/vocab.dl (shipped in the wheel, else the program cache). The
 program also derives decision tables over the vocabularies (rules/check/overall.dl: which
-family status is worse, which shown words fail a ``--fail-on`` threshold): it is evaluated
+shown words fail a ``--fail-on`` threshold): it is evaluated
 once, without input (well under a millisecond), when its store entry is made or, for the
 wheel's shipped program, whose facts are read without its engine, when a table is first
 asked; the derived relations are then read as the facts are. Loading is deferred to the first
@@ -37,14 +37,28 @@ FORMAT = b"memory-analyzer-vocabulary-2\n"  # part of the key: a new layout is a
 STORE = Area("programs", ".pickle")  # beside the compiled programs, pruned with them
 
 
+class UnknownVocabulary(LookupError):
+    """A relation asked for that rules/vocab/vocab.dl does not declare: a misspelt or removed
+    vocabulary, never an empty one (a declared relation without tuples is ``()``)."""
+
+    def __init__(self, relation: str):
+        super().__init__(f"{relation!r} is neither a vocabulary nor a decision table of rules/vocab/vocab.dl "
+                         "(rules/vocab/*.dl, rules/entries/fields.dl, rules/check/overall.dl)")
+        self.relation = relation
+
+
 @lru_cache(maxsize=None)
 def facts(relation: str) -> Tuple[tuple, ...]:
     """The facts of ``relation`` in rules/vocab/vocab.dl, in source order (a derived
-    relation's tuples in sorted order)."""
+    relation's tuples in sorted order; a declared relation without any, ``()``), or
+    :class:`UnknownVocabulary` when the program declares no such relation."""
     program = _program()
     if relation in program:
         return program[relation]
-    return _derived().get(relation, ())
+    derived = _derived()  # every relation the program derives, the empty ones too (_derived_of)
+    if relation in derived:
+        return derived[relation]
+    raise UnknownVocabulary(relation)
 
 
 @lru_cache(maxsize=None)
@@ -87,6 +101,8 @@ def _derived() -> dict:
 
 
 def _derived_of(engine) -> dict:
+    """Every relation ``engine`` derives (its facts' relations aside) -> its sorted tuples,
+    those without any included: evaluated without ``only``, each is complete (``known``)."""
     db = engine.evaluate({})  # no input: the decision tables derived from the vocabularies
     return {rel: tuple(sorted(db.relation(rel))) for rel in sorted(db.known()) if rel not in engine.facts}
 

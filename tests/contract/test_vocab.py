@@ -155,3 +155,57 @@ def test_the_stored_vocabulary_is_keyed_by_the_engine_too(tmp_path, monkeypatch)
     vocab._program.cache_clear()
     vocab.facts.cache_clear()
     assert loads == [1, 1]  # stored under the first engine, read again under it, not under the second
+
+
+@pytest.fixture
+def fresh_vocab():
+    """The vocabulary module's caches empty before and after the test (it loads on its own)."""
+    def clear():
+        for cached in (vocab.facts, vocab._program, vocab._derived, vocab.table, vocab.mapping, vocab.ranks):
+            cached.cache_clear()
+
+    clear()
+    yield
+    clear()
+
+
+@pytest.mark.parametrize("wheel", [False, True], ids=["checkout", "wheel"])
+def test_a_relation_the_program_does_not_declare_is_an_error(fresh_vocab, monkeypatch, wheel):
+    """Asking for a relation rules/vocab/vocab.dl does not declare (a typo, a vocabulary
+    removed) raises UnknownVocabulary, with either source of the tables: the checkout's
+    (facts and derived tables read together) and an installed wheel's (facts read without the
+    engine, tables derived on demand). It is never an empty vocabulary that gates nothing."""
+    import analyzer.engine.shipped as shipped
+    from analyzer.core.resources import data_file
+    from analyzer.engine.cache import load_engine
+
+    facts_only = load_engine(data_file("rules", "vocab/vocab.dl")).facts
+    monkeypatch.setattr(shipped, "load_shipped_facts", lambda entry: facts_only if wheel else None)
+    assert vocab.facts("status_rank") and vocab.table("gate_word_fails")  # a vocabulary and a table
+    for name in ("status_rnak", "gate_word_fail", ""):
+        with pytest.raises(vocab.UnknownVocabulary, match="neither a vocabulary nor a decision table") as raised:
+            vocab.facts(name)
+        assert raised.value.relation == name
+    with pytest.raises(vocab.UnknownVocabulary):
+        vocab.names("no_such_vocabulary")
+    with pytest.raises(vocab.UnknownVocabulary):
+        vocab.table("no_such_table")
+
+
+def test_a_declared_table_without_tuples_is_empty_not_an_error(tmp_path, fresh_vocab, monkeypatch):
+    """A decision table the program declares and derives nothing into is ``()``: the derived
+    tables are read whole (every relation the evaluation completed), not only those with
+    tuples, so telling an unknown relation apart does not turn an empty one into an error."""
+    from analyzer.engine.cache import load_engine
+
+    program = tmp_path / "tables.dl"
+    program.write_text('.decl word(w: symbol)\nword("a").\n'
+                       '.decl loud(w: symbol)\nloud(W) :- word(W), W = "B".\n'
+                       '.decl said(w: symbol)\nsaid(W) :- word(W).\n')
+    derived = vocab._derived_of(load_engine(program, use_cache=False))
+    assert derived == {"loud": (), "said": (("a",),)}
+    monkeypatch.setattr(vocab, "_program", lambda: {"word": (("a",),)})
+    monkeypatch.setattr(vocab, "_derived", lambda: derived)
+    assert vocab.facts("loud") == () and vocab.names("said") == ("a",)
+    with pytest.raises(vocab.UnknownVocabulary):
+        vocab.facts("quiet")
