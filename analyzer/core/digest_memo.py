@@ -20,6 +20,13 @@ is therefore stored only when every file and directory it covers is at least
 :data:`SETTLED_NS` older than the moment hashing started (Git's rule for its index): a rule
 set edited in the last seconds is hashed on every run until it settles.
 
+*Where the status cannot vouch.* On Windows (``os.name == "nt"``) ``st_ctime`` is the
+creation time (before Python 3.12; deprecated after), so an edit restoring the mtime would
+go unseen: the memo is neither read nor written there, every run hashes. A file system that
+gives no file identity (inode 0: some FAT, exFAT or network mounts) keeps no trustworthy
+change time either: an entry covering such a path is never stored (and one stored before
+cannot match it), so those runs hash too.
+
 *Fail safe.* A missing, unreadable or wrong-shaped entry, or caches turned off
 (``--no-cache``), computes the digest; the entry lives in the private, verified store
 (analyzer/core/cache.py) like the compiled programs it stands beside.
@@ -40,6 +47,8 @@ FORMAT = b"memory-analyzer-digest-memo-1\0"
 DIGESTS = Area("digests", ".marshal")
 _SELF = os.path.realpath(__file__)
 SETTLED_NS = 2_000_000_000  # 2 s: FAT's time resolution, the coarsest we may meet
+#: the operating system family whose file status is judged (os.name; a test sets another)
+PLATFORM = os.name
 
 D = TypeVar("D", str, bytes)
 Status = Optional[Tuple[int, int, int, int, int]]
@@ -59,7 +68,10 @@ def memoized(name: str, anchors: Sequence[str], compute: Callable[[], Tuple[D, I
     """The digest ``compute()`` returns, from the memo when every path it covered has the
     status it had then. ``compute`` returns the digest and every path it read or listed (a
     directory whose listing it globbed, a file it may have found absent); ``anchors`` name the
-    inputs it starts from (its data directories), so another location is another entry."""
+    inputs it starts from (its data directories), so another location is another entry.
+    Where a file's status cannot vouch for it (:func:`status_vouches`), always ``compute()``."""
+    if not status_vouches():
+        return compute()[0]  # fail closed: not even read, an entry could not be checked
     key = hashlib.sha256(FORMAT + "\0".join([name, sys.version, *anchors]).encode("utf-8", "surrogateescape")
                          ).hexdigest()
     found = DIGESTS.get_marshal(key, _valid)
@@ -73,9 +85,21 @@ def memoized(name: str, anchors: Sequence[str], compute: Callable[[], Tuple[D, I
     # and this module's own file: the memo's logic is part of every entry it keeps
     paths = sorted({path for given in [*covered, _SELF] for path in (given, os.path.dirname(given))})
     statuses = [status(path) for path in paths]
-    if all(_settled(known, started) for known in statuses):
+    if all(_settled(known, started) and _identified(known) for known in statuses):
         DIGESTS.put(key, marshal.dumps((digest, paths, statuses)))
     return digest
+
+
+def status_vouches() -> bool:
+    """Whether a file's status can vouch for its content here: its change time is one that
+    every write moves (not on Windows, whose ``st_ctime`` is the creation time)."""
+    return PLATFORM != "nt"
+
+
+def _identified(known: Status) -> bool:
+    # inode 0: the file system names no file identity (some FAT, exFAT, network mounts),
+    # and its change times are as little to be trusted: nothing covering it is stored
+    return known is None or known[1] != 0
 
 
 def _settled(known: Status, started: int) -> bool:

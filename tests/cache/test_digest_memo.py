@@ -158,8 +158,45 @@ def test_the_code_that_computes_a_digest_is_covered(settled_now, rule_set, monke
     for code in (os.path.realpath(fingerprint.__file__), digest_memo._SELF):
         real = digest_memo.status
         monkeypatch.setattr(digest_memo, "status",
-                            lambda path, real=real, code=code: (0, 0, 0, 0, 0) if path == code else real(path))
+                            lambda path, real=real, code=code: (0, 1, 0, 0, 0) if path == code else real(path))
         _memo(root, locate, calls)
         monkeypatch.setattr(digest_memo, "status", real)
         _memo(root, locate, calls)  # the entry stored with the changed status no longer matches
     assert calls == [1, 1, 1, 1, 1]
+
+
+def test_on_windows_the_memo_is_neither_read_nor_written(settled_now, rule_set, monkeypatch):
+    """Windows's st_ctime is the creation time (Python < 3.12): an edit restoring the mtime
+    would keep every recorded time, so there the digest is computed on every run, and an
+    entry another platform stored beside it is not read either."""
+    root, locate = rule_set
+    calls = []
+    _memo(root, locate, calls)  # stored here (POSIX)
+    monkeypatch.setattr(digest_memo, "PLATFORM", "nt")
+    assert _memo(root, locate, calls) == fingerprint.compute(locate)
+    _memo(root, locate, calls)
+    assert calls == [1, 1, 1]
+    entries = list(digest_memo.DIGESTS.directory().iterdir())
+    assert len(entries) == 1  # the POSIX run's, not rewritten
+    monkeypatch.setattr(digest_memo, "PLATFORM", "posix")
+    _memo(root, locate, calls)
+    assert calls == [1, 1, 1]  # read again where the status vouches
+
+
+def test_a_path_without_an_inode_is_never_memoized(settled_now, rule_set, monkeypatch):
+    """A file system that gives no file identity (inode 0: some FAT, exFAT or network mounts)
+    keeps no change time to trust either: an entry covering such a path is not stored."""
+    root, locate = rule_set
+    rule = str(next((root / "rules" / "entries").glob("*.dl")))
+    real = digest_memo.status
+
+    def without_inode(path):
+        known = real(path)
+        return known if known is None or path != rule else (known[0], 0, *known[2:])
+
+    monkeypatch.setattr(digest_memo, "status", without_inode)
+    calls = []
+    _memo(root, locate, calls)
+    _memo(root, locate, calls)
+    assert calls == [1, 1]
+    assert not list(digest_memo.DIGESTS.directory().iterdir())
