@@ -98,7 +98,7 @@ def test_wheel_installs_into_fresh_venv_and_runs_outside_the_tree(installed, tmp
     compiled = Path(installed_rules.stdout.strip()).parent / "compiled"
     assert sorted(p.name for p in compiled.iterdir()) == [
         "facts__schema.program", "lark", "rules__agents__read.program", "rules__check__check.program",
-        "rules__check__shown.program",
+        "rules__check__run.program", "rules__check__shown.program",
         "rules__entries__entries.program", "rules__index__index.program", "rules__query.program",
         "rules__read__read.program", "rules__vocab__vocab.program"]
     assert sorted(p.name.split("-")[0] for p in (compiled / "lark").iterdir()) == [
