@@ -1,7 +1,7 @@
 """Every combination of family statuses and of shown words against ``--fail-on``: the
-overall status and exit status of a run (analyzer/query/check.combine) and the exit a gate
-gives what a run shows (analyzer/commands/gating.apply), as rules/check/overall.dl judges
-them. The expectations are the documented orders (docs/ci.md, §9.4), written here as a table
+overall status and exit status of a run (analyzer/query/check.combine, as rules/check/run.dl
+derives them) and the exit a gate gives what a run shows (analyzer/commands/gating.apply, as
+rules/check/overall.dl's tables judge it). The expectations are the documented orders (docs/ci.md, §9.4), written here as a table
 of their own so that a change of the rules or of the vocabulary's ranks shows up."""
 
 from __future__ import annotations
@@ -25,16 +25,35 @@ THRESHOLD = {"review": 1, "conflict": 2, "error": 3, "never": None}
 SEVERITIES = ("INFO", "WARNING", "ERROR")
 
 
-def test_the_overall_status_and_exit_of_every_combination_of_families():
-    wrong = []
+def _family_combinations():
+    """(statuses, exits, expected status, expected exit) of every run of one to three families."""
     for size in (1, 2, 3):
         for statuses in itertools.product(FAMILY_RANK, repeat=size):
             exits = [(n + len(s)) % 3 for n, s in enumerate(statuses)]
-            families = [FamilyResult(f"f{n}", "quality", s, e) for n, (s, e) in enumerate(zip(statuses, exits))]
             worst = max(range(size), key=lambda n: (FAMILY_RANK[statuses[n]], -n))
-            got = combine(families)
-            if (got.status, got.exit_code) != (statuses[worst], max(exits)):
-                wrong.append((statuses, exits, got.status, got.exit_code))
+            yield statuses, exits, statuses[worst], max(exits)
+
+
+def test_the_overall_status_and_exit_of_every_combination_of_families():
+    wrong = []
+    for statuses, exits, status, exit_code in _family_combinations():
+        families = [FamilyResult(f"f{n}", "quality", s, e) for n, (s, e) in enumerate(zip(statuses, exits))]
+        got = combine(families)
+        if (got.status, got.exit_code) != (status, exit_code):
+            wrong.append((statuses, exits, got.status, got.exit_code))
+    assert wrong == []
+
+
+def test_the_decision_is_the_rules_alone():
+    """rules/check/run.dl decides, over nothing but the families' words and exits (combine
+    only looks its answer up): its run_status and run_exit are the table's."""
+    from analyzer.query.program import shipped_program
+
+    program, wrong = shipped_program("check/run.dl"), []
+    for statuses, exits, status, exit_code in _family_combinations():
+        db = program.evaluate({"run_family": list(zip(range(len(statuses)), statuses, exits))})
+        if (db.relation("run_status"), db.relation("run_exit")) != ([(status,)], [(exit_code,)]):
+            wrong.append((statuses, exits, db.relation("run_status"), db.relation("run_exit")))
     assert wrong == []
 
 
