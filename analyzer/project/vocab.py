@@ -16,7 +16,8 @@ does not load the engine to learn its ``--fail-on`` choices (an installed wheel 
 shipped program instead and writes no cache entry). The command line's options whose
 choices are a vocabulary (``--fail-on``, ``--autonomy``) take a :class:`Choices`, read
 only when such an option is given or help is printed. tests/contract/test_vocab.py
-fails when a vocabulary is written again in Python.
+fails when a vocabulary is written again in Python. A relation the program does not declare
+is :class:`UnknownVocabulary`, never an empty vocabulary (which would, say, gate nothing).
 """
 
 from __future__ import annotations
