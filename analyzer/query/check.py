@@ -183,12 +183,13 @@ def merge_family(merge) -> FamilyResult:
 
 
 def combine(results: List[FamilyResult]) -> CheckResult:
-    """The overall result of the families run together (at least one): the worst status
-    word and the worst exit status, as rules/check/run.dl derives them from the families
-    (run_status: the first family of the worst rank on §9's one scale, CLEAR < REVIEW <
-    CONFLICT < INVALID with OK as CLEAR and FAILED or UNAVAILABLE as CONFLICT, a word of
-    neither as INVALID; run_exit: the greatest exit status)."""
+    """The overall result of the families run together (at least one that is a check): the
+    worst status word and the worst exit status, as rules/check/run.dl derives them from the
+    families (run_status: the first family of the worst rank on §9's one scale, CLEAR <
+    REVIEW < CONFLICT < INVALID with OK as CLEAR and FAILED or UNAVAILABLE as CONFLICT, a
+    word of neither as INVALID; run_exit: the greatest exit status; the report's family,
+    not a check, takes no part)."""
     db = shipped_program("check/run.dl").evaluate(
-        {"run_family": [(n, r.status, r.exit_code) for n, r in enumerate(results)]})
+        {"run_family": [(n, r.block, r.status, r.exit_code) for n, r in enumerate(results)]})
     ((status,),), ((exit_code,),) = db.relation("run_status"), db.relation("run_exit")
     return CheckResult(results, status, exit_code)

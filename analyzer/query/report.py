@@ -81,17 +81,17 @@ def run_report(project_root: Path, memory_dir: str = "docs/memory", use_cache: b
 
 def report_of(result: CheckResult) -> Report:
     """The :class:`Report` of a check result that ran the ``report`` family: the result
-    without that family (the others recombined) and the report's relations, ordered for
-    display. A result without it (an error, a check run without the family) is a report
-    of its status and findings only."""
-    from analyzer.query.check import combine
-
+    without that family and the report's relations, ordered for display. The status and
+    exit status stay the result's: the report's family takes no part in them
+    (rules/check/run.dl's run_not_a_check), so a report read from the result cache evaluates
+    nothing. A result without it (an error, a check run without the family) is a report of
+    its status and findings only."""
     part = next((f for f in result.families if f.name == "report"), None)
     if result.failure is not None or part is None:
         return Report(result)
     rel = part.relations
-    check = combine([f for f in result.families if f is not part])
-    check.merge = result.merge
+    check = CheckResult([f for f in result.families if f is not part], result.status, result.exit_code,
+                        merge=result.merge)
     # the canonical tasks in the order of the reference's table (§4.3): display order only
     order = vocab.tasks()
     tasks = sorted({t for (t,) in rel["canonical_task_name"]},

@@ -121,14 +121,17 @@ def sarif_validator(source: str = "any"):
     return cls(schema, format_checker=cls.FORMAT_CHECKER)
 
 
-def count_evaluations(monkeypatch) -> list:
+def count_evaluations(monkeypatch, overall: Optional[list] = None) -> list:
     """Record the ``only`` argument of every evaluation of a rule program (in this process)
     in the returned list, except the per-file entry judgement of the extractors
     (rules/entries/entries.dl, analyzer/project/extract/judge.py): that one is part of
     loading a file's facts (one evaluation per extracted file, kept by the facts cache), not
     of the check, and it shares the engine class the count patches. The vocabularies are
     read before counting: their program (rules/vocab/vocab.dl) is evaluated without input
-    once per process for its decision tables (analyzer/project/vocab.py), whatever runs."""
+    once per process for its decision tables (analyzer/project/vocab.py), whatever runs.
+    Nor is the run's overall status (rules/check/run.dl: over the families' results, not the
+    project's facts, once per run that combines families); its evaluations are recorded in
+    ``overall`` when a list is given."""
     from analyzer.project import vocab
     from analyzer.project.extract.judge import entries_program
     from analyzer.query import check as check_query
@@ -140,7 +143,10 @@ def count_evaluations(monkeypatch) -> list:
     real = engine_type.evaluate
 
     def counting(self, *args, **kwargs):
-        if self is not judge:
+        if "run_family" in self.program.decls:  # rules/check/run.dl
+            if overall is not None:
+                overall.append(kwargs.get("only"))
+        elif self is not judge:
             calls.append(kwargs.get("only"))
         return real(self, *args, **kwargs)
 

@@ -51,9 +51,23 @@ def test_the_decision_is_the_rules_alone():
 
     program, wrong = shipped_program("check/run.dl"), []
     for statuses, exits, status, exit_code in _family_combinations():
-        db = program.evaluate({"run_family": list(zip(range(len(statuses)), statuses, exits))})
+        db = program.evaluate({"run_family": [(n, "quality", s, e) for n, (s, e) in enumerate(zip(statuses, exits))]})
         if (db.relation("run_status"), db.relation("run_exit")) != ([(status,)], [(exit_code,)]):
             wrong.append((statuses, exits, db.relation("run_status"), db.relation("run_exit")))
+    assert wrong == []
+
+
+def test_the_report_family_takes_no_part():
+    """The report's relations (the ``report`` block, always OK and exit 0) are not a check:
+    wherever the family stands, the run is judged by the others (so a report split out of a
+    cached result keeps its status: analyzer/query/report.report_of)."""
+    report, wrong = FamilyResult("report", "report", "OK", 0), []
+    for statuses, exits, status, exit_code in _family_combinations():
+        families = [FamilyResult(f"f{n}", "quality", s, e) for n, (s, e) in enumerate(zip(statuses, exits))]
+        for at in (0, len(families)):
+            got = combine(families[:at] + [report] + families[at:])
+            if (got.status, got.exit_code) != (status, exit_code):
+                wrong.append((at, statuses, exits, got.status, got.exit_code))
     assert wrong == []
 
 

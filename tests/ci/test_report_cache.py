@@ -29,10 +29,13 @@ def _report(root, calls, *argv):
 
 @pytest.mark.parametrize("fmt", ["markdown", "json"])
 def test_cold_warm_and_no_cache_print_the_same_bytes(fmt, tmp_path, env, monkeypatch):
-    calls = count_evaluations(monkeypatch)
+    overall: list = []
+    calls = count_evaluations(monkeypatch, overall)
     root = copy_example(tmp_path)
     cold, n_cold = _report(root, calls, "--format", fmt)
+    combined = len(overall)
     warm, n_warm = _report(root, calls, "--format", fmt)
+    assert (combined, len(overall)) == (1, 1)  # the warm run does not judge the run again either
     fresh, n_fresh = _report(root, calls, "--format", fmt, "--no-cache")
     assert (n_cold, n_warm, n_fresh) == (1, 0, 1)  # the warm run is answered by the result cache
     assert cold == warm == fresh
