@@ -11,6 +11,7 @@ symlink or not a regular file is an error, exit 2, never an OK check).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import List, Optional
 
 from analyzer.core.lifetime import gc_paused
@@ -189,7 +190,15 @@ def combine(results: List[FamilyResult]) -> CheckResult:
     REVIEW < CONFLICT < INVALID with OK as CLEAR and FAILED or UNAVAILABLE as CONFLICT, a
     word of neither as INVALID; run_exit: the greatest exit status; the report's family,
     not a check, takes no part)."""
-    db = shipped_program("check/run.dl").evaluate(
-        {"run_family": [(n, r.block, r.status, r.exit_code) for n, r in enumerate(results)]})
-    ((status,),), ((exit_code,),) = db.relation("run_status"), db.relation("run_exit")
+    status, exit_code = _judged(tuple((r.block, r.status, r.exit_code) for r in results))
     return CheckResult(results, status, exit_code)
+
+
+@lru_cache(maxsize=256)
+def _judged(families: tuple) -> tuple:
+    """rules/check/run.dl's ``(run_status, run_exit)`` for ``(block, status, exit)`` rows in
+    run order: evaluated once per distinct run shape (a fleet's repositories mostly share
+    one; an evaluation is about 1 ms)."""
+    db = shipped_program("check/run.dl").evaluate({"run_family": [(n, *row) for n, row in enumerate(families)]})
+    ((status,),), ((exit_code,),) = db.relation("run_status"), db.relation("run_exit")
+    return status, exit_code

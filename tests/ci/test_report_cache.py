@@ -29,11 +29,15 @@ def _report(root, calls, *argv):
 
 @pytest.mark.parametrize("fmt", ["markdown", "json"])
 def test_cold_warm_and_no_cache_print_the_same_bytes(fmt, tmp_path, env, monkeypatch):
+    from analyzer.query import check as check_query
+
     overall: list = []
     calls = count_evaluations(monkeypatch, overall)
     root = copy_example(tmp_path)
+    check_query._judged.cache_clear()  # the run's judgement is memoized per shape in the process
     cold, n_cold = _report(root, calls, "--format", fmt)
     combined = len(overall)
+    check_query._judged.cache_clear()  # a warm run that judged the run again would evaluate
     warm, n_warm = _report(root, calls, "--format", fmt)
     assert (combined, len(overall)) == (1, 1)  # the warm run does not judge the run again either
     fresh, n_fresh = _report(root, calls, "--format", fmt, "--no-cache")
