@@ -21,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import marshal
 from collections import defaultdict
+from itertools import repeat
 from typing import Dict, Iterable, List, Optional, Tuple, Union
 
 from analyzer.core.span import Span
@@ -52,6 +53,24 @@ class FactBase:
             # keep the smallest span so the result does not depend on extraction order
             if old is None or span < old:
                 self._spans[key] = span
+
+    def add_rows(self, relation: str, facts: List[Fact], spans: List[Span]) -> None:
+        """Add many facts of one relation, ``facts[i]`` with ``spans[i]``: what :meth:`add`
+        does for each, in a few set and dict operations (a history reading adds the three
+        inventory facts of 22,000 files)."""
+        if not facts:
+            return
+        self._facts[relation].update(facts)
+        keys = list(zip(repeat(relation), facts))
+        self._singles.update(keys)
+        known = self._spans
+        if len(set(keys)) == len(keys) and known.keys().isdisjoint(keys):
+            known.update(zip(keys, spans))  # no fact seen before: each span is its first
+            return
+        for key, span in zip(keys, spans):
+            old = known.get(key)
+            if old is None or span < old:
+                known[key] = span
 
     def add_columns(self, path: str, columns: Dict[str, tuple], key: Optional[str] = None) -> None:
         """Add the facts of one file, given by relation as ``(values, lines, cols)`` (a
@@ -157,8 +176,15 @@ class FactBase:
         if names is None:
             return {name: facts for name, facts in self._merge_all().items() if facts}
         found = {}
-        for name in names:
-            facts = self._set(name)
+        pending, known = self._pending, self._facts
+        for name in names:  # _set inlined: a history reading asks for 240,000 relations
+            waiting = pending.pop(name, None)
+            if waiting is None:
+                facts = known.get(name)
+            else:
+                facts = known[name]
+                for values in waiting:
+                    facts.update(values)
             if facts:
                 found[name] = facts
         return found

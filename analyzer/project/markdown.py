@@ -65,12 +65,16 @@ class Lexed:
     """
 
     def __init__(self, lines: List[str], visible: List[bool], indented: List[bool], heading_lines: List[int],
-                 errors: List[Tuple[int, str]]) -> None:
+                 errors: List[Tuple[int, str]], plain: Optional[bool] = None) -> None:
         self.lines = lines
         self.visible = visible
         self.indented = indented
         self.heading_lines = heading_lines  # visible, unindented lines starting with `#` after spaces
         self.errors = errors  # (0-based line, message)
+        # True when every line is visible and none is indented code (most memory files): then
+        # every line may carry structure. lex knows it as it goes (a lazy property cost more
+        # than lexing a history snippet's dozen lines).
+        self.plain = False not in visible and True not in indented if plain is None else plain
 
     @cached_property
     def headings(self) -> List[Heading]:
@@ -82,12 +86,6 @@ class Lexed:
                 raw = heading_title(m.group(2))
                 out.append(Heading(i, len(m.group(1)), raw.casefold(), raw))
         return out
-
-    @cached_property
-    def plain(self) -> bool:
-        """True when every line is visible and none is indented code (most memory files):
-        then every line may carry structure."""
-        return False not in self.visible and True not in self.indented
 
     def structural(self, i: int) -> bool:
         """True when line ``i`` may carry structure: visible and not indented code."""
@@ -134,6 +132,7 @@ def lex(text: str) -> Lexed:
     heading_lines: List[int] = []
     cands = [i for i, line in enumerate(lines) if line[:1] in _CANDIDATE_FIRST]
     k, count = 0, len(cands)
+    plain = True  # no line hidden or indented so far
     while k < count:
         i = cands[k]
         k += 1
@@ -155,9 +154,11 @@ def lex(text: str) -> Lexed:
                 else:
                     errors.append((i, ERR_UNCLOSED_FENCE))
                 visible[i:close + 1] = [False] * (close + 1 - i)
+                plain = False
                 continue
             if first in " <" and COMMENT_OPEN_RE.match(line):
                 visible[i] = False
+                plain = False
                 rest = line[line.find("<!--") + 4:]
                 pos = rest.find("-->")
                 if pos >= 0:
@@ -173,11 +174,12 @@ def lex(text: str) -> Lexed:
                 continue
             if first == "\t" or line.startswith("    "):
                 indented[i] = True
+                plain = False
                 continue
             if not line.lstrip(" ").startswith("#"):
                 continue
         heading_lines.append(i)
-    return Lexed(lines, visible, indented, heading_lines, errors)
+    return Lexed(lines, visible, indented, heading_lines, errors, plain)
 
 
 def _comment_close(lines: List[str], start: int, errors: List[Tuple[int, str]]) -> Optional[int]:

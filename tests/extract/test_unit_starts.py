@@ -1,5 +1,7 @@
 """The shared per-text parsers' fast readings equal their line-by-line definitions.
 
+``lex`` records whether a text is plain (no hidden or indented line) as it lexes.
+
 :func:`analyzer.project.markdown.unit_starts` visits only h2 and bullet lines; the reference
 below reads every line, as §3.1 describes the unit model (it is the implementation the
 fast one replaced). :func:`analyzer.project.extract.fields._parse_plain` must give what
@@ -71,6 +73,8 @@ _DOC = st.lists(_LINE, max_size=24).map("\n".join)
 @given(_DOC, st.data())
 def test_unit_starts_equal_the_line_by_line_reading(text, data):
     lexed = lex(text)
+    # lex tracks plainness as it hides or indents lines
+    assert lexed.plain == (False not in lexed.visible and True not in lexed.indented)
     n = len(lexed.lines)
     lo = data.draw(st.integers(0, n))
     hi = data.draw(st.integers(lo, n))
