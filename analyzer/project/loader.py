@@ -246,9 +246,20 @@ def _load_modules(loader: _Loader, modules: List[str], not_files: List[str], sid
     return info
 
 
+_FILE_SPANS: Dict[str, Span] = {}  # path -> Span(path): a history reading places 22,000 files (few paths)
+
+
 def _inventory_facts(base: FactBase, modules: List[str], rel: Callable[[str], str]) -> None:
     """The inventory facts of every module, each at its file (one bulk add per relation)."""
-    spans = [Span(rel(module)) for module in modules]
+    if len(_FILE_SPANS) >= 1 << 16:  # bounded: a long-lived process may meet many paths
+        _FILE_SPANS.clear()
+    spans = []
+    for module in modules:
+        path = rel(module)
+        span = _FILE_SPANS.get(path)
+        if span is None:
+            span = _FILE_SPANS[path] = Span(path)  # frozen: one object may stand for every equal span
+        spans.append(span)
     base.add_rows("memory_file", [(module,) for module in modules], spans)
     base.add_rows("file_kind", [(module, file_kind(module)) for module in modules], spans)
     base.add_rows("file_folder", [(module, module.split("/", 1)[0] if "/" in module else "") for module in modules],

@@ -15,7 +15,6 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import compress
 from typing import List, Optional, Tuple
 
 TOKEN_RE = re.compile(r"[A-Za-z0-9_]+|[^\sA-Za-z0-9_]")
@@ -31,6 +30,7 @@ LIST_FIELDS = frozenset({"Aliases", "Entries", "Evidence", "Merged-From"})
 BULLET_PREFIXES = ("- ", "* ", "+ ")
 # the lines that can change unit_starts' state: an h2 line or a bullet (one of BULLET_PREFIXES)
 _STATE_LINE_RE = re.compile(_H2_UNIT + "|[-*+] ")
+_STATE_FIRST = frozenset(" #-*+")  # the first characters of the lines _STATE_LINE_RE matches
 _BULLET_FIRST = frozenset("-*+")
 _CANDIDATE_FIRST = frozenset(" \t`~<#")  # first characters of lines lex must look at
 
@@ -261,8 +261,8 @@ def unit_starts(lexed: Lexed, lo: int, hi: int) -> List[Tuple[int, str, bool]]:
     h2 line do not depend on anything before it (analyzer/project/extract/canonical.py relies on
     that to read a file section by section).
 
-    Only h2 and bullet lines can change the state, so only they are visited (found by one
-    ``map`` of :data:`_STATE_LINE_RE`, in C): a bullet inside an h2 unit looks back for the
+    Only h2 and bullet lines can change the state, so only they are visited (found by
+    :data:`_STATE_LINE_RE` in one comprehension): a bullet inside an h2 unit looks back for the
     field line it belongs to, and a bullet unit looks ahead, up to the next h2 or bullet
     line, for the line that starts its body. An entry file then costs a few steps per entry
     instead of one per line (tests/extract/test_unit_starts.py holds it to the line-by-line
@@ -270,7 +270,9 @@ def unit_starts(lexed: Lexed, lo: int, hi: int) -> List[Tuple[int, str, bool]]:
     spaces), so only hidden lines are dropped."""
     lines = lexed.lines
     visible = lexed.visible
-    at = list(compress(range(lo, hi), map(_STATE_LINE_RE.match, lines[lo:hi])))
+    match = _STATE_LINE_RE.match
+    # the first character first: most lines of a unit are field and body lines (no regex call)
+    at = [i for i in range(lo, hi) if lines[i][:1] in _STATE_FIRST and match(lines[i])]
     if not at:
         return []
     if not lexed.plain:

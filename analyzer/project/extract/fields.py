@@ -94,9 +94,10 @@ def _parse_plain(lines: List[str], start: int, stop: int) -> ParsedEntry:
     # a history reading parses 20,000 small units: most fields are one inline line (no
     # body to slice or test), and the matches are paired with their lines in C
     for m, end in zip(filter(None, matches), islice(at, 1, None)):
-        name, value = m.group("name", "value")
+        name, value = m.groups()  # (name, value): _field_re checks the terminal's groups
+        value = value.strip() if value else ""
         if end == i + 1:
-            occ = Occurrence(value.strip() if value else "", i, [], False)
+            occ = Occurrence(value, i, [], False)
         else:
             body = lines[i + 1:end]
             if name == "Evidence":
@@ -104,7 +105,7 @@ def _parse_plain(lines: List[str], start: int, stop: int) -> ParsedEntry:
                 if items:
                     entry.evidence.extend(items)
                     body = [line for line in body if not line.startswith("- ")]
-            occ = Occurrence(value.strip() if value else "", i, body, bool("".join(body).strip()))
+            occ = Occurrence(value, i, body, bool("".join(body).strip()))
         if name in fields:
             fields[name].append(occ)
         else:
@@ -119,7 +120,11 @@ _FIELD_RE = None
 def _field_re():
     global _FIELD_RE
     if _FIELD_RE is None:
-        _FIELD_RE = terminal("entries", "FIELD_LINE")
+        found = terminal("entries", "FIELD_LINE")
+        # _parse_plain reads a match's groups by position
+        if found.groupindex != {"name": 1, "value": 2} or found.groups != 2:
+            raise RuntimeError("grammar/entries.lark: FIELD_LINE must have exactly the groups name and value")
+        _FIELD_RE = found
     return _FIELD_RE
 
 
