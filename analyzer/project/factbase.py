@@ -25,6 +25,7 @@ from itertools import repeat
 from typing import Dict, Iterable, List, Optional, Tuple, Union
 
 from analyzer.core.span import Span
+from analyzer.project.extract.sink import positions
 
 Value = Union[str, int]
 Fact = Tuple[Value, ...]
@@ -89,7 +90,7 @@ class FactBase:
                     waiting.append(found[0])
         self._located.append((path, columns))
         if key is None:
-            plain = [(relation, values, list(lines), list(cols))
+            plain = [(relation, values, list(positions(lines)), list(positions(cols)))
                      for relation, (values, lines, cols) in sorted(columns.items()) if values]
             # version 2 writes no references: the bytes then depend on the values alone, not on
             # how many references each tuple has (which marshal's later versions record)
@@ -139,7 +140,7 @@ class FactBase:
         spans = self._spans
         for path, columns in self._located:
             for relation, (values, lines, cols) in columns.items():
-                for fact, line, col in zip(values, lines, cols):
+                for fact, line, col in zip(values, positions(lines), positions(cols)):
                     key = (relation, fact)
                     span = Span(path, line, col)
                     old = spans.get(key)
@@ -209,7 +210,7 @@ class FactBase:
             located = columns.get(relation)
             if located is None:
                 continue
-            for fact, line, col in zip(*located):
+            for fact, line, col in zip(located[0], positions(located[1]), positions(located[2])):
                 place = (path, line, col)
                 old = found.get(fact)
                 if old is None or place < old:
