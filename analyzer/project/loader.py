@@ -25,13 +25,23 @@ DEFAULT_MEMORY_DIR = files.DEFAULT_MEMORY_DIR
 SPECIAL = {"manifest.md": "manifest", "subjects.md": "subjects", "reconciliations.md": "reconciliations"}
 
 
+_KINDS: Dict[str, str] = {}  # module -> file_kind (a history reading asks 90,000 times of few modules)
+
+
 def file_kind(module: str) -> str:
     """How a managed file is parsed: manifest, subjects, reconciliations, readme or entries."""
-    if module in SPECIAL:
-        return SPECIAL[module]
-    if module.rsplit("/", 1)[-1].casefold() == "readme.md":
-        return "readme"
-    return "entries"
+    found = _KINDS.get(module)
+    if found is None:
+        if module in SPECIAL:
+            found = SPECIAL[module]
+        elif module.rsplit("/", 1)[-1].casefold() == "readme.md":
+            found = "readme"
+        else:
+            found = "entries"
+        if len(_KINDS) >= 1 << 16:  # bounded: a long-lived process may meet many paths
+            _KINDS.clear()
+        _KINDS[module] = found
+    return found
 
 
 @dataclass
@@ -210,8 +220,7 @@ def _load_modules(loader: _Loader, modules: List[str], not_files: List[str], sid
     from analyzer.project.extract.manifest import ManifestInfo
 
     base = loader.base
-    for module in modules:
-        _inventory_facts(base, module, loader.rel(module))
+    _inventory_facts(base, modules, loader.rel)
     info = ManifestInfo("0.5", 1, "", False)
     text = loader.read_text("manifest.md") if "manifest.md" in modules else None
     jobs = extraction.jobs_of(loader, [m for m in modules if m != "manifest.md" and file_kind(m) != "readme"],
@@ -237,11 +246,24 @@ def _load_modules(loader: _Loader, modules: List[str], not_files: List[str], sid
     return info
 
 
-def _inventory_facts(base: FactBase, module: str, rel: str) -> None:
-    span = Span(rel)
-    base.add("memory_file", module, span=span)
-    base.add("file_kind", module, file_kind(module), span=span)
-    base.add("file_folder", module, module.split("/", 1)[0] if "/" in module else "", span=span)
+_FILE_SPANS: Dict[str, Span] = {}  # path -> Span(path): a history reading places 22,000 files (few paths)
+
+
+def _inventory_facts(base: FactBase, modules: List[str], rel: Callable[[str], str]) -> None:
+    """The inventory facts of every module, each at its file (one bulk add per relation)."""
+    if len(_FILE_SPANS) >= 1 << 16:  # bounded: a long-lived process may meet many paths
+        _FILE_SPANS.clear()
+    spans = []
+    for module in modules:
+        path = rel(module)
+        span = _FILE_SPANS.get(path)
+        if span is None:
+            span = _FILE_SPANS[path] = Span(path)  # frozen: one object may stand for every equal span
+        spans.append(span)
+    base.add_rows("memory_file", [(module,) for module in modules], spans)
+    base.add_rows("file_kind", [(module, file_kind(module)) for module in modules], spans)
+    base.add_rows("file_folder", [(module, module.split("/", 1)[0] if "/" in module else "") for module in modules],
+                  spans)
 
 
 def _manifest(loader: _Loader, text: str):

@@ -15,7 +15,6 @@ import re
 from bisect import bisect_right
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import compress, islice
 from typing import List, Optional, Tuple
 
 TOKEN_RE = re.compile(r"[A-Za-z0-9_]+|[^\sA-Za-z0-9_]")
@@ -23,12 +22,15 @@ FENCE_OPEN_RE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
 COMMENT_OPEN_RE = re.compile(r"^ {0,3}<!--")
 ATX_RE = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+|$)(.*)$")
 ATX_CLOSE_RE = re.compile(r"[ \t]+#+[ \t]*$")
-H2_UNIT_RE = re.compile(r"^ {0,3}##(?:[ \t]+|$)")
+_H2_UNIT = r" {0,3}##(?:[ \t]+|$)"
+H2_UNIT_RE = re.compile("^" + _H2_UNIT)
 FORMAL_H2_RE = re.compile(r"^ {0,3}##[ \t]+MC-(?:DEC|CON|DNU|PREF|AREA|INBOX|TOMB)-", re.IGNORECASE)
 FIELD_LINE_RE = re.compile(r"^([A-Za-z][A-Za-z-]*):")
 LIST_FIELDS = frozenset({"Aliases", "Entries", "Evidence", "Merged-From"})
 BULLET_PREFIXES = ("- ", "* ", "+ ")
-_H2_FIRST = frozenset(" #")
+# the lines that can change unit_starts' state: an h2 line or a bullet (one of BULLET_PREFIXES)
+_STATE_LINE_RE = re.compile(_H2_UNIT + "|[-*+] ")
+_STATE_FIRST = frozenset(" #-*+")  # the first characters of the lines _STATE_LINE_RE matches
 _BULLET_FIRST = frozenset("-*+")
 _CANDIDATE_FIRST = frozenset(" \t`~<#")  # first characters of lines lex must look at
 
@@ -63,12 +65,16 @@ class Lexed:
     """
 
     def __init__(self, lines: List[str], visible: List[bool], indented: List[bool], heading_lines: List[int],
-                 errors: List[Tuple[int, str]]) -> None:
+                 errors: List[Tuple[int, str]], plain: Optional[bool] = None) -> None:
         self.lines = lines
         self.visible = visible
         self.indented = indented
         self.heading_lines = heading_lines  # visible, unindented lines starting with `#` after spaces
         self.errors = errors  # (0-based line, message)
+        # True when every line is visible and none is indented code (most memory files): then
+        # every line may carry structure. lex knows it as it goes (a lazy property cost more
+        # than lexing a history snippet's dozen lines).
+        self.plain = False not in visible and True not in indented if plain is None else plain
 
     @cached_property
     def headings(self) -> List[Heading]:
@@ -80,12 +86,6 @@ class Lexed:
                 raw = heading_title(m.group(2))
                 out.append(Heading(i, len(m.group(1)), raw.casefold(), raw))
         return out
-
-    @cached_property
-    def plain(self) -> bool:
-        """True when every line is visible and none is indented code (most memory files):
-        then every line may carry structure."""
-        return False not in self.visible and True not in self.indented
 
     def structural(self, i: int) -> bool:
         """True when line ``i`` may carry structure: visible and not indented code."""
@@ -132,6 +132,7 @@ def lex(text: str) -> Lexed:
     heading_lines: List[int] = []
     cands = [i for i, line in enumerate(lines) if line[:1] in _CANDIDATE_FIRST]
     k, count = 0, len(cands)
+    plain = True  # no line hidden or indented so far
     while k < count:
         i = cands[k]
         k += 1
@@ -153,9 +154,11 @@ def lex(text: str) -> Lexed:
                 else:
                     errors.append((i, ERR_UNCLOSED_FENCE))
                 visible[i:close + 1] = [False] * (close + 1 - i)
+                plain = False
                 continue
             if first in " <" and COMMENT_OPEN_RE.match(line):
                 visible[i] = False
+                plain = False
                 rest = line[line.find("<!--") + 4:]
                 pos = rest.find("-->")
                 if pos >= 0:
@@ -171,11 +174,12 @@ def lex(text: str) -> Lexed:
                 continue
             if first == "\t" or line.startswith("    "):
                 indented[i] = True
+                plain = False
                 continue
             if not line.lstrip(" ").startswith("#"):
                 continue
         heading_lines.append(i)
-    return Lexed(lines, visible, indented, heading_lines, errors)
+    return Lexed(lines, visible, indented, heading_lines, errors, plain)
 
 
 def _comment_close(lines: List[str], start: int, errors: List[Tuple[int, str]]) -> Optional[int]:
@@ -255,51 +259,73 @@ def unit_starts(lexed: Lexed, lo: int, hi: int) -> List[Tuple[int, str, bool]]:
     """The (line, kind, formal) of every unit starting in lines ``lo`` to ``hi`` - 1, read
     from ``lo`` on with no unit open. An h2 line resets the state, so the starts after one
     h2 line do not depend on anything before it (analyzer/project/extract/canonical.py relies on
-    that to read a file section by section)."""
+    that to read a file section by section).
+
+    Only h2 and bullet lines can change the state, so only they are visited (found by
+    :data:`_STATE_LINE_RE` in one comprehension): a bullet inside an h2 unit looks back for the
+    field line it belongs to, and a bullet unit looks ahead, up to the next h2 or bullet
+    line, for the line that starts its body. An entry file then costs a few steps per entry
+    instead of one per line (tests/extract/test_unit_starts.py holds it to the line-by-line
+    reading). An indented code line never matches the pattern (it starts with a tab or four
+    spaces), so only hidden lines are dropped."""
     lines = lexed.lines
-    indented = lexed.indented
+    visible = lexed.visible
+    match = _STATE_LINE_RE.match
+    # the first character first: most lines of a unit are field and body lines (no regex call)
+    at = [i for i in range(lo, hi) if lines[i][:1] in _STATE_FIRST and match(lines[i])]
+    if not at:
+        return []
+    if not lexed.plain:
+        at = [i for i in at if visible[i]]
+    at.append(hi)
     later_field = None
     starts: List[Tuple[int, str, bool]] = []  # (line, kind, formal)
     kind = None
     formal = False
-    current_field: Optional[str] = None
-    # only visible lines can start units; fenced and commented lines are skipped in C
-    for i in compress(range(lo, hi), islice(lexed.visible, lo, hi)):
+    h2 = lo  # the line of the h2 unit open (when kind is "h2")
+    for n, i in enumerate(at, 1):
+        if i == hi:
+            break
         line = lines[i]
-        first_char = line[:1]
-        if not first_char or indented[i]:
-            continue
-        if first_char in _H2_FIRST and H2_UNIT_RE.match(line):
+        if line[0] not in _BULLET_FIRST:  # an h2 line
             formal = bool(FORMAL_H2_RE.match(line))
-            kind, current_field = "h2", None
+            kind, h2 = "h2", i
             starts.append((i, kind, formal))
             continue
-        if kind == "h2" and first_char.isalpha():
-            fm = FIELD_LINE_RE.match(line)
-            if fm:
-                current_field = fm.group(1)
+        if kind == "h2":
+            if _field_before(lines, visible, i, h2) in LIST_FIELDS:
                 continue
-        if first_char in _BULLET_FIRST and line[:2] in BULLET_PREFIXES:
-            if kind == "h2":
-                if current_field in LIST_FIELDS:
+            if formal:
+                if later_field is None:
+                    later_field = _later_field_before_h2(lexed)
+                if later_field[i]:
                     continue
-                if formal:
-                    if later_field is None:
-                        later_field = _later_field_before_h2(lexed)
-                    if later_field[i]:
-                        continue
-                    kind = "ambiguous-bullet"
-                else:
-                    kind = "bullet"
+                kind = "ambiguous-bullet"
             else:
                 kind = "bullet"
-            starts.append((i, kind, False))
-            formal = False
-            continue
-        if (kind == "bullet" or kind == "ambiguous-bullet") and not first_char.isspace() and line.strip():
-            kind = "body"
-            starts.append((i, kind, False))
+        else:
+            kind = "bullet"
+        starts.append((i, kind, False))
+        formal = False
+        # the body of a bullet unit starts at its first visible line that starts with no
+        # white space and is neither an h2 nor a bullet line (those are in ``at``)
+        for j in range(i + 1, at[n]):
+            first = lines[j][:1]
+            if first and not first.isspace() and visible[j]:
+                kind = "body"
+                starts.append((j, kind, False))
+                break
     return starts
+
+
+def _field_before(lines: List[str], visible: List[bool], i: int, h2: int) -> Optional[str]:
+    """The name of the last visible field line between the h2 line ``h2`` and line ``i``."""
+    for j in range(i - 1, h2, -1):
+        if visible[j]:
+            fm = FIELD_LINE_RE.match(lines[j])
+            if fm:
+                return fm.group(1)
+    return None
 
 
 def assemble_units(lines: List[str], first: int, stop: int, starts: List[Tuple[int, str, bool]],

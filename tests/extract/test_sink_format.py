@@ -102,6 +102,28 @@ def test_relations_asked_for_are_merged_alone_and_equal_adding_each_fact(files, 
     assert merged.relations() == single.relations()
 
 
+@settings(max_examples=100, deadline=None)
+@given(_rows, _rows)
+def test_a_sink_read_from_the_cache_takes_more_rows_and_keys_like_a_fresh_one(rows, more):
+    """A cached sink keeps its positions as the cache's bytes until they are read; writing
+    to it, merging it without a key and reading its spans give what the fresh sink gives."""
+    fresh = _sink(rows)
+    back = Sink.from_plain(marshal.loads(marshal.dumps(fresh.to_plain())))
+    for sink in (fresh, back):
+        for i, (relation, values, line, col) in enumerate(more):
+            if i % 2:
+                sink.row(relation, values, line, col)
+            else:
+                sink.rel(relation)[0].append(values)
+                sink.rel(relation)[1].append(line)
+                sink.rel(relation)[2].append(col)
+    assert back.facts == fresh.facts and back.to_plain() == fresh.to_plain()
+    one, two = FactBase(), FactBase()
+    one.add_columns("p", fresh.columns)
+    two.add_columns("p", Sink.from_plain(marshal.loads(marshal.dumps(fresh.to_plain()))).columns)
+    assert one.digest() == two.digest() and one.spans() == two.spans()
+
+
 def test_digest_without_a_key_depends_on_the_facts_only():
     one, two = FactBase(), FactBase()
     one.add_columns("p", _sink([("a", (1, "x"), 2, 1), ("b", ("y", 2), 3, 1)]).columns)

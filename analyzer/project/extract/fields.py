@@ -7,7 +7,7 @@ Shared by entry files and the local overlay. The result is plain data; validatio
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import compress
+from itertools import compress, islice
 from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from analyzer.project.extract.grammars import terminal
@@ -83,25 +83,34 @@ def _parse_plain(lines: List[str], start: int, stop: int) -> ParsedEntry:
     and each field's body is the slice up to the next field line. No line of such a unit
     can open a body wrapper fence (lexing would have hidden it), and every body line is
     visible, so a field has a visible body exactly when a body line is not blank."""
+    entry = ParsedEntry()
     matches = list(map(_field_re().fullmatch, lines[start:stop]))
     at = list(compress(range(start, stop), matches))
-    entry = ParsedEntry()
+    if not at:
+        return entry
+    at.append(stop)
     fields = entry.fields
-    ends = at[1:] + [stop]
-    for i, end in zip(at, ends):
-        name, value = matches[i - start].group("name", "value")
-        body = lines[i + 1:end]
-        if name == "Evidence" and body:
-            items = [(line[2:].strip(), k) for k, line in enumerate(body, i + 1) if line.startswith("- ")]
-            if items:
-                entry.evidence.extend(items)
-                body = [line for line in body if not line.startswith("- ")]
-        occ = Occurrence(value.strip() if value else "", i, body, bool("".join(body).strip()))
-        found = fields.get(name)
-        if found is None:
-            fields[name] = [occ]
+    i = at[0]
+    # a history reading parses 20,000 small units: most fields are one inline line (no
+    # body to slice or test), and the matches are paired with their lines in C
+    for m, end in zip(filter(None, matches), islice(at, 1, None)):
+        name, value = m.groups()  # (name, value): _field_re checks the terminal's groups
+        value = value.strip() if value else ""
+        if end == i + 1:
+            occ = Occurrence(value, i, [], False)
         else:
-            found.append(occ)
+            body = lines[i + 1:end]
+            if name == "Evidence":
+                items = [(line[2:].strip(), k) for k, line in enumerate(body, i + 1) if line.startswith("- ")]
+                if items:
+                    entry.evidence.extend(items)
+                    body = [line for line in body if not line.startswith("- ")]
+            occ = Occurrence(value, i, body, bool("".join(body).strip()))
+        if name in fields:
+            fields[name].append(occ)
+        else:
+            fields[name] = [occ]
+        i = end
     return entry
 
 
@@ -111,7 +120,11 @@ _FIELD_RE = None
 def _field_re():
     global _FIELD_RE
     if _FIELD_RE is None:
-        _FIELD_RE = terminal("entries", "FIELD_LINE")
+        found = terminal("entries", "FIELD_LINE")
+        # _parse_plain reads a match's groups by position
+        if found.groupindex != {"name": 1, "value": 2} or found.groups != 2:
+            raise RuntimeError("grammar/entries.lark: FIELD_LINE must have exactly the groups name and value")
+        _FIELD_RE = found
     return _FIELD_RE
 
 

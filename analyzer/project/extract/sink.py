@@ -23,10 +23,12 @@ from __future__ import annotations
 
 import sys
 from array import array
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple, Union
 
 FactRow = Tuple[str, tuple, int, int]  # relation, values, line, col
-Columns = Tuple[list, Sequence[int], Sequence[int]]  # values, lines, cols of one relation
+# values, lines, cols of one relation; the positions of a sink read from the facts cache stay
+# the cache's bytes until something reads them (read them through positions())
+Columns = Tuple[list, Union[Sequence[int], bytes], Union[Sequence[int], bytes]]
 
 # the facts cache's entry format (analyzer/core/cache.py puts it in every key, and from_plain
 # checks it): an entry written by another format is never read as this one
@@ -42,6 +44,12 @@ INTERNED: Dict[str, Tuple[int, ...]] = {
     "entry_subject": (1,), "entry_facet": (1,), "entry_body": (1,),  # the Subject ID joins subject's
     "subject": (0, 1, 2),  # ID, status, kind
 }
+
+
+def positions(column: Union[Sequence[int], bytes]) -> Sequence[int]:
+    """The lines or columns of one relation as integers: a column still in the facts cache's
+    bytes (:meth:`Sink.from_plain`) is converted (in C), any other is returned as it is."""
+    return array(_POSITION, column) if column.__class__ is bytes else column
 
 
 class Sink:
@@ -70,11 +78,15 @@ class Sink:
         found = self.columns.get(relation)
         if found is None:
             found = self.columns[relation] = ([], [], [])
+        elif found[1].__class__ is bytes:  # read from the cache: arrays to append to
+            found = self.columns[relation] = (found[0], positions(found[1]), positions(found[2]))
         return found
 
     def row(self, relation: str, values: tuple, line: int, col: int) -> None:
         """Record the fact ``relation`` with the value tuple ``values`` at ``line``/``col``."""
-        found = self.columns.get(relation) or self.rel(relation)
+        found = self.columns.get(relation)
+        if found is None or found[1].__class__ is bytes:
+            found = self.rel(relation)
         found[0].append(values)
         found[1].append(line)
         found[2].append(col)
@@ -93,7 +105,7 @@ class Sink:
         order each relation was first written), rows in the order written. Read-only: a copy
         for tests and tools; extractors write with :meth:`fact` or :meth:`rel`."""
         return tuple((relation, values, line, col) for relation, (vals, lines, cols) in self.columns.items()
-                     for values, line, col in zip(vals, lines, cols))
+                     for values, line, col in zip(vals, positions(lines), positions(cols)))
 
     def to_plain(self) -> tuple:
         """Plain data (``marshal``-able) for the facts cache: per relation its value tuples and
@@ -105,7 +117,10 @@ class Sink:
     @classmethod
     def from_plain(cls, data) -> Optional["Sink"]:
         """Rebuild a sink from :meth:`to_plain` output; None when the data is malformed or of
-        another format (then the caller extracts the file again)."""
+        another format (then the caller extracts the file again). The positions stay bytes
+        (:func:`positions` reads them): a first history reading rebuilds 20,000 cached snippet
+        sinks and reads the positions of almost none, and two arrays per relation were half of
+        rebuilding one."""
         try:
             form, path, plain, diagnostics, units, has_title, info = data
             # our own output, keyed by content hash: the container shapes are checked, and
@@ -119,8 +134,7 @@ class Sink:
                         and isinstance(values[0], tuple) and isinstance(lines, bytes) and isinstance(cols, bytes)
                         and len(lines) == len(cols) == _WIDTH * len(values)):
                     return None
-                # array(code, bytes) reads the bytes in C (a first history reading rebuilds 500,000 columns)
-                columns[relation] = (values, array(_POSITION, lines), array(_POSITION, cols))
+                columns[relation] = (values, lines, cols)
         except (TypeError, ValueError):
             return None
         sink = cls(path)
