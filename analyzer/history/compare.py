@@ -8,7 +8,8 @@ displayed IDs are then read. Nothing is decided here.
 
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, Sequence, Tuple
+from operator import itemgetter
+from typing import Collection, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from analyzer.history.git import Commit, History
 from analyzer.core.lifetime import gc_paused
@@ -44,23 +45,36 @@ class Comparison(dict):
 
 
 def comparison_facts(program, revisions: Sequence[Revision], pairs: Iterable[Tuple[str, str, str]],
-                     memory_dir: str, narrow: bool = False, cache_parts: bool = False) -> Comparison:
+                     memory_dir: str, narrow: bool = False, cache_parts: bool = False,
+                     reads: Optional[Collection[str]] = None) -> Comparison:
     """Every base fact rules/diff/ needs to compare the ``(pair, before, after)`` revisions;
     with ``narrow``, of the units only those that differ or hold an ID the rules ask about
     (analyzer/history/diff_narrow.py); with ``cache_parts``, units' parts are kept per file
-    (analyzer/history/unit_parts.py)."""
+    (analyzer/history/unit_parts.py). ``reads``: the only relations anyone reads (of the
+    program's rules, and of the facts): the git_* relations outside it are not gathered (a
+    readiness window's rules never read the IDs as written, the files, the Subjects,
+    facets or Evidence of its 2,002 revisions)."""
     with gc_paused():  # many acyclic rows and tuples (see Comparison.evaluate)
-        return _comparison_facts(program, revisions, list(pairs), memory_dir, narrow, cache_parts)
+        return _comparison_facts(program, revisions, list(pairs), memory_dir, narrow, cache_parts, reads)
+
+
+def base_reads(program, relations: Iterable[str]) -> set:
+    """The base relations ``program``'s rules read to derive ``relations``."""
+    derived = {rel for s in program.strata if s.rules for rel in s.relations}
+    return {rel for rel in program.needed(tuple(relations)) if rel not in derived}
 
 
 def _comparison_facts(program, revisions: Sequence[Revision], pairs: List[Tuple[str, str, str]],
-                      memory_dir: str, narrow: bool, cache_parts: bool) -> Comparison:
+                      memory_dir: str, narrow: bool, cache_parts: bool,
+                      reads: Optional[Collection[str]]) -> Comparison:
     from analyzer.history.diff_narrow import narrow_units
 
     facts: Facts = {"memory_dir": [(memory_dir,)], "git_pair": pairs}
     display: List[tuple] = []
     by_rev = {revision.rev: revision for revision in revisions}
-    units = {revision.rev: unit_facts(revision) for revision in revisions}
+    shown = reads is None or "git_unit_display" in reads
+    files = reads is None or "git_file" in reads or "git_revision" in reads
+    units = {revision.rev: unit_facts(revision, display=shown, files=files) for revision in revisions}
     digests = {revision.rev: file_digests(revision) for revision in revisions}
     facts["git_unit_reordered"] = reordered_rows(pairs, by_rev, units, digests)
     if narrow:
@@ -85,12 +99,13 @@ def _comparison_facts(program, revisions: Sequence[Revision], pairs: List[Tuple[
         for kind, ident in units:
             per_kind.setdefault(kind, set()).add(ident)
             named.add((rev, kind, ident))
-        for name, rows in attribute_facts(revision, per_kind).items():
+        for name, rows in attribute_facts(revision, per_kind, reads).items():
             facts.setdefault(name, []).extend(rows)
         if with_parts.get(rev):
             parts[rev] = part_facts(revision, with_parts[rev], cache_parts, digested=cache_parts)
     facts["git_unit_part"] = _differing_parts(parts, pairs, digested=cache_parts)
-    facts["git_unit_display"] = [row for row in display if row[:3] in named]
+    if shown:
+        facts["git_unit_display"] = [row for row in display if row[:3] in named]
     return Comparison(facts, program, first, inputs)
 
 
@@ -161,13 +176,16 @@ def _differing_parts(parts: Dict[str, List[tuple]], pairs: List[Tuple[str, str, 
         for rev in (before, after):
             uses[rev] = uses.get(rev, 0) + 1
     rows: List[tuple] = []
+    key = itemgetter(1, 2, 3, 4)  # a row without its revision, made in C
     for _pair, before, after in pairs:
         sides = (parts.pop(before, []), parts.pop(after, []))
-        same = set()
         if uses[before] == uses[after] == 1:
-            same = {row[1:] for row in sides[0]} & {row[1:] for row in sides[1]}
-        for side in sides:
-            rows += [row for row in side if row[1:] not in same]
+            same = set(map(key, sides[0]))
+            same.intersection_update(map(key, sides[1]))
+            for side in sides:
+                rows += [row for row, part in zip(side, map(key, side)) if part not in same]
+        else:
+            rows += sides[0] + sides[1]
     for side in parts.values():  # revisions of no comparison (none today)
         rows += side
     return rows if digested else [(*row[:4], digest(row[4])) for row in rows]

@@ -23,7 +23,7 @@ from analyzer.project import files
 from analyzer.history.git import REGULAR_MODES, FileError, GitError, Repo
 from analyzer.history.decode import decode_or_refuse
 from analyzer.project.loader import Project, file_kind, load_texts
-from analyzer.history.unit_digests import UNIT_SOURCES, relations, unit_rows
+from analyzer.history.unit_digests import UNIT_SOURCES, placed_units, relations, unit_rows
 
 # relation of a revision's fact base (each in READ) -> (the git_* relation carrying it, revision first;
 # the kind of unit its first column identifies)
@@ -69,6 +69,24 @@ class Revision:
         self.line_maps = line_maps or {}
         self.reordered = reordered
         self.sources = sources or {}
+        self._relations: Optional[Dict[str, set]] = None
+        self._placed: Optional[Dict[str, List[Tuple[str, str, int]]]] = None
+
+    def relations(self) -> Dict[str, set]:
+        """The relations of :data:`analyzer.history.unit_digests.READ` of :attr:`project`'s
+        fact base, asked for once: a comparison reads them for the units, the files, the
+        attributes, the parts and the issues of each revision (a first readiness reading
+        asked 2,002 fact bases for them 10,000 times)."""
+        if self._relations is None:
+            self._relations = relations(self.project)
+        return self._relations
+
+    def placed(self) -> Dict[str, List[Tuple[str, str, int]]]:
+        """:func:`analyzer.history.unit_digests.placed_units` of :meth:`relations`, built
+        once (the units' digests and their parts both start from it)."""
+        if self._placed is None:
+            self._placed = placed_units(self.relations())
+        return self._placed
 
     def whole_text(self, module: str) -> Optional[str]:
         """The whole text of ``module`` at the revision (None when it has no such file):
@@ -102,7 +120,7 @@ class Revision:
     def modules(self) -> List[str]:
         """Every managed file of the revision (``memory_file``), without parsing it."""
         if self.loaded:
-            return [module for (module,) in relations(self.project).get("memory_file", ())]
+            return [module for (module,) in self.relations().get("memory_file", ())]
         return [module for module, _ in self.blob_ids]
 
 
@@ -214,16 +232,17 @@ def file_digests(revision: Revision) -> List[tuple]:
 
 
 def unit_facts(revision: Revision, use_cache: bool = False, display: bool = True,
-               common: Collection[str] = ()) -> Dict[str, List[tuple]]:
-    """The facts naming a revision's files and units: git_revision, git_file, git_unit and
-    (with ``display``) git_unit_display (facts/schema.dl, "Git revisions"). ``use_cache``:
-    unit digests stored per file are reused (analyzer/history/unit_digests.py); without
-    ``display``, a revision whose files are all stored there is not even parsed.
-    ``common``: modules whose units git_unit leaves out (listed in git_common_unit)."""
+               common: Collection[str] = (), files: bool = True) -> Dict[str, List[tuple]]:
+    """The facts naming a revision's files and units: (with ``files``) git_revision and
+    git_file, git_unit and (with ``display``) git_unit_display (facts/schema.dl, "Git
+    revisions"). ``use_cache``: unit digests stored per file are reused
+    (analyzer/history/unit_digests.py); without ``display``, a revision whose files are all
+    stored there is not even parsed. ``common``: modules whose units git_unit leaves out
+    (listed in git_common_unit)."""
     rev = revision.rev
     out = {"git_revision": [(rev, revision.sha, revision.label)],
-           "git_file": [(rev, module) for module in revision.modules()],
-           "git_unit": unit_rows(revision, use_cache, (lambda m: m not in common) if common else None)}
+           "git_file": [(rev, module) for module in revision.modules()]} if files else {}
+    out["git_unit"] = unit_rows(revision, use_cache, (lambda m: m not in common) if common else None)
     if revision.line_maps:
         out["git_unit"] = [(*row[:5], revision.file_line(row[3], row[5])) for row in out["git_unit"]]
     if display:
@@ -247,19 +266,23 @@ def common_units(revisions: List[Revision], use_cache: bool = False) -> Tuple[se
 def display_facts(revision: Revision, wanted: Optional[Dict[str, set]] = None) -> List[tuple]:
     """``git_unit_display`` rows: every ID of the revision as written in its heading, or
     only the IDs ``wanted`` lists per kind."""
-    rel = relations(revision.project)
+    rel = revision.relations()
     return [(revision.rev, kind, *fact) for kind, (_placed, shown, _fixed) in UNIT_SOURCES.items()
             for ids in [None if wanted is None else wanted.get(kind, ())]
             for fact in rel.get(shown, ()) if ids is None or fact[0] in ids]
 
 
-def attribute_facts(revision: Revision, wanted: Dict[str, set]) -> Dict[str, List[tuple]]:
+def attribute_facts(revision: Revision, wanted: Dict[str, set],
+                    names: Optional[Collection[str]] = None) -> Dict[str, List[tuple]]:
     """The git_* copies of the revision's entry, Subject and record relations, for the units
-    whose IDs ``wanted`` lists per kind ("entry", "subject", "record")."""
-    rel = relations(revision.project)
+    whose IDs ``wanted`` lists per kind ("entry", "subject", "record"); of the git_*
+    relations ``names`` lists when given (the others are left out)."""
+    rel = revision.relations()
     rev = revision.rev
     out: Dict[str, List[tuple]] = {}
     for source, (name, kind) in RELABEL.items():
+        if names is not None and name not in names:
+            continue
         ids = wanted.get(kind)
         out[name] = [(rev, *fact) for fact in rel.get(source, ()) if fact[0] in ids] if ids else []
     return out

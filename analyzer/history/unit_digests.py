@@ -118,11 +118,11 @@ def unit_rows(revision, use_cache: bool = False, keep: Optional[Callable[[str], 
             rows += zip((rev,) * len(kinds), kinds, idents, (module,) * len(kinds), digests, lines)
     # a parsed revision may place units in files outside its tree (a reused work tree's
     # overlay); without the store every placed unit is digested below anyway
-    extra = {module for module in _unit_modules(relations(revision.project)) - set(keys)
+    extra = {module for module in _unit_modules(revision.relations()) - set(keys)
              if keep(module)} if use_cache and revision.loaded else set()
     if missing or extra or not use_cache:
-        rel = relations(revision.project)
-        placed = placed_units(rel)
+        rel = revision.relations()
+        placed = revision.placed()
         unclear = idless_modules(rel) if missing else set()
         for module in sorted({module for module in set(placed) - set(keys) if keep(module)} | set(missing)):
             found = digest_module(revision.project, module, placed.get(module, []))

@@ -25,6 +25,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from analyzer.history.git import _RECORD, UNIT_HEADING as HEADING, GitError, History, patch_file
 
+# a character that makes Git quote a path even with core.quotePath=false (patch_file refuses those)
+_QUOTED = re.compile(r'[\x00-\x1f"\\\x7f]')
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 Change = Tuple[int, int, int, int, List[str], List[str]]  # i1, chg1, i2, chg2, removed, added lines
@@ -66,11 +68,19 @@ def unit_patches(history: History, revisions: Sequence[str],
     ``git log -p -U0``. Commits may come in any order; newest first costs Git least (its
     packs keep the newest version of a file whole and older ones as deltas), and a file's
     versions are then rebuilt backwards, each parent's version from its child's."""
+    order = stdin.decode("ascii", "replace").split() if stdin is not None else []
+    roots = _roots(history, order)
+    if roots:  # Git is not asked for them: their files are read whole (:func:`_root_files`)
+        stdin = "".join(f"{sha}\n" for sha in order if sha not in roots).encode("ascii")
     out = history.repo._run(history.repo.top, [
         "-c", "core.quotePath=false", "log", "-p", "-U0", "--full-index", "--no-renames", "--no-ext-diff",
         "--no-textconv", "--text", "--no-color", "--no-prefix", "--inter-hunk-context=0", f"--format={_RECORD}%H",
-        *revisions, "--", history.folder + "/"], stdin)
+        *revisions, "--", history.folder + "/"], stdin) if not roots or len(roots) < len(order) else b""
     commits = _parse(out.decode("utf-8", "surrogateescape"))
+    if roots:  # in the order given, as Git shows them (--no-walk=unsorted)
+        shown = dict(commits)
+        shown.update(roots)
+        commits = [(sha, shown[sha]) for sha in order if sha in shown]
     prefix = history.folder + "/"
     known, wanted, refs = set(), set(), {}
     for _sha, files in commits:  # which versions must be read: those no other one gives
@@ -104,6 +114,45 @@ def unit_patches(history: History, revisions: Sequence[str],
                 elif not refs.get(oid):
                     versions.pop(oid, None)
     return found
+
+
+def _roots(history: History, shas: List[str]) -> Dict[str, List[_File]]:
+    """root commit id -> its files below the folder as Git's ``-U0`` diff of it gives them
+    (each a new file, one change adding every line), for the root commits among ``shas``.
+    Git's diff of a root commit is every file of its tree printed as added lines: on the
+    bench history's first readiness reading that was half of the text Git printed and this
+    module parsed, and a fifth of Git's CPU there; the tree's blobs are read whole instead.
+    A root whose files Git would show otherwise (an empty file: no hunk; a path Git quotes;
+    an entry that is not a blob) is left to Git."""
+    if len(shas) < 1:
+        return {}
+    out = history.repo._run(history.repo.top, ["rev-list", "--no-walk=unsorted", "--max-parents=0", "--stdin"],
+                            ("".join(f"{sha}\n" for sha in shas)).encode("ascii"))
+    found: Dict[str, List[_File]] = {}
+    for sha in out.decode("ascii", "replace").split():
+        files = _root_files(history, sha)
+        if files is not None:
+            found[sha] = files
+    return found
+
+
+def _root_files(history: History, sha: str) -> Optional[List[_File]]:
+    """The files of root commit ``sha`` below the folder as :func:`_parse` reads them from
+    Git's diff of it (None: leave it to Git)."""
+    entries = history.repo.tree(sha, history.folder)
+    if any(entry.kind != "blob" or _QUOTED.search(entry.path) for entry in entries):
+        return None
+    data = history.repo.blobs(entry.oid for entry in entries)
+    files = []
+    for entry in entries:  # in tree order, as Git's diff shows them
+        if not data[entry.oid]:
+            return None
+        version = _read(data[entry.oid])
+        f = _File(entry.path, "0" * len(entry.oid), entry.oid, False, True)
+        f.changes.append((0, 0, 0, len(version.lines), [], version.lines))
+        f.new_eol = version.eol
+        files.append(f)
+    return files
 
 
 def _sides(f: _File) -> List[str]:

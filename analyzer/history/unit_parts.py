@@ -17,7 +17,7 @@ from typing import Dict, List, Set, Tuple
 
 from analyzer.core.cache import Area
 from analyzer.history.revisions import Revision
-from analyzer.history.unit_digests import ISSUES, placed_units, relations
+from analyzer.history.unit_digests import ISSUES
 from analyzer.project.extract.fields import parse_fields
 from analyzer.project.facts_cache import extractor_version
 from analyzer.project.markdown import lex
@@ -54,10 +54,10 @@ def part_facts(revision: Revision, wanted: Set[Tuple[str, str]], use_cache: bool
     :func:`digest`: the caller digests only the parts that differ between two revisions
     (most of a modified unit's parts do not; a first readiness reading digested 160,000)."""
     project = revision.project
-    rel = relations(project)
+    rel = revision.relations()
     schema = max((v for (v,) in rel.get("entry_schema", ())), default=2)
     rows: List[tuple] = []
-    for module, units in sorted(placed_units(rel).items()):
+    for module, units in sorted(revision.placed().items()):
         asked = [u for u in units if (u[0], u[1]) in wanted]
         if not asked:
             continue
@@ -120,13 +120,13 @@ def _is_parts(value) -> bool:
 
 def issue_facts(revision: Revision) -> List[tuple]:
     """``git_parse_issue`` rows: every parse problem of the revision with its line."""
-    facts = revision.project.facts
+    rel = revision.relations()
     rows = []
     for relation, (id_col, module_col) in ISSUES.items():
-        found = facts.relation_sets([relation]).get(relation)
+        found = rel.get(relation)
         if not found:  # spans_of reads every located fact: a first reading has 2,002 revisions
             continue
-        spans = facts.spans_of(relation)
+        spans = revision.project.facts.spans_of(relation)
         for fact in found:
             module = fact[module_col] if isinstance(module_col, int) else module_col
             ident = fact[id_col] if id_col is not None else ""

@@ -105,15 +105,16 @@ def window_facts(repo: Repo, memory_dir: str, tip: str, since: int, until: int, 
 
 
 def compare_commits(repo: Repo, history: History, memory_dir: str, tip: str, commits: List[Commit],
-                    compared: List[Commit], use_cache: bool, program) -> Window:
+                    compared: List[Commit], use_cache: bool, program, reads=None) -> Window:
     """The facts comparing each commit of ``compared`` (some of the window ``commits`` of
-    ``tip``, in order) with its first parent."""
+    ``tip``, in order) with its first parent; ``reads``: the only relations read of them
+    (:func:`analyzer.history.compare.comparison_facts`), when known."""
     with shared():  # the snippets are cut for reorders and again for free-form units
-        return _compare_commits(repo, history, memory_dir, tip, commits, compared, use_cache, program)
+        return _compare_commits(repo, history, memory_dir, tip, commits, compared, use_cache, program, reads)
 
 
 def _compare_commits(repo: Repo, history: History, memory_dir: str, tip: str, commits: List[Commit],
-                     compared: List[Commit], use_cache: bool, program) -> Window:
+                     compared: List[Commit], use_cache: bool, program, reads) -> Window:
     from analyzer.history.commit_cache import commit_patches
     from analyzer.history.held_twice import held_elsewhere, untouched
     from analyzer.history.held_units import named_outside, units_at, with_units
@@ -183,7 +184,7 @@ def _compare_commits(repo: Repo, history: History, memory_dir: str, tip: str, co
             order = {"~" + commit.sha: frozenset(moved.get(commit.sha, ()))} if rev == commit.sha else None
             revisions.append(Revision(rev, commit.sha, rev, project, names, reordered=order))
         pairs.append((commit.sha, "~" + commit.sha, commit.sha))
-    facts = comparison_facts(program, revisions, pairs, memory_dir)
+    facts = comparison_facts(program, revisions, pairs, memory_dir, reads=reads)
     # each pair is one commit, so no unit needs its commits attributed (git_commit_touch):
     # a second pass over the patches would only cost time
     for name, rows in commit_facts(commits, {}).items():

@@ -82,9 +82,13 @@ def window_rows(repo, memory_dir: str, tip: str, since: int, until: int, use_cac
     kept = kept_relations(program)
 
     def compute(missing: List[str]) -> Dict[str, Rows]:
+        from analyzer.history.compare import base_reads
+
         wanted = set(missing)
+        # only what the pairs' rules and the kept rows read is gathered
+        reads = base_reads(program, HANDED) | set(kept)
         window = compare_commits(repo, history, memory_dir, tip, commits, [c for c in commits if c.sha in wanted],
-                                 use_cache, program)
+                                 use_cache, program, reads)
         db = window.facts.evaluate(program, only=HANDED)
         out: Dict[str, Rows] = {sha: {rel: [] for rel in kept} for sha in missing}
         for rel in kept:

@@ -103,3 +103,73 @@ def test_random_histories_give_gits_own_widening(tmp_path_factory, history):
         git("commit", "-q", "--allow-empty", "-m", "step")
     ours, gits = both(root, ["--reverse", "--first-parent", "HEAD"])
     assert ours == gits
+
+
+ROOT_ARGS = ["--no-walk=unsorted", "--diff-merges=first-parent", "--stdin"]
+
+
+def _root_history(tmp_path, files):
+    """A root commit holding ``files`` (name -> bytes, or a symlink target as str) below
+    the memory dir, and one commit editing a.md; the two commit ids, newest first."""
+    root = tmp_path / "r"
+    mem = root / MEM
+    (mem / "areas").mkdir(parents=True)
+
+    def git(*args):
+        return subprocess.run(["git", *args], cwd=root, env=env(), check=True, capture_output=True).stdout
+
+    git("init", "-q", "-b", "main")
+    for name, content in files.items():
+        if isinstance(content, str):
+            (mem / name).symlink_to(content)
+        else:
+            (mem / name).write_bytes(content)
+    git("add", "-A")
+    git("commit", "-qm", "root")
+    (mem / "a.md").write_bytes(files["a.md"] + entry("MC-DEC-20260101-0000000f", "Later", "Added.").encode())
+    git("commit", "-qam", "edit")
+    return root, git("rev-list", "HEAD").decode().split()
+
+
+def _log_stdin(monkeypatch):
+    """Record what each `git log -p` of analyzer/history/unit_hunks.py reads on stdin."""
+    import analyzer.history.git as gitmod
+
+    seen = []
+    real = gitmod.Repo._run
+
+    def run(self, cwd, args, stdin=None):
+        if "log" in args and "-p" in args:
+            seen.append(stdin)
+        return real(self, cwd, args, stdin)
+
+    monkeypatch.setattr(gitmod.Repo, "_run", run)
+    return seen
+
+
+def test_a_root_commit_is_read_whole_and_gives_gits_own_widening(tmp_path, monkeypatch):
+    a = ("# Decisions\n\n" + entry("MC-DEC-20260101-0000000a", "A", "Body.")).encode()
+    files = {"a.md": a, "b.md": b"no last newline\n\n## MC-DEC-20260101-0000000b \xe2\x80\x94 B",
+             "areas/c.md": b"\n", "x.txt": b"not memory\r\nline\n", "link.md": "a.md"}
+    root, shas = _root_history(tmp_path, files)
+    seen = _log_stdin(monkeypatch)
+    ours, gits = both(root, ROOT_ARGS, ("\n".join(shas) + "\n").encode())
+    assert ours == gits and sorted(ours) == sorted(shas)
+    assert sorted(ours[shas[1]]) == ["a.md", "areas/c.md", "b.md", "link.md", "x.txt"]
+    # Git diffed only the later commit: the root's files were read whole
+    assert seen[0] == (shas[0] + "\n").encode()
+    # the root alone: no `git log -p` at all
+    seen.clear()
+    assert unit_patches(History(Repo(str(root)), MEM), ROOT_ARGS, (shas[1] + "\n").encode()) == {
+        shas[1]: gits[shas[1]]}
+    assert seen == []
+
+
+def test_a_root_commit_git_shows_otherwise_is_left_to_git(tmp_path, monkeypatch):
+    # an empty file has no hunk in Git's diff: the root goes to Git as before
+    a = ("# Decisions\n\n" + entry("MC-DEC-20260101-0000000a", "A", "Body.")).encode()
+    root, shas = _root_history(tmp_path, {"a.md": a, "empty.md": b""})
+    seen = _log_stdin(monkeypatch)
+    ours, gits = both(root, ROOT_ARGS, ("\n".join(shas) + "\n").encode())
+    assert ours == gits
+    assert seen[0] == ("\n".join(shas) + "\n").encode()
