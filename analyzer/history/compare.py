@@ -58,12 +58,6 @@ def comparison_facts(program, revisions: Sequence[Revision], pairs: Iterable[Tup
         return _comparison_facts(program, revisions, list(pairs), memory_dir, narrow, cache_parts, reads)
 
 
-def base_reads(program, relations: Iterable[str]) -> set:
-    """The base relations ``program``'s rules read to derive ``relations``."""
-    derived = {rel for s in program.strata if s.rules for rel in s.relations}
-    return {rel for rel in program.needed(tuple(relations)) if rel not in derived}
-
-
 def _comparison_facts(program, revisions: Sequence[Revision], pairs: List[Tuple[str, str, str]],
                       memory_dir: str, narrow: bool, cache_parts: bool,
                       reads: Optional[Collection[str]]) -> Comparison:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import hashlib
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, List, Tuple
+from typing import Dict, Iterable, List, Tuple
 
 from analyzer.engine.database import sorted_tuples
 
@@ -70,6 +70,12 @@ def _variant() -> str:
     return h.hexdigest()
 
 
+def base_reads(program, relations: Iterable[str]) -> set:
+    """The base relations ``program``'s rules read to derive ``relations``."""
+    derived = {rel for s in program.strata if s.rules for rel in s.relations}
+    return {rel for rel in program.needed(tuple(relations)) if rel not in derived}
+
+
 def window_rows(repo, memory_dir: str, tip: str, since: int, until: int, use_cache: bool, program):
     """The window's commits and each commit's kept rows: ``(commits, {sha: {relation:
     rows}})``; pairs no earlier run kept are compared and evaluated now (and kept)."""
@@ -82,8 +88,6 @@ def window_rows(repo, memory_dir: str, tip: str, since: int, until: int, use_cac
     kept = kept_relations(program)
 
     def compute(missing: List[str]) -> Dict[str, Rows]:
-        from analyzer.history.compare import base_reads
-
         wanted = set(missing)
         # only what the pairs' rules and the kept rows read is gathered
         reads = base_reads(program, HANDED) | set(kept)
