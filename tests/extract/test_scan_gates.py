@@ -53,3 +53,17 @@ def test_the_hidden_text_gate_is_a_set_lookup_per_character(text):
     """The gate looks at the non-ASCII characters only (through UTF-8, lone surrogates
     included): it answers what a lookup of every character answers."""
     assert hidden._may_hide(text) == (not hidden._CANDIDATES.isdisjoint(text))
+
+
+def test_each_literal_is_searched_for_its_kind():
+    """The whole-text triggers of a kind (literals sharing two first characters searched as
+    one expression) find every literal of the kind, each where it starts, and nothing else."""
+    secrets._compile()
+    for kind, words in secrets.LITERALS.items():
+        text = " ".join(words) + " " + " ".join(w[:-1] + "\u00b7" for w in words if len(w) > 1)
+        starts, at = [], 0
+        for word in words:
+            starts.append(at)
+            at += len(word) + 1
+        found = sorted(m.start() for trigger in secrets._KIND_TRIGGERS[kind] for m in trigger.finditer(text))
+        assert found == starts, kind
