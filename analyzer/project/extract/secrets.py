@@ -149,7 +149,7 @@ def _expressions() -> dict:
     #: character (``password|secret|api_key`` over a 1,000-entry repository's texts: 10 ms as
     #: one, under 1 ms as three); literals of one kind that share their first two characters
     #: are one expression, whose common prefix ``re`` searches fast (:func:`_searches`:
-    #: ``gh(?:p_|o_|u_|s_|r_|ithub_pat_)`` 0.2 ms, the six literals 1.3 ms). Only the lines
+    #: ``gh(?:p_|o_|u_|s_|r_)`` 0.2 ms, the five literals 1.1 ms). Only the lines
     #: hit matter, and overlapping hits lie on one line.
     folds = {kind for kind, pattern in PATTERNS if pattern.flags & re.I}  # the case-insensitive kinds
 
@@ -181,11 +181,11 @@ def _expressions() -> dict:
     #: lines of a memory file with dated IDs). Written to start with its first character's
     #: class, ``[+\\d]``, so that ``re`` skips every other character in a C loop (with the
     #: lookbehind first it started a match attempt at every position: 15 of a 1,000-entry
-    #: repository's 25 ms of secret scanning); the same matches, in the same backtracking
+    #: repository's 27 ms of secret scanning); the same matches, in the same backtracking
     #: order: the first repetition's ``\\+?\\d`` is that character (a ``+`` then needs a
     #: digit after it), the lookbehind (width 2) still looks at the character before it, and
-    #: the other 9 to 14 repetitions are the pattern's own (tests/extract/test_secrets.py
-    #: compares it with the verbatim pattern line by line).
+    #: the other 9 to 14 repetitions are the pattern's own (tests/extract/test_scan_gates.py
+    #: compares its spans with the verbatim pattern's).
     _PHONE_IN_TEXT = re.compile(f"[+\\d](?<!\\w[+\\d])(?:(?<=\\+)\\d|(?<!\\+))[{_PHONE_SEPARATORS}]*"
                                 f"(?:\\+?\\d[{_PHONE_SEPARATORS}]*){{9,14}}(?!\\w)")
     #: a necessary condition for a match of any of SECRET_KINDS (see _may_hold_secret)
