@@ -118,8 +118,18 @@ def _call(cwd: str, args: Sequence[str], stdin: Optional[bytes] = None, timeout:
         lazy = next((line for line in err if "from promisor remote" in line), None)
         if lazy is not None:  # a partial clone without the object (the lazy fetch is off)
             raise GitError(not_fetched(lazy))
-        raise GitError(err[-1] if err else f"git exited with status {proc.returncode}")
+        raise GitError(git_reason(err) or f"git exited with status {proc.returncode}")
     return proc.stdout
+
+
+def git_reason(lines: Sequence[str]) -> str:
+    """Git's own reason for failing, from its standard error ``lines``: its last ``fatal:`` or
+    ``error:`` line, else its last line ('' for none). Git may print a note after the reason, which
+    alone does not say what failed: outside a repository on a file system of its own (a tmpfs
+    /tmp), "fatal: not a git repository (or any parent up to mount point /tmp)" is followed by
+    "Stopping at filesystem boundary (GIT_DISCOVERY_ACROSS_FILESYSTEM not set)."."""
+    reasons = [line for line in lines if line.startswith(("fatal:", "error:"))]
+    return reasons[-1] if reasons else (lines[-1] if lines else "")
 
 
 def not_fetched(message: str) -> str:

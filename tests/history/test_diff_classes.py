@@ -101,9 +101,23 @@ def test_bad_revision_is_an_error(history, ref):
 
 
 def test_not_a_repository(tmp_path):
+    # the analyzer passes no GIT_* variable to Git; where tmp_path is on a file system of its
+    # own (a tmpfs), Git's last line is a note on the boundary and the reason comes before it
     root = tmp_path / "plain"
     root.mkdir()
     assert "not a git repository" in run_diff(root, MEM, "HEAD", use_cache=False).failure.message
+
+
+def test_the_reason_is_gits_fatal_line_not_a_note_after_it():
+    from analyzer.history.git import git_reason
+
+    fatal = "fatal: not a git repository (or any parent up to mount point /tmp)"
+    assert git_reason([fatal, "Stopping at filesystem boundary (GIT_DISCOVERY_ACROSS_FILESYSTEM not set)."]) == fatal
+    assert git_reason(["fatal: ambiguous argument 'x': unknown revision or path not in the working tree.",
+                       "Use '--' to separate paths from revisions, like this:",
+                       "'git <command> [<revision>...] -- [<file>...]'"]).startswith("fatal: ambiguous argument")
+    assert git_reason(["warning: x", "no reason given"]) == "no reason given"
+    assert git_reason([]) == ""
 
 
 def cli(*args, cwd):
