@@ -31,8 +31,13 @@ def _documents(results):
     return [fleet_check.result_document(path, result) for path, result in results]
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_groups_give_the_results_of_one_evaluation(tmp_path, monkeypatch, jobs):
+@pytest.mark.parametrize("jobs, group, window, expected", [
+    (1, 2, 50, [[0, 1], [2, 4], [5, 6]]),
+    (2, 2, 50, [[0, 1], [2, 4], [5, 6]]),
+    # one group for the whole fleet (Spark's), its results built a window at a time
+    (2, None, 2, [[0, 1, 2, 4, 5, 6]]),
+])
+def test_groups_give_the_results_of_one_evaluation(tmp_path, monkeypatch, jobs, group, window, expected):
     paths = _fleet(tmp_path, 7)
     whole = _documents(fleet_check.fleet_check(paths, use_cache=False, jobs=jobs))
     groups = []
@@ -42,9 +47,10 @@ def test_groups_give_the_results_of_one_evaluation(tmp_path, monkeypatch, jobs):
         groups.append(list(run.numbers))
         return real(run, *args, **kwargs)
 
-    monkeypatch.setattr(duck.DuckRun, "GROUP", 2)
+    monkeypatch.setattr(duck.DuckRun, "GROUP", group)
+    monkeypatch.setattr(fleet_check, "WINDOW", window)
     monkeypatch.setattr(duck.DuckRun, "evaluate", evaluate)
     assert _documents(fleet_check.fleet_check(paths, use_cache=False, jobs=jobs)) == whole
     # repo3 stops before evaluating: it is in no group
-    assert groups == [[0, 1], [2, 4], [5, 6]]
+    assert groups == expected
     assert len({doc["result"].get("status", "error") for doc in whole}) > 1

@@ -47,6 +47,9 @@ def connect(memory_limit: Optional[str] = None, threads: Optional[int] = None, s
     # appended: 0.2-0.4 s inside single inserts, 0.4 s of the 1.1 s that loading 100
     # 1,000-entry repositories took; the tables are dropped long before compression pays
     con.execute("SET checkpoint_threshold = '1TB'")
+    # a statement running over 2 s drew DuckDB's progress bar on standard output, into the
+    # command's output (`fleet query --format json` of a large fleet)
+    con.execute("SET enable_progress_bar = false")
     register_duckdb(con)
     return con
 
