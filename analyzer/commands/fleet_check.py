@@ -121,7 +121,7 @@ def fleet_results(paths: List[str], engine: str = "duckdb", use_cache: bool = Tr
                         break
                     if threads:  # while the workers extract, the cores are theirs
                         extracting = pool is not None and len(received) < len(paths)
-                        run.use_threads(max(1, threads - jobs) if extracting else threads)
+                        run.use_threads(max(1, threads - min(jobs, len(paths))) if extracting else threads)
                     run.evaluate(only, keep=only)  # intermediate tables dropped after their last reader
                     finishing.extend(_finish_group(pool, run, only, paths, kept, formats))
                     if not run.GROUP:
