@@ -71,8 +71,8 @@ def main() -> int:
         print(f"repositories from the workers: first at {first:.2f} s, last at {last:.2f} s; after the last: "
               f"{marks[-1][1] - last:.2f} s wall, main process CPU {marks[-1][2] - cpu:.2f} s")
     own, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    print(f"CPU: main process {own.ru_utime + own.ru_stime:.2f} s, workers {workers.ru_utime + workers.ru_stime:.2f} s; "
-          f"load {os.getloadavg()[0]:.1f}")
+    print(f"CPU: main process {own.ru_utime + own.ru_stime:.2f} s, "
+          f"workers {workers.ru_utime + workers.ru_stime:.2f} s; load {os.getloadavg()[0]:.1f}")
     return 0
 
 

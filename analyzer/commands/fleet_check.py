@@ -8,8 +8,8 @@ scans), the refusal of unusable needed files, and, from the derived relations, t
 model, its redaction and gating. Only the evaluation of rules/check/check.dl moves: the
 repositories' facts are loaded into one DuckDB database (analyzer/engine/sql/duck.py) a group
 of 50 at a time and the program runs there once per group, while the next group is
-extracted (on Spark once, over the whole fleet). A repository whose check stops before evaluating (no memory dir,
-an unusable needed file) keeps that error result.
+extracted (on Spark once, over the whole fleet). A repository whose check stops before
+evaluating (no memory dir, an unusable needed file) keeps that error result.
 """
 
 from __future__ import annotations
