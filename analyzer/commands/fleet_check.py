@@ -1,18 +1,20 @@
-"""``fleet check``: every repository's ``check --all`` with the rules evaluated once, in SQL,
-over the facts of the whole fleet.
+"""``fleet check``: every repository's ``check --all`` with the rules evaluated in SQL, over
+the facts of many repositories at once.
 
 Per repository, what the native check does before and after its evaluation is done the same
 way and by the same code (analyzer/query/check.py): the memory dir checks, extraction (the
 facts cache of analyzer/project/loader.py), the facts the families gather (Git, path probes,
 scans), the refusal of unusable needed files, and, from the derived relations, the result
-model, its redaction and gating. Only the evaluation of rules/check/check.dl moves: all
-repositories' facts are loaded into one DuckDB database (analyzer/engine/sql/duck.py) and the
-program runs there once. A repository whose check stops before evaluating (no memory dir,
-an unusable needed file) keeps that error result.
+model, its redaction and gating. Only the evaluation of rules/check/check.dl moves: the
+repositories' facts are loaded into one DuckDB database (analyzer/engine/sql/duck.py) a group
+of 50 at a time and the program runs there once per group, while the next group is
+extracted (on Spark once, over the whole fleet). A repository whose check stops before
+evaluating (no memory dir, an unusable needed file) keeps that error result.
 """
 
 from __future__ import annotations
 
+import itertools
 import marshal
 import os
 import sys
@@ -76,9 +78,12 @@ def fleet_results(paths: List[str], engine: str = "duckdb", use_cache: bool = Tr
 
     Streamed: each repository is extracted (in ``jobs`` processes), its facts are loaded into
     the SQL engine as Arrow tables and its project is dropped, keeping only what its result
-    needs (:class:`KeptProject`, compressed); after the one evaluation each window of
-    repositories' derived tuples is fetched at once and the same processes build and render
-    the results. Memory grows with the SQL tables, not with the projects (docs/fleet.md)."""
+    needs (:class:`KeptProject`, compressed). The repositories are evaluated a group at a
+    time (``GROUP`` of the run: 50 on DuckDB, all of them on Spark), each group as soon as
+    its facts are loaded, while the workers extract the next; each window of a group's
+    derived tuples is fetched at once and the same processes build and render the results.
+    Memory grows with a group's SQL tables, not with the fleet (docs/fleet.md)."""
+    from analyzer.engine.sql.duck import idle_cores
     from analyzer.query.check import check_program
     from analyzer.query.check_families import FAMILIES, ORDER
 
@@ -89,36 +94,65 @@ def fleet_results(paths: List[str], engine: str = "duckdb", use_cache: bool = Tr
     done: Dict[int, Tuple[CheckResult, Dict[str, str]]] = {}
     kept: Dict[int, bytes] = {}
 
+    # DuckDB's threads: the cores idle now, before the workers load them (duck.idle_cores)
+    threads = None if engine == "spark" else idle_cores()
+    received = []  # a flag per repository the workers have given back
     # the worker processes are forked before the SQL engine starts (no engine threads in them)
     with _pool(jobs, len(paths)) as pool:
         def loaded():
             for item in _map(pool, extract, [(index, path, use_cache, formats) for index, path in enumerate(paths)]):
+                received.append(True)
                 if item.result is not None:
                     done[item.index] = (item.result, item.texts)
                 else:
                     kept[item.index] = item.kept
                     yield item.index, item.tables()
 
+        stream = loaded()
+        finishing = []  # each window's results, as the workers build them
         # DuckDB offloads tables beyond --memory-limit here, never into the working directory
         with tempfile.TemporaryDirectory(prefix="analyze-fleet-") as spill:
-            run = new_run(program, engine, memory_limit, spark_master, spill)
+            run = new_run(program, engine, memory_limit, spark_master, spill, threads)
             try:
-                run.load_stream(loaded())
-                live = sorted(kept)
-                if live:  # every result from the cache (or an early one): nothing to evaluate
+                # a group is evaluated while the workers still extract the next ones: only the
+                # last group's evaluation waits for the last repository (docs/fleet.md)
+                while True:
+                    run.load_stream(itertools.islice(stream, run.GROUP) if run.GROUP else stream)
+                    if not run.numbers:  # every result from the cache (or an early one)
+                        break
+                    if threads:  # while the workers extract, the cores are theirs
+                        extracting = pool is not None and len(received) < len(paths)
+                        run.use_threads(max(1, threads - min(jobs, len(paths))) if extracting else threads)
                     run.evaluate(only, keep=only)  # intermediate tables dropped after their last reader
-                for start in range(0, len(live), WINDOW):
-                    window = live[start:start + WINDOW]
-                    run.window(window[0], window[-1] + 1)
-                    rels = [rel for rel in only if rel in run.tables]
-                    tasks = [(index, paths[index], kept.pop(index),
-                              {rel: run.rows(rel).get(index, set()) for rel in rels}, formats) for index in window]
-                    for index, result, texts in _map(pool, finish_one, tasks):
-                        done[index] = (result, texts)
+                    finishing.extend(_finish_group(pool, run, only, paths, kept, formats))
+                    if not run.GROUP:
+                        break
+                    run = run.next_group()
             finally:
                 if engine != "spark":
                     run.con.close()
+        for results in finishing:
+            for index, result, texts in results:
+                done[index] = (result, texts)
     return [(path, *done[index]) for index, path in enumerate(paths)]
+
+
+def _finish_group(pool, run, only, paths, kept, formats) -> list:
+    """The results of the repositories ``run`` evaluated (``(index, result, texts)`` each),
+    built by ``pool`` (here without one) a window of derived tuples at a time: one iterable
+    per window. The pool builds them as it gets to them (after the extractions it was
+    given before); a run that is the fleet's only group (Spark) waits for each window's
+    results before it fetches the next, so a large fleet's derived tuples are never all held."""
+    rels = [rel for rel in only if rel in run.tables]
+    windows = []
+    for start in range(0, len(run.numbers), WINDOW):
+        window = run.numbers[start:start + WINDOW]
+        run.window(window[0], window[-1] + 1)
+        tasks = [(index, paths[index], kept.pop(index), {rel: run.rows(rel).get(index, set()) for rel in rels},
+                  formats) for index in window]
+        results = map(finish_one, tasks) if pool is None else pool.imap(finish_one, tasks, chunksize=1)
+        windows.append(list(results) if pool is None or not run.GROUP else results)
+    return windows
 
 
 class _Inline:
@@ -173,16 +207,16 @@ WINDOW = 50
 
 
 def new_run(program, engine: str = "duckdb", memory_limit=None, spark_master: str = "local[*]",
-            spill: Optional[str] = None):
-    """An empty run of ``program`` on ``engine`` (DuckDB, offloading to the directory
-    ``spill`` beyond ``memory_limit``, or Spark on ``spark_master``)."""
+            spill: Optional[str] = None, threads: Optional[int] = None):
+    """An empty run of ``program`` on ``engine`` (DuckDB on ``threads``, offloading to the
+    directory ``spill`` beyond ``memory_limit``, or Spark on ``spark_master``)."""
     if engine == "spark":
         from analyzer.engine.sql.spark import SparkRun, session
 
         return SparkRun(program, session(spark_master))
     from analyzer.engine.sql.duck import DuckRun, connect
 
-    return DuckRun(program, connect(memory_limit, spill=spill))
+    return DuckRun(program, connect(memory_limit, threads, spill=spill))
 
 
 def evaluate(program, fleet, only, engine: str = "duckdb", memory_limit=None, spark_master: str = "local[*]"):
@@ -349,10 +383,18 @@ def _extract(index: int, path: str, use_cache: bool) -> Extracted:
 
 def worker_pool(processes: int):
     """A pool of ``processes`` forked extraction workers that stop quietly with the main
-    process (:func:`_worker_start`)."""
+    process (:func:`_worker_start`).
+
+    The garbage of this process is collected before the fork, here: a DuckDB connection a
+    caller left in a reference cycle (with Python functions registered) would otherwise be
+    inherited as garbage, and a worker's collector finalizing it hung (or crashed) without
+    the parent's threads. What the workers inherit is live, and they never free it
+    (tests/fleet/test_fleet_stops.py)."""
+    import gc
     import multiprocessing
 
     _preload()
+    gc.collect()  # after _preload: whatever it left in cycles is not inherited
     return multiprocessing.get_context("fork").Pool(processes, initializer=_worker_start, initargs=(os.getpid(),))
 
 
@@ -374,15 +416,9 @@ def _worker_start(parent: int) -> None:
     """A worker ignores Ctrl-C: the terminal sends SIGINT to every process of the command,
     and a worker's KeyboardInterrupt was a traceback on stderr (and a lost task); the main
     process decides, and ends the pool. On Linux a worker also ends when the main process
-    dies (``PR_SET_PDEATHSIG``): killed outright, it cannot end the pool itself. Objects
-    made before the fork are frozen (``gc.freeze``): the parent's, never collected here."""
-    import gc
+    dies (``PR_SET_PDEATHSIG``): killed outright, it cannot end the pool itself."""
     import signal
 
-    # what the process had made before the fork is the parent's: frozen, the collector never
-    # finalizes it here (a DuckDB connection or Arrow buffer a caller left in a reference
-    # cycle, destroyed in a forked child without the parent's threads, was a segfault)
-    gc.freeze()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if sys.platform.startswith("linux"):
         try:

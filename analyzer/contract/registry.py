@@ -294,9 +294,9 @@ COMMANDS: Tuple[CommandSpec, ...] = (
         "fleet", LIVE, "analyzer.commands.fleet",
         "check, report on, query or export many repositories at once, the rules evaluated in SQL",
         "fleet check|report|query|export SOURCE...: extract each repository (a directory of checkouts, one "
-        "repository, or a file listing paths), evaluate rules/check/check.dl once over all of them in DuckDB "
-        "and print each repository's `check --all` result, a fleet report, the "
-        "answer to a datalog goal or SQL, or Parquet files. Needs the [fleet] extra: pip install 'memory-custodian-analyzer[fleet]'.",
+        "repository, or a file listing paths), evaluate rules/check/check.dl over them in DuckDB (check and "
+        "report: 50 repositories at a time, while the next are extracted) and print each repository's "
+        "`check --all` result, a fleet report, the answer to a datalog goal or SQL, or Parquet files. Needs the [fleet] extra: pip install 'memory-custodian-analyzer[fleet]'.",
         shapes=Shapes("analyzer.contract.fleet_shapes:FLEET_SHAPES"),
         exits=((0, "every repository's check exits 0 (check); the report, answer or files were written"),
                (1, "fleet check: the worst repository's `check --all` exits 1"),

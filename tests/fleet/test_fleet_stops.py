@@ -79,6 +79,8 @@ def test_a_limit_during_extraction_ends_the_workers(tmp_path, monkeypatch):
     from analyzer.commands import fleet_check
 
     class Stopping:
+        GROUP = None
+
         def __init__(self, *_args):
             self.con = self
 
@@ -130,3 +132,52 @@ def test_ctrl_c_during_extraction_is_one_line_and_no_worker_traceback(tmp_path):
             os.killpg(proc.pid, signal.SIGKILL)
     assert "Traceback" not in err and "ForkPoolWorker" not in err, err
     assert (proc.returncode, err, out) == (3, "interrupted\n", "")
+
+
+_INHERITED_GARBAGE = textwrap.dedent("""
+    import gc
+    import pyarrow as pa
+    from analyzer.commands.fleet_check import worker_pool
+    from analyzer.engine.sql.duck import connect
+
+    class Holder:
+        pass
+
+    def litter():  # connections in reference cycles
+        made = []
+        for _ in range(5):
+            held = Holder()
+            held.me = held
+            held.con = connect(threads=2)
+            held.con.execute("SELECT ma_casefold('A')").fetchall()  # a registered Python function
+            held.con.register("t", pa.table({"a": list(range(1000))}))
+            held.rel = held.con.sql("SELECT a * 2 AS b FROM t")
+            made.append(held)
+        return made
+
+    def collect(_):
+        return gc.collect()
+
+    if __name__ == "__main__":
+        made = litter()
+        gc.collect()  # they survive into the oldest generation,
+        del made  # and are garbage there: only a full collection finds them
+        with worker_pool(2) as pool:
+            pool.map(collect, range(4))
+        print("done")
+""")
+
+
+def test_workers_inherit_no_duckdb_garbage(tmp_path):
+    # a forked worker whose collector finalized the parent's DuckDB connections hung here (a
+    # segfault in a pytest process, before): worker_pool collects them in the parent first
+    script = tmp_path / "inherited.py"
+    script.write_text(_INHERITED_GARBAGE, encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+    try:
+        out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert (proc.returncode, out) == (0, "done\n"), err

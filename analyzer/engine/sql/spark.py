@@ -98,6 +98,7 @@ class SparkRun(DuckRun):
 
     LATERAL_UDFS = False
     LATERAL_AGGREGATES = True
+    GROUP = None  # each evaluation is minutes of Spark jobs whatever the facts: one for the fleet
 
     def __init__(self, engine, spark):
         super().__init__(engine, con=spark)
