@@ -29,7 +29,7 @@ from analyzer.core.cache import Area
 AREA = Area("history", ".marshal", fanout=True)
 # bump when the Git options or the parsing of a cached result change; "2": history is read in
 # a bare repository with --text (results of "1" may hold what a .gitattributes line made Git say)
-VERSION = "2"
+VERSION = "3"
 
 
 @lru_cache(maxsize=1)  # once per process: a key is made per commit

@@ -404,11 +404,18 @@ def patch_file(line: str, following: str) -> Optional[Tuple[str, bool, bool]]:
         raise GitError(f"Git reads a memory file as binary: {line}")
     if not (line.startswith("--- ") and following.startswith("+++ ")):
         return None
-    old_path, new_path = line[4:], following[4:]
+    old_path, new_path = _header_path(line[4:]), _header_path(following[4:])
     name = new_path if new_path != "/dev/null" else old_path
     if name.startswith('"'):
         raise GitError(f"a memory path Git quotes cannot be read: {name}")
     return name, old_path == "/dev/null", new_path == "/dev/null"
+
+
+def _header_path(text: str) -> str:
+    """A ``---``/``+++`` line's path: Git ends it with a tab when the path holds a space (as
+    GNU diff does, so that patch(1) can tell the name from a timestamp); a path holding a tab
+    itself is always quoted, so that one tab is never part of an unquoted name."""
+    return text[:-1] if text.endswith("\t") and " " in text else text
 
 
 class History:

@@ -165,6 +165,22 @@ def test_a_root_commit_is_read_whole_and_gives_gits_own_widening(tmp_path, monke
     assert seen == []
 
 
+def test_a_path_with_a_space_is_one_name_in_every_commit(tmp_path):
+    # Git ends a `---`/`+++` line with a tab when its path holds a space: the file is
+    # "b c.md" in the root read whole and in every commit Git diffs (it was "b c.md\t" there)
+    a = ("# Decisions\n\n" + entry("MC-DEC-20260101-0000000a", "A", "Body.")).encode()
+    root, _ = _root_history(tmp_path, {"a.md": a, "b c.md": a})
+    spaced = root / MEM / "b c.md"
+    spaced.write_bytes(a + entry("MC-DEC-20260101-0000000e", "Spaced", "Edited.").encode())
+    subprocess.run(["git", "commit", "-qam", "edit b c"], cwd=root, env=env(), check=True, capture_output=True)
+    shas = subprocess.run(["git", "rev-list", "HEAD"], cwd=root, env=env(), check=True,
+                          capture_output=True).stdout.decode().split()
+    ours, gits = both(root, ROOT_ARGS, ("\n".join(shas) + "\n").encode())
+    assert ours == gits
+    assert "b c.md" in ours[shas[0]] and "b c.md" in ours[shas[2]]
+    assert not [name for files in ours.values() for name in files if name.endswith("\t")]
+
+
 def test_a_root_commit_git_shows_otherwise_is_left_to_git(tmp_path, monkeypatch):
     # an empty file has no hunk in Git's diff: the root goes to Git as before
     a = ("# Decisions\n\n" + entry("MC-DEC-20260101-0000000a", "A", "Body.")).encode()
