@@ -388,8 +388,8 @@ def worker_pool(processes: int):
     The garbage of this process is collected before the fork, here: a DuckDB connection a
     caller left in a reference cycle (with Python functions registered) would otherwise be
     inherited as garbage, and a worker's collector finalizing it hung (or crashed) without
-    the parent's threads. What the workers inherit is live, and they never free it
-    (tests/fleet/test_fleet_stops.py)."""
+    the parent's threads. No DuckDB or Arrow object exists when the pool forks (the main
+    process connects afterwards), so a worker drops none (tests/fleet/test_fleet_stops.py)."""
     import gc
     import multiprocessing
 

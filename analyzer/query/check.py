@@ -200,5 +200,8 @@ def _judged(families: tuple) -> tuple:
     run order: evaluated once per distinct run shape (a fleet's repositories mostly share
     one; an evaluation is about 1 ms)."""
     db = shipped_program("check/run.dl").evaluate({"run_family": [(n, *row) for n, row in enumerate(families)]})
-    ((status,),), ((exit_code,),) = db.relation("run_status"), db.relation("run_exit")
+    status, exit_code = db.relation("run_status"), db.relation("run_exit")
+    if not status:  # no family that is a check: nothing to judge the run by (a caller's error)
+        raise ValueError("a run's status needs at least one family that is a check (the report alone is not)")
+    ((status,),), ((exit_code,),) = status, exit_code
     return status, exit_code

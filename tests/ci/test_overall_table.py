@@ -93,3 +93,12 @@ def test_the_exit_of_every_threshold_against_every_combination_of_shown_words():
         if (gated.families[0].shown_exit, gated.exit_code) != (family_exit, run_exit):
             wrong.append((threshold, shown, silent, gated.families[0].shown_exit, gated.exit_code))
     assert wrong == []
+
+
+def test_a_run_of_the_report_alone_is_a_clear_error():
+    """combine needs a family that is a check: the report alone gives no status to judge
+    the run by, and says so (it was an unpacking error)."""
+    import pytest
+
+    with pytest.raises(ValueError, match="at least one family that is a check"):
+        combine([FamilyResult("report", "report", "OK", 0)])
