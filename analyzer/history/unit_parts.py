@@ -17,6 +17,7 @@ from typing import Dict, List, Set, Tuple
 
 from analyzer.core.cache import Area
 from analyzer.history.revisions import Revision
+from analyzer.history.unit_cuts import plain_lines
 from analyzer.history.unit_digests import ISSUES
 from analyzer.project.extract.fields import parse_fields
 from analyzer.project.facts_cache import extractor_version
@@ -96,7 +97,8 @@ def _parse_parts(project, module: str, units: List[Tuple[str, str, int]], schema
         if not 1 <= ordinal <= len(ranges):
             continue
         if lexed is None:
-            lexed = lex(project.texts[module])
+            text = project.texts[module]
+            lexed = plain_lines(text) or lex(text)
         start, end = ranges[ordinal - 1]
         parsed = parse_fields(lexed, _Span(start, end), schema)
         parts = [("title", lexed.lines[start].split("\u2014", 1)[-1].strip())]
