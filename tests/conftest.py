@@ -20,6 +20,8 @@ sys.dont_write_bytecode = False
 # appended, so that no folder of tests hides an installed package of the same name
 sys.path.append(str(Path(__file__).resolve().parent))
 
+from ram_folders import RAM_PREFIX, sweep_dead_runs  # noqa: E402  (tests/ram_folders.py, on the path above)
+
 
 def _load_shared_reference():
     """tests/shared_reference.py, importable by its plain name in every test module (the suite
@@ -238,27 +240,6 @@ def _ram_temp_dir() -> "str | None":
     return str(_RAM_DIR) if _memory_available() >= _RAM_ROOM else None
 
 
-_RAM_PREFIX = "memory-analyzer-"
-_RAM_RUN = re.compile(r"memory-analyzer-(?:pytest|tmpdir|test-cache)-(\d+)-")
-
-
-def _sweep_dead_runs(ram: str) -> None:
-    """Remove the RAM folders of earlier runs whose process is gone: a run killed outright
-    (SIGKILL, a timeout, the OOM killer) never reaches pytest_unconfigure, and tmpfs pages
-    are memory. Each folder's name holds the pid of the process that made it; a folder of a
-    live process (another run beside this one) is left alone."""
-    for name in os.listdir(ram):
-        found = _RAM_RUN.match(name)
-        if found is None:
-            continue
-        try:
-            os.kill(int(found.group(1)), 0)
-        except ProcessLookupError:
-            shutil.rmtree(os.path.join(ram, name), ignore_errors=True)
-        except (PermissionError, OverflowError, ValueError):
-            continue  # another user's live process, or not a pid: not ours to remove
-
-
 def _memory_available() -> int:
     """Bytes of memory the system can still give (a tmpfs's own free space is only its size
     limit, often all of RAM); 0 where /proc/meminfo cannot say."""
@@ -283,20 +264,20 @@ def pytest_configure(config):
     again, about a second of CPU each: most of the suite's time."""
     ram = _ram_temp_dir()
     if not os.environ.get("MEMORY_ANALYZER_TEST_KEEP_CACHE"):
-        config._private_cache = tempfile.mkdtemp(prefix=f"{_RAM_PREFIX}test-cache-{os.getpid()}-", dir=ram)
+        config._private_cache = tempfile.mkdtemp(prefix=f"{RAM_PREFIX}test-cache-{os.getpid()}-", dir=ram)
         os.environ["XDG_CACHE_HOME"] = config._private_cache
     if not hasattr(config, "workerinput"):
         if ram:
-            _sweep_dead_runs(ram)
+            sweep_dead_runs(ram)
         if ram and config.option.basetemp is None:
             # the run's own folder (xdist gives each worker one inside it), removed at the end
             config._ram_basetemp = config.option.basetemp = tempfile.mkdtemp(
-                prefix=f"{_RAM_PREFIX}pytest-{os.getpid()}-", dir=ram)
+                prefix=f"{RAM_PREFIX}pytest-{os.getpid()}-", dir=ram)
         if ram and "TMPDIR" not in os.environ:
             # and $TMPDIR (unless one is set), inherited by the workers and what they start (pip's
             # build environments, pre-commit's clones), removed at the end too
             config._ram_tmpdir = os.environ["TMPDIR"] = tempfile.mkdtemp(
-                prefix=f"{_RAM_PREFIX}tmpdir-{os.getpid()}-", dir=ram)
+                prefix=f"{RAM_PREFIX}tmpdir-{os.getpid()}-", dir=ram)
             tempfile.tempdir = None  # gettempdir() reads $TMPDIR again
         # the workers order their collection heaviest first (_heaviest_first); xdist's
         # loadscope would sort it again by the number of tests per module

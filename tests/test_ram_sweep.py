@@ -1,11 +1,11 @@
 """The tests' RAM folders of a run killed outright are removed by the next run
-(tests/conftest.py: _sweep_dead_runs), and a live run's are left alone."""
+(tests/ram_folders.py: sweep_dead_runs, called by tests/conftest.py), and a live run's are left alone."""
 
 import os
 import subprocess
 import sys
 
-import conftest  # tests/conftest.py: tests/ is on the path, as for shared_reference
+from ram_folders import sweep_dead_runs  # tests/ is on the path (tests/conftest.py)
 
 
 def _dead_pid() -> int:
@@ -21,5 +21,5 @@ def test_a_dead_runs_folders_go_and_a_live_runs_stay(tmp_path):
              "memory-analyzer-pytest-abc", f"someone-else-{dead}-x"]
     for name in names:
         (tmp_path / name / "inner").mkdir(parents=True)
-    conftest._sweep_dead_runs(str(tmp_path))
+    sweep_dead_runs(str(tmp_path))
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names[3:])
