@@ -65,7 +65,7 @@ class Lexed:
     """
 
     def __init__(self, lines: List[str], visible: List[bool], indented: List[bool], heading_lines: List[int],
-                 errors: List[Tuple[int, str]], plain: Optional[bool] = None) -> None:
+                 errors: List[Tuple[int, str]], plain: bool) -> None:
         self.lines = lines
         self.visible = visible
         self.indented = indented
@@ -74,7 +74,7 @@ class Lexed:
         # True when every line is visible and none is indented code (most memory files): then
         # every line may carry structure. lex knows it as it goes (a lazy property cost more
         # than lexing a history snippet's dozen lines).
-        self.plain = False not in visible and True not in indented if plain is None else plain
+        self.plain = plain
 
     @cached_property
     def headings(self) -> List[Heading]:
@@ -262,8 +262,8 @@ def unit_starts(lexed: Lexed, lo: int, hi: int) -> List[Tuple[int, str, bool]]:
     that to read a file section by section).
 
     Only h2 and bullet lines can change the state, so only they are visited (found by
-    :data:`_STATE_LINE_RE` in one comprehension): a bullet inside an h2 unit looks back for the
-    field line it belongs to, and a bullet unit looks ahead, up to the next h2 or bullet
+    :data:`_STATE_LINE_RE` in one comprehension): a bullet inside an h2 unit reads the lines
+    since the last state line for the field line it belongs to, and a bullet unit looks ahead, up to the next h2 or bullet
     line, for the line that starts its body. An entry file then costs a few steps per entry
     instead of one per line (tests/extract/test_unit_starts.py holds it to the line-by-line
     reading). An indented code line never matches the pattern (it starts with a tab or four
@@ -282,18 +282,27 @@ def unit_starts(lexed: Lexed, lo: int, hi: int) -> List[Tuple[int, str, bool]]:
     starts: List[Tuple[int, str, bool]] = []  # (line, kind, formal)
     kind = None
     formal = False
-    h2 = lo  # the line of the h2 unit open (when kind is "h2")
+    field = None  # the last visible field line's name in the h2 unit open, read up to line ``scanned``
+    scanned = lo
     for n, i in enumerate(at, 1):
         if i == hi:
             break
         line = lines[i]
         if line[0] not in _BULLET_FIRST:  # an h2 line
             formal = bool(FORMAL_H2_RE.match(line))
-            kind, h2 = "h2", i
+            kind, field, scanned = "h2", None, i
             starts.append((i, kind, formal))
             continue
         if kind == "h2":
-            if _field_before(lines, visible, i, h2) in LIST_FIELDS:
+            # the field a bullet belongs to: the lines since the last one visited are read once
+            # (h2 and bullet lines never match a field line), not every line back to the h2
+            for j in range(scanned + 1, i):
+                if visible[j]:
+                    fm = FIELD_LINE_RE.match(lines[j])
+                    if fm:
+                        field = fm.group(1)
+            scanned = i
+            if field in LIST_FIELDS:
                 continue
             if formal:
                 if later_field is None:
@@ -316,16 +325,6 @@ def unit_starts(lexed: Lexed, lo: int, hi: int) -> List[Tuple[int, str, bool]]:
                 starts.append((j, kind, False))
                 break
     return starts
-
-
-def _field_before(lines: List[str], visible: List[bool], i: int, h2: int) -> Optional[str]:
-    """The name of the last visible field line between the h2 line ``h2`` and line ``i``."""
-    for j in range(i - 1, h2, -1):
-        if visible[j]:
-            fm = FIELD_LINE_RE.match(lines[j])
-            if fm:
-                return fm.group(1)
-    return None
 
 
 def assemble_units(lines: List[str], first: int, stop: int, starts: List[Tuple[int, str, bool]],
