@@ -14,13 +14,10 @@ from __future__ import annotations
 import argparse
 import os
 import resource
-import subprocess
 import sys
-import tempfile
 import time
-from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+from fleet_bench import fresh_cache  # bench/ is this script's folder, on the path
 
 
 def main() -> int:
@@ -30,10 +27,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--group", type=int, default=None, help="repositories per evaluation (0: all)")
     args = parser.parse_args()
-    os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="fleet-phases-cache-")
-    subprocess.run([sys.executable, "-m", "analyzer", "check", "--all"],
-                   cwd=str(HERE.parent / "tests" / "golden" / "fixtures" / "notebook"),
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    fresh_cache()
     start = time.perf_counter()
     marks = []
 

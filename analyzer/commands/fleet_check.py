@@ -150,7 +150,7 @@ def _finish_group(pool, run, only, paths, kept, formats) -> list:
         run.window(window[0], window[-1] + 1)
         tasks = [(index, paths[index], kept.pop(index), {rel: run.rows(rel).get(index, set()) for rel in rels},
                   formats) for index in window]
-        results = map(finish_one, tasks) if pool is None else pool.imap(finish_one, tasks, chunksize=1)
+        results = _map(pool, finish_one, tasks)
         windows.append(list(results) if pool is None or not run.GROUP else results)
     return windows
 
@@ -352,17 +352,13 @@ def _extract(index: int, path: str, use_cache: bool) -> Extracted:
     import pyarrow as pa
 
     from analyzer.engine.sql.duck import arrow_tables
-    from analyzer.query import check_cache
-    from analyzer.query.check import CheckRequest, check_program, open_request, result_cache_key
+    from analyzer.query.check import CheckRequest, check_program, lookup
     from analyzer.query.check_families import ORDER
 
-    request, early = open_request(CheckRequest(list(ORDER), Path(path), "docs/memory", use_cache))
-    if early is not None:
-        return Extracted(index, early)
-    key = result_cache_key(request)
-    cached = check_cache.load(key, path) if key else None
-    if cached is not None:
-        return Extracted(index, cached)
+    # opened, keyed and looked up in the result cache as `check --all` does
+    request, key, done = lookup(CheckRequest(list(ORDER), Path(path), "docs/memory", use_cache))
+    if done is not None:
+        return Extracted(index, done)
     item = prepare_opened(request, path)
     if item.result is not None:
         return Extracted(index, item.result)

@@ -31,8 +31,7 @@ from operator import ne
 from typing import Dict, List, Optional, Sequence, Set, Tuple
 
 from analyzer.history.revisions import Revision
-from analyzer.history.unit_digests import (UNIT_KINDS, digest_module, idless_modules, placed_units, relations,
-                                          stored_units)
+from analyzer.history.unit_digests import UNIT_KINDS, digest_module, idless_modules, stored_units
 from analyzer.project.files import BOM
 from analyzer.project.loader import file_kind, load_texts
 
@@ -162,10 +161,10 @@ def _checked(revisions: List[Revision], records, asked: Set[Key]) -> bool:
 
     for revision in revisions:
         modules = set(records[revision.rev])
-        rel = relations(revision.project)
+        rel = revision.relations()  # the comparison reads the same, built once per revision
         if modules & idless_modules(rel):
             return False
-        placed = placed_units(rel)
+        placed = revision.placed()
         for module in modules:
             kinds, idents, digests, firsts = records[revision.rev][module][:4]
             # chosen in C: a Python step per unit of the file grew with the file

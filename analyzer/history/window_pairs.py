@@ -23,9 +23,10 @@ from __future__ import annotations
 import hashlib
 from functools import lru_cache
 from pathlib import Path
-from typing import Dict, Iterable, List, Tuple
+from typing import Dict, List, Tuple
 
 from analyzer.engine.database import sorted_tuples
+from analyzer.engine.phases import phase_one_inputs
 
 # derived per pair by rules/diff/ and read by rules/history/
 HANDED = ("change", "unit_before", "unit_after", "blindspot")
@@ -70,12 +71,6 @@ def _variant() -> str:
     return h.hexdigest()
 
 
-def base_reads(program, relations: Iterable[str]) -> set:
-    """The base relations ``program``'s rules read to derive ``relations``."""
-    derived = {rel for s in program.strata if s.rules for rel in s.relations}
-    return {rel for rel in program.needed(tuple(relations)) if rel not in derived}
-
-
 def window_rows(repo, memory_dir: str, tip: str, since: int, until: int, use_cache: bool, program):
     """The window's commits and each commit's kept rows: ``(commits, {sha: {relation:
     rows}})``; pairs no earlier run kept are compared and evaluated now (and kept)."""
@@ -90,7 +85,7 @@ def window_rows(repo, memory_dir: str, tip: str, since: int, until: int, use_cac
     def compute(missing: List[str]) -> Dict[str, Rows]:
         wanted = set(missing)
         # only what the pairs' rules and the kept rows read is gathered
-        reads = base_reads(program, HANDED) | set(kept)
+        reads = set(phase_one_inputs(program, HANDED)) | set(kept)
         window = compare_commits(repo, history, memory_dir, tip, commits, [c for c in commits if c.sha in wanted],
                                  use_cache, program, reads)
         db = window.facts.evaluate(program, only=HANDED)

@@ -9,7 +9,7 @@ which are not facts.
 from __future__ import annotations
 
 import os
-from functools import partial
+from functools import lru_cache, partial
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Iterable, List, Optional, Tuple
 
@@ -25,23 +25,12 @@ DEFAULT_MEMORY_DIR = files.DEFAULT_MEMORY_DIR
 SPECIAL = {"manifest.md": "manifest", "subjects.md": "subjects", "reconciliations.md": "reconciliations"}
 
 
-_KINDS: Dict[str, str] = {}  # module -> file_kind (a history reading asks 90,000 times of few modules)
-
-
+@lru_cache(maxsize=1 << 16)  # a history reading asks 90,000 times of few modules
 def file_kind(module: str) -> str:
     """How a managed file is parsed: manifest, subjects, reconciliations, readme or entries."""
-    found = _KINDS.get(module)
-    if found is None:
-        if module in SPECIAL:
-            found = SPECIAL[module]
-        elif module.rsplit("/", 1)[-1].casefold() == "readme.md":
-            found = "readme"
-        else:
-            found = "entries"
-        if len(_KINDS) >= 1 << 16:  # bounded: a long-lived process may meet many paths
-            _KINDS.clear()
-        _KINDS[module] = found
-    return found
+    if module in SPECIAL:
+        return SPECIAL[module]
+    return "readme" if module.rsplit("/", 1)[-1].casefold() == "readme.md" else "entries"
 
 
 @dataclass
@@ -246,20 +235,14 @@ def _load_modules(loader: _Loader, modules: List[str], not_files: List[str], sid
     return info
 
 
-_FILE_SPANS: Dict[str, Span] = {}  # path -> Span(path): a history reading places 22,000 files (few paths)
+#: Span(path), one object per path (frozen: it may stand for every equal span): a history
+#: reading places 22,000 files of few paths
+_file_span = lru_cache(maxsize=1 << 16)(Span)
 
 
 def _inventory_facts(base: FactBase, modules: List[str], rel: Callable[[str], str]) -> None:
     """The inventory facts of every module, each at its file (one bulk add per relation)."""
-    if len(_FILE_SPANS) >= 1 << 16:  # bounded: a long-lived process may meet many paths
-        _FILE_SPANS.clear()
-    spans = []
-    for module in modules:
-        path = rel(module)
-        span = _FILE_SPANS.get(path)
-        if span is None:
-            span = _FILE_SPANS[path] = Span(path)  # frozen: one object may stand for every equal span
-        spans.append(span)
+    spans = [_file_span(rel(module)) for module in modules]
     base.add_rows("memory_file", [(module,) for module in modules], spans)
     base.add_rows("file_kind", [(module, file_kind(module)) for module in modules], spans)
     base.add_rows("file_folder", [(module, module.split("/", 1)[0] if "/" in module else "") for module in modules],
