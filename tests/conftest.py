@@ -314,15 +314,11 @@ def pytest_unconfigure(config):
     """Remove the run's private cache directory and its temporary files in RAM (tmp_path's and
     $TMPDIR's), whether the run passed or not: RAM is not left holding a failed run's files (a
     failed run says how to keep them, with ``--basetemp``)."""
-    private = getattr(config, "_private_cache", None)
-    if private:
-        shutil.rmtree(private, ignore_errors=True)
-    ram_tmpdir = getattr(config, "_ram_tmpdir", None)
-    if ram_tmpdir:
-        shutil.rmtree(ram_tmpdir, ignore_errors=True)
+    for made in ("_private_cache", "_ram_tmpdir", "_ram_basetemp"):
+        if getattr(config, made, None):
+            shutil.rmtree(getattr(config, made), ignore_errors=True)
     ram_basetemp = getattr(config, "_ram_basetemp", None)
     if ram_basetemp:
-        shutil.rmtree(ram_basetemp, ignore_errors=True)
         if getattr(config, "_memory_analyzer_exit", 0) not in (0, 5):
             print(f"conftest: the tests' temporary files ({ram_basetemp}, in RAM) were removed; "
                   "to keep them, run again with --basetemp DIR", file=sys.stderr)

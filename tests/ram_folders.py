@@ -8,7 +8,7 @@ import shutil
 
 #: Every RAM folder of a test run is named RAM_PREFIX + kind + "-" + the maker's pid + "-".
 RAM_PREFIX = "memory-analyzer-"
-_RAM_RUN = re.compile(r"memory-analyzer-(?:pytest|tmpdir|test-cache)-(\d+)-")
+_RAM_RUN = re.compile(re.escape(RAM_PREFIX) + r"(?:pytest|tmpdir|test-cache)-(\d+)-")
 
 
 def sweep_dead_runs(ram: str) -> None:

@@ -14,7 +14,6 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import List, Optional
 
-from analyzer.core.lifetime import gc_paused
 from analyzer.core import lifetime
 from analyzer.query.check_families import FAMILIES, Locator
 from analyzer.contract.check_model import CheckResult, FamilyResult
@@ -49,7 +48,7 @@ def run_opened(request: CheckRequest, key: Optional[str]) -> CheckResult:
     and keep the result under ``key`` (None: not cached)."""
     if agents_only(request):
         return run_agents_check(request)
-    with gc_paused(freeze=True):
+    with lifetime.gc_paused(freeze=True):
         project, refused = load_checked(request)
         if refused is not None:
             return refused

@@ -49,7 +49,7 @@ class CheckRequest:
     with_proofs: bool = False  # a bounded proof tree per finding (analyzer/query/proofs.py)
     max_file_bytes: Optional[int] = None  # None: the loader's default cap (analyzer.project.files.SIZE_CAP)
     # the repository's files for the report family, (paths, source, complete) as
-    # analyzer.history.repofiles.list_files gives them; listed once by run_check, before its cache key
+    # analyzer.history.repofiles.list_files gives them; listed once by open_request, before its cache key
     repo_files: Optional[tuple] = None
 
 
@@ -130,7 +130,6 @@ def outside_inputs(root: str, memory_dir: str) -> bytes:
     # symlinks in the memory dir decide whether a route name escapes it (route_resolves)
     memory = os.path.join(root, memory_dir)
     for base, dirs, names in sorted(os.walk(memory, followlinks=False)):
-        dirs.sort()
         for name in sorted(dirs + names):
             path = os.path.join(base, name)
             if os.path.islink(path):
@@ -138,7 +137,6 @@ def outside_inputs(root: str, memory_dir: str) -> bytes:
                          + os.path.realpath(path).encode("utf-8", "surrogateescape") + b"\0")
     state = state_root()
     for base, dirs, names in sorted(os.walk(state, followlinks=False)):
-        dirs.sort()
         for name in sorted(dirs + names):
             path = os.path.join(base, name)
             try:

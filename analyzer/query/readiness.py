@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Dict, List, Optional, Sequence
 
-from analyzer.core.lifetime import gc_paused
 from analyzer.contract.results import Failure
 from analyzer.core import lifetime
 from analyzer.history.git import FileError, GitError, Repo
@@ -128,7 +127,7 @@ def run_readiness(root, memory_dir: str, tip: str = "HEAD", as_of: Optional[str]
 
     # one pause, frozen at its end, as in run_diff: the end of each inner pause let the next
     # collection scan every object made so far (a first run builds a million of them)
-    with gc_paused(freeze=True):
+    with lifetime.gc_paused(freeze=True):
         return _run_readiness(root, memory_dir, tip, as_of, patterns, use_cache)
 
 

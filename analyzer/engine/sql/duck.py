@@ -90,7 +90,6 @@ class DuckRun:
         self.filled: set = set()
         self._rows: Dict[str, Dict[int, set]] = {}
         self._window: Optional[Tuple[int, int]] = None
-        self.repos = 0
         self.numbers: List[int] = []  # the repositories loaded, in order
 
     # -- input -------------------------------------------------------------------------
@@ -149,7 +148,6 @@ class DuckRun:
         """The table of repository numbers (every repository gets the program's own facts)."""
         import pyarrow as pa
 
-        self.repos = len(numbers)
         self.con.register("__repos_in", pa.table({REPO: pa.array(numbers, type=pa.int32())}))
         self._create_as(emit.REPOS, "SELECT * FROM __repos_in")
         self.con.unregister("__repos_in")

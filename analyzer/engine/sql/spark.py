@@ -117,7 +117,6 @@ class SparkRun(DuckRun):
         """Every repository's facts as one frame per relation."""
         from pyspark.sql import types as T
 
-        self.repos = len(numbers)
         repos = T.StructType([T.StructField(REPO, T.IntegerType(), False)])
         self._put(emit.REPOS, self.con.createDataFrame([(i,) for i in numbers], repos))
         for rel in sorted(self._pending):

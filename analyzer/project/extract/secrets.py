@@ -58,7 +58,7 @@ _PHONE_SEPARATORS = "().\\-\t\x1f \xa0\u1680\u2000-\u200a\u202f\u205f\u3000"
 #: of them is never matched against that pattern (``phone-number`` has none: it needs ten
 #: digits, :data:`_PHONE_GATE`). Matched in the pattern's own case rule (case-insensitively for
 #: a pattern compiled with ``re.I``). The quick gates (:data:`_TRIGGER`, :data:`_TRIGGER_I`,
-#: :data:`_SECRET_TRIGGER`, :data:`_TRIGGER_WORDS`) and the per-kind searches of
+#: :func:`_secret_trigger`, :data:`_TRIGGER_WORDS`) and the per-kind searches of
 #: :func:`scan_text` are all derived from this one table.
 LITERALS = {
     "private-key": ("PRIVATE KEY-----",),
@@ -188,8 +188,6 @@ def _expressions() -> dict:
     #: compares its spans with the verbatim pattern's).
     _PHONE_IN_TEXT = re.compile(f"[+\\d](?<!\\w[+\\d])(?:(?<=\\+)\\d|(?<!\\+))[{_PHONE_SEPARATORS}]*"
                                 f"(?:\\+?\\d[{_PHONE_SEPARATORS}]*){{9,14}}(?!\\w)")
-    #: a necessary condition for a match of any of SECRET_KINDS (see _may_hold_secret)
-    _SECRET_TRIGGER = _secret_trigger()
     return dict(locals())
 
 
@@ -360,7 +358,7 @@ def _secret_trigger() -> "re.Pattern[str]":
 
 
 def _may_hold_secret(text: str) -> bool:
-    # _SECRET_TRIGGER.search(text), without the regex for ASCII text: its case-insensitive
+    # _secret_trigger().search(text), without the regex for ASCII text: its case-insensitive
     # alternation cost ~14 us a line, most of the redaction of 30,000 findings that hold no secret
     if text.isascii():
         lowered = text.lower()
