@@ -2,10 +2,10 @@
 prefixes, ``--baseline FILE`` (a previous ``check.result`` / ``report.result`` JSON or SARIF
 document: findings whose fingerprint it holds are not reported again), and ``--fail-on``.
 
-The findings, their severities and statuses are the rules'; gating only hides some of them
-(the status word of what a family still shows is rules/check/shown.dl's, over the words of
-the findings left) and picks the exit status from what is left, by the threshold
-``--fail-on`` names:
+The findings, their severities and statuses are the rules'; gating only hides some of them,
+and rules/check/shown.dl judges what is left (over the words of the findings left): the
+status word of what a filtered family still shows, and the exit status of each family and of
+the run by the threshold ``--fail-on`` names:
 
 ============  =====================================================================
 ``review``    fail on any REVIEW or WARNING finding or worse (the strictest)
@@ -194,67 +194,44 @@ def apply(result: CheckResult, gate: Gate) -> CheckResult:
         return result
     findings = common.all_findings(result)
     keep = [gate.shown(f, p) for f, p in zip(findings, common.fingerprints(findings))]
-    families, merge, at = [], result.merge, 0
-    for family in result.families:
-        kept = [f for n, f in enumerate(family.findings) if keep[at + n]]
+    families, merge, shown_by, at = [], result.merge, [], 0
+    for n, family in enumerate(result.families):
+        kept = [f for i, f in enumerate(family.findings) if keep[at + i]]
         at += len(family.findings)
-        hidden = len(family.findings) - len(kept)
-        families.append(dataclasses.replace(family, findings=kept, hidden=hidden,
-                                            shown_exit=_fails(kept, gate, _silent(family)) if hidden else None))
+        families.append(dataclasses.replace(family, findings=kept, hidden=len(family.findings) - len(kept)))
+        shown_by += [(n, common.word(f)) for f in kept]
         if family.block == "merge" and result.merge is not None:
             count = len(result.merge.findings)
             merge = dataclasses.replace(result.merge, findings=[f for f, k in zip(result.merge.findings,
                                                                                   keep[at:at + count]) if k])
+            shown_by += [(n, common.word(f)) for f in merge.findings]
             at += count
-    families = _with_shown_status(families)
-    shown = [f for f, k in zip(findings, keep) if k]
+    statuses, exits, exit_code = _judged(families, shown_by, gate.fail_on or "conflict")
+    families = [dataclasses.replace(f, shown_status=statuses[n], shown_exit=exits[n]) if f.hidden else f
+                for n, f in enumerate(families)]
+    hidden = sum(1 for k in keep if not k)
     summary = {"fail_on": gate.fail_on or "conflict", "select": list(gate.select), "ignore": list(gate.ignore),
-               "baseline": gate.baseline, "hidden": len(findings) - len(shown)}
+               "baseline": gate.baseline, "hidden": hidden}
     overall = None
-    if summary["hidden"]:  # only a filtered run shows a status of its own
+    if hidden:  # only a filtered run shows a status of its own
         from analyzer.query.check import combine  # the one ranking of family statuses (loads the query layer)
 
         overall = combine([dataclasses.replace(f, status=f.shown_status or f.status) for f in families]).status
-    return dataclasses.replace(result, families=families, merge=merge, exit_code=_exit(result, shown, gate),
+    return dataclasses.replace(result, families=families, merge=merge, exit_code=exit_code,
                                gate=summary, shown_status=overall)
 
 
-def _with_shown_status(families: list) -> list:
-    """``families`` with the status word of what each filtered family still shows (those
-    that hid a finding), as rules/check/shown.dl judges the words of its findings left."""
-    facts = {"gate_family": [(n, f.block, f.status) for n, f in enumerate(families) if f.hidden],
-             "gate_shown": [(n, common.word(finding)) for n, f in enumerate(families) if f.hidden
-                            for finding in f.findings]}
-    if not facts["gate_family"]:
-        return families
+def _judged(families: list, shown: list, threshold: str):
+    """``(status, exit, run exit)``: rules/check/shown.dl's answers for a gated run whose
+    ``families`` say how many findings the gate hid and whose ``shown`` are ``(family,
+    word)`` of the findings left: the status word of what each filtered family still shows
+    and the exit status ``--fail-on threshold`` gives each family (by place), and the run's."""
+    facts = {"gate_family": [(n, f.block, f.status, f.exit_code) for n, f in enumerate(families)],
+             "gate_hid": [(n,) for n, f in enumerate(families) if f.hidden],
+             "gate_shown": shown, "gate_threshold": [(threshold,)]}
     db = shipped_program("check/shown.dl").evaluate(facts)
-    status = dict(db.relation("gate_shown_status"))
-    return [dataclasses.replace(f, shown_status=status[n]) if f.hidden else f for n, f in enumerate(families)]
-
-
-def _silent(family) -> bool:
-    """A family that failed with nothing to show (fail closed: its exit stands whatever the gate hides)."""
-    return bool(family.exit_code and not family.findings and family.block != "merge")
-
-
-def _exit(result: CheckResult, shown: List[Finding], gate: Gate) -> int:
-    # fail closed: a family that failed with nothing to show (an unavailable merge review)
-    silent = any(_silent(f) for f in result.families) or \
-        (result.merge is not None and not result.merge.available and result.merge.exit_code)
-    return _fails(shown, gate, silent)
-
-
-def _fails(shown: List[Finding], gate: Gate, silent: bool) -> int:
-    """1 when a shown finding reaches --fail-on's level or something failed silently, else
-    0, as rules/check/overall.dl's tables say (gate_word_fails: a finding's word against the
-    threshold, a word of neither vocabulary as gate_unranked's REVIEW; gate_silent_fails)."""
-    fail_on = gate.fail_on or "conflict"
-    if silent and (fail_on,) in vocab.table("gate_silent_fails"):
-        return 1
-    fails, ranked = vocab.table("gate_word_fails"), vocab.mapping("gate_word_rank")
-    (unranked,) = vocab.names("gate_unranked")
-    words = {common.word(f) for f in shown}
-    return int(any((fail_on, word if word in ranked else unranked) in fails for word in words))
+    ((exit_code,),) = db.relation("gate_exit")
+    return dict(db.relation("gate_shown_status")), dict(db.relation("gate_shown_exit")), exit_code
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

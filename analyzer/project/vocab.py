@@ -4,8 +4,8 @@ Each vocabulary (status ranks, severities and ``--fail-on`` thresholds, result l
 canonical task order, autonomy levels, change classes) is written once, as facts in
 rules/vocab/; the rules that need one include its file, and Python reads them here from the
 compiled program rules/vocab/vocab.dl (shipped in the wheel, else the program cache). The
-program also derives decision tables over the vocabularies (rules/check/overall.dl: which
-shown words fail a ``--fail-on`` threshold): it is evaluated
+program also derives relations from the vocabularies (rules/entries/fields.dl: which field
+names are known, ...): it is evaluated
 once, without input (well under a millisecond), when its store entry is made or, for the
 wheel's shipped program, whose facts are read without its engine, when a table is first
 asked; the derived relations are then read as the facts are. Loading is deferred to the first
@@ -44,7 +44,7 @@ class UnknownVocabulary(LookupError):
 
     def __init__(self, relation: str):
         super().__init__(f"{relation!r} is neither a vocabulary nor a decision table of rules/vocab/vocab.dl "
-                         "(rules/vocab/*.dl, rules/entries/fields.dl, rules/check/overall.dl)")
+                         "(rules/vocab/*.dl, rules/entries/fields.dl)")
         self.relation = relation
 
 

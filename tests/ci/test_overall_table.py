@@ -1,7 +1,7 @@
 """Every combination of family statuses and of shown words against ``--fail-on``: the
 overall status and exit status of a run (analyzer/query/check.combine, as rules/check/run.dl
 derives them) and the exit a gate gives what a run shows (analyzer/commands/gating.apply, as
-rules/check/overall.dl's tables judge it). The expectations are the documented orders (docs/ci.md, §9.4), written here as a table
+rules/check/shown.dl judges it by rules/check/overall.dl's tables). The expectations are the documented orders (docs/ci.md, §9.4), written here as a table
 of their own so that a change of the rules or of the vocabulary's ranks shows up."""
 
 from __future__ import annotations
@@ -76,22 +76,50 @@ def _finding(code: str, word: str) -> Finding:
     return Finding(code, "f", "m", locations=[Location("a.md", 1)], **level)
 
 
-def test_the_exit_of_every_threshold_against_every_combination_of_shown_words():
-    wrong = []
+def _shown_combinations():
+    """(threshold, shown words, whether a family failed with nothing to show) of every
+    threshold against no, one or two shown words."""
     words = list(WORD_RANK)
     shown_sets = [()] + [(w,) for w in words] + list(itertools.combinations(words, 2))
-    for threshold, shown, silent in itertools.product(THRESHOLD, shown_sets, (False, True)):
+    return itertools.product(THRESHOLD, shown_sets, (False, True))
+
+
+def _gate_exits(threshold: str, shown: tuple, silent: bool) -> tuple:
+    """The table's (exit of the family showing ``shown``, exit of the run)."""
+    rank, worst = THRESHOLD[threshold], max((WORD_RANK[w] for w in shown), default=-1)
+    return (0 if rank is None else int(worst >= rank)), (0 if rank is None else int(worst >= rank or silent))
+
+
+def test_the_exit_of_every_threshold_against_every_combination_of_shown_words():
+    wrong = []
+    for threshold, shown, silent in _shown_combinations():
         findings = [_finding(f"keep-{n}", w) for n, w in enumerate(shown)] + [_finding("hide", "ERROR")]
         families = [FamilyResult("f", "quality", "FAILED", 1, findings)]
         if silent:  # a family that failed with nothing to show
             families.append(FamilyResult("s", "quality", "FAILED", 1, []))
         result = CheckResult(families, "FAILED", 1)
         gated = gating.apply(result, gating.Gate(fail_on=threshold, ignore=["hide"]))
-        rank, worst = THRESHOLD[threshold], max((WORD_RANK[w] for w in shown), default=-1)
-        family_exit = 0 if rank is None else int(worst >= rank)
-        run_exit = 0 if rank is None else int(worst >= rank or silent)
-        if (gated.families[0].shown_exit, gated.exit_code) != (family_exit, run_exit):
+        if (gated.families[0].shown_exit, gated.exit_code) != _gate_exits(threshold, shown, silent):
             wrong.append((threshold, shown, silent, gated.families[0].shown_exit, gated.exit_code))
+    assert wrong == []
+
+
+def test_the_gate_decision_is_the_rules_alone():
+    """rules/check/shown.dl decides, over nothing but the families, the words left and the
+    threshold (gating.apply only looks its answer up): its gate_shown_exit and gate_exit
+    are the table's, and a merge review Git could not answer fails as a silent family does."""
+    from analyzer.query.program import shipped_program
+
+    program, wrong = shipped_program("check/shown.dl"), []
+    for threshold, shown, silent in _shown_combinations():
+        for quiet in (("quality", "FAILED"), ("merge", "UNAVAILABLE")):
+            facts = {"gate_family": [(0, "quality", "FAILED", 1)] + ([(1, *quiet, 1)] if silent else []),
+                     "gate_hid": [(0,)], "gate_shown": [(0, w) for w in shown], "gate_threshold": [(threshold,)]}
+            db = program.evaluate(facts)
+            family_exit, run_exit = _gate_exits(threshold, shown, silent)
+            if (dict(db.relation("gate_shown_exit"))[0], db.relation("gate_exit")) != (family_exit, [(run_exit,)]):
+                wrong.append((threshold, shown, quiet if silent else None, db.relation("gate_shown_exit"),
+                              db.relation("gate_exit")))
     assert wrong == []
 
 

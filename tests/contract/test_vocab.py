@@ -32,8 +32,8 @@ def vocabularies() -> Dict[str, FrozenSet[str]]:
     from analyzer.core.resources import data_file
     from analyzer.engine.cache import load_engine
 
-    # the program's facts: the tables it derives from them (rules/check/overall.dl) are not
-    # vocabularies of their own
+    # the program's facts: the relations it derives from them (rules/entries/fields.dl's
+    # known_field, ...) are not vocabularies of their own
     written = load_engine(data_file("rules", "vocab/vocab.dl")).facts
     rows = {rel: vocab.facts(rel) for rel in vocab._program() if rel in written}
     # a vocabulary is a set of words, with or without their rank; a relation whose second
@@ -138,7 +138,7 @@ def test_the_accessor_reads_the_rules():
 
 
 def test_the_stored_vocabulary_is_keyed_by_the_engine_too(tmp_path, monkeypatch):
-    """The store holds tables the engine evaluated (rules/check/overall.dl's): an engine
+    """The store holds relations the engine evaluated (rules/entries/fields.dl's): an engine
     change with the rules unchanged must not be answered from the old entry."""
     import analyzer.engine.cache as program_cache
     import analyzer.engine.shipped as shipped
@@ -181,8 +181,8 @@ def test_a_relation_the_program_does_not_declare_is_an_error(fresh_vocab, monkey
 
     facts_only = load_engine(data_file("rules", "vocab/vocab.dl")).facts
     monkeypatch.setattr(shipped, "load_shipped_facts", lambda entry: facts_only if wheel else None)
-    assert vocab.facts("status_rank") and vocab.table("gate_word_fails")  # a vocabulary and a table
-    for name in ("status_rnak", "gate_word_fail", ""):
+    assert vocab.facts("status_rank") and vocab.table("known_field")  # a vocabulary and a derived table
+    for name in ("status_rnak", "known_fields", ""):
         with pytest.raises(vocab.UnknownVocabulary, match="neither a vocabulary nor a decision table") as raised:
             vocab.facts(name)
         assert raised.value.relation == name
