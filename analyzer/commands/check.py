@@ -107,7 +107,8 @@ def run(args: argparse.Namespace) -> int:
     writing each ``--output`` file from the same result."""
     from pathlib import Path
 
-    from analyzer.query.check_request import CheckRequest
+    # run_check imports the evaluation only when the result cache has no answer
+    from analyzer.query.check_request import CheckRequest, run_check
     from analyzer.project.root import resolve_root
 
     args.project_root = resolve_root(args.project_root, args.memory_dir).path
@@ -154,7 +155,7 @@ def run(args: argparse.Namespace) -> int:
     # relations: they are evaluated with the families, in the same evaluation
     report = wants_report([args.format] + [parse_output(spec, args.format)[0] for spec in args.output])
     families = families_of(args) + (["report"] if report else [])
-    result = _result(CheckRequest(families, Path(args.project_root), args.memory_dir, not args.no_cache,
+    result = run_check(CheckRequest(families, Path(args.project_root), args.memory_dir, not args.no_cache,
                                   options, packs, args.with_proofs, max_file_bytes=args.max_file_bytes))
     if result.failure is not None:
         # §9: a missing memory dir is the check's outcome (stdout, exit 1); unusable input
@@ -184,20 +185,6 @@ def run(args: argparse.Namespace) -> int:
     if status:
         return status
     return result.exit_code if result.exit_code in (0, 1, 2) else exitcodes.INTERNAL
-
-
-def _result(request):
-    """The check's result: from the result cache when it holds the answer, which imports
-    neither the project loader's extractors nor the engine (analyzer/query/check_request.py),
-    else evaluated (analyzer/query/check.py)."""
-    from analyzer.query.check_request import lookup
-
-    request, key, result = lookup(request)
-    if result is None:
-        from analyzer.query.check import run_opened
-
-        result = run_opened(request, key)
-    return result
 
 
 def add_pack_arguments(parser: argparse.ArgumentParser) -> None:

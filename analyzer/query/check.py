@@ -22,9 +22,11 @@ from analyzer.query.program import extracted, shipped_program
 from analyzer.query.agents import run_agents_check
 from analyzer.query.check_legacy import aborted, add_scans
 from analyzer.query import check_cache, scans
-# the request, opened and looked up in the result cache, is check_request's (all a cache hit imports);
-# its names are this module's too (fleet, packtest and report run checks through here)
-from analyzer.query.check_request import CheckRequest, agents_only, lookup, open_request, result_cache_key
+# the request, opened and looked up in the result cache, and run_check, which runs it through here on a
+# miss, are check_request's (all a cache hit imports); their names are this module's too (the fleet and
+# packtest run checks through here)
+from analyzer.query.check_request import (CheckRequest, agents_only, lookup, open_request, result_cache_key,
+                                          run_check)
 from analyzer.project.loader import load_project
 
 #: Families that read files outside the memory dir (agent instruction files, the local
@@ -35,12 +37,6 @@ SCANNING = ("security", "privacy", "hidden-text")
 def check_program(use_cache: bool = True):
     """The engine for rules/check/check.dl (compiled once per process and cached on disk)."""
     return shipped_program("check/check.dl", use_cache)
-
-
-def run_check(request: CheckRequest) -> CheckResult:
-    """Run the requested families; an unusable project is an error result, never a crash."""
-    request, key, done = lookup(request)
-    return done if done is not None else run_opened(request, key)
 
 
 def run_opened(request: CheckRequest, key: Optional[str]) -> CheckResult:

@@ -4,7 +4,7 @@ result cache (analyzer/query/check_cache.py).
 
 A check answered from that cache needs this module and the cache, nothing more: loading the
 project and evaluating the rules (analyzer/query/check.py, which imports the families, the
-extractors and the engine) is imported only when the cache has no answer. The key's inputs
+extractors and the engine) is imported only when the cache has no answer (:func:`run_check`). The key's inputs
 outside the memory dir are digested here too: those of plain `check` (:func:`outside_inputs`)
 and of the agents family (analyzer/query/agent_facts.py).
 """
@@ -72,6 +72,19 @@ def lookup(request: CheckRequest) -> Tuple[CheckRequest, Optional[str], Optional
         return request, None, early
     key = result_cache_key(request)
     return request, key, check_cache.load(key, str(request.project_root)) if key else None
+
+
+def run_check(request: CheckRequest) -> CheckResult:
+    """Run the requested families; an unusable project is an error result, never a crash.
+    A result :func:`lookup` knows (the cache's answer, a memory dir error) imports nothing
+    more: the evaluation (analyzer/query/check.py ``run_opened``, with the families, the
+    extractors and the engine) is imported only when the check has to run."""
+    request, key, done = lookup(request)
+    if done is not None:
+        return done
+    from analyzer.query.check import run_opened
+
+    return run_opened(request, key)
 
 
 def result_cache_key(request: CheckRequest) -> Optional[str]:

@@ -18,6 +18,8 @@ from typing import Dict, List, Optional, Tuple
 from analyzer.contract.check_model import CheckResult
 from analyzer.project import vocab
 from analyzer.query.agents import tool_reports
+# a report answered from the result cache imports no evaluation (run_check imports it on a miss)
+from analyzer.query.check_request import ORDER, CheckRequest, run_check
 from analyzer.history.repofiles import repo_prefix
 
 
@@ -72,9 +74,6 @@ class Report:
 def run_report(project_root: Path, memory_dir: str = "docs/memory", use_cache: bool = True,
                max_file_bytes: Optional[int] = None) -> Report:
     """Check every family and select the report's relations, in one evaluation."""
-    from analyzer.query.check import CheckRequest, run_check
-    from analyzer.query.check_families import ORDER
-
     return report_of(run_check(CheckRequest([*ORDER, "report"], project_root, memory_dir, use_cache,
                                             max_file_bytes=max_file_bytes)))
 

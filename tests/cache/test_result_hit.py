@@ -1,6 +1,6 @@
 """A check answered from its result cache does only what the answer needs: it imports no
 evaluation (analyzer/query/check.py, with the families, extractors and rules: a hit needs
-analyzer/query/check_request.py alone), building the
+analyzer/query/check_request.py alone; `report` too), building the
 parser loads no vocabulary program (``--fail-on`` and ``--autonomy`` read their choices when
 given: analyzer/project/vocab.py ``Choices``) and the secret scanner compiles no pattern
 (analyzer/project/extract/secrets.py compiles on first use). Both cost a warm ``check --all``
@@ -39,8 +39,8 @@ print('evaluation imported' if 'analyzer.query.check' in sys.modules else 'no ev
 """
 
 
-def _probe(xdg: Path, *args: str) -> str:
-    done = subprocess.run([sys.executable, "-c", PROBE, "check", "--all", "--project-root", str(EXAMPLE), *args],
+def _probe(xdg: Path, *args: str, command=("check", "--all")) -> str:
+    done = subprocess.run([sys.executable, "-c", PROBE, *command, "--project-root", str(EXAMPLE), *args],
                           env=dict(os.environ, XDG_CACHE_HOME=str(xdg), PYTHONPATH=str(REPO)),
                           capture_output=True, text=True, cwd=REPO, timeout=300)
     assert done.stdout, done.stderr
@@ -57,3 +57,12 @@ def test_a_result_cache_hit_loads_no_vocabulary_and_compiles_no_pattern(tmp_path
     assert _probe(xdg, "--fail-on", "never") == "hit 0 vocabulary loaded no patterns no evaluation"
     # the JSON document reads the statuses (its shape), not the rules: still no evaluation
     assert _probe(xdg, "--format", "json") == f"hit {rc} vocabulary loaded no patterns no evaluation"
+
+
+def test_a_report_answered_from_the_result_cache_imports_no_evaluation(tmp_path):
+    """`analyze report` runs its check through analyzer/query/check_request.py ``run_check``
+    as `check` does: a result cache hit imports no evaluation either."""
+    xdg = tmp_path / "xdg"
+    first = _probe(xdg, command=("report",))
+    assert first.startswith("miss ") and first.endswith("evaluation imported"), first
+    assert _probe(xdg, command=("report",)).endswith(" no evaluation")
