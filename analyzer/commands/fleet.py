@@ -1,7 +1,8 @@
 """``analyze fleet check|report|query|export``: many repositories, the rules evaluated once in
 SQL on DuckDB or Apache Spark (``--engine spark``); docs/fleet.md.
 
-Exit status: ``check`` the worst of the repositories' ``check --all`` exits (0, 1, 2);
+Exit status: ``check`` the worst of the repositories' ``check --all`` exits (:func:`worst_exit`:
+2 beats 1 beats 0, an unknown code counts as 2);
 ``report``, ``query`` and ``export`` 0; any command 2 for an unusable source, a missing
 optional extra (MA-FLEET-EXTRA) or a rule the SQL back end cannot run (DL940, DL941).
 """
@@ -113,7 +114,17 @@ def _check(args, paths) -> int:
             print(f"{path}: {result.status} (exit {result.exit_code}, {found} finding{'s' * (found != 1)})")
             if result.failure is not None:  # why that check stopped, as `analyze check` there says it
                 print(f"  {result.failure.message}")
-    return max((r.exit_code if r.exit_code in (0, 1, 2) else 2 for _, r in results), default=0)
+    return worst_exit(r.exit_code for _, r in results)
+
+
+def worst_exit(codes) -> int:
+    """The fleet's exit status from its repositories' exit statuses: the worst, where 2
+    (invalid input) beats 1 (a failed check) beats 0, and any other code (3, the tool's own
+    failure, or one it never gives) counts as 2: fail closed, a repository whose result cannot
+    be trusted never passes the fleet. 0 for no repository. The exit ``fleet check`` returns
+    and the status its JSON document names (:func:`_status`) are both this one."""
+    known = (exitcodes.OK, exitcodes.FAILED, exitcodes.INVALID)
+    return max((code if code in known else exitcodes.INVALID for code in codes), default=exitcodes.OK)
 
 
 def _emit_documents(status: str, documents) -> int:
@@ -151,8 +162,9 @@ def _results(args, paths):
 
 
 def _status(results) -> str:
-    worst = max((r.exit_code for _, r in results), default=0)
-    return {0: "CLEAN", 1: "FINDINGS"}.get(worst, "FAILED")
+    """The ``fleet.result`` status of ``(path, result)`` pairs: that of their :func:`worst_exit`."""
+    return {exitcodes.OK: "CLEAN", exitcodes.FAILED: "FINDINGS",
+            exitcodes.INVALID: "FAILED"}[worst_exit(r.exit_code for _, r in results)]
 
 
 def _write_sarif(directory: str, logs) -> None:

@@ -10,7 +10,8 @@ FLEET_SHAPES = (
           Obj({"repositories": list_of(Obj({"path": "str", "result": "any"}))}),
           "one entry per repository, in fleet order: `result` is the document `analyze check --all --format json` "
           "prints in that repository (check.result, or check.error when that check stops); status CLEAN when "
-          "every repository exits 0, FINDINGS when the worst exits 1, FAILED when one exits 2."),
+          "every repository exits 0, FINDINGS when the worst exits 1, FAILED when one exits 2 (or with any "
+          "other code, which counts as 2), as the command's exit status."),
     Shape("report", 1, "fleet report --format json", True, ("OK",), (0,),
           Obj({"repositories": list_of(Obj({"path": "str", "status": "str", "exit_code": "int", "findings": "int",
                                             "error": "str|null"})),
