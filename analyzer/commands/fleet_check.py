@@ -274,18 +274,13 @@ class KeptFacts:
         # result locates something there: marshal writes and reads plain tuples faster than
         # pickle (0.24 against 0.6 ms for a 1,000-entry repository), and bytes pickle as a copy
         self._packed = {rel: marshal.dumps(facts.places_of(rel)) for rel in LOCATED}
-        self._places: Dict[str, dict] = {}  # the relations read back so far (never pickled)
         self._sets = {rel: set(rows) for rel, rows in facts.relation_sets(KEPT_SETS).items()}
 
-    def __getstate__(self):
-        return {"_packed": self._packed, "_places": {}, "_sets": self._sets}
-
     def spans_of(self, relation: str):
-        """The span of every fact of ``relation`` (one of :data:`LOCATED`)."""
-        places = self._places.get(relation)
-        if places is None:
-            places = self._places[relation] = marshal.loads(self._packed[relation])
-        return {fact: Span(*place) for fact, place in places.items()}
+        """The span of every fact of ``relation`` (one of :data:`LOCATED`), read back from its
+        bytes on each call: check_families.Locator, the one caller, indexes each relation once
+        (all but manifest_error, a few facts, read again for each manifest error it locates)."""
+        return {fact: Span(*place) for fact, place in marshal.loads(self._packed[relation]).items()}
 
     def relation_sets(self, names=None):
         """The kept relations' sets (of :data:`KEPT_SETS`)."""
