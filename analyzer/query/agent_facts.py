@@ -60,10 +60,9 @@ def config_settings(loaded) -> List[tuple]:
     return rows
 
 
-def inputs_digest(request, memory_dir: str) -> bytes:
-    """A digest of every agent fact a check would evaluate (the instruction files' contents,
-    the repository listing, the configuration's agents and agents-exclude, whether the
-    manifest exists), for the check result cache's key."""
-    facts = gather(str(request.project_root), memory_dir, listed=request.repo_files)
+def inputs_digest(facts: Dict[str, list]) -> bytes:
+    """A digest of every agent fact a check evaluates (:func:`gather`'s: the instruction
+    files' contents, the repository listing, the configuration's agents and agents-exclude,
+    whether the manifest exists), for the check result cache's key."""
     text = json.dumps({rel: sorted(rows) for rel, rows in sorted(facts.items())}, ensure_ascii=True)
     return hashlib.sha256(text.encode("utf-8")).digest()

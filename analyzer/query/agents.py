@@ -157,7 +157,12 @@ def read_tools(root: str, tools: Sequence[str], paths: Sequence[str], cwd: str =
 
 def family_facts(request, project) -> Dict[str, list]:
     """The agent facts of the project's repository for `check --agents` (with the
-    configuration's `agents` and `agents-exclude`, which the check command has validated)."""
+    configuration's `agents` and `agents-exclude`, which the check command has validated):
+    those open_request gathered (taken from the request, which keeps none after), else
+    gathered now."""
+    facts, request.agent_facts = request.agent_facts, None
+    if facts is not None:
+        return facts
     return gather(str(request.project_root), project.memory_dir, (), "", listed=request.repo_files)
 
 

@@ -24,7 +24,7 @@ from analyzer.history.repofiles import list_files
 from analyzer.project import files
 from analyzer.project.extract.overlay import state_root
 from analyzer.query import check_cache
-from analyzer.query.agent_facts import inputs_digest
+from analyzer.query.agent_facts import gather, inputs_digest
 
 #: The families of ``check --all``, in block order (analyzer/query/check_families.py defines them).
 ORDER: Tuple[str, ...] = ("routing", "reachability", "freshness", "conflicts", "legacy", "security", "privacy", "hidden-text",
@@ -51,6 +51,11 @@ class CheckRequest:
     # the repository's files for the report family, (paths, source, complete) as
     # analyzer.history.repofiles.list_files gives them; listed once by open_request, before its cache key
     repo_files: Optional[tuple] = None
+    # the agent facts (analyzer/query/agent_facts.py ``gather``) when the agents family runs:
+    # gathered once by open_request, for the cache key and for the family, which takes them
+    # (analyzer/query/agents.py ``family_facts``: None after, so a request kept past its
+    # evaluation, as the fleet keeps it, holds none)
+    agent_facts: Optional[dict] = None
 
 
 def agents_only(request: CheckRequest) -> bool:
@@ -102,7 +107,8 @@ def result_cache_key(request: CheckRequest) -> Optional[str]:
     if "legacy" in request.families:
         outside = outside_inputs(root, memory_dir)
     if "agents" in request.families:  # agent instruction files lie outside the memory dir too
-        outside += inputs_digest(request, memory_dir)
+        outside += inputs_digest(request.agent_facts if request.agent_facts is not None
+                                 else gather(root, memory_dir, listed=request.repo_files))
     flags = [f"+{flag}" for flag in ("security", "privacy") if request.options.get(flag)]
     return check_cache.result_key(root, memory_dir, list(request.families) + flags,
                                   request.packs.key() if request.packs else b"", request.max_file_bytes,
@@ -110,9 +116,10 @@ def result_cache_key(request: CheckRequest) -> Optional[str]:
 
 
 def open_request(request: CheckRequest):
-    """``(request, early)``: the request with its memory dir normalized (and the repository's
-    files listed when the report family runs), and the error result of a missing or unusable
-    memory dir (None when the check can go on)."""
+    """``(request, early)``: the request with its memory dir normalized (the repository's
+    files listed when the report family runs, the agent facts gathered when the agents family
+    does), and the error result of a missing or unusable memory dir (None when the check can
+    go on)."""
     root = str(request.project_root)
     memory_dir = files.memory_dir_name(request.memory_dir)
     request = replace(request, memory_dir=memory_dir)
@@ -127,6 +134,9 @@ def open_request(request: CheckRequest):
         # the report depends on the repository's file list (its glob column): listed once,
         # here, for the facts and for the result cache's key
         request = replace(request, repo_files=list_files(root))
+    if "agents" in request.families and request.agent_facts is None:
+        # the agents' instruction files are listed and read once, here, for the key and the family
+        request = replace(request, agent_facts=gather(root, memory_dir, listed=request.repo_files))
     return request, None
 
 
