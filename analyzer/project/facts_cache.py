@@ -1,6 +1,9 @@
-"""The facts cache: one ``marshal``-ed :meth:`Sink.to_plain` per extracted memory file (facts
-grouped by relation, positions as machine-integer arrays), an entry of the verified store
-(analyzer/core/cache.py, area ``facts``).
+"""The facts cache: ``marshal``-ed :meth:`Sink.to_plain` forms of extracted memory files (facts
+grouped by relation, positions as machine-integer arrays), entries of the verified store
+(analyzer/core/cache.py, area ``facts``): one per file (the manifest, the files a prefetch
+helper extracts), or one per project's files (:class:`ProjectFiles`), or one per
+bundle of given texts (:class:`Bundle`, :class:`ProjectFiles`). Inside an entry of several files each file is still
+found by its own :func:`key`.
 
 :func:`key` hashes everything extraction depends on: the entry format and byte order, file
 kind, module path, entry schema, the extractor's code and grammars (with the Python version:
@@ -94,6 +97,39 @@ def bundle_key(path_keys) -> str:
     for path, digest in sorted(path_keys):
         h.update(f"{path}\0{digest}\0".encode("utf-8", "surrogatepass"))
     return h.hexdigest()
+
+
+class ProjectFiles:
+    """The extractions of a project's files as read from disk (:func:`analyzer.project.loader.load_project`,
+    the manifest aside), kept in one entry: a cold load wrote one entry per memory file, and
+    creating ~28 entry files cost a 1,000-entry repository more than marshalling them
+    (docs/performance.md, "Fleet workers"). The entry's key is the :func:`bundle_key` of
+    the files' paths and facts keys, so a copy of the project elsewhere (a worktree) finds
+    it; a small second entry, by where the project is (its real path and memory dir),
+    names the last one written there, so that after an edit the unchanged files are taken
+    from it. Which facts a file gets is decided by its own :func:`key` inside the entry,
+    never by the entry's key, as in a :class:`Bundle`."""
+
+    def __init__(self, root: str, memory_dir: str, path_keys) -> None:
+        self.key = bundle_key(path_keys)
+        where = f"project-files-1\0{extractor_version()}\0{os.path.realpath(root)}\0{memory_dir}"
+        self.where = hashlib.sha256(where.encode("utf-8", "surrogatepass")).hexdigest()
+        # the entry the project's place names (a copy found by its files names none yet)
+        self.named = FACTS.get_marshal(self.where, lambda value: isinstance(value, str))
+        found = load_bundle(self.key)
+        self.whole = found is not None  # the entry of exactly these files
+        if found is None and self.named:
+            found = load_bundle(self.named)
+        #: facts key -> extraction, of the entry found (taken out as the files are loaded)
+        self.held: Dict[str, Sink] = found or {}
+
+    def keep(self, extracted: Optional[Dict[str, Sink]]) -> None:
+        """Write the entry of these files (``extracted``: facts key -> extraction; None: it is
+        stored as it is), and name it at the project's place."""
+        if extracted is not None:
+            store_bundle(self.key, extracted)
+        if self.named != self.key:
+            FACTS.put(self.where, marshal.dumps(self.key))
 
 
 def load_bundle(digest: str) -> Optional[Dict[str, Sink]]:
