@@ -201,7 +201,6 @@ def _expressions() -> dict:
     _ID_DATE = re.compile(rb"s00000000(?=s(?:0{8}|0{1,7}w|[wo]))(?<=[wo]s00000000)")
     # exactly 8 digits first and last in their run (the date before them blanked, or a letter)
     _ID_TAIL = re.compile(rb"s00000000(?!s*0)(?<=[wo]s00000000)")
-    _TEN_DIGITS = re.compile(rb"0(?:s*0){9}")
     return dict(locals())
 
 
@@ -223,7 +222,7 @@ def _may_hold_phone(text: str, data: Optional[bytes] = None) -> bool:
     A match is ten to fifteen digits joined by separators or ``+`` only, made of whole
     groups of adjacent digits (it cannot start or end between two digits, which are word
     characters), so the text's classes (:data:`_PHONE_CLASSES`) must hold ten ``0`` with
-    only ``s`` between them. Before that test, the digits of the protocol's IDs are turned
+    only ``s`` between them (ten adjacent ``0`` once the ``s`` are deleted). Before that test, the digits of the protocol's IDs are turned
     into ``w``: a date of exactly 8 digits that begins its run (a letter or other
     character, then one separator, before it) is in no match when the run goes on with 8
     or more digits (16 or more), with 1 to 7 followed by a letter (a match cannot end
@@ -236,7 +235,8 @@ def _may_hold_phone(text: str, data: Optional[bytes] = None) -> bool:
         return True
     classes = data.translate(_PHONE_CLASSES)
     blank = b"s" + b"w" * 8
-    return _TEN_DIGITS.search(_ID_TAIL.sub(blank, _ID_DATE.sub(blank, classes))) is not None
+    # ten digits with separators only between them: ten adjacent once the separators are deleted
+    return b"0" * 10 in _ID_TAIL.sub(blank, _ID_DATE.sub(blank, classes)).translate(None, b"s")
 
 
 def _searches(words) -> Tuple["re.Pattern[str]", ...]:
