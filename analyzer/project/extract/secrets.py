@@ -222,8 +222,8 @@ def _may_hold_phone(text: str, data: Optional[bytes] = None) -> bool:
     A match is ten to fifteen digits joined by separators or ``+`` only, made of whole
     groups of adjacent digits (it cannot start or end between two digits, which are word
     characters), so the text's classes (:data:`_PHONE_CLASSES`) must hold ten ``0`` with
-    only ``s`` between them (ten adjacent ``0`` once the ``s`` are deleted). Before that test, the digits of the protocol's IDs are turned
-    into ``w``: a date of exactly 8 digits that begins its run (a letter or other
+    only ``s`` between them (ten adjacent ``0`` once the ``s`` are deleted). Before that
+    test, the digits of the protocol's IDs are turned into ``w``: a date of exactly 8 digits that begins its run (a letter or other
     character, then one separator, before it) is in no match when the run goes on with 8
     or more digits (16 or more), with 1 to 7 followed by a letter (a match cannot end
     before a word character) or with no digit (8 alone); and exactly 8 digits that both
