@@ -21,7 +21,7 @@ from functools import lru_cache
 from typing import Collection, Dict, Optional
 
 from analyzer.core import digest_memo
-from analyzer.core.cache import Area
+from analyzer.core.cache import MAX_ENTRY_BYTES, Area
 from analyzer.core.fingerprint import matching, read
 from analyzer.core.resources import data_dir
 from analyzer.project.extract import sink
@@ -125,9 +125,14 @@ class ProjectFiles:
 
     def keep(self, extracted: Optional[Dict[str, Sink]]) -> None:
         """Write the entry of these files (``extracted``: facts key -> extraction; None: it is
-        stored as it is), and name it at the project's place."""
-        if extracted is not None:
-            store_bundle(self.key, extracted)
+        stored as it is), and name it at the project's place. Facts too large for one entry
+        (:data:`~analyzer.core.cache.MAX_ENTRY_BYTES`, which is never read) are stored one
+        entry per file, as before, each unless it is there."""
+        if extracted is not None and not store_bundle(self.key, extracted):
+            for digest, found in extracted.items():
+                if not FACTS.has(digest):
+                    store(digest, found)
+            return
         if self.named != self.key:
             FACTS.put(self.where, marshal.dumps(self.key))
 
@@ -149,11 +154,12 @@ def load_bundle(digest: str) -> Optional[Dict[str, Sink]]:
     return found
 
 
-def store_bundle(digest: str, extracted: Dict[str, Sink], relations: Optional[Collection[str]] = None) -> None:
+def store_bundle(digest: str, extracted: Dict[str, Sink], relations: Optional[Collection[str]] = None) -> bool:
     """Write the extractions of several files (facts key -> sink) as one entry: a history
     reading extracts 20,000 small snippet files, and one entry file each cost more to
     create than to extract (a bundle per snippet revision). ``relations``: only these
-    relations' facts are kept (the entry is then for a reader that asks for no other)."""
+    relations' facts are kept (the entry is then for a reader that asks for no other).
+    False when the entry was not written (too large to be read back, or the cache unwritable)."""
     plain = {key: sink.to_plain() for key, sink in extracted.items()}
     if relations is not None:
         wanted = set(relations)
@@ -162,8 +168,8 @@ def store_bundle(digest: str, extracted: Dict[str, Sink], relations: Optional[Co
     try:
         payload = marshal.dumps(plain)
     except ValueError:  # a value marshal cannot write (never expected)
-        return
-    FACTS.put(digest, payload)
+        return False
+    return len(payload) < MAX_ENTRY_BYTES - 4096 and FACTS.put(digest, payload)
 
 
 class Bundle:

@@ -123,3 +123,17 @@ def test_a_copy_elsewhere_finds_the_entry_and_then_its_own(project, tmp_path, ex
 def test_no_cache_reads_and_writes_no_entry(project, extracted):
     load_project(project, use_cache=False)
     assert _entries() == []
+
+
+def test_facts_too_large_for_one_entry_are_kept_one_entry_per_file(project, extracted, monkeypatch):
+    """An entry over the size the cache reads back would be discarded on every load: the
+    files are then stored one entry per file, as before, and found there."""
+    monkeypatch.setattr(facts_cache, "MAX_ENTRY_BYTES", 10_000)
+    load_project(project)
+    modules = len(extracted)
+    entries = _entries()
+    assert len(entries) == modules + 1  # each file's, and the manifest's
+    fresh = load_project(project, use_cache=False)
+    extracted.clear()
+    assert _same(load_project(project), fresh)
+    assert extracted == [] and _entries() == entries
