@@ -344,10 +344,11 @@ def scan_line(line: str) -> List[str]:
     return found
 
 
-def scan_text(text: str) -> Iterator[Tuple[int, str, str]]:
+def scan_text(text: str, data: Optional[bytes] = None) -> Iterator[Tuple[int, str, str]]:
     """``(line, kind, preview)`` of every match of a file's text, in scan order (line, then
     table order); lines are Python ``splitlines`` lines (§3), numbered from 1, raw (fenced,
-    commented and indented lines count). An unscanned line's preview names its length only."""
+    commented and indented lines count). An unscanned line's preview names its length only.
+    ``data``: the text as UTF-8 (with surrogates), when the caller has it."""
     from bisect import bisect_right
     from itertools import accumulate
 
@@ -355,7 +356,7 @@ def scan_text(text: str) -> Iterator[Tuple[int, str, str]]:
     if not text:
         return
     candidates: dict = {}  # 0-based line -> kinds whose literal it holds
-    data = text.encode("utf-8", "surrogatepass")
+    data = text.encode("utf-8", "surrogatepass") if data is None else data
     special = any(c in text for c in _SPECIAL_FOLDS)  # then the folded kinds' words are matched with re.I
     lowered = data_lowered = None  # made when needed
     hits = []  # (offset, kind)
