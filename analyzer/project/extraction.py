@@ -100,15 +100,26 @@ def extract_files(loader, jobs: List[Job], schema: int, side_task, helper: Optio
     """
     for job in jobs:
         job.key = _key(job, schema)
+    # a project read from disk keeps its files' extractions in one entry (facts_cache.ProjectFiles):
+    # ``held`` are those stored there, each found by its own key; a file it lacks is looked up
+    # in its own entry (a prefetch helper's, or one written before), then extracted
+    entry = held = None
+    if loader.use_cache and loader.texts is None and jobs:
+        entry = facts_cache.ProjectFiles(loader.root, loader.memory_dir,
+                                         ((loader.rel(job.module), job.key) for job in jobs))
+        held = entry.held
+    in_entry = entry is not None and entry.whole and all(job.key in held for job in jobs)
     # below prefetch's size floor no helper would start: asking the cache about every file
     # first would only double the lookups (2,002 snippet revisions of a readiness window)
     if (helper is None and loader.use_cache and sum(len(job.text) for job in jobs) >= prefetch.MIN_BYTES
             and _cache_usable()):
-        missing = [job for job in jobs if not facts_cache.has(job.key)]
+        missing = [job for job in jobs if not (held and job.key in held) and not facts_cache.has(job.key)]
         if missing:
             prepare({job.kind for job in missing})
             stored = _Stored(loader)
             helper = prefetch.start(missing, stored, side_task, schema, flush=stored.flush)
+    if helper is not None:  # the helper hands its files over in entries of their own: so do the parent's
+        entry = None
     done: Dict[str, Sink] = {}
     bundle = None  # one facts-cache entry for all files (load_texts(bundled=True), no helper)
     shared = loader.bundled if isinstance(loader.bundled, facts_cache.Bundle) else None  # one for several loads
@@ -126,7 +137,7 @@ def extract_files(loader, jobs: List[Job], schema: int, side_task, helper: Optio
             whole = len(bundled) == len(jobs) and all(job.key in bundled for job in jobs)
 
     def merge(job: Job) -> None:
-        sink = done[job.module] = _sink(loader, job, schema, bundled)
+        sink = done[job.module] = _sink(loader, job, schema, bundled, held=held)
         loader.merge(sink, job.text)
 
     later: List[tuple] = []  # (key, sink) of files extracted here, stored once judged
@@ -136,7 +147,7 @@ def extract_files(loader, jobs: List[Job], schema: int, side_task, helper: Optio
             helper.send_schema(schema)
             with judge.batched():  # one evaluation of the per-entry rules for the parent's share
                 for job in helper.claim():  # the parent's share, with the helper's files as they come
-                    mine.append((job, _sink(loader, job, schema, bundled, later)))
+                    mine.append((job, _sink(loader, job, schema, bundled, later, held)))
                     for finished in helper.finished(block=False):
                         merge(finished)
             for finished in helper.finished(block=True):
@@ -148,16 +159,23 @@ def extract_files(loader, jobs: List[Job], schema: int, side_task, helper: Optio
     # judged_together(): this load is then completed after it)
     together = deferring() and helper is None
     with nullcontext() if together else judge.batched():
-        mine.extend((job, _sink(loader, job, schema, bundled, later)) for job in rest)
-    when_judged(partial(_merge_judged, loader, jobs, done, mine, later, shared, bundled, bundle, whole))
+        mine.extend((job, _sink(loader, job, schema, bundled, later, held)) for job in rest)
+    when_judged(partial(_merge_judged, loader, jobs, done, mine, later, shared, bundled, bundle, whole, entry,
+                        in_entry))
 
 
 def _merge_judged(loader, jobs: List[Job], done: Dict[str, Sink], mine: List[tuple], later: List[tuple],
-                  shared, bundled, bundle, whole: bool) -> None:
+                  shared, bundled, bundle, whole: bool, entry: Optional[facts_cache.ProjectFiles] = None,
+                  in_entry: bool = False) -> None:
     """Store and merge the files extracted here, once their entries are judged, and record
-    the load's extractions (``whole``: the bundle they came from held every one)."""
-    for key, sink in later:
-        facts_cache.store(key, sink)
+    the load's extractions (``whole``: the bundle they came from held every one). ``entry``:
+    the project's entry, written with every file's extraction (they are all in ``mine``: no
+    helper ran) unless it gave every one (``in_entry``), instead of an entry per file extracted."""
+    if entry is not None:
+        entry.keep(None if in_entry and not later else {job.key: sink for job, sink in mine})
+    else:
+        for key, sink in later:
+            facts_cache.store(key, sink)
     for job, sink in mine:
         done[job.module] = sink
         loader.merge(sink, job.text)
@@ -216,10 +234,11 @@ def extractor(kind: str, module: str, schema: int, text: str):
 
 
 def _sink(loader, job: Job, schema: int, bundled: Optional[Dict[str, Sink]] = None,
-          later: Optional[List[tuple]] = None) -> Sink:
+          later: Optional[List[tuple]] = None, held: Optional[Dict[str, Sink]] = None) -> Sink:
     # the extractor is looked up only on a miss: a cached file needs none
     return cached_sink(loader, job.module, job.kind, schema, job.text,
-                       lambda sink: extractor(job.kind, job.module, schema, job.text)(sink), job.key, bundled, later)
+                       lambda sink: extractor(job.kind, job.module, schema, job.text)(sink), job.key, bundled, later,
+                       held)
 
 
 class _Stored:
@@ -255,19 +274,24 @@ class _Stored:
 
 
 def cached_sink(loader, module: str, kind: str, schema: int, text: str, extract, key: Optional[str] = None,
-                bundled: Optional[Dict[str, Sink]] = None, later: Optional[List[tuple]] = None) -> Sink:
+                bundled: Optional[Dict[str, Sink]] = None, later: Optional[List[tuple]] = None,
+                held: Optional[Dict[str, Sink]] = None) -> Sink:
     """The extraction of one file: from the facts cache, or by ``extract(sink)`` (then stored).
     ``bundled``: the extractions of a bundle (facts key -> sink) to take it from instead (it
     is taken out); a file missing there is extracted and left to the caller, which stores
     the bundle whole. ``later``: a list the ``(key, sink)`` to store is added to instead (the
-    caller stores it once its entries are judged, analyzer/project/extract/judge.py)."""
+    caller stores it once its entries are judged, analyzer/project/extract/judge.py).
+    ``held``: the extractions of the project's entry (facts key -> sink), taken from first;
+    a file missing there is looked up in its own entry."""
     key = key or facts_cache.key(kind, module, schema, text)
     if bundled is not None:
         # taken, not looked up: a sink is merged into one fact base only (a bundle shared by
         # several loads may be asked for the same file twice; the second one is extracted)
         sink = bundled.pop(key, None)
     else:
-        sink = facts_cache.load(key) if loader.use_cache else None
+        sink = held.pop(key, None) if held else None
+        if sink is None and loader.use_cache:
+            sink = facts_cache.load(key)
     if sink is None or sink.path != loader.rel(module):
         sink = Sink(loader.rel(module))
         extract(sink)

@@ -1,6 +1,9 @@
-"""The facts cache: one ``marshal``-ed :meth:`Sink.to_plain` per extracted memory file (facts
-grouped by relation, positions as machine-integer arrays), an entry of the verified store
-(analyzer/core/cache.py, area ``facts``).
+"""The facts cache: ``marshal``-ed :meth:`Sink.to_plain` forms of extracted memory files (facts
+grouped by relation, positions as machine-integer arrays), entries of the verified store
+(analyzer/core/cache.py, area ``facts``): one per file (the manifest, the files a prefetch
+helper extracts), or one per project's files (:class:`ProjectFiles`), or one per
+bundle of given texts (:class:`Bundle`, :class:`ProjectFiles`). Inside an entry of several files each file is still
+found by its own :func:`key`.
 
 :func:`key` hashes everything extraction depends on: the entry format and byte order, file
 kind, module path, entry schema, the extractor's code and grammars (with the Python version:
@@ -18,7 +21,7 @@ from functools import lru_cache
 from typing import Collection, Dict, Optional
 
 from analyzer.core import digest_memo
-from analyzer.core.cache import Area
+from analyzer.core.cache import MAX_ENTRY_BYTES, Area
 from analyzer.core.fingerprint import matching, read
 from analyzer.core.resources import data_dir
 from analyzer.project.extract import sink
@@ -96,6 +99,44 @@ def bundle_key(path_keys) -> str:
     return h.hexdigest()
 
 
+class ProjectFiles:
+    """The extractions of a project's files as read from disk (:func:`analyzer.project.loader.load_project`,
+    the manifest aside), kept in one entry: a cold load wrote one entry per memory file, and
+    creating ~28 entry files cost a 1,000-entry repository more than marshalling them
+    (docs/performance.md, "Fleet workers"). The entry's key is the :func:`bundle_key` of
+    the files' paths and facts keys, so a copy of the project elsewhere (a worktree) finds
+    it; a small second entry, by where the project is (its real path and memory dir),
+    names the last one written there, so that after an edit the unchanged files are taken
+    from it. Which facts a file gets is decided by its own :func:`key` inside the entry,
+    never by the entry's key, as in a :class:`Bundle`."""
+
+    def __init__(self, root: str, memory_dir: str, path_keys) -> None:
+        self.key = bundle_key(path_keys)
+        where = f"project-files-1\0{extractor_version()}\0{os.path.realpath(root)}\0{memory_dir}"
+        self.where = hashlib.sha256(where.encode("utf-8", "surrogatepass")).hexdigest()
+        # the entry the project's place names (a copy found by its files names none yet)
+        self.named = FACTS.get_marshal(self.where, lambda value: isinstance(value, str))
+        found = load_bundle(self.key)
+        self.whole = found is not None  # the entry of exactly these files
+        if found is None and self.named:
+            found = load_bundle(self.named)
+        #: facts key -> extraction, of the entry found (taken out as the files are loaded)
+        self.held: Dict[str, Sink] = found or {}
+
+    def keep(self, extracted: Optional[Dict[str, Sink]]) -> None:
+        """Write the entry of these files (``extracted``: facts key -> extraction; None: it is
+        stored as it is), and name it at the project's place. Facts too large for one entry
+        (:data:`~analyzer.core.cache.MAX_ENTRY_BYTES`, which is never read) are stored one
+        entry per file, as before, each unless it is there."""
+        if extracted is not None and not store_bundle(self.key, extracted):
+            for digest, found in extracted.items():
+                if not FACTS.has(digest):
+                    store(digest, found)
+            return
+        if self.named != self.key:
+            FACTS.put(self.where, marshal.dumps(self.key))
+
+
 def load_bundle(digest: str) -> Optional[Dict[str, Sink]]:
     """facts key -> extraction of every file of a bundle (:func:`store_bundle`), or None
     (missing, or a bad entry, which is discarded)."""
@@ -113,11 +154,12 @@ def load_bundle(digest: str) -> Optional[Dict[str, Sink]]:
     return found
 
 
-def store_bundle(digest: str, extracted: Dict[str, Sink], relations: Optional[Collection[str]] = None) -> None:
+def store_bundle(digest: str, extracted: Dict[str, Sink], relations: Optional[Collection[str]] = None) -> bool:
     """Write the extractions of several files (facts key -> sink) as one entry: a history
     reading extracts 20,000 small snippet files, and one entry file each cost more to
     create than to extract (a bundle per snippet revision). ``relations``: only these
-    relations' facts are kept (the entry is then for a reader that asks for no other)."""
+    relations' facts are kept (the entry is then for a reader that asks for no other).
+    False when the entry was not written (too large to be read back, or the cache unwritable)."""
     plain = {key: sink.to_plain() for key, sink in extracted.items()}
     if relations is not None:
         wanted = set(relations)
@@ -126,8 +168,8 @@ def store_bundle(digest: str, extracted: Dict[str, Sink], relations: Optional[Co
     try:
         payload = marshal.dumps(plain)
     except ValueError:  # a value marshal cannot write (never expected)
-        return
-    FACTS.put(digest, payload)
+        return False
+    return len(payload) < MAX_ENTRY_BYTES - 4096 and FACTS.put(digest, payload)
 
 
 class Bundle:

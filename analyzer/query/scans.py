@@ -102,12 +102,13 @@ class _Stored:
     def scanned(self, text: str) -> Tuple[list, list]:
         """``(secret matches, hidden runs)`` of one file's text (:func:`secrets.scan_text`,
         :func:`hidden.scan_text`), stored or scanned now."""
+        data = text.encode("utf-8", "surrogatepass")  # digested and scanned: encoded once
         h = hashlib.sha256(self.prefix)
-        h.update(text.encode("utf-8", "surrogatepass"))
+        h.update(data)
         digest = h.hexdigest()
         found = self.found.get(digest)
         if found is None:
-            found = (list(secrets.scan_text(text)), list(hidden.scan_text(text)))
+            found = (list(secrets.scan_text(text, data)), list(hidden.scan_text(text, data)))
             self.changed = True
         self.used[digest] = found
         return found

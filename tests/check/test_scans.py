@@ -272,7 +272,7 @@ def test_an_unchanged_text_is_not_scanned_again(acme, state, monkeypatch):
     first = gather(load_project(acme))
     scanned = []
     real = secrets.scan_text
-    monkeypatch.setattr(secrets, "scan_text", lambda text: scanned.append(text) or real(text))
+    monkeypatch.setattr(secrets, "scan_text", lambda text, data=None: scanned.append(text) or real(text, data))
     assert gather(load_project(acme)) == first and scanned == []
     line = _append(acme, "decisions.md", [f"- aws {AWS}"])
     changed = gather(load_project(acme))

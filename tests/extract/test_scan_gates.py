@@ -43,6 +43,35 @@ def test_edges():
         assert _spans(secrets._PHONE_IN_TEXT, text) == _spans(_VERBATIM, text), text
 
 
+# digits in the shapes of memory files (IDs' dates and hex parts, dates, numbers) and around them
+_ID_PIECES = st.sampled_from(["MC-DEC-", "20261130", "00000015", "0000002c", "2c000000", "1234567", "12345678",
+                              "123456789", "-", " ", "+", "(", ")", ".", "\t", "\n", " \u2014 ", "/", ",", "a", "é",
+                              "_", "١", "\u00a0", "\u2007", "\udc80", "2026-11-30", "\x1f", "\x0b", "\u2028"])
+
+
+@settings(max_examples=3000, deadline=None)
+@given(st.lists(_ID_PIECES | _PIECES, max_size=30).map("".join))
+def test_the_phone_gate_passes_every_text_the_pattern_matches(text):
+    """``_may_hold_phone`` (the classes of a text's bytes, its IDs' digits turned into letters)
+    is False only for a text the pattern does not match."""
+    secrets._compile()
+    if _VERBATIM.search(text):
+        assert secrets._may_hold_phone(text)
+
+
+def test_phone_gate_edges():
+    """Dates joined to fewer than 8 digits and a non-word character after them are numbers the
+    pattern matches; so are the digits before an ID's date; IDs themselves are not candidates."""
+    secrets._compile()
+    for text in ["MC-DEC-20261130-12/", "MC-DEC-20261130-12 ", "MC-DEC-20261130-1234567.", "12-20261130-00000015",
+                 "MC-DEC-20261130-00000015 12", "MC-DEC-20261130-00000015-12", "MC-DEC-20261130+00",
+                 "x 20261130\u00a012", "x 20261130-١٢"]:
+        assert _VERBATIM.search(text) and secrets._may_hold_phone(text), text
+    ids = "".join(f"## MC-DEC-20261130-{n:08x} \u2014 Entry {n}\nSubject: MC-SUBJ-20261130-{n:08x}\n"
+                  f"Date: 2026-11-30\n" for n in range(300))
+    assert not _VERBATIM.search(ids) and not secrets._may_hold_phone(ids)
+
+
 _HIDDEN_PIECES = st.sampled_from(["a", " ", "\n", "\u2014", "é", "\u00ad", "\u200b", "\u200d", "\u202e", "\u2066",
                                   "\ufeff", "\U000e0041", "\U0001f600", "\udc80", "\ud800", "\u0600", "\x7f", "\x00"])
 

@@ -176,16 +176,34 @@ def _facts_entries():
     return sorted((cache.cache_root() / "facts").rglob("*.marshal"))
 
 
+def _old_format(plain):
+    """A sink's plain form rewritten in the previous (row) format."""
+    stored = Sink.from_plain(plain)
+    return (stored.path, list(stored.facts), stored.diagnostics, stored.units, stored.has_title, stored.info)
+
+
+def _current(plain) -> bool:
+    """Whether an entry (one file's sink, or the project's files': facts key -> sink, or the
+    name of that) is in the current format."""
+    if isinstance(plain, str):
+        return True
+    sinks = plain.values() if isinstance(plain, dict) else [plain]
+    return all(Sink.from_plain(value) is not None for value in sinks)
+
+
 def test_an_old_format_entry_under_the_current_key_is_extracted_again(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     fresh = load_project(EXAMPLE, use_cache=False)
-    load_project(EXAMPLE)  # fills the cache
+    load_project(EXAMPLE)  # fills the cache: the manifest's entry, the other files' and that one's name
     entries = _facts_entries()
-    assert entries
-    for path in entries:  # each rewritten in the previous (row) format, with a valid digest
+    assert len(entries) == 3
+    for path in entries:  # each sink rewritten in the previous (row) format, with a valid digest
         key = path.name.split(".")[0]
-        stored = Sink.from_plain(marshal.loads(facts_cache.FACTS.get(key)))
-        old = (stored.path, list(stored.facts), stored.diagnostics, stored.units, stored.has_title, stored.info)
+        plain = marshal.loads(facts_cache.FACTS.get(key))
+        if isinstance(plain, str):  # the name of the files' entry
+            continue
+        old = ({digest: _old_format(value) for digest, value in plain.items()} if isinstance(plain, dict)
+               else _old_format(plain))
         assert facts_cache.FACTS.put(key, marshal.dumps(old))
     monkeypatch.setattr(cache, "_WARNED", {})
     capsys.readouterr()
@@ -195,8 +213,9 @@ def test_an_old_format_entry_under_the_current_key_is_extracted_again(tmp_path, 
     assert again.diagnostics == fresh.diagnostics
     assert "holds data of the wrong shape" in capsys.readouterr().err
     # healed: every entry is in the current format again
-    for path in _facts_entries():
-        assert Sink.from_plain(marshal.loads(facts_cache.FACTS.get(path.name.split(".")[0]))) is not None
+    entries = _facts_entries()
+    assert len(entries) == 3 and all(_current(marshal.loads(facts_cache.FACTS.get(p.name.split(".")[0])))
+                                     for p in entries)
 
 
 def test_the_key_names_the_format(monkeypatch):

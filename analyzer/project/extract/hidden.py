@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Iterator, List, Tuple
+from typing import Iterator, List, Optional, Tuple
 
 _BIDI = set(range(0x202A, 0x202F)) | set(range(0x2066, 0x206A))
 _ZWJ = 0x200D
@@ -95,17 +95,18 @@ def _run(line: str, run: List[int], kind: str) -> Tuple[int, str, int, str]:
     return run[0] + 1, kind, len(run), ", ".join(codes)
 
 
-def scan_text(text: str) -> Iterator[Tuple[int, int, str, int, str]]:
+def scan_text(text: str, data: Optional[bytes] = None) -> Iterator[Tuple[int, int, str, int, str]]:
     """``(line, col, kind, count, codes)`` of every hidden run of a text, in order (lines as
-    Python ``splitlines`` gives them, numbered from 1)."""
-    if not _may_hide(text):
+    Python ``splitlines`` gives them, numbered from 1). ``data``: the text as UTF-8 (with
+    surrogates), when the caller has it."""
+    if not _may_hide(text, data):
         return
     for number, line in enumerate(text.splitlines(), 1):
         for col, kind, count, codes in scan_line(line, number == 1):
             yield number, col, kind, count, codes
 
 
-def _may_hide(text: str) -> bool:
+def _may_hide(text: str, data: Optional[bytes] = None) -> bool:
     """Whether ``text`` holds a character of :data:`_CANDIDATES` (none is ASCII). Only its
     non-ASCII characters are looked at: its UTF-8 bytes less the ASCII ones are still UTF-8
     (no byte of a multi-byte sequence is ASCII), decoded back they are those characters, in
@@ -113,7 +114,8 @@ def _may_hide(text: str) -> bool:
     scan, whose memory files have a non-ASCII dash in every heading (now 0.5 ms)."""
     if text.isascii():
         return False
-    rest = text.encode("utf-8", "surrogatepass").translate(None, _ASCII).decode("utf-8", "surrogatepass")
+    data = text.encode("utf-8", "surrogatepass") if data is None else data
+    rest = data.translate(None, _ASCII).decode("utf-8", "surrogatepass")
     return not _CANDIDATES.isdisjoint(rest)
 
 

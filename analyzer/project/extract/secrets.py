@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Iterator, List, Tuple
+from typing import Iterator, List, Optional, Tuple
 
 #: The kind of a line too long to be matched (see the module docstring).
 UNSCANNED = "unscanned-line"
@@ -163,6 +163,11 @@ def _expressions() -> dict:
     #: the text holds a character whose case folding re.IGNORECASE treats specially
     _FOLDED = {kind: tuple(re.compile(re.escape(word.lower())) for word in words)
                for kind, words in LITERALS.items() if all(folded(kind, word) for word in words)}
+    #: the words of the kinds of _FOLDED in lower case, as UTF-8: looked for in the text's bytes
+    #: with their ASCII letters lowered before the text is lowered (with no special fold in the
+    #: text, only ASCII characters lower to ASCII ones: the same words are found), as most
+    #: texts hold none of them and lowering a text beyond ASCII took ~1.7 ms per 1,000 entries
+    _FOLDED_WORDS = {kind: tuple(word.lower().encode() for word in LITERALS[kind]) for kind in _FOLDED}
 
     # A quick necessary condition: a line on which neither of these finds anything cannot match
     # any pattern (every literal of LITERALS in its pattern's case rule; a phone number needs
@@ -188,7 +193,50 @@ def _expressions() -> dict:
     #: compares its spans with the verbatim pattern's).
     _PHONE_IN_TEXT = re.compile(f"[+\\d](?<!\\w[+\\d])(?:(?<=\\+)\\d|(?<!\\+))[{_PHONE_SEPARATORS}]*"
                                 f"(?:\\+?\\d[{_PHONE_SEPARATORS}]*){{9,14}}(?!\\w)")
+
+    # :func:`_may_hold_phone`'s expressions, over a text's classes (:data:`_PHONE_CLASSES`)
+    _PHONE_EXOTIC = re.compile(f"\\d|[{_PHONE_SEPARATORS}]")  # searched in the non-ASCII characters only
+    # an ID's date (exactly 8 digits, first in its run) joined to 8 or more digits, to fewer
+    # followed by a letter, or to nothing: in no match (see _may_hold_phone)
+    _ID_DATE = re.compile(rb"s00000000(?=s(?:0{8}|0{1,7}w|[wo]))(?<=[wo]s00000000)")
+    # exactly 8 digits first and last in their run (the date before them blanked, or a letter)
+    _ID_TAIL = re.compile(rb"s00000000(?!s*0)(?<=[wo]s00000000)")
     return dict(locals())
+
+
+#: bytes -> class for :func:`_may_hold_phone`: an ASCII digit ``0``; a separator ``phone-number``
+#: allows within a line, or ``+``, ``s``; an ASCII word character ``w``; any other byte ``o``
+#: (line breaks, punctuation, every byte of a non-ASCII character)
+_PHONE_CLASSES = b"".join(b"o" if b > 127 else b"0" if chr(b).isdigit() else b"s" if chr(b) in "\t\x1f ().-+"
+                         else b"w" if chr(b).isalnum() or chr(b) == "_" else b"o" for b in range(256))
+_ASCII = bytes(range(128))
+
+
+def _may_hold_phone(text: str, data: Optional[bytes] = None) -> bool:
+    """Whether ``text`` may hold a ``phone-number`` match (False: it holds none), decided in C
+    over its bytes: the whole-text search costs a match attempt per digit, and most digits
+    of a memory file are its IDs' (``MC-DEC-20261130-0000002c``), about half of a 1,000-entry
+    repository's secret scan (tests/extract/test_scan_gates.py: never False for a text the
+    pattern matches).
+
+    A match is ten to fifteen digits joined by separators or ``+`` only, made of whole
+    groups of adjacent digits (it cannot start or end between two digits, which are word
+    characters), so the text's classes (:data:`_PHONE_CLASSES`) must hold ten ``0`` with
+    only ``s`` between them (ten adjacent ``0`` once the ``s`` are deleted). Before that
+    test, the digits of the protocol's IDs are turned into ``w``: a date of exactly 8 digits that begins its run (a letter or other
+    character, then one separator, before it) is in no match when the run goes on with 8
+    or more digits (16 or more), with 1 to 7 followed by a letter (a match cannot end
+    before a word character) or with no digit (8 alone); and exactly 8 digits that both
+    begin and end their run (the date before them turned so) are in no match either. A
+    digit or separator beyond ASCII, which the bytes do not show, answers True. ``data``:
+    the text as UTF-8 (with surrogates), when the caller has it."""
+    data = text.encode("utf-8", "surrogatepass") if data is None else data
+    if not text.isascii() and _PHONE_EXOTIC.search(data.translate(None, _ASCII).decode("utf-8", "surrogatepass")):
+        return True
+    classes = data.translate(_PHONE_CLASSES)
+    blank = b"s" + b"w" * 8
+    # ten digits with separators only between them: ten adjacent once the separators are deleted
+    return b"0" * 10 in _ID_TAIL.sub(blank, _ID_DATE.sub(blank, classes)).translate(None, b"s")
 
 
 def _searches(words) -> Tuple["re.Pattern[str]", ...]:
@@ -296,10 +344,11 @@ def scan_line(line: str) -> List[str]:
     return found
 
 
-def scan_text(text: str) -> Iterator[Tuple[int, str, str]]:
+def scan_text(text: str, data: Optional[bytes] = None) -> Iterator[Tuple[int, str, str]]:
     """``(line, kind, preview)`` of every match of a file's text, in scan order (line, then
     table order); lines are Python ``splitlines`` lines (§3), numbered from 1, raw (fenced,
-    commented and indented lines count). An unscanned line's preview names its length only."""
+    commented and indented lines count). An unscanned line's preview names its length only.
+    ``data``: the text as UTF-8 (with surrogates), when the caller has it."""
     from bisect import bisect_right
     from itertools import accumulate
 
@@ -307,15 +356,22 @@ def scan_text(text: str) -> Iterator[Tuple[int, str, str]]:
     if not text:
         return
     candidates: dict = {}  # 0-based line -> kinds whose literal it holds
-    lowered = None if any(c in text for c in _SPECIAL_FOLDS) else text.lower()
+    data = text.encode("utf-8", "surrogatepass") if data is None else data
+    special = any(c in text for c in _SPECIAL_FOLDS)  # then the folded kinds' words are matched with re.I
+    lowered = data_lowered = None  # made when needed
     hits = []  # (offset, kind)
     for kind, triggers in _KIND_TRIGGERS.items():
         searched = text
-        if lowered is not None and kind in _FOLDED:
+        if not special and kind in _FOLDED:
+            data_lowered = data.lower() if data_lowered is None else data_lowered
+            if not any(word in data_lowered for word in _FOLDED_WORDS[kind]):
+                continue
+            lowered = text.lower() if lowered is None else lowered
             triggers, searched = _FOLDED[kind], lowered
         for trigger in triggers:
             hits.extend((hit.start(), kind) for hit in trigger.finditer(searched))
-    hits.extend((hit.start(), _PHONE) for hit in _PHONE_IN_TEXT.finditer(text))  # matches, not candidates
+    if _may_hold_phone(text, data):
+        hits.extend((hit.start(), _PHONE) for hit in _PHONE_IN_TEXT.finditer(text))  # matches, not candidates
     if not hits and len(text) <= MAX_LINE:
         return  # no literal, no phone number, no line too long to scan: nothing to look at
     # the lines with their line breaks (whichever breaks they are), and where each starts (and
