@@ -7,7 +7,7 @@ facts cache of analyzer/project/loader.py), the facts the families gather (Git, 
 scans), the refusal of unusable needed files, and, from the derived relations, the result
 model, its redaction and gating. Only the evaluation of rules/check/check.dl moves: the
 repositories' facts are loaded into one DuckDB database (analyzer/engine/sql/duck.py) a group
-of 50 at a time and the program runs there once per group, while the next group is
+(of 50 to 200) at a time and the program runs there once per group, while the next group is
 extracted (on Spark once, over the whole fleet). A repository whose check stops before
 evaluating (no memory dir, an unusable needed file) keeps that error result.
 """
@@ -79,8 +79,8 @@ def fleet_results(paths: List[str], engine: str = "duckdb", use_cache: bool = Tr
     Streamed: each repository is extracted (in ``jobs`` processes), its facts are loaded into
     the SQL engine as Arrow tables and its project is dropped, keeping only what its result
     needs (:class:`KeptProject`, compressed). The repositories are evaluated a group at a
-    time (``GROUP`` of the run: 50 on DuckDB, all of them on Spark), each group as soon as
-    its facts are loaded, while the workers extract the next; each window of a group's
+    time (the run's ``group_size``: 50 to 200 on DuckDB, all of them on Spark), each group
+    as soon as its facts are loaded, while the workers extract the next; each window of a group's
     derived tuples is fetched at once and the same processes build and render the results.
     Memory grows with a group's SQL tables, not with the fleet (docs/fleet.md)."""
     from analyzer.engine.sql.duck import idle_cores
@@ -116,10 +116,13 @@ def fleet_results(paths: List[str], engine: str = "duckdb", use_cache: bool = Tr
             try:
                 # a group is evaluated while the workers still extract the next ones: only the
                 # last group's evaluation waits for the last repository (docs/fleet.md)
+                evaluated = 0
                 while True:
-                    run.load_stream(itertools.islice(stream, run.GROUP) if run.GROUP else stream)
+                    size = run.group_size(evaluated)
+                    run.load_stream(itertools.islice(stream, size) if size else stream)
                     if not run.numbers:  # every result from the cache (or an early one)
                         break
+                    evaluated += len(run.numbers)
                     if threads:  # while the workers extract, the cores are theirs
                         extracting = pool is not None and len(received) < len(paths)
                         run.use_threads(max(1, threads - min(jobs, len(paths))) if extracting else threads)

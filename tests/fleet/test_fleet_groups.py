@@ -54,3 +54,28 @@ def test_groups_give_the_results_of_one_evaluation(tmp_path, monkeypatch, jobs, 
     # repo3 stops before evaluating: it is in no group
     assert groups == expected
     assert len({doc["result"].get("status", "error") for doc in whole}) > 1
+
+
+def test_groups_grow_with_the_repositories_evaluated(tmp_path, monkeypatch):
+    """Each group takes as many repositories as were evaluated before it, between GROUP and
+    GROUP_MAX: a large fleet pays the program's fixed cost fewer times, and the results are
+    still those of one evaluation."""
+    paths = _fleet(tmp_path, 12)
+    whole = _documents(fleet_check.fleet_check(paths, use_cache=False, jobs=1))
+    sizes = []
+    real = duck.DuckRun.evaluate
+
+    def evaluate(run, *args, **kwargs):
+        sizes.append(len(run.numbers))
+        return real(run, *args, **kwargs)
+
+    monkeypatch.setattr(duck.DuckRun, "GROUP", 2)
+    monkeypatch.setattr(duck.DuckRun, "GROUP_MAX", 3)
+    monkeypatch.setattr(duck.DuckRun, "evaluate", evaluate)
+    assert _documents(fleet_check.fleet_check(paths, use_cache=False, jobs=2)) == whole
+    assert sizes == [2, 2, 3, 3, 1]  # 11 evaluated (repo3 stops early)
+
+
+def test_group_size():
+    assert [duck.DuckRun.group_size(n) for n in (0, 49, 50, 120, 200, 950)] == [50, 50, 50, 120, 200, 200]
+    assert duck.DuckRun.GROUP_MAX >= duck.DuckRun.GROUP

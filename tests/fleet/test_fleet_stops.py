@@ -84,6 +84,9 @@ def test_a_limit_during_extraction_ends_the_workers(tmp_path, monkeypatch):
         def __init__(self, *_args):
             self.con = self
 
+        def group_size(self, _evaluated):
+            return None
+
         def load_stream(self, repositories):
             next(iter(repositories))
             raise EvaluationLimitError("limit timeout=1s exceeded")
