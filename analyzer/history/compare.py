@@ -15,7 +15,8 @@ from analyzer.core.lifetime import gc_paused
 from analyzer.engine.phases import input_counts, phase_one_given
 from analyzer.project.loader import file_kind
 from analyzer.history.revisions import Revision, attribute_facts, file_digests, unit_facts
-from analyzer.history.unit_parts import differing_parts, issue_facts, part_facts, part_values
+from analyzer.history.unit_parts import (differing_parts, issue_facts, pair_part_rows, part_facts, part_values,
+                                         placements)
 
 Facts = Dict[str, List[tuple]]
 # touched units get their fields and displayed IDs; modified ones (in both revisions, with
@@ -173,7 +174,7 @@ def _part_rows(modified: Iterable[tuple], pairs: List[Tuple[str, str, str]], by_
     """The ``git_unit_part`` rows of the ``(pair, kind, id)`` units ``modified`` (in both
     revisions of their comparison, with another text: only their class reads parts). Of a
     comparison whose revisions are in no other, only the parts that differ
-    (:func:`analyzer.history.unit_parts.differing_parts`); a revision in more than one
+    (:func:`analyzer.history.unit_parts.pair_part_rows`); a revision in more than one
     comparison (none today) keeps every part of the units modified in any of them."""
     per_pair: Dict[str, set] = {}
     for pair, kind, ident in modified:
@@ -188,12 +189,14 @@ def _part_rows(modified: Iterable[tuple], pairs: List[Tuple[str, str, str]], by_
         units = per_pair.get(pair)
         if not units:
             continue
-        if uses[before] == uses[after] == 1:
-            old, new = (part_values(by_rev[rev], units, use_cache) for rev in (before, after))
-            rows += differing_parts(before, after, old, new, digested=use_cache)
-        else:
+        if uses[before] != 1 or uses[after] != 1:
             for rev in (before, after):
                 shared.setdefault(rev, set()).update(units)
+        elif use_cache:  # the parts come digested, per file, from the cache
+            old, new = (part_values(by_rev[rev], units, use_cache) for rev in (before, after))
+            rows += differing_parts(before, after, old, new, digested=True)
+        else:
+            rows += pair_part_rows(before, after, placements(by_rev[before], units), placements(by_rev[after], units))
     for rev, units in sorted(shared.items()):
         rows += part_facts(by_rev[rev], units, use_cache)
     return rows

@@ -9,7 +9,7 @@ checked under Hypothesis on documents built from the pieces the unit and field r
 
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from analyzer.history import unit_parts
 from analyzer.project.extract.fields import parse_fields
@@ -82,3 +82,50 @@ def test_a_comparison_keeps_the_parts_the_other_side_lacks(old, new):
         expected += [(rev, "entry", unit, name, unit_parts.digest(value))
                      for unit, name, value in rows if (unit, name, value) not in theirs]
     assert sorted(found) == sorted(expected)
+
+
+_UNIT_LINE = st.sampled_from([
+    "Status: active", "Status: draft", "Scope: a", "Scope:", "title: t", "title:", "Evidence:", "Evidence: e",
+    "Decision:", "Decision: d", "Note-x: y", "text", "other text", "T", "item", "d", "", " ", "- item", "- other",
+    "* b", "```", "<!--", "-->", "    code", "## MC-DEC-20260101-0123abce \u2014 U",
+])
+
+
+@st.composite
+def _unit_pair(draw):
+    """Two versions of one unit: mostly the same lines with a few replaced, sometimes lines
+    added or removed or the heading changed."""
+    lines = draw(st.lists(_UNIT_LINE, max_size=10))
+    other = list(lines)
+    for _ in range(draw(st.integers(0, 3))):
+        if other and draw(st.booleans()):
+            other[draw(st.integers(0, len(other) - 1))] = draw(_UNIT_LINE)
+        elif draw(st.integers(0, 3)) == 0:
+            other.insert(draw(st.integers(0, len(other))), draw(_UNIT_LINE))
+    heading = "## MC-DEC-20260101-0123abcd \u2014 T"
+    other_heading = heading if draw(st.integers(0, 4)) else heading + "!"
+    return "\n".join([heading, *lines]), "\n".join([other_heading, *other])
+
+
+_H = "## MC-DEC-20260101-0123abcd \u2014 T\n"
+
+
+@settings(max_examples=800, deadline=None)
+@given(_unit_pair(), st.sampled_from([1, 2]))
+# a field named title whose new text is the heading's title, an Evidence field whose new text
+# is its items (the other side holds that part already), two fields changed
+@example((_H + "title:\nx", _H + "title:\nT"), 2)
+@example((_H + "Evidence:\n- item\nx", _H + "Evidence:\n- item\nitem"), 2)
+@example((_H + "Scope: a\ntext\nDecision: d\ntext", _H + "Scope: a\nother\nDecision: d\nother"), 2)
+def test_a_pair_reads_the_parts_that_differ_as_a_whole_reading_finds_them(texts, schema):
+    """pair_part_rows (which reads only the fields holding the changed lines of a unit that
+    kept its field lines) gives the rows differing_parts gives from both units read whole."""
+    unit = ("entry", "mc-dec-20260101-0123abcd")
+    places = []
+    for text in texts:
+        doc = parse_document(text)
+        first = doc.units[0]
+        places.append({unit: [(doc.lexed, first.start, first.end, schema)]})
+    whole = [{unit: [part for place in side[unit] for part in unit_parts.unit_parts(*place)]} for side in places]
+    expected = unit_parts.differing_parts("B", "A", *whole, digested=False)
+    assert sorted(unit_parts.pair_part_rows("B", "A", *places)) == sorted(expected)
