@@ -2,9 +2,10 @@
 
 ``git_unit_part`` splits a unit into its fields (every occurrence of a field together, the
 Evidence items, the heading title) with a digest each, so that rules can tell which fields a
-change touched (rules/diff/). The fields are read by the extractor's own field reader
-(:func:`analyzer.project.extract.fields.parse_fields`) on the revision's file, for the units asked
-for only. ``git_parse_issue`` relabels a revision's parse problems (Markdown, malformed
+change touched (rules/diff/). The fields are read as the extractor's own field reader
+(:func:`analyzer.project.extract.fields.parse_fields`) reads them, with the grammar's field line
+pattern, on the revision's file, for the units asked for only; a comparison reads only the
+fields that can differ (:func:`pair_part_rows`). ``git_parse_issue`` relabels a revision's parse problems (Markdown, malformed
 headings, per-unit issues) with their lines; rules decide which of them hide a change.
 Nothing is decided here.
 """
