@@ -8,6 +8,7 @@ displayed IDs are then read. Nothing is decided here.
 
 from __future__ import annotations
 
+from collections import Counter
 from operator import itemgetter
 from typing import Collection, Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -16,7 +17,8 @@ from analyzer.core.lifetime import gc_paused
 from analyzer.engine.phases import input_counts, phase_one_given
 from analyzer.project.loader import file_kind
 from analyzer.history.revisions import Revision, attribute_facts, file_digests, unit_facts
-from analyzer.history.unit_parts import digest, issue_facts, part_facts
+from analyzer.history.unit_parts import (differing_parts, issue_facts, pair_part_rows, part_facts, part_values,
+                                         placements)
 
 Facts = Dict[str, List[tuple]]
 # touched units get their fields and displayed IDs; modified ones (in both revisions, with
@@ -38,10 +40,14 @@ class Comparison(dict):
         relations ``only`` needs when given (else of every relation)."""
         given = (phase_one_given(program, self.first, self, self.inputs, PHASE_ONE)
                  if program is self.program else {})
+        facts, checked = self, ()
+        if given:  # the first phase's inputs, unchanged, were checked by it: its sets serve as they are
+            facts = {**self, **{rel: self.first.tuples(rel) for rel in self.inputs}}
+            checked = tuple(self.inputs)
         # millions of acyclic tuples: with the collector on, its passes over the growing heap
         # made a 1,000-commit window's evaluation grow faster than its facts
         with gc_paused():
-            return program.evaluate(self, given=given, only=only)
+            return program.evaluate(facts, given=given, only=only, checked=checked)
 
 
 def comparison_facts(program, revisions: Sequence[Revision], pairs: Iterable[Tuple[str, str, str]],
@@ -70,63 +76,71 @@ def _comparison_facts(program, revisions: Sequence[Revision], pairs: List[Tuple[
     files = reads is None or "git_file" in reads or "git_revision" in reads
     units = {revision.rev: unit_facts(revision, display=shown, files=files) for revision in revisions}
     digests = {revision.rev: file_digests(revision) for revision in revisions}
-    facts["git_unit_reordered"] = reordered_rows(pairs, by_rev, units, digests)
+    changed = changed_files(pairs, digests)
+    facts["git_unit_reordered"] = reordered_rows(pairs, by_rev, units, changed)
     if narrow:
         units = narrow_units(units, pairs, by_rev, facts["git_unit_reordered"])
-    display += freeform_rows(pairs, by_rev, units, digests)
+    display += freeform_rows(pairs, by_rev, units, changed)
     for revision in revisions:
         for name, rows in units[revision.rev].items():
             (display if name == "git_unit_display" else facts.setdefault(name, [])).extend(rows)
         facts.setdefault("git_file_digest", []).extend(digests[revision.rev])
         facts.setdefault("git_parse_issue", []).extend(issue_facts(revision))
     facts["git_unit_repeated"] = repeated_ids(facts.get("git_unit", ()))
-    first = program.evaluate(facts, only=PHASE_ONE)
     inputs = input_counts(program, PHASE_ONE, facts)
+    # the first phase is given only what it reads (not the files' digests, say)
+    first = program.evaluate({rel: facts.get(rel, ()) for rel in inputs}, only=PHASE_ONE)
     pair_sides = {pair: (before, after) for pair, before, after in facts["git_pair"]}
-    wanted = _per_revision(first.tuples("touched"), pair_sides)
-    with_parts = _per_revision(first.tuples("modified"), pair_sides)
-    named = set()
-    parts: Dict[str, List[tuple]] = {}
-    for rev, units in sorted(wanted.items()):
-        revision = by_rev[rev]
-        per_kind: Dict[str, set] = {}
-        for kind, ident in units:
-            per_kind.setdefault(kind, set()).add(ident)
-            named.add((rev, kind, ident))
-        for name, rows in attribute_facts(revision, per_kind, reads).items():
+    wanted: Dict[str, Dict[str, set]] = {}  # revision -> kind -> the IDs touched in its comparison
+    for pair, kind, ident in first.tuples("touched"):
+        for rev in pair_sides[pair]:
+            per_kind = wanted.get(rev)
+            if per_kind is None:
+                per_kind = wanted[rev] = {}
+            ids = per_kind.get(kind)
+            if ids is None:
+                ids = per_kind[kind] = set()
+            ids.add(ident)
+    for rev, per_kind in sorted(wanted.items()):
+        for name, rows in attribute_facts(by_rev[rev], per_kind, reads).items():
             facts.setdefault(name, []).extend(rows)
-        if with_parts.get(rev):
-            parts[rev] = part_facts(revision, with_parts[rev], cache_parts, digested=cache_parts)
-    facts["git_unit_part"] = _differing_parts(parts, pairs, digested=cache_parts)
+    facts["git_unit_part"] = _part_rows(first.tuples("modified"), pairs, by_rev, cache_parts)
     if shown:
-        facts["git_unit_display"] = [row for row in display if row[:3] in named]
+        facts["git_unit_display"] = [row for row in display if row[2] in wanted.get(row[0], {}).get(row[1], ())]
     return Comparison(facts, program, first, inputs)
 
 
 def repeated_ids(units: Iterable[tuple]) -> List[tuple]:
     """``git_unit_repeated`` rows: the ``(rev, kind, id)`` that more than one of the
     ``git_unit`` rows ``units`` name (a count; rules/diff/blindspot.dl reads what the rows say)."""
-    seen, repeated = set(), set()
-    for row in units:
-        key = row[:3]
-        (repeated if key in seen else seen).add(key)
-    return sorted(repeated)
+    counts = Counter(map(itemgetter(0, 1, 2), units))  # counted in C: a first reading has 40,000 rows
+    return sorted(key for key, count in counts.items() if count > 1)
+
+
+def changed_files(pairs: List[Tuple[str, str, str]], digests: Dict[str, List[tuple]]) -> Dict[str, set]:
+    """pair -> the modules whose text differs between its two revisions (or that one of
+    them lacks), from their ``git_file_digest`` rows ``digests`` (revision -> rows)."""
+    out: Dict[str, set] = {}
+    for pair, before, after in pairs:
+        changed = {row[1:] for row in digests[before]}.symmetric_difference(row[1:] for row in digests[after])
+        out[pair] = {module for module, _digest in changed}
+    return out
 
 
 def reordered_rows(pairs: List[Tuple[str, str, str]], by_rev: Dict[str, Revision],
-                   units: Dict[str, Facts], digests: Dict[str, List[tuple]]) -> List[tuple]:
+                   units: Dict[str, Facts], changed: Dict[str, set]) -> List[tuple]:
     """``git_unit_reordered`` rows: per comparison, the units of each file whose text
-    differs between its two revisions that are off the common subsequence of the file's
-    unit order (analyzer/history/unit_order.py): as the later revision gives them when it holds
-    only some units of a file (``Revision.reordered``, analyzer/history/narrow_files.py), else from
-    the ``git_unit`` rows (``units``: revision -> :func:`analyzer.history.revisions.unit_facts`);
-    a file with the same text in both holds its units in the same order."""
+    differs between its two revisions (``changed``, :func:`changed_files`) that are off the
+    common subsequence of the file's unit order (analyzer/history/unit_order.py): as the later
+    revision gives them when it holds only some units of a file (``Revision.reordered``,
+    analyzer/history/narrow_files.py), else from the ``git_unit`` rows (``units``: revision ->
+    :func:`analyzer.history.revisions.unit_facts`); a file with the same text in both holds its
+    units in the same order."""
     from analyzer.history.unit_order import orders_of, reordered
 
     rows: List[tuple] = []
     for pair, before, after in pairs:
-        changed = {row[1:] for row in digests[before]}.symmetric_difference(row[1:] for row in digests[after])
-        modules = {module for module, _digest in changed}
+        modules = changed[pair]
         if not modules:
             continue
         known = by_rev[after].reordered
@@ -137,61 +151,60 @@ def reordered_rows(pairs: List[Tuple[str, str, str]], by_rev: Dict[str, Revision
 
 
 def freeform_rows(pairs: List[Tuple[str, str, str]], by_rev: Dict[str, Revision], units: Dict[str, Facts],
-                  digests: Dict[str, List[tuple]]) -> List[tuple]:
+                  changed: Dict[str, set]) -> List[tuple]:
     """Add to ``units`` (revision -> facts) the ``git_unit`` rows of the free-form units that
-    differ between each pair's revisions, in the entry files whose text differs (the files
-    the unit model of §3.1 cuts: not the manifest, subjects.md, reconciliations.md or a
-    README); their ``git_unit_display`` rows (analyzer/history/freeform.py)."""
+    differ between each pair's revisions, in the entry files whose text differs
+    (``changed``, :func:`changed_files`; the files the unit model of §3.1 cuts: not the
+    manifest, subjects.md, reconciliations.md or a README); their ``git_unit_display`` rows
+    (analyzer/history/freeform.py)."""
     from analyzer.history.freeform import pair_rows
 
     display: List[tuple] = []
-    for _pair, before, after in pairs:
-        changed = {row[1:] for row in digests[before]}.symmetric_difference(row[1:] for row in digests[after])
-        modules = sorted({module for module, _digest in changed if file_kind(module) == "entries"})
+    for pair, before, after in pairs:
+        modules = sorted(module for module in changed[pair] if file_kind(module) == "entries")
         if not modules:
             continue
         texts = {m: (by_rev[before].whole_text(m), by_rev[after].whole_text(m)) for m in modules}
         rows, shown = pair_rows(before, after, texts)
+        if not rows:  # most snippets hold no free-form unit
+            continue
         for rev in (before, after):
             units[rev] = {**units[rev], "git_unit": units[rev]["git_unit"] + [r for r in rows if r[0] == rev]}
         display += shown
     return display
 
 
-def _differing_parts(parts: Dict[str, List[tuple]], pairs: List[Tuple[str, str, str]],
-                     digested: bool = True) -> List[tuple]:
-    """The ``git_unit_part`` rows of ``parts`` (revision -> rows) without the parts that both
-    revisions of their comparison hold with the same digest: rules/diff/ reads parts only to
-    find those that differ (``part_changed``), and a unit's unchanged fields are most of its
-    parts. A revision in more than one comparison keeps every row. Without ``digested`` the
-    rows hold the parts' texts (equal texts, equal digests), digested here as they are kept."""
+def _part_rows(modified: Iterable[tuple], pairs: List[Tuple[str, str, str]], by_rev: Dict[str, Revision],
+               use_cache: bool) -> List[tuple]:
+    """The ``git_unit_part`` rows of the ``(pair, kind, id)`` units ``modified`` (in both
+    revisions of their comparison, with another text: only their class reads parts). Of a
+    comparison whose revisions are in no other, only the parts that differ
+    (:func:`analyzer.history.unit_parts.pair_part_rows`); a revision in more than one
+    comparison (none today) keeps every part of the units modified in any of them."""
+    per_pair: Dict[str, set] = {}
+    for pair, kind, ident in modified:
+        per_pair.setdefault(pair, set()).add((kind, ident))
     uses: Dict[str, int] = {}
     for _pair, before, after in pairs:
         for rev in (before, after):
             uses[rev] = uses.get(rev, 0) + 1
     rows: List[tuple] = []
-    key = itemgetter(1, 2, 3, 4)  # a row without its revision, made in C
-    for _pair, before, after in pairs:
-        sides = (parts.pop(before, []), parts.pop(after, []))
-        if uses[before] == uses[after] == 1:
-            same = set(map(key, sides[0]))
-            same.intersection_update(map(key, sides[1]))
-            for side in sides:
-                rows += [row for row, part in zip(side, map(key, side)) if part not in same]
+    shared: Dict[str, set] = {}  # revision in several comparisons -> the units to give whole
+    for pair, before, after in pairs:
+        units = per_pair.get(pair)
+        if not units:
+            continue
+        if uses[before] != 1 or uses[after] != 1:
+            for rev in (before, after):
+                shared.setdefault(rev, set()).update(units)
+        elif use_cache:  # the parts come digested, per file, from the cache
+            old, new = (part_values(by_rev[rev], units, use_cache) for rev in (before, after))
+            rows += differing_parts(before, after, old, new, digested=True)
         else:
-            rows += sides[0] + sides[1]
-    for side in parts.values():  # revisions of no comparison (none today)
-        rows += side
-    return rows if digested else [(*row[:4], digest(row[4])) for row in rows]
-
-
-def _per_revision(units, pair_sides: Dict[str, Tuple[str, str]]) -> Dict[str, set]:
-    """revision -> the ``(kind, id)`` of ``(pair, kind, id)`` rows, on both sides of each pair."""
-    out: Dict[str, set] = {}
-    for pair, kind, ident in units:
-        for rev in pair_sides[pair]:
-            out.setdefault(rev, set()).add((kind, ident))
-    return out
+            rows += pair_part_rows(before, after, placements(by_rev[before], units), placements(by_rev[after], units))
+    for rev, units in sorted(shared.items()):
+        rows += part_facts(by_rev[rev], units, use_cache)
+    return rows
 
 
 def commit_facts(commits: Iterable[Commit], touched: Dict[str, set]) -> Facts:

@@ -72,9 +72,15 @@ def _closes(line: str, char: str, length: int) -> bool:
 def parse_fields(lexed, unit, schema: int) -> ParsedEntry:
     """Read the field lines of a formal entry unit (its first line is the heading)."""
     start, stop = unit.start + 1, unit.end + 1
-    if lexed.plain or (False not in lexed.visible[start:stop] and True not in lexed.indented[start:stop]):
+    if lexed.plain or plain_unit(lexed, start, stop):
         return _parse_plain(lexed.lines, start, stop)
     return _parse_general(lexed, unit, schema)
+
+
+def plain_unit(lexed, start: int, stop: int) -> bool:
+    """Whether lines ``start..stop-1`` of ``lexed`` are all visible and none indented code
+    (then :func:`_parse_plain` reads them)."""
+    return False not in lexed.visible[start:stop] and True not in lexed.indented[start:stop]
 
 
 def _parse_plain(lines: List[str], start: int, stop: int) -> ParsedEntry:
@@ -84,7 +90,7 @@ def _parse_plain(lines: List[str], start: int, stop: int) -> ParsedEntry:
     can open a body wrapper fence (lexing would have hidden it), and every body line is
     visible, so a field has a visible body exactly when a body line is not blank."""
     entry = ParsedEntry()
-    matches = list(map(_field_re().fullmatch, lines[start:stop]))
+    matches = list(map(field_line_re().fullmatch, lines[start:stop]))
     at = list(compress(range(start, stop), matches))
     if not at:
         return entry
@@ -94,7 +100,7 @@ def _parse_plain(lines: List[str], start: int, stop: int) -> ParsedEntry:
     # a history reading parses 20,000 small units: most fields are one inline line (no
     # body to slice or test), and the matches are paired with their lines in C
     for m, end in zip(filter(None, matches), islice(at, 1, None)):
-        name, value = m.groups()  # (name, value): _field_re checks the terminal's groups
+        name, value = m.groups()  # (name, value): field_line_re checks the terminal's groups
         value = value.strip() if value else ""
         if end == i + 1:
             occ = Occurrence(value, i, [], False)
@@ -117,7 +123,9 @@ def _parse_plain(lines: List[str], start: int, stop: int) -> ParsedEntry:
 _FIELD_RE = None
 
 
-def _field_re():
+def field_line_re():
+    """The grammar's ``FIELD_LINE`` pattern (grammar/entries.lark), whose groups are read by
+    position: (name, value)."""
     global _FIELD_RE
     if _FIELD_RE is None:
         found = terminal("entries", "FIELD_LINE")
