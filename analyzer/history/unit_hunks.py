@@ -387,12 +387,13 @@ def _is_empty(line: str) -> bool:
 
 def _func_line(lines: List[str], start: int, limit: int) -> int:
     """xdiff's get_func_line: the first heading from ``start`` towards ``limit`` (exclusive)."""
-    step = -1 if start > limit else 1
-    at = start
-    while at != limit and 0 <= at < len(lines):
-        if _is_func(lines[at]):
+    if not 0 <= start < len(lines):
+        return -1
+    match = HEADING.match  # as _is_func, inline: a first reading tests 130,000 lines here
+    for at in range(start, max(limit, -1), -1) if start > limit else range(start, min(limit, len(lines))):
+        line = lines[at]
+        if "#" in line[:4] and match(line) is not None:
             return at
-        at += step
     return -1
 
 
