@@ -20,6 +20,7 @@ command of analyzer/history/git.py. Nothing is decided here.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -84,10 +85,14 @@ def unit_patches(history: History, revisions: Sequence[str],
         shown.update(roots)
         commits = [(sha, shown[sha]) for sha in order if sha in shown]
     prefix = history.folder + "/"
+    whole = {f for files in roots.values() for f in files}  # a root's files, their lines not read yet
     known, wanted, refs = set(), set(), {}
     for _sha, files in commits:  # which versions must be read: those no other one gives
         for f in files:
-            if not (f.born or f.gone or f.old in known or f.new in known):
+            if f in whole:
+                if f.new not in known:  # else an earlier change gives it (kept: the root refers to it)
+                    wanted.add(f.new)
+            elif not (f.born or f.gone or f.old in known or f.new in known):
                 wanted.add(f.old)
             for oid in _sides(f):
                 known.add(oid)
@@ -101,6 +106,10 @@ def unit_patches(history: History, revisions: Sequence[str],
     found: Dict[str, Dict[str, Tuple[Optional[str], Optional[str]]]] = {}
     for sha, files in commits:
         for f in files:
+            if f in whole and not f.changes:  # the root's file is one change adding every line of its version
+                version = versions[f.new]
+                f.changes.append((0, 0, 0, len(version.lines), [], version.lines))
+                f.new_eol = version.eol
             for oid in _sides(f):
                 refs[oid] -= 1
             old, new = _versions(f, versions, refs, sizes)
@@ -143,21 +152,18 @@ def _roots(history: History, shas: List[str]) -> Dict[str, List[_File]]:
 
 def _root_files(history: History, sha: str) -> Optional[List[_File]]:
     """The files of root commit ``sha`` below the folder as :func:`_parse` reads them from
-    Git's diff of it (None: leave it to Git)."""
+    Git's diff of it, their one change (every line added) still to be given from the
+    version's lines (:func:`unit_patches`: the version a later commit's change starts from
+    is rebuilt backwards anyway, and the root's blobs, deepest in Git's delta chains, cost
+    Git most to read); None: leave it to Git."""
     entries = history.repo.tree(sha, history.folder)
-    if any(entry.kind != "blob" or _QUOTED.search(entry.path) for entry in entries):
+    if any(entry.kind != "blob" or _QUOTED.search(entry.path) or entry.oid in _EMPTY for entry in entries):
         return None
-    data = history.repo.blobs(entry.oid for entry in entries)
-    files = []
-    for entry in entries:  # in tree order, as Git's diff shows them
-        if not data[entry.oid]:
-            return None
-        version = _read(data[entry.oid])
-        f = _File(entry.path, "0" * len(entry.oid), entry.oid, False, True)
-        f.changes.append((0, 0, 0, len(version.lines), [], version.lines))
-        f.new_eol = version.eol
-        files.append(f)
-    return files
+    return [_File(entry.path, "0" * len(entry.oid), entry.oid, False, True) for entry in entries]  # in tree order
+
+
+# the ids of an empty blob (SHA-1 and SHA-256 repositories): Git's diff of an empty new file has no hunk
+_EMPTY = {hashlib.new(name, b"blob 0\0").hexdigest() for name in ("sha1", "sha256")}
 
 
 def _sides(f: _File) -> List[str]:

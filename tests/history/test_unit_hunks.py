@@ -258,3 +258,28 @@ def test_roots_known_from_the_log_need_no_rev_list(tmp_path, monkeypatch):
     asked.clear()
     assert unit_patches(history, ROOT_ARGS, ("\n".join(shas) + "\n").encode()) == expected
     assert "rev-list" not in asked and "log" in asked
+
+
+def test_a_root_file_a_later_change_starts_from_is_not_read_again(tmp_path, monkeypatch):
+    # newest first, the edit's parent version of a.md is read once, and the root's a.md is
+    # that version; b.md, which no later commit changes, is read for the root
+    a = ("# Decisions\n\n" + entry("MC-DEC-20260101-0000000a", "A", "Body.")).encode()
+    root, shas = _root_history(tmp_path, {"a.md": a, "b.md": a + b"more\n"})
+    import analyzer.history.git as gitmod
+
+    asked = []
+    real = gitmod.Repo.blobs
+
+    def blobs(self, oids):
+        oids = list(oids)
+        asked.extend(oids)
+        return real(self, oids)
+
+    monkeypatch.setattr(gitmod.Repo, "blobs", blobs)
+    history = History(Repo(str(root)), MEM)
+    ours = unit_patches(history, ROOT_ARGS, ("\n".join(shas) + "\n").encode())
+    assert ours == history.unit_patches(ROOT_ARGS, ("\n".join(shas) + "\n").encode())
+    listed = subprocess.run(["git", "ls-tree", "-r", shas[1], "--", MEM], cwd=root, env=env(), check=True,
+                            capture_output=True).stdout.decode().splitlines()
+    tree = {line.split("\t")[1]: line.split()[2] for line in listed}
+    assert sorted(asked) == sorted([tree[f"{MEM}/a.md"], tree[f"{MEM}/b.md"]])
