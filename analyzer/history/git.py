@@ -472,6 +472,9 @@ class History:
         # commit id -> its parents, of every commit :meth:`log` gave (who asks which of them
         # are roots needs no `git rev-list` then: analyzer/history/unit_hunks.py)
         self.parents: Dict[str, Tuple[str, ...]] = {}
+        # commit id -> :meth:`changes` of it, as a `git log -p --raw` of it showed them
+        # (analyzer/history/unit_hunks.py): a first reading then asks Git for them once
+        self.read_changes: Dict[str, List[Tuple[str, str, str]]] = {}
         repo.refuse_diff_attributes()
 
     def log(self, revisions: Sequence[str]) -> List[Commit]:
@@ -610,10 +613,14 @@ class History:
             raise GitError("git cat-file gave fewer answers than it was asked")
         return found
 
-    def changes(self, revisions: Sequence[str]) -> Dict[str, List[Tuple[str, str, str]]]:
+    def changes(self, revisions: Sequence[str],
+                shas: Optional[Sequence[str]] = None) -> Dict[str, List[Tuple[str, str, str]]]:
         """Commit -> ``(path, old blob, new blob)`` for every file below the folder it changed
         against its first parent (``""`` for a side where the file does not exist), from one
-        ``git log --raw --first-parent`` call; paths are relative to the folder."""
+        ``git log --raw --first-parent`` call; paths are relative to the folder. ``shas``:
+        the only commits asked about, answered from :attr:`read_changes` when it has them all."""
+        if shas is not None and all(sha in self.read_changes for sha in shas):
+            return {sha: self.read_changes[sha] for sha in shas}
         out = self.repo._run(self.repo.top, ["log", "--first-parent", "--raw", "-z", "--no-renames", "--no-abbrev",
                                              "--no-color", f"--format={_RECORD}%H", *revisions,
                                              "--", self.folder + "/"])

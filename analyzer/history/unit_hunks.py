@@ -31,8 +31,10 @@ _QUOTED = re.compile(r'[\x00-\x1f"\\\x7f]')
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 # the `git log` whose output :func:`_parse` reads (revisions and the folder follow)
-LOG = ("-c", "core.quotePath=false", "log", "-p", "-U0", "--full-index", "--no-renames", "--no-ext-diff", "--no-textconv",
-       "--text", "--no-color", "--no-prefix", "--inter-hunk-context=0", f"--format={_RECORD}%H")
+# (--raw: each commit's changed files as :meth:`History.changes` reads them, from the same diff)
+LOG = ("-c", "core.quotePath=false", "log", "-p", "--raw", "--no-abbrev", "-U0", "--full-index", "--no-renames",
+       "--no-ext-diff", "--no-textconv", "--text", "--no-color", "--no-prefix", "--inter-hunk-context=0",
+       f"--format={_RECORD}%H")
 
 Change = Tuple[int, int, int, int, List[str], List[str]]  # i1, chg1, i2, chg2, removed, added lines
 
@@ -79,7 +81,10 @@ def unit_patches(history: History, revisions: Sequence[str],
         stdin = "".join(f"{sha}\n" for sha in order if sha not in roots).encode("ascii")
     out = history.repo._run(history.repo.top, [*LOG, *revisions, "--", history.folder + "/"], stdin) \
         if not roots or len(roots) < len(order) else b""
-    commits = _parse(out.decode("utf-8", "surrogateescape"))
+    raw: Dict[str, Optional[list]] = {}
+    commits = _parse(out.decode("utf-8", "surrogateescape"), raw)
+    if "--diff-merges=first-parent" in revisions:  # what `log --first-parent --raw` shows of each
+        _keep_changes(history, raw, roots)
     if roots:  # in the order given, as Git shows them (--no-walk=unsorted)
         shown = dict(commits)
         shown.update(roots)
@@ -124,6 +129,30 @@ def unit_patches(history: History, revisions: Sequence[str],
                     versions[oid] = version
                 elif not refs.get(oid):
                     versions.pop(oid, None)
+    return found
+
+
+def _keep_changes(history: History, raw: Dict[str, Optional[list]], roots: Dict[str, List["_File"]]) -> None:
+    """Give :attr:`History.read_changes` each commit's raw lines (a commit whose raw lines
+    name a path Git quotes is left out: :meth:`History.changes` asks Git for it) and each
+    root's files (every one added)."""
+    cut = len(history.folder) + 1
+    for sha, found in raw.items():
+        if found is not None:
+            history.read_changes[sha] = [(path[cut:], old, new) for path, old, new in found]
+    for sha, files in roots.items():
+        history.read_changes[sha] = [(f.path[cut:], "", f.new) for f in files]
+
+
+def _raw_line(line: str, found: Optional[list]) -> Optional[list]:
+    """``found`` with one ``--raw`` line's (path, old blob, new blob) added ("" for a side
+    that does not exist); None once a path is quoted (or the line is not as expected)."""
+    meta, tab, path = line.partition("\t")
+    fields = meta[1:].split(" ")
+    if found is None or not tab or len(fields) != 5 or path.startswith('"'):
+        return None
+    old, new = fields[2], fields[3]
+    found.append((path, "" if not old.strip("0") else old, "" if not new.strip("0") else new))
     return found
 
 
@@ -211,14 +240,19 @@ _FAST_HUNK = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@[^\n]*\n((?:
                         r"((?:\+[^\n]*\n)*)(\\[^\n]*\n)?")
 
 
-def _parse(text: str) -> List[Tuple[str, List[_File]]]:
+def _parse(text: str, raw: Optional[Dict[str, Optional[list]]] = None) -> List[Tuple[str, List[_File]]]:
     """(commit, files with their -U0 changes) in Git's order: :func:`_parse_fast`, or, for
-    output it does not expect, :func:`_parse_lines` (which also says what is wrong)."""
-    found = _parse_fast(text)
-    return _parse_lines(text) if found is None else found
+    output it does not expect, :func:`_parse_lines` (which also says what is wrong).
+    ``raw``: filled with commit -> its ``--raw`` lines (:func:`_raw_line`)."""
+    raw = {} if raw is None else raw
+    found = _parse_fast(text, raw)
+    if found is None:
+        raw.clear()
+        return _parse_lines(text, raw)
+    return found
 
 
-def _parse_fast(text: str) -> Optional[List[Tuple[str, List[_File]]]]:
+def _parse_fast(text: str, raw: Dict[str, Optional[list]]) -> Optional[List[Tuple[str, List[_File]]]]:
     """:func:`_parse_lines`'s result for output of the shapes :data:`_FAST_FILE` and
     :data:`_FAST_HUNK` match, read a file header and a hunk at a time (a first reading of
     the bench history parses 10,000 file headers and hunks: per line this was a quarter of
@@ -234,10 +268,18 @@ def _parse_fast(text: str) -> Optional[List[Tuple[str, List[_File]]]]:
             if stop < 0:
                 return None
             commits.append((text[at + 1:stop].strip(), []))
+            raw[commits[-1][0]] = []
             at = stop + 1
             continue
         if char == "\n":  # the empty line after a commit's id
             at += 1
+            continue
+        if char == ":" and commits:  # a --raw line
+            stop = text.find("\n", at)
+            if stop < 0:
+                return None
+            raw[commits[-1][0]] = _raw_line(text[at:stop], raw[commits[-1][0]])
+            at = stop + 1
             continue
         found = file_match(text, at)
         if found is None or not commits:
@@ -273,7 +315,7 @@ def _parse_fast(text: str) -> Optional[List[Tuple[str, List[_File]]]]:
     return commits
 
 
-def _parse_lines(text: str) -> List[Tuple[str, List[_File]]]:
+def _parse_lines(text: str, raw: Dict[str, Optional[list]]) -> List[Tuple[str, List[_File]]]:
     """(commit, files with their -U0 changes) in Git's order, line by line. A hunk's removed
     and added lines are taken as the slices its header counts: a line of another side where
     a slice should be, or a changed line no header counts, is a :class:`Mismatch`."""
@@ -307,7 +349,10 @@ def _parse_lines(text: str) -> List[Tuple[str, List[_File]]]:
             raise Mismatch(f"{current.path}: a changed line outside the hunk that counts it")
         elif line.startswith(_RECORD):
             commits.append((line[1:].strip(), []))
+            raw[commits[-1][0]] = []
             current, header = None, False
+        elif c == ":" and current is None and not header and commits:
+            raw[commits[-1][0]] = _raw_line(line, raw[commits[-1][0]])
         elif line.startswith("diff --git "):
             current, header, oids = None, True, ("", "")
         elif header and line.startswith("index "):

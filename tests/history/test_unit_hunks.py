@@ -210,8 +210,11 @@ def _both_parsers(root):
         return [(sha, [(f.path, f.old, f.new, f.gone, f.born, f.changes, f.old_eol, f.new_eol) for f in files])
                 for sha, files in commits]
 
-    fast = _parse_fast(text)
-    return (None if fast is None else plain(fast)), plain(_parse_lines(text))
+    raw_fast, raw_lines = {}, {}
+    fast = _parse_fast(text, raw_fast)
+    lines = plain(_parse_lines(text, raw_lines))
+    assert fast is None or raw_fast == raw_lines
+    return (None if fast is None else plain(fast)), lines
 
 
 def test_the_fast_reading_of_gits_output_is_the_line_by_line_one(tmp_path):
@@ -283,3 +286,37 @@ def test_a_root_file_a_later_change_starts_from_is_not_read_again(tmp_path, monk
                             capture_output=True).stdout.decode().splitlines()
     tree = {line.split("\t")[1]: line.split()[2] for line in listed}
     assert sorted(asked) == sorted([tree[f"{MEM}/a.md"], tree[f"{MEM}/b.md"]])
+
+
+def test_the_changes_git_log_p_showed_are_git_log_raws(tmp_path):
+    # a root with a symlink and a file that is not memory, a mode change, a deletion, a
+    # merge (first parent), a path with a space: History.changes of the window's commits,
+    # answered from the raw lines of unit_patches' own `git log -p --raw`, is what Git's
+    # `log --raw --first-parent` says
+    a = ("# Decisions\n\n" + entry("MC-DEC-20260101-0000000a", "A", "Body.")).encode()
+    root, _ = _root_history(tmp_path, {"a.md": a, "b c.md": a, "x.txt": b"x\n", "link.md": "a.md"})
+    mem = root / MEM
+
+    def git(*args):
+        return subprocess.run(["git", *args], cwd=root, env=env(), check=True, capture_output=True).stdout.decode()
+
+    (mem / "b c.md").chmod(0o755)
+    (mem / "x.txt").unlink()
+    git("commit", "-qam", "mode and deletion")
+    git("checkout", "-qb", "side")
+    (mem / "side.md").write_text("# side\n")
+    git("add", "-A")
+    git("commit", "-qm", "side")
+    git("checkout", "-q", "main")
+    (mem / "a.md").write_bytes(a + b"more\n")
+    git("commit", "-qam", "main")
+    git("merge", "-q", "--no-ff", "-m", "merge", "side")
+    history = History(Repo(str(root)), MEM)
+    shas = [c.sha for c in history.log(["--first-parent", "HEAD"])]
+    from analyzer.history.commit_cache import commit_patches
+
+    assert commit_patches(history, shas, use_cache=False)
+    assert sorted(history.read_changes) == sorted(shas)
+    gits = History(Repo(str(root)), MEM).changes(["--first-parent", "HEAD"])
+    assert history.changes(["--first-parent", "HEAD"], shas) == {sha: gits.get(sha, []) for sha in shas}
+    assert any(old and new and path == "b c.md" for found in gits.values() for path, old, new in found)
