@@ -16,6 +16,8 @@ import os
 import re
 import secrets
 import subprocess
+import tempfile
+from contextlib import ExitStack
 from dataclasses import dataclass
 from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -105,21 +107,51 @@ def _environment() -> Dict[str, str]:
 def _call(cwd: str, args: Sequence[str], stdin: Optional[bytes] = None, timeout: float = TIMEOUT) -> bytes:
     """Run ``git <args>`` in ``cwd``; its stdout, or :class:`GitError` with Git's own message."""
     argv = ["git", "--no-pager", *(a for pair in SAFE_CONFIG for a in ("-c", pair)), *args]
-    feed = {"input": stdin} if stdin is not None else {"stdin": subprocess.DEVNULL}
     try:
-        proc = subprocess.run(argv, cwd=cwd, env=_environment(), capture_output=True, timeout=timeout,
-                              check=False, **feed)
+        try:
+            code, stdout, stderr = _spooled(argv, cwd, stdin, timeout)
+        except _NoSpool:  # no temporary file can be made: pipes
+            proc = subprocess.run(argv, cwd=cwd, env=_environment(), capture_output=True, timeout=timeout, check=False,
+                                  **({"input": stdin} if stdin is not None else {"stdin": subprocess.DEVNULL}))
+            code, stdout, stderr = proc.returncode, proc.stdout, proc.stderr
     except FileNotFoundError:
         raise GitError("git is not installed") from None
     except (OSError, subprocess.SubprocessError) as exc:
         raise GitError(f"git could not run: {exc}") from None
-    if proc.returncode != 0:
-        err = proc.stderr.decode("utf-8", "replace").strip().splitlines()
-        lazy = next((line for line in err if "from promisor remote" in line), None)
+    if code != 0:
+        lines = stderr.decode("utf-8", "replace").strip().splitlines()
+        lazy = next((line for line in lines if "from promisor remote" in line), None)
         if lazy is not None:  # a partial clone without the object (the lazy fetch is off)
             raise GitError(not_fetched(lazy))
-        raise GitError(git_reason(err) or f"git exited with status {proc.returncode}")
-    return proc.stdout
+        raise GitError(git_reason(lines) or f"git exited with status {code}")
+    return stdout
+
+
+class _NoSpool(Exception):
+    """No temporary file could be made for Git's input or output."""
+
+
+def _spooled(argv: List[str], cwd: str, stdin: Optional[bytes], timeout: float) -> Tuple[int, bytes, bytes]:
+    """Run ``argv`` with its input and output in unnamed temporary files, not pipes: (exit
+    status, stdout, stderr). Subprocess's pipe loop writes input 512 bytes a wakeup and reads
+    output as Git writes it; on a first readiness reading of the bench history (0.4 MB in,
+    9 MB out) that cost this process ~0.1 s of CPU, and with files it waits for Git once and
+    reads each output whole. :class:`_NoSpool` when a file cannot be made."""
+    with ExitStack() as files:
+        try:
+            out, err = (files.enter_context(tempfile.TemporaryFile()) for _ in range(2))
+            feed = subprocess.DEVNULL
+            if stdin is not None:
+                feed = files.enter_context(tempfile.TemporaryFile())
+                feed.write(stdin)
+                feed.seek(0)
+        except OSError as exc:
+            raise _NoSpool() from exc
+        code = subprocess.run(argv, cwd=cwd, env=_environment(), stdin=feed, stdout=out, stderr=err, timeout=timeout,
+                              check=False).returncode
+        out.seek(0)
+        err.seek(0)
+        return code, out.read(), err.read()
 
 
 def git_reason(lines: Sequence[str]) -> str:
@@ -331,9 +363,22 @@ UNIT_ID_HEADING = re.compile(r"(?im)^ {0,3}##[ \t]+(MC-[A-Z]+-\d{8}-[0-9A-F]{8})
 UNIT_HEADING = re.compile(UNIT_FUNCNAME)  # the line Git's funcname pattern takes as a unit start
 
 
-def unit_heading_ids(text: str):
-    """The (casefolded) IDs the unit headings of ``text`` name (:data:`UNIT_ID_HEADING`)."""
-    return map(str.casefold, UNIT_ID_HEADING.findall(text))  # in C: one heading per unit
+# :data:`UNIT_ID_HEADING` from its "##" on: a pattern that starts with a literal is searched
+# for by that literal, where one that starts at a line start is tried at every character
+_HEADING_TAIL = re.compile(r"(?i)##[ \t]+(MC-[A-Z]+-\d{8}-[0-9A-F]{8})(?![0-9A-Za-z])")
+
+
+def unit_heading_ids(text: str) -> List[str]:
+    """The (casefolded) IDs the unit headings of ``text`` name (:data:`UNIT_ID_HEADING`): the
+    matches of :data:`_HEADING_TAIL` with up to three spaces before them on their line (a
+    first readiness reading scans 7 MB of snippets twice for them)."""
+    found = []
+    for match in _HEADING_TAIL.finditer(text):
+        at = match.start()
+        line = text.rfind("\n", 0, at) + 1
+        if at - line <= 3 and text[line:at] == " " * (at - line):
+            found.append(match.group(1).casefold())
+    return found
 
 
 _RECORD = "\x1e"  # marks a commit id in the patch logs (a line of Git's own, never of a message)
@@ -424,6 +469,12 @@ class History:
     def __init__(self, repo: "Repo", folder: str) -> None:
         self.repo = repo
         self.folder = repo.prefix + folder.strip("/")
+        # commit id -> its parents, of every commit :meth:`log` gave (who asks which of them
+        # are roots needs no `git rev-list` then: analyzer/history/unit_hunks.py)
+        self.parents: Dict[str, Tuple[str, ...]] = {}
+        # commit id -> :meth:`changes` of it, as a `git log -p --raw` of it showed them
+        # (analyzer/history/unit_hunks.py): a first reading then asks Git for them once
+        self.read_changes: Dict[str, List[Tuple[str, str, str]]] = {}
         repo.refuse_diff_attributes()
 
     def log(self, revisions: Sequence[str]) -> List[Commit]:
@@ -444,6 +495,7 @@ class History:
                 raise GitError("git log gave a record it could not split")
             commits.append(Commit(sha, tuple(parents.split()), commit_time(time), author, subject,
                                   _trailers(trailers), body.strip("\n")))
+            self.parents[sha] = commits[-1].parents
         return commits
 
     def touched_ids(self, args: Sequence[str], stdin: Optional[bytes] = None) -> Dict[str, set]:
@@ -561,10 +613,14 @@ class History:
             raise GitError("git cat-file gave fewer answers than it was asked")
         return found
 
-    def changes(self, revisions: Sequence[str]) -> Dict[str, List[Tuple[str, str, str]]]:
+    def changes(self, revisions: Sequence[str],
+                shas: Optional[Sequence[str]] = None) -> Dict[str, List[Tuple[str, str, str]]]:
         """Commit -> ``(path, old blob, new blob)`` for every file below the folder it changed
         against its first parent (``""`` for a side where the file does not exist), from one
-        ``git log --raw --first-parent`` call; paths are relative to the folder."""
+        ``git log --raw --first-parent`` call; paths are relative to the folder. ``shas``:
+        the only commits asked about, answered from :attr:`read_changes` when it has them all."""
+        if shas is not None and all(sha in self.read_changes for sha in shas):
+            return {sha: self.read_changes[sha] for sha in shas}
         out = self.repo._run(self.repo.top, ["log", "--first-parent", "--raw", "-z", "--no-renames", "--no-abbrev",
                                              "--no-color", f"--format={_RECORD}%H", *revisions,
                                              "--", self.folder + "/"])

@@ -20,6 +20,7 @@ command of analyzer/history/git.py. Nothing is decided here.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -28,6 +29,12 @@ from analyzer.history.git import _RECORD, UNIT_HEADING as HEADING, GitError, His
 # a character that makes Git quote a path even with core.quotePath=false (patch_file refuses those)
 _QUOTED = re.compile(r'[\x00-\x1f"\\\x7f]')
 HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+
+# the `git log` whose output :func:`_parse` reads (revisions and the folder follow)
+# (--raw: each commit's changed files as :meth:`History.changes` reads them, from the same diff)
+LOG = ("-c", "core.quotePath=false", "log", "-p", "--raw", "--no-abbrev", "-U0", "--full-index", "--no-renames",
+       "--no-ext-diff", "--no-textconv", "--text", "--no-color", "--no-prefix", "--inter-hunk-context=0",
+       f"--format={_RECORD}%H")
 
 Change = Tuple[int, int, int, int, List[str], List[str]]  # i1, chg1, i2, chg2, removed, added lines
 
@@ -72,20 +79,25 @@ def unit_patches(history: History, revisions: Sequence[str],
     roots = _roots(history, order)
     if roots:  # Git is not asked for them: their files are read whole (:func:`_root_files`)
         stdin = "".join(f"{sha}\n" for sha in order if sha not in roots).encode("ascii")
-    out = history.repo._run(history.repo.top, [
-        "-c", "core.quotePath=false", "log", "-p", "-U0", "--full-index", "--no-renames", "--no-ext-diff",
-        "--no-textconv", "--text", "--no-color", "--no-prefix", "--inter-hunk-context=0", f"--format={_RECORD}%H",
-        *revisions, "--", history.folder + "/"], stdin) if not roots or len(roots) < len(order) else b""
-    commits = _parse(out.decode("utf-8", "surrogateescape"))
+    out = history.repo._run(history.repo.top, [*LOG, *revisions, "--", history.folder + "/"], stdin) \
+        if not roots or len(roots) < len(order) else b""
+    raw: Dict[str, Optional[list]] = {}
+    commits = _parse(out.decode("utf-8", "surrogateescape"), raw)
+    if "--diff-merges=first-parent" in revisions:  # what `log --first-parent --raw` shows of each
+        _keep_changes(history, raw, roots)
     if roots:  # in the order given, as Git shows them (--no-walk=unsorted)
         shown = dict(commits)
         shown.update(roots)
         commits = [(sha, shown[sha]) for sha in order if sha in shown]
     prefix = history.folder + "/"
+    whole = {f for files in roots.values() for f in files}  # a root's files, their lines not read yet
     known, wanted, refs = set(), set(), {}
     for _sha, files in commits:  # which versions must be read: those no other one gives
         for f in files:
-            if not (f.born or f.gone or f.old in known or f.new in known):
+            if f in whole:
+                if f.new not in known:  # else an earlier change gives it (kept: the root refers to it)
+                    wanted.add(f.new)
+            elif not (f.born or f.gone or f.old in known or f.new in known):
                 wanted.add(f.old)
             for oid in _sides(f):
                 known.add(oid)
@@ -99,6 +111,10 @@ def unit_patches(history: History, revisions: Sequence[str],
     found: Dict[str, Dict[str, Tuple[Optional[str], Optional[str]]]] = {}
     for sha, files in commits:
         for f in files:
+            if f in whole and not f.changes:  # the root's file is one change adding every line of its version
+                version = versions[f.new]
+                f.changes.append((0, 0, 0, len(version.lines), [], version.lines))
+                f.new_eol = version.eol
             for oid in _sides(f):
                 refs[oid] -= 1
             old, new = _versions(f, versions, refs, sizes)
@@ -116,6 +132,30 @@ def unit_patches(history: History, revisions: Sequence[str],
     return found
 
 
+def _keep_changes(history: History, raw: Dict[str, Optional[list]], roots: Dict[str, List["_File"]]) -> None:
+    """Give :attr:`History.read_changes` each commit's raw lines (a commit whose raw lines
+    name a path Git quotes is left out: :meth:`History.changes` asks Git for it) and each
+    root's files (every one added)."""
+    cut = len(history.folder) + 1
+    for sha, found in raw.items():
+        if found is not None:
+            history.read_changes[sha] = [(path[cut:], old, new) for path, old, new in found]
+    for sha, files in roots.items():
+        history.read_changes[sha] = [(f.path[cut:], "", f.new) for f in files]
+
+
+def _raw_line(line: str, found: Optional[list]) -> Optional[list]:
+    """``found`` with one ``--raw`` line's (path, old blob, new blob) added ("" for a side
+    that does not exist); None once a path is quoted (or the line is not as expected)."""
+    meta, tab, path = line.partition("\t")
+    fields = meta[1:].split(" ")
+    if found is None or not tab or len(fields) != 5 or path.startswith('"'):
+        return None
+    old, new = fields[2], fields[3]
+    found.append((path, "" if not old.strip("0") else old, "" if not new.strip("0") else new))
+    return found
+
+
 def _roots(history: History, shas: List[str]) -> Dict[str, List[_File]]:
     """root commit id -> its files below the folder as Git's ``-U0`` diff of it gives them
     (each a new file, one change adding every line), for the root commits among ``shas``.
@@ -126,10 +166,13 @@ def _roots(history: History, shas: List[str]) -> Dict[str, List[_File]]:
     an entry that is not a blob) is left to Git."""
     if len(shas) < 1:
         return {}
-    out = history.repo._run(history.repo.top, ["rev-list", "--no-walk=unsorted", "--max-parents=0", "--stdin"],
-                            ("".join(f"{sha}\n" for sha in shas)).encode("ascii"))
+    if all(sha in history.parents for sha in shas):  # `git log` gave their parents already
+        listed = [sha for sha in shas if not history.parents[sha]]
+    else:
+        listed = history.repo._run(history.repo.top, ["rev-list", "--no-walk=unsorted", "--max-parents=0", "--stdin"],
+                                   ("".join(f"{sha}\n" for sha in shas)).encode("ascii")).decode("ascii", "replace").split()
     found: Dict[str, List[_File]] = {}
-    for sha in out.decode("ascii", "replace").split():
+    for sha in listed:
         files = _root_files(history, sha)
         if files is not None:
             found[sha] = files
@@ -138,21 +181,18 @@ def _roots(history: History, shas: List[str]) -> Dict[str, List[_File]]:
 
 def _root_files(history: History, sha: str) -> Optional[List[_File]]:
     """The files of root commit ``sha`` below the folder as :func:`_parse` reads them from
-    Git's diff of it (None: leave it to Git)."""
+    Git's diff of it, their one change (every line added) still to be given from the
+    version's lines (:func:`unit_patches`: the version a later commit's change starts from
+    is rebuilt backwards anyway, and the root's blobs, deepest in Git's delta chains, cost
+    Git most to read); None: leave it to Git."""
     entries = history.repo.tree(sha, history.folder)
-    if any(entry.kind != "blob" or _QUOTED.search(entry.path) for entry in entries):
+    if any(entry.kind != "blob" or _QUOTED.search(entry.path) or entry.oid in _EMPTY for entry in entries):
         return None
-    data = history.repo.blobs(entry.oid for entry in entries)
-    files = []
-    for entry in entries:  # in tree order, as Git's diff shows them
-        if not data[entry.oid]:
-            return None
-        version = _read(data[entry.oid])
-        f = _File(entry.path, "0" * len(entry.oid), entry.oid, False, True)
-        f.changes.append((0, 0, 0, len(version.lines), [], version.lines))
-        f.new_eol = version.eol
-        files.append(f)
-    return files
+    return [_File(entry.path, "0" * len(entry.oid), entry.oid, False, True) for entry in entries]  # in tree order
+
+
+# the ids of an empty blob (SHA-1 and SHA-256 repositories): Git's diff of an empty new file has no hunk
+_EMPTY = {hashlib.new(name, b"blob 0\0").hexdigest() for name in ("sha1", "sha256")}
 
 
 def _sides(f: _File) -> List[str]:
@@ -189,11 +229,96 @@ def _checked(version: _Version, oid: str, sizes: Dict[str, int], path: str) -> _
     return version
 
 
-def _parse(text: str) -> List[Tuple[str, List[_File]]]:
-    """(commit, files with their -U0 changes) in Git's order. A hunk's removed and added
-    lines are taken as the slices its header counts (a first reading parses 260,000 changed
-    lines, most of them the window's first commit's): a line of another side where a slice
-    should be, or a changed line no header counts, is a :class:`Mismatch`."""
+# Git's -U0 output as it always looks for a changed text file (one pattern match per file
+# header and per hunk, not a loop over its lines): the extended header lines Git writes for a
+# new, deleted or re-moded file, the index line with both full blob ids, the two names; a
+# hunk's header, its removed lines, "\\ No newline at end of file", its added lines, and
+# that mark again
+_FAST_FILE = re.compile(r"diff --git [^\n]*\n(?:(?:old|new|deleted) [^\n]*\n)*index ([0-9a-f]+)\.\.([0-9a-f]+)"
+                        r"(?: [0-7]+)?\n--- ([^\n]*)\n\+\+\+ ([^\n]*)\n")
+_FAST_HUNK = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@[^\n]*\n((?:-[^\n]*\n)*)(\\[^\n]*\n)?"
+                        r"((?:\+[^\n]*\n)*)(\\[^\n]*\n)?")
+
+
+def _parse(text: str, raw: Optional[Dict[str, Optional[list]]] = None) -> List[Tuple[str, List[_File]]]:
+    """(commit, files with their -U0 changes) in Git's order: :func:`_parse_fast`, or, for
+    output it does not expect, :func:`_parse_lines` (which also says what is wrong).
+    ``raw``: filled with commit -> its ``--raw`` lines (:func:`_raw_line`)."""
+    raw = {} if raw is None else raw
+    found = _parse_fast(text, raw)
+    if found is None:
+        raw.clear()
+        return _parse_lines(text, raw)
+    return found
+
+
+def _parse_fast(text: str, raw: Dict[str, Optional[list]]) -> Optional[List[Tuple[str, List[_File]]]]:
+    """:func:`_parse_lines`'s result for output of the shapes :data:`_FAST_FILE` and
+    :data:`_FAST_HUNK` match, read a file header and a hunk at a time (a first reading of
+    the bench history parses 10,000 file headers and hunks: per line this was a quarter of
+    this module's time); None for anything else (a path Git quotes, a file without hunks, a
+    hunk whose lines are not as its header counts), which :func:`_parse_lines` then reads."""
+    commits: List[Tuple[str, List[_File]]] = []
+    at, end = 0, len(text)
+    file_match, hunk_match = _FAST_FILE.match, _FAST_HUNK.match
+    while at < end:
+        char = text[at]
+        if char == _RECORD:
+            stop = text.find("\n", at)
+            if stop < 0:
+                return None
+            commits.append((text[at + 1:stop].strip(), []))
+            raw[commits[-1][0]] = []
+            at = stop + 1
+            continue
+        if char == "\n":  # the empty line after a commit's id
+            at += 1
+            continue
+        if char == ":" and commits:  # a --raw line
+            stop = text.find("\n", at)
+            if stop < 0:
+                return None
+            raw[commits[-1][0]] = _raw_line(text[at:stop], raw[commits[-1][0]])
+            at = stop + 1
+            continue
+        found = file_match(text, at)
+        if found is None or not commits:
+            return None
+        old, new, minus, plus = found.groups()
+        born, gone = minus == "/dev/null", plus == "/dev/null"
+        name = minus if gone else plus
+        if (name.endswith("\t") or name.startswith('"') or min(len(old), len(new)) < 40
+                or (old.strip("0") == "") != born or (new.strip("0") == "") != gone):
+            return None
+        current = _File(name, old, new, gone, born)
+        commits[-1][1].append(current)
+        at = found.end()
+        changes = current.changes
+        while at < end and text[at] == "@":
+            hunk = hunk_match(text, at)
+            if hunk is None:
+                return None
+            a, b, c, d, minus, old_mark, plus, new_mark = hunk.groups()
+            b = 1 if b is None else int(b)
+            d = 1 if d is None else int(d)
+            removed = minus[1:-1].split("\n-") if minus else []
+            added = plus[1:-1].split("\n+") if plus else []
+            if len(removed) != b or len(added) != d or (old_mark and not b) or (new_mark and not d):
+                return None
+            if old_mark:
+                current.old_eol = False
+            if new_mark:
+                current.new_eol = False
+            a, c = int(a), int(c)
+            changes.append((a if b == 0 else a - 1, b, c if d == 0 else c - 1, d, removed, added))
+            at = hunk.end()
+    return commits
+
+
+def _parse_lines(text: str, raw: Dict[str, Optional[list]]) -> List[Tuple[str, List[_File]]]:
+    """(commit, files with their -U0 changes) in Git's order, line by line. A hunk's removed
+    and added lines are taken as the slices its header counts: a line of another side where
+    a slice should be, or a changed line no header counts, is a :class:`Mismatch`."""
     commits: List[Tuple[str, List[_File]]] = []
     lines = text.split("\n")
     count = len(lines)
@@ -224,7 +349,10 @@ def _parse(text: str) -> List[Tuple[str, List[_File]]]:
             raise Mismatch(f"{current.path}: a changed line outside the hunk that counts it")
         elif line.startswith(_RECORD):
             commits.append((line[1:].strip(), []))
+            raw[commits[-1][0]] = []
             current, header = None, False
+        elif c == ":" and current is None and not header and commits:
+            raw[commits[-1][0]] = _raw_line(line, raw[commits[-1][0]])
         elif line.startswith("diff --git "):
             current, header, oids = None, True, ("", "")
         elif header and line.startswith("index "):
@@ -310,12 +438,13 @@ def _is_empty(line: str) -> bool:
 
 def _func_line(lines: List[str], start: int, limit: int) -> int:
     """xdiff's get_func_line: the first heading from ``start`` towards ``limit`` (exclusive)."""
-    step = -1 if start > limit else 1
-    at = start
-    while at != limit and 0 <= at < len(lines):
-        if _is_func(lines[at]):
+    if not 0 <= start < len(lines):
+        return -1
+    match = HEADING.match  # as _is_func, inline: a first reading tests 130,000 lines here
+    for at in range(start, max(limit, -1), -1) if start > limit else range(start, min(limit, len(lines))):
+        line = lines[at]
+        if "#" in line[:4] and match(line) is not None:
             return at
-        at += step
     return -1
 
 

@@ -127,7 +127,7 @@ def _compare_commits(repo: Repo, history: History, memory_dir: str, tip: str, co
     patches = commit_patches(history, [c.sha for c in compared], use_cache)
     # fail closed on bytes that are not UTF-8 (analyzer/history/decode.py)
     refuse_undecodable(history, patches, {c.sha: c.parents[0] if c.parents else "" for c in compared})
-    changed = history.changes(rng)
+    changed = history.changes(rng, [c.sha for c in commits])
     manifests = _manifests(repo, history, commits, changed)
     from analyzer.history.window_order import moved_units
 

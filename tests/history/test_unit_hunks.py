@@ -77,9 +77,8 @@ VERSION = st.tuples(FILES, st.booleans())  # lines, ends with a newline
 HISTORY = st.lists(st.tuples(st.one_of(st.none(), VERSION), st.one_of(st.none(), VERSION)), min_size=1, max_size=5)
 
 
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(history=HISTORY)
-def test_random_histories_give_gits_own_widening(tmp_path_factory, history):
+def _random_repo(tmp_path_factory, history):
+    """A repository whose commits write each step's versions of a.md and b.md (None: removed)."""
     root = tmp_path_factory.mktemp("h")
     mem = root / MEM
     mem.mkdir(parents=True)
@@ -101,6 +100,13 @@ def test_random_histories_give_gits_own_widening(tmp_path_factory, history):
                 path.write_bytes(("\n".join(lines) + ("\n" if newline and lines else "")).encode())
         git("add", "-A")
         git("commit", "-q", "--allow-empty", "-m", "step")
+    return root
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(history=HISTORY)
+def test_random_histories_give_gits_own_widening(tmp_path_factory, history):
+    root = _random_repo(tmp_path_factory, history)
     ours, gits = both(root, ["--reverse", "--first-parent", "HEAD"])
     assert ours == gits
 
@@ -189,3 +195,128 @@ def test_a_root_commit_git_shows_otherwise_is_left_to_git(tmp_path, monkeypatch)
     ours, gits = both(root, ROOT_ARGS, ("\n".join(shas) + "\n").encode())
     assert ours == gits
     assert seen[0] == ("\n".join(shas) + "\n").encode()
+
+
+def _both_parsers(root):
+    """The two readings of the `git log -p -U0` unit_patches asks for, over every commit:
+    (the pattern-per-hunk one or None, the line-by-line one), each as plain tuples."""
+    from analyzer.history.unit_hunks import LOG, _parse_fast, _parse_lines
+
+    history = History(Repo(str(root)), MEM)
+    text = history.repo._run(history.repo.top, [*LOG, "--first-parent", "HEAD", "--", history.folder + "/"]).decode(
+        "utf-8", "surrogateescape")
+
+    def plain(commits):
+        return [(sha, [(f.path, f.old, f.new, f.gone, f.born, f.changes, f.old_eol, f.new_eol) for f in files])
+                for sha, files in commits]
+
+    raw_fast, raw_lines = {}, {}
+    fast = _parse_fast(text, raw_fast)
+    lines = plain(_parse_lines(text, raw_lines))
+    assert fast is None or raw_fast == raw_lines
+    return (None if fast is None else plain(fast)), lines
+
+
+def test_the_fast_reading_of_gits_output_is_the_line_by_line_one(tmp_path):
+    # taken on the fixture histories and on files without a last newline (\ No newline...)
+    for n, build in enumerate((agreeing_history, held_twice_history)):
+        repo, _ = build(tmp_path / f"p{n}")
+        fast, lines = _both_parsers(repo.root)
+        assert fast is not None and fast == lines and any(files for _sha, files in lines)
+    a = ("# Decisions\n\n" + entry("MC-DEC-20260101-0000000a", "A", "Body.")).encode()
+    root, _ = _root_history(tmp_path / "n", {"a.md": a.rstrip(b"\n"), "b.md": b"x\n-y\n+z\n\\w\n@@ -1 +1 @@\n"})
+    (root / MEM / "b.md").write_bytes(b"-y\n+z\n@@ -1 +1 @@\nx")
+    subprocess.run(["git", "commit", "-qam", "edit b"], cwd=root, env=env(), check=True, capture_output=True)
+    fast, lines = _both_parsers(root)
+    assert fast is not None and fast == lines
+    assert [f[6:] for _sha, files in lines for f in files if f[0].endswith("/b.md")][0] == (True, False)
+    # a path with a space (Git ends its ---/+++ lines with a tab) and an empty new file (no
+    # hunk): left to the line-by-line reading
+    for n, files in enumerate(({"a.md": a, "b c.md": a}, {"a.md": a, "empty.md": b""})):
+        root, _ = _root_history(tmp_path / f"o{n}", files)
+        fast, lines = _both_parsers(root)
+        assert fast is None and lines
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(history=HISTORY)
+def test_random_histories_read_fast_as_line_by_line(tmp_path_factory, history):
+    root = _random_repo(tmp_path_factory, history)
+    fast, lines = _both_parsers(root)
+    assert fast is None or fast == lines
+
+
+def test_roots_known_from_the_log_need_no_rev_list(tmp_path, monkeypatch):
+    a = ("# Decisions\n\n" + entry("MC-DEC-20260101-0000000a", "A", "Body.")).encode()
+    root, shas = _root_history(tmp_path, {"a.md": a, "b.md": a})
+    expected = unit_patches(History(Repo(str(root)), MEM), ROOT_ARGS, ("\n".join(shas) + "\n").encode())
+    import analyzer.history.git as gitmod
+
+    asked = []
+    real = gitmod.Repo._run
+    monkeypatch.setattr(gitmod.Repo, "_run", lambda self, cwd, args, stdin=None: (
+        asked.append(gitmod._command(args)), real(self, cwd, args, stdin))[1])
+    history = History(Repo(str(root)), MEM)
+    assert [c.sha for c in history.log(["HEAD"])] == shas[::-1]
+    asked.clear()
+    assert unit_patches(history, ROOT_ARGS, ("\n".join(shas) + "\n").encode()) == expected
+    assert "rev-list" not in asked and "log" in asked
+
+
+def test_a_root_file_a_later_change_starts_from_is_not_read_again(tmp_path, monkeypatch):
+    # newest first, the edit's parent version of a.md is read once, and the root's a.md is
+    # that version; b.md, which no later commit changes, is read for the root
+    a = ("# Decisions\n\n" + entry("MC-DEC-20260101-0000000a", "A", "Body.")).encode()
+    root, shas = _root_history(tmp_path, {"a.md": a, "b.md": a + b"more\n"})
+    import analyzer.history.git as gitmod
+
+    asked = []
+    real = gitmod.Repo.blobs
+
+    def blobs(self, oids):
+        oids = list(oids)
+        asked.extend(oids)
+        return real(self, oids)
+
+    monkeypatch.setattr(gitmod.Repo, "blobs", blobs)
+    history = History(Repo(str(root)), MEM)
+    ours = unit_patches(history, ROOT_ARGS, ("\n".join(shas) + "\n").encode())
+    assert ours == history.unit_patches(ROOT_ARGS, ("\n".join(shas) + "\n").encode())
+    listed = subprocess.run(["git", "ls-tree", "-r", shas[1], "--", MEM], cwd=root, env=env(), check=True,
+                            capture_output=True).stdout.decode().splitlines()
+    tree = {line.split("\t")[1]: line.split()[2] for line in listed}
+    assert sorted(asked) == sorted([tree[f"{MEM}/a.md"], tree[f"{MEM}/b.md"]])
+
+
+def test_the_changes_git_log_p_showed_are_git_log_raws(tmp_path):
+    # a root with a symlink and a file that is not memory, a mode change, a deletion, a
+    # merge (first parent), a path with a space: History.changes of the window's commits,
+    # answered from the raw lines of unit_patches' own `git log -p --raw`, is what Git's
+    # `log --raw --first-parent` says
+    a = ("# Decisions\n\n" + entry("MC-DEC-20260101-0000000a", "A", "Body.")).encode()
+    root, _ = _root_history(tmp_path, {"a.md": a, "b c.md": a, "x.txt": b"x\n", "link.md": "a.md"})
+    mem = root / MEM
+
+    def git(*args):
+        return subprocess.run(["git", *args], cwd=root, env=env(), check=True, capture_output=True).stdout.decode()
+
+    (mem / "b c.md").chmod(0o755)
+    (mem / "x.txt").unlink()
+    git("commit", "-qam", "mode and deletion")
+    git("checkout", "-qb", "side")
+    (mem / "side.md").write_text("# side\n")
+    git("add", "-A")
+    git("commit", "-qm", "side")
+    git("checkout", "-q", "main")
+    (mem / "a.md").write_bytes(a + b"more\n")
+    git("commit", "-qam", "main")
+    git("merge", "-q", "--no-ff", "-m", "merge", "side")
+    history = History(Repo(str(root)), MEM)
+    shas = [c.sha for c in history.log(["--first-parent", "HEAD"])]
+    from analyzer.history.commit_cache import commit_patches
+
+    assert commit_patches(history, shas, use_cache=False)
+    assert sorted(history.read_changes) == sorted(shas)
+    gits = History(Repo(str(root)), MEM).changes(["--first-parent", "HEAD"])
+    assert history.changes(["--first-parent", "HEAD"], shas) == {sha: gits.get(sha, []) for sha in shas}
+    assert any(old and new and path == "b c.md" for found in gits.values() for path, old, new in found)
