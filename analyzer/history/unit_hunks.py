@@ -433,7 +433,9 @@ def _is_func(line: str) -> bool:
 
 
 def _is_empty(line: str) -> bool:
-    return not line.strip(" \t\n\v\f\r")
+    # xdiff's is_empty_rec uses Git's own isspace (git-compat-util's sane_ctype): space, \t,
+    # \n and \r only; \v and \f are not blank to Git, so a line of them ends a function context
+    return not line.strip(" \t\n\r")
 
 
 def _func_line(lines: List[str], start: int, limit: int) -> int:

@@ -176,8 +176,11 @@ def _changed_fields(old: Place, new: Place) -> Optional[List[Tuple[str, str, str
     if names & {"title", "Evidence"}:
         return None
     at.append(len(lines))
-    return [(name, _field_text(lines, matches, at, name), _field_text(o_lines, matches, at, name))
-            for name in sorted(names)]
+    texts = [(name, _field_text(lines, matches, at, name), _field_text(o_lines, matches, at, name))
+             for name in sorted(names)]
+    # a changed line need not change its field's text (a blank line moved inside it): such a
+    # field's part is the same on both sides, and only parts that differ are rows
+    return [(name, before, after) for name, before, after in texts if before != after]
 
 
 def _plain(lexed, start: int, end: int) -> bool:

@@ -320,3 +320,17 @@ def test_the_changes_git_log_p_showed_are_git_log_raws(tmp_path):
     gits = History(Repo(str(root)), MEM).changes(["--first-parent", "HEAD"])
     assert history.changes(["--first-parent", "HEAD"], shas) == {sha: gits.get(sha, []) for sha in shas}
     assert any(old and new and path == "b c.md" for found in gits.values() for path, old, new in found)
+
+
+def test_a_form_feed_line_is_not_blank_to_git(tmp_path):
+    """Git's function context stops widening at a blank line by Git's own isspace (space,
+    tab, CR, LF): a line holding only a form feed or a vertical tab is kept in the snippet
+    as Git keeps it, not dropped as blank."""
+    repo = FixtureRepo(tmp_path / "p")
+    for mark in ("\f", "\v"):
+        repo.write("a.md", f"## MC-DEC-20260101-0000000b \u2014 B\nx\n{mark}\n## MC-DEC-20260101-0000000c \u2014 C\ny\n")
+        repo.commit("before")
+        repo.write("a.md", f"## MC-DEC-20260101-0000000b \u2014 B\nz\n{mark}\n## MC-DEC-20260101-0000000c \u2014 C\ny\n")
+        repo.commit("after")
+    ours, gits = both(repo.root, ["--reverse", "--first-parent", "HEAD"])
+    assert ours == gits

@@ -113,10 +113,12 @@ _H = "## MC-DEC-20260101-0123abcd \u2014 T\n"
 @settings(max_examples=800, deadline=None)
 @given(_unit_pair(), st.sampled_from([1, 2]))
 # a field named title whose new text is the heading's title, an Evidence field whose new text
-# is its items (the other side holds that part already), two fields changed
+# is its items (the other side holds that part already), two fields changed,
 @example((_H + "title:\nx", _H + "title:\nT"), 2)
 @example((_H + "Evidence:\n- item\nx", _H + "Evidence:\n- item\nitem"), 2)
 @example((_H + "Scope: a\ntext\nDecision: d\ntext", _H + "Scope: a\nother\nDecision: d\nother"), 2)
+# a blank line moved inside a field: the lines differ, the field's text does not
+@example((_H + "Decision:\n\nd\nStatus: x", _H + "Decision:\nd\n\nStatus: x"), 2)
 def test_a_pair_reads_the_parts_that_differ_as_a_whole_reading_finds_them(texts, schema):
     """pair_part_rows (which reads only the fields holding the changed lines of a unit that
     kept its field lines) gives the rows differing_parts gives from both units read whole."""
