@@ -70,6 +70,7 @@ def missing_extra(engine: str):
 def run(args: argparse.Namespace) -> int:
     """Resolve the fleet and run the subcommand."""
     from analyzer.engine.errors import EngineError, EvaluationLimitError
+    from analyzer.project.config import ConfigError
     from analyzer.project.fleet_repos import FleetError, resolve
 
     missing = missing_extra(args.engine)
@@ -88,6 +89,9 @@ def run(args: argparse.Namespace) -> int:
     except RepositoryStopped as exc:  # query and export answer over every repository, or not at all
         for path, message in exc.stopped:
             print(f"analyze fleet: error: {path}: {message}", file=sys.stderr)
+        return exitcodes.INVALID
+    except ConfigError as exc:  # a repository's unusable configuration file: path:line:col, exit 2
+        print(f"analyze fleet: error: {exc}", file=sys.stderr)
         return exitcodes.INVALID
     except EvaluationLimitError:
         raise  # a limit (--timeout) is every command's DL902 line and exit 2 (analyzer/commands/cli.py)

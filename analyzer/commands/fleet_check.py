@@ -177,7 +177,28 @@ def _pool(jobs: int, count: int):
 
 def _map(pool, fn, tasks):
     """``fn`` over ``tasks`` in ``pool`` (in this process without one), in order, as each is done."""
-    return map(fn, tasks) if pool is None else pool.imap(fn, tasks, chunksize=1)
+    import functools
+
+    return map(fn, tasks) if pool is None else pool.imap(functools.partial(carried, fn), tasks, chunksize=1)
+
+
+class WorkerError(Exception):
+    """A worker's error that could not travel back to the main process as itself."""
+
+
+def carried(fn, *args, **kwargs):
+    """``fn(*args, **kwargs)`` in a worker process, its error made one the main process can
+    unpickle: an exception whose pickle does not rebuild (an ``__init__`` of other arguments
+    than ``args``) stops the pool's result thread, and the main process would wait forever.
+    Such an error comes back as a :class:`WorkerError` naming its type and message."""
+    try:
+        return fn(*args, **kwargs)
+    except Exception as exc:
+        try:
+            pickle.loads(pickle.dumps(exc))
+        except Exception:
+            raise WorkerError(f"{type(exc).__name__}: {exc}") from None
+        raise
 
 
 def finish_one(task) -> Tuple[int, CheckResult, Dict[str, str]]:
@@ -247,7 +268,7 @@ def prepare_all(paths: List[str], families, use_cache: bool = True, jobs: int = 
     import functools
 
     with worker_pool(min(jobs, len(paths))) as pool:
-        return pool.map(functools.partial(prepare, families=families, use_cache=use_cache), paths,
+        return pool.map(functools.partial(carried, prepare, families=families, use_cache=use_cache), paths,
                         chunksize=max(1, len(paths) // (jobs * 8)))
 
 
@@ -335,9 +356,14 @@ def extract(job: Tuple[int, str, bool, Sequence[str]]) -> Extracted:
     there). With the cache, a result ``check --all`` (or an earlier fleet) stored for the
     repository as it is now is reused: nothing is extracted or evaluated for it. A result
     decided here (cached, or a check that stops early) is rendered in ``formats`` here."""
+    from analyzer.project.config import ConfigError
+
     index, path, use_cache, formats = job
-    with gc_paused():  # extraction makes many acyclic objects: the collector would scan them for nothing
-        item = _extract(index, path, use_cache)
+    try:
+        with gc_paused():  # extraction makes many acyclic objects: the collector would scan them for nothing
+            item = _extract(index, path, use_cache)
+    except ConfigError as exc:  # named by the repository's path: the fleet refuses it (analyze fleet)
+        raise ConfigError(exc.code, exc.message, os.path.join(path, exc.path), exc.line, exc.col) from None
     if item.result is not None:
         item.result = _as_cli(item.result)
         item.texts = rendered(path, item.result, formats)

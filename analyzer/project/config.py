@@ -99,6 +99,12 @@ class ConfigError(Exception):
         super().__init__(f"{path}:{line}:{col}: {code} {message}")
         self.code, self.message, self.path, self.line, self.col = code, message, path, line, col
 
+    def __reduce__(self):
+        # rebuilt from its fields: the default (from ``args``, one string) does not fit this
+        # __init__, and a fleet worker's error that cannot be unpickled stops the pool's
+        # result thread, leaving the main process waiting forever
+        return type(self), (self.code, self.message, self.path, self.line, self.col)
+
     def diagnostic(self) -> Dict[str, Any]:
         """The error as a JSON diagnostic (the ``error`` shapes' item)."""
         return {"code": self.code, "severity": "error", "message": self.message, "path": self.path,
