@@ -14,7 +14,6 @@ evaluating (no memory dir, an unusable needed file) keeps that error result.
 
 from __future__ import annotations
 
-import itertools
 import marshal
 import os
 import sys
@@ -119,7 +118,7 @@ def fleet_results(paths: List[str], engine: str = "duckdb", use_cache: bool = Tr
                 evaluated = 0
                 while True:
                     size = run.group_size(evaluated)
-                    run.load_stream(itertools.islice(stream, size) if size else stream)
+                    run.load_stream(_group(stream, size, run.GROUP_ROWS) if size else stream)
                     if not run.numbers:  # every result from the cache (or an early one)
                         break
                     evaluated += len(run.numbers)
@@ -138,6 +137,18 @@ def fleet_results(paths: List[str], engine: str = "duckdb", use_cache: bool = Tr
             for index, result, texts in results:
                 done[index] = (result, texts)
     return [(path, *done[index]) for index, path in enumerate(paths)]
+
+
+def _group(stream, size: int, rows: int):
+    """The next group of ``stream``'s ``(number, tables)``: ``size`` repositories, or fewer
+    when the one whose tables bring the group to ``rows`` tuples ends it. Nothing is taken
+    from ``stream`` beyond the group's last repository."""
+    held = 0
+    for count, item in enumerate(stream, 1):
+        yield item
+        held += sum(table.num_rows for table in item[1].values())
+        if count >= size or held >= rows:
+            return
 
 
 def _finish_group(pool, run, only, paths, kept, formats) -> list:

@@ -24,7 +24,7 @@ guarantees three things:
   something, the least recently used entries go once the areas exceed a size limit
   (analyzer/core/cache_prune.py, ``MEMORY_ANALYZER_CACHE_MAX_MB``).
 
-The facts cache built on it (one entry per extracted memory file) is
+The facts cache built on it (one entry per project's memory files, or per file) is
 analyzer/project/facts_cache.py.
 """
 

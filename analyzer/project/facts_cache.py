@@ -1,8 +1,8 @@
 """The facts cache: ``marshal``-ed :meth:`Sink.to_plain` forms of extracted memory files (facts
 grouped by relation, positions as machine-integer arrays), entries of the verified store
 (analyzer/core/cache.py, area ``facts``): one per file (the manifest, the files a prefetch
-helper extracts), or one per project's files (:class:`ProjectFiles`), or one per
-bundle of given texts (:class:`Bundle`, :class:`ProjectFiles`). Inside an entry of several files each file is still
+helper extracts, a project's facts too large for one entry), one per project's files read
+from disk (:class:`ProjectFiles`), or one per bundle of given texts (:class:`Bundle`). Inside an entry of several files each file is still
 found by its own :func:`key`.
 
 :func:`key` hashes everything extraction depends on: the entry format and byte order, file

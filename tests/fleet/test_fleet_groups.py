@@ -79,3 +79,42 @@ def test_groups_grow_with_the_repositories_evaluated(tmp_path, monkeypatch):
 def test_group_size():
     assert [duck.DuckRun.group_size(n) for n in (0, 49, 50, 120, 200, 950)] == [50, 50, 50, 120, 200, 200]
     assert duck.DuckRun.GROUP_MAX >= duck.DuckRun.GROUP
+
+
+def test_a_group_ends_at_its_tuple_budget(tmp_path, monkeypatch):
+    """A group ends with the repository that brings it to GROUP_ROWS tuples, however many
+    repositories GROUP allows: larger repositories make smaller groups (the tables held at
+    once stay about one budget), and the results are still those of one evaluation."""
+    paths = _fleet(tmp_path, 6)
+    whole = _documents(fleet_check.fleet_check(paths, use_cache=False, jobs=1))
+    sizes = []
+    real = duck.DuckRun.evaluate
+
+    def evaluate(run, *args, **kwargs):
+        sizes.append(len(run.numbers))
+        return real(run, *args, **kwargs)
+
+    monkeypatch.setattr(duck.DuckRun, "GROUP", 50)
+    monkeypatch.setattr(duck.DuckRun, "GROUP_ROWS", 1)  # every repository's facts reach it
+    monkeypatch.setattr(duck.DuckRun, "evaluate", evaluate)
+    assert _documents(fleet_check.fleet_check(paths, use_cache=False, jobs=2)) == whole
+    assert sizes and set(sizes) == {1}
+
+
+def test_a_group_takes_nothing_beyond_its_last_repository():
+    class Table:
+        def __init__(self, rows):
+            self.num_rows = rows
+
+    taken = []
+
+    def stream():
+        for n, rows in enumerate([3, 3, 5, 1, 1, 1]):
+            taken.append(n)
+            yield n, {"r": Table(rows), "s": Table(1)}
+
+    items = stream()
+    assert [n for n, _ in fleet_check._group(items, 10, 8)] == [0, 1]  # 4 + 4 tuples reach 8
+    assert taken == [0, 1]
+    assert [n for n, _ in fleet_check._group(items, 2, 100)] == [2, 3]  # the count ends it
+    assert [n for n, _ in fleet_check._group(items, 10, 100)] == [4, 5]  # the stream ends it

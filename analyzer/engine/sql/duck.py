@@ -85,6 +85,11 @@ class DuckRun:
     #: 29 ms of CPU (the fixed cost shared), of 100 about 23, of 200 about 21, of 400 about
     #: 22 (larger joins): past about 200 a larger group saves nothing
     GROUP_MAX: int = 200
+    #: A group also ends with the repository whose facts bring it to this many tuples (about
+    #: 200 1,000-entry repositories, a group of :data:`FLUSH_ROWS`): a fleet of larger
+    #: repositories holds no more tables at once than one of 1,000-entry ones (200
+    #: 10,000-entry repositories would be about 3.4 GB, beyond a 4 GB --memory-limit's room)
+    GROUP_ROWS: int = FLUSH_ROWS
 
     @classmethod
     def group_size(cls, evaluated: int) -> Optional[int]:
