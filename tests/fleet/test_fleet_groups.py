@@ -47,13 +47,26 @@ def test_groups_give_the_results_of_one_evaluation(tmp_path, monkeypatch, jobs, 
         groups.append(list(run.numbers))
         return real(run, *args, **kwargs)
 
+    monkeypatch.setattr(duck.DuckRun, "evaluate", evaluate)
     monkeypatch.setattr(duck.DuckRun, "GROUP", group)
     monkeypatch.setattr(fleet_check, "WINDOW", window)
-    monkeypatch.setattr(duck.DuckRun, "evaluate", evaluate)
     assert _documents(fleet_check.fleet_check(paths, use_cache=False, jobs=jobs)) == whole
     # repo3 stops before evaluating: it is in no group
     assert groups == expected
     assert len({doc["result"].get("status", "error") for doc in whole}) > 1
+
+
+def _group_sizes(monkeypatch) -> list:
+    """The number of repositories of each group evaluated from now on (filled as they are)."""
+    sizes = []
+    real = duck.DuckRun.evaluate
+
+    def evaluate(run, *args, **kwargs):
+        sizes.append(len(run.numbers))
+        return real(run, *args, **kwargs)
+
+    monkeypatch.setattr(duck.DuckRun, "evaluate", evaluate)
+    return sizes
 
 
 def test_groups_grow_with_the_repositories_evaluated(tmp_path, monkeypatch):
@@ -62,16 +75,9 @@ def test_groups_grow_with_the_repositories_evaluated(tmp_path, monkeypatch):
     still those of one evaluation."""
     paths = _fleet(tmp_path, 12)
     whole = _documents(fleet_check.fleet_check(paths, use_cache=False, jobs=1))
-    sizes = []
-    real = duck.DuckRun.evaluate
-
-    def evaluate(run, *args, **kwargs):
-        sizes.append(len(run.numbers))
-        return real(run, *args, **kwargs)
-
+    sizes = _group_sizes(monkeypatch)
     monkeypatch.setattr(duck.DuckRun, "GROUP", 2)
     monkeypatch.setattr(duck.DuckRun, "GROUP_MAX", 3)
-    monkeypatch.setattr(duck.DuckRun, "evaluate", evaluate)
     assert _documents(fleet_check.fleet_check(paths, use_cache=False, jobs=2)) == whole
     assert sizes == [2, 2, 3, 3, 1]  # 11 evaluated (repo3 stops early)
 
@@ -87,16 +93,9 @@ def test_a_group_ends_at_its_tuple_budget(tmp_path, monkeypatch):
     once stay about one budget), and the results are still those of one evaluation."""
     paths = _fleet(tmp_path, 6)
     whole = _documents(fleet_check.fleet_check(paths, use_cache=False, jobs=1))
-    sizes = []
-    real = duck.DuckRun.evaluate
-
-    def evaluate(run, *args, **kwargs):
-        sizes.append(len(run.numbers))
-        return real(run, *args, **kwargs)
-
+    sizes = _group_sizes(monkeypatch)
     monkeypatch.setattr(duck.DuckRun, "GROUP", 50)
     monkeypatch.setattr(duck.DuckRun, "GROUP_ROWS", 1)  # every repository's facts reach it
-    monkeypatch.setattr(duck.DuckRun, "evaluate", evaluate)
     assert _documents(fleet_check.fleet_check(paths, use_cache=False, jobs=2)) == whole
     assert sizes and set(sizes) == {1}
 
