@@ -91,7 +91,7 @@ def test_a_group_ends_at_its_tuple_budget(tmp_path, monkeypatch):
     """A group ends with the repository that brings it to GROUP_ROWS tuples, however many
     repositories GROUP allows: larger repositories make smaller groups (the tables held at
     once stay about one budget), and the results are still those of one evaluation."""
-    paths = _fleet(tmp_path, 6)
+    paths = _fleet(tmp_path, 4)
     whole = _documents(fleet_check.fleet_check(paths, use_cache=False, jobs=1))
     sizes = _group_sizes(monkeypatch)
     monkeypatch.setattr(duck.DuckRun, "GROUP", 50)
