@@ -31,6 +31,19 @@ def _documents(results):
     return [fleet_check.result_document(path, result) for path, result in results]
 
 
+def _groups(monkeypatch) -> list:
+    """The repositories of each group evaluated from now on (filled as they are)."""
+    groups = []
+    real = duck.DuckRun.evaluate
+
+    def evaluate(run, *args, **kwargs):
+        groups.append(list(run.numbers))
+        return real(run, *args, **kwargs)
+
+    monkeypatch.setattr(duck.DuckRun, "evaluate", evaluate)
+    return groups
+
+
 @pytest.mark.parametrize("jobs, group, window, expected", [
     (1, 2, 50, [[0, 1], [2, 4], [5, 6]]),
     (2, 2, 50, [[0, 1], [2, 4], [5, 6]]),
@@ -40,14 +53,7 @@ def _documents(results):
 def test_groups_give_the_results_of_one_evaluation(tmp_path, monkeypatch, jobs, group, window, expected):
     paths = _fleet(tmp_path, 7)
     whole = _documents(fleet_check.fleet_check(paths, use_cache=False, jobs=jobs))
-    groups = []
-    real = duck.DuckRun.evaluate
-
-    def evaluate(run, *args, **kwargs):
-        groups.append(list(run.numbers))
-        return real(run, *args, **kwargs)
-
-    monkeypatch.setattr(duck.DuckRun, "evaluate", evaluate)
+    groups = _groups(monkeypatch)
     monkeypatch.setattr(duck.DuckRun, "GROUP", group)
     monkeypatch.setattr(fleet_check, "WINDOW", window)
     assert _documents(fleet_check.fleet_check(paths, use_cache=False, jobs=jobs)) == whole
@@ -56,18 +62,6 @@ def test_groups_give_the_results_of_one_evaluation(tmp_path, monkeypatch, jobs, 
     assert len({doc["result"].get("status", "error") for doc in whole}) > 1
 
 
-def _group_sizes(monkeypatch) -> list:
-    """The number of repositories of each group evaluated from now on (filled as they are)."""
-    sizes = []
-    real = duck.DuckRun.evaluate
-
-    def evaluate(run, *args, **kwargs):
-        sizes.append(len(run.numbers))
-        return real(run, *args, **kwargs)
-
-    monkeypatch.setattr(duck.DuckRun, "evaluate", evaluate)
-    return sizes
-
 
 def test_groups_grow_with_the_repositories_evaluated(tmp_path, monkeypatch):
     """Each group takes as many repositories as were evaluated before it, between GROUP and
@@ -75,11 +69,11 @@ def test_groups_grow_with_the_repositories_evaluated(tmp_path, monkeypatch):
     still those of one evaluation."""
     paths = _fleet(tmp_path, 12)
     whole = _documents(fleet_check.fleet_check(paths, use_cache=False, jobs=1))
-    sizes = _group_sizes(monkeypatch)
+    groups = _groups(monkeypatch)
     monkeypatch.setattr(duck.DuckRun, "GROUP", 2)
     monkeypatch.setattr(duck.DuckRun, "GROUP_MAX", 3)
     assert _documents(fleet_check.fleet_check(paths, use_cache=False, jobs=2)) == whole
-    assert sizes == [2, 2, 3, 3, 1]  # 11 evaluated (repo3 stops early)
+    assert [len(g) for g in groups] == [2, 2, 3, 3, 1]  # 11 evaluated (repo3 stops early)
 
 
 def test_group_size():
@@ -93,11 +87,11 @@ def test_a_group_ends_at_its_tuple_budget(tmp_path, monkeypatch):
     once stay about one budget), and the results are still those of one evaluation."""
     paths = _fleet(tmp_path, 4)
     whole = _documents(fleet_check.fleet_check(paths, use_cache=False, jobs=1))
-    sizes = _group_sizes(monkeypatch)
+    groups = _groups(monkeypatch)
     monkeypatch.setattr(duck.DuckRun, "GROUP", 50)
     monkeypatch.setattr(duck.DuckRun, "GROUP_ROWS", 1)  # every repository's facts reach it
     assert _documents(fleet_check.fleet_check(paths, use_cache=False, jobs=2)) == whole
-    assert sizes and set(sizes) == {1}
+    assert groups and {len(g) for g in groups} == {1}
 
 
 def test_a_group_takes_nothing_beyond_its_last_repository():
