@@ -104,8 +104,8 @@ def test_scenario_files_give_the_same_sinks():
 def test_a_generated_project_takes_the_fast_path_and_gives_the_same_sinks(tmp_path, monkeypatch):
     memory = generated_project(tmp_path / "p", 300) / "docs" / "memory"
     matched = []
-    original = fast_entries._Entry
-    monkeypatch.setattr(fast_entries, "_Entry", lambda *a: matched.append(a) or original(*a))
+    original = fast_entries._Entries.add  # called once for each matched entry
+    monkeypatch.setattr(fast_entries._Entries, "add", lambda self, *a: matched.append(a) or original(self, *a))
     assert _check_tree(memory) > 5
     # every generated entry is canonical: the fast path matched it (none went to the general
     # path); whether it is valid is the rules' question, the same on both paths

@@ -89,8 +89,8 @@ def _clean_results(monkeypatch):
     """The entries the fast path matched, recorded (True: read from the match, not by the
     general path; whether they are valid is the rules' question on both paths)."""
     seen = []
-    original = fast_entries._Entry
-    monkeypatch.setattr(fast_entries, "_Entry", lambda *a: seen.append(True) or original(*a))
+    original = fast_entries._Entries.add  # called once for each matched entry
+    monkeypatch.setattr(fast_entries._Entries, "add", lambda self, *a: seen.append(True) or original(self, *a))
     return seen
 
 
@@ -125,8 +125,8 @@ def test_a_canonical_subject_snippet_is_matched_whole(monkeypatch):
                   "Evidence:", "- user-confirmed", "", "Aliases:", f"- thing {n}"]
     text = "\n".join(lines)
     matched = []
-    original = fast_subjects._clean
-    monkeypatch.setattr(fast_subjects, "_clean", lambda *a: matched.append(original(*a)) or matched[-1])
+    original = fast_subjects._Subjects.add  # called once for each matched Subject
+    monkeypatch.setattr(fast_subjects._Subjects, "add", lambda self, *a: matched.append(original(self, *a)) or matched[-1])
     monkeypatch.setattr(canonical.General, "section_units", lambda *a: pytest.fail("a section missed the pattern"))
     assert_same(text, "subjects.md")
     # both() ran the fast path once: each of the three Subjects was matched and written whole

@@ -35,9 +35,9 @@ def test_every_changed_entry_of_a_window_is_matched_by_the_fast_path(tmp_path, m
         write()
         shas.append(repo.commit(f"rewrite {step}"))
     since = int(repo.git("log", "-1", "--format=%ct", shas[0]).strip())
-    entry_class, real_units = fast_entries._Entry, canonical.General.section_units
+    add_entry, real_units = fast_entries._Entries.add, canonical.General.section_units
     matched, missed = [], []
-    monkeypatch.setattr(fast_entries, "_Entry", lambda *a: matched.append(a) or entry_class(*a))
+    monkeypatch.setattr(fast_entries._Entries, "add", lambda self, *a: matched.append(a) or add_entry(self, *a))
     monkeypatch.setattr(canonical.General, "section_units", lambda self, *a: missed.append(a) or real_units(self, *a))
     program = readiness_program(False)
     window = window_facts(GitRepo(str(repo.root)), MEM, "HEAD", since, 2**40, False, program)

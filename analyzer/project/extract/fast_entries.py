@@ -4,7 +4,7 @@ An entry unit: heading, Status, Scope, optional Subject and Facet, Evidence item
 typed body, an optional Reason body, blank lines between the fields. A matched entry writes
 the facts and the note for the rules that :func:`~analyzer.project.extract.entry_rules.emit_entry`
 writes for the :class:`~analyzer.project.extract.fields.ParsedEntry` the general path would read
-from its lines (:meth:`_Entry.emit`, straight from the match): this path only saves the
+from its lines (:meth:`_Entries.add`, straight from the match): this path only saves the
 lexing, and judges nothing itself (the per-entry rules are rules/entries/*.dl, run by
 analyzer/project/extract/judge.py). A section the pattern does not match is read by the
 general path.
@@ -24,11 +24,17 @@ from analyzer.project.extract.judge import note, valued_fields
 from analyzer.project.extract.sink import Sink
 
 
+#: the groups of :func:`entry_unit`, in order: :meth:`_Entries.add` reads them by position
+GROUPS = ("id", "code", "title", "g0", "status", "g1", "scope", "g2", "subject", "g3", "facet", "g4", "evv", "ev", "g5",
+          "bname", "bv", "bl", "rv", "rl")
+
+
 @lru_cache(maxsize=None)
 def entry_unit():
-    """The compiled pattern of a whole canonical formal entry section."""
+    """The compiled pattern of a whole canonical formal entry section (its groups are
+    :data:`GROUPS`, checked: a grammar terminal that gained a group would shift them)."""
     body = c.body_lines()
-    return c.compiled(
+    pattern = c.compiled(
         c.embed(terminal("entries", "ENTRY_HEADING").pattern, {"id": "id", "code": "code", "title": "title"})
         + "\n(?P<g0>\n*)"
         + c.field("Status", "status") + "(?P<g1>\n*)" + c.field("Scope", "scope") + "(?P<g2>\n*)"
@@ -37,78 +43,122 @@ def entry_unit():
         + c.field("Evidence", "evv") + c.items("subjects", "ev") + "(?P<g5>\n*)"
         + c.field(typed_bodies(), "bv", "bname") + f"(?P<bl>{body})"
         + f"(?:{c.field('Reason', 'rv')}(?P<rl>{body}))?")
+    if tuple(sorted(pattern.groupindex, key=pattern.groupindex.get)) != GROUPS or pattern.groups != len(GROUPS):
+        raise RuntimeError(f"the entry pattern's groups changed: {pattern.groupindex}")
+    return pattern
 
 
-class _Entry:
-    """What a matched entry section holds (its groups), with the 0-based line of each field."""
+class _Entries:
+    """The rows of a run of matched entry sections (one after another in a file), kept by
+    relation and written into the sink in one ``extend`` per column when the run ends
+    (:meth:`write`): appending a row to a sink costs a call and three appends, and a
+    1,000-entry repository writes ~12,000 rows. Every row of a relation here has one
+    column (1, or 3 for the Evidence items), and the relations written at the heading's
+    line share one list of lines. Rows keep their order within each relation, and a run
+    ends before any section of the general path is written, so each relation gets its
+    rows in the order the per-row path wrote them."""
 
-    __slots__ = ("g", "lines", "items")
+    def __init__(self, sink: Sink, module: str) -> None:
+        self.sink, self.module = sink, module
+        self.heads: List[int] = []  # the heading's line of each entry: entry, entry_unit, ..., unit
+        self.entry: List[tuple] = []
+        self.entry_unit: List[tuple] = []
+        self.entry_title: List[tuple] = []
+        self.entry_display: List[tuple] = []
+        self.unit: List[tuple] = []
+        self.subject: List[tuple] = []  # entry_subject, and entry_field at the same lines
+        self.subject_field: List[tuple] = []
+        self.subject_lines: List[int] = []
+        self.facet: List[tuple] = []
+        self.facet_lines: List[int] = []
+        self.body: List[tuple] = []
+        self.body_lines: List[int] = []
+        self.evidence: List[tuple] = []  # entry_evidence, and evidence_source at the same lines
+        self.source: List[tuple] = []
+        self.evidence_lines: List[int] = []
+        self.decision: List[tuple] = []
+        self.decision_lines: List[int] = []
 
-    def __init__(self, m, line: int) -> None:
-        self.g = g = m.groupdict()
-        at = {}
-        i = line + 1 + len(g["g0"])
-        for name, value, gap in (("Status", "status", "g1"), ("Scope", "scope", "g2"),
-                                 ("Subject", "subject", "g3"), ("Facet", "facet", "g4")):
-            if g[value] is not None:
-                at[name] = i
-                i += 1 + len(g[gap])
-        at["Evidence"] = i
-        self.items = c.item_values(g["ev"])
-        i += 1 + len(self.items) + len(g["g5"])
-        at["body"] = i
-        self.lines = at
-
-    def emit(self, sink: Sink, module: str, ordinal: int, line_no: int) -> None:
-        """Write the facts :func:`~analyzer.project.extract.entry_rules.emit_entry` writes for
-        the :class:`~analyzer.project.extract.fields.ParsedEntry` of these lines (and its note
-        for the rules), straight from the groups: no field
-        objects are built (tests/extract/test_canonical.py holds the two to one sink)."""
-        g, at = self.g, self.lines
-        shown, code = g["id"], g["code"].upper()
-        status, scope, subject, facet = g["status"].strip(), g["scope"].strip(), g["subject"], g["facet"]
+    def add(self, m, line: int, ordinal: int, tokens: int) -> None:
+        """The rows of the entry matched by ``m`` whose heading is 0-based ``line`` (the
+        facts and note :func:`~analyzer.project.extract.entry_rules.emit_entry` writes for
+        the :class:`~analyzer.project.extract.fields.ParsedEntry` of these lines, straight
+        from the groups: tests/extract/test_canonical.py holds the two to one sink)."""
+        (shown, code, title, g0, status, g1, scope, g2, subject, g3, facet, g4, evv, ev, g5, bname, bv, bl,
+         rv, rl) = m.groups()
+        module = self.module
+        code, status, scope = intern(code.upper()), intern(status.strip()), intern(scope.strip())
+        eid = shown.casefold()
+        line_no = line + 1
+        self.heads.append(line_no)
+        self.entry.append((eid, module, code, status, scope))
+        self.entry_unit.append((eid, module, ordinal))
+        self.entry_title.append((eid, title))
+        self.entry_display.append((eid, shown))
+        self.unit.append((module, ordinal, "h2", shown, tokens))
+        # the 1-based line of each field: after the heading, each field line and the blank
+        # lines (a gap group's newlines) that follow it
+        at = line_no + 1 + len(g0) + 1 + len(g1) + 1 + len(g2)  # the field after Scope
         if subject is not None:
             subject = subject.strip()
+            if subject:
+                self.subject.append((eid, intern(subject.casefold())))
+                self.subject_field.append((eid, "Subject", subject))
+                self.subject_lines.append(at)
+            at += 1 + len(g3)
         if facet is not None:
             facet = facet.strip()
-        eid = shown.casefold()
-        add = sink.row
-        add("entry", (eid, module, intern(code), intern(status), intern(scope)), line_no, 1)
-        add("entry_unit", (eid, module, ordinal), line_no, 1)
-        add("entry_title", (eid, g["title"]), line_no, 1)
-        add("entry_display", (eid, shown), line_no, 1)
-        if subject:
-            add("entry_subject", (eid, intern(subject.casefold())), at["Subject"] + 1, 1)
-            add("entry_field", (eid, "Subject", subject), at["Subject"] + 1, 1)
-        if facet:
-            add("entry_facet", (eid, intern(facet)), at["Facet"] + 1, 1)
-        bname, bv, bl = g["bname"], g["bv"].strip(), g["bl"]
-        body_seen = bool(bl.strip())  # a visible non-blank body line (every matched line is visible)
-        if bv or body_seen:
-            add("entry_body", (eid, intern(bname)), at["body"] + 1, 1)
-        items = self.items
+            if facet:
+                self.facet.append((eid, intern(facet)))
+                self.facet_lines.append(at)
+            at += 1 + len(g4)
+        items = c.item_values(ev)  # the Evidence field is at ``at``, its items below
         kinds = []
         for k, item in enumerate(items, 1):
             source = classify_evidence(item)
             kinds.append((source[0], not item))
-            ln = at["Evidence"] + 1 + k
-            add("entry_evidence", (eid, item, k), ln, 3)
-            add("evidence_source", (eid, k) + source, ln, 3)
+            self.evidence.append((eid, item, k))
+            self.source.append((eid, k) + source)
+            self.evidence_lines.append(at + k)
+        bv = bv.strip()
+        body_seen = bool(bl.strip())  # a visible non-blank body line (every matched line is visible)
+        if bv or body_seen:
+            self.body.append((eid, intern(bname)))
+            self.body_lines.append(at + 1 + len(items) + len(g5))
+        if not bv and bname == "Decision":  # as UnitEmitter.entry: a Decision field without a value
+            self.decision.append((module, ordinal, f"{shown} — {title}"))
+            self.decision_lines.append(line_no)
         valued = valued_fields()
-        # one entry after another: no generator or comprehension per entry (3,000 on p3k)
+        # one entry after another: no generator or comprehension per entry
         fields = [("Status", 1, status if "Status" in valued else None, not status, False, False),
                   ("Scope", 1, scope if "Scope" in valued else None, not scope, False, False)]
         if subject is not None:
             fields.append(("Subject", 1, subject if "Subject" in valued else None, not subject, False, False))
         if facet is not None:
             fields.append(("Facet", 1, facet if "Facet" in valued else None, not facet, False, False))
-        fields.append(("Evidence", 1, None, not g["evv"].strip(), False, False))
+        fields.append(("Evidence", 1, None, not evv.strip(), False, False))
         fields.append((bname, 1, bv if bname in valued else None, not bv, body_seen, bool(bv) or body_seen))
-        if g["rv"] is not None:
-            rv, reason_seen = g["rv"].strip(), bool(g["rl"].strip())
+        if rv is not None:
+            rv, reason_seen = rv.strip(), bool(rl.strip())
             fields.append(("Reason", 1, rv if "Reason" in valued else None, not rv, reason_seen,
                            bool(rv) or reason_seen))
-        note(sink, line_no, shown, code, tuple(fields), tuple(kinds))
+        note(self.sink, line_no, shown, code, tuple(fields), tuple(kinds))
+
+    def write(self, emitter: UnitEmitter) -> None:
+        """Write the run's rows into the sink (each formal entry's unit counted as
+        :meth:`UnitEmitter.formal_unit` counts it)."""
+        heads = self.heads
+        for relation, values, lines, col in (
+                ("entry", self.entry, heads, 1), ("entry_unit", self.entry_unit, heads, 1),
+                ("entry_title", self.entry_title, heads, 1), ("entry_display", self.entry_display, heads, 1),
+                ("entry_subject", self.subject, self.subject_lines, 1),
+                ("entry_field", self.subject_field, self.subject_lines, 1),
+                ("entry_facet", self.facet, self.facet_lines, 1), ("entry_body", self.body, self.body_lines, 1),
+                ("entry_evidence", self.evidence, self.evidence_lines, 3),
+                ("evidence_source", self.source, self.evidence_lines, 3),
+                ("unit_decision_line", self.decision, self.decision_lines, 1), ("unit", self.unit, heads, 1)):
+            self.sink.extend(relation, values, lines, col)
+        emitter.list_n += len(heads)
 
 
 def entries(text: str, module: str, schema: int, sink: Sink) -> bool:
@@ -134,14 +184,14 @@ def entries(text: str, module: str, schema: int, sink: Sink) -> bool:
     emit_units_of(sink, module, title, [(u.start, u.end) if m is None else u for u, m, _, _ in plan],
                   [tokens for _, _, tokens, _ in plan])
     emitter = UnitEmitter(sink, module, schema, "")
+    run = _Entries(sink, module)
     for ordinal, (unit, m, tokens, lexed) in enumerate(plan, 1):
         if m is None:
+            if run.heads:  # the matched entries before this unit are written first
+                run.write(emitter)
+                run = _Entries(sink, module)
             emitter.unit(lexed, ordinal, unit, tokens)
         else:
-            entry = _Entry(m, unit[0])
-            entry.emit(sink, module, ordinal, unit[0] + 1)
-            if not entry.g["bv"].strip() and entry.g["bname"] == "Decision":  # as UnitEmitter.entry
-                sink.fact("unit_decision_line", module, ordinal, f"{entry.g['id']} — {entry.g['title']}",
-                          line=unit[0] + 1)
-            emitter.formal_unit(ordinal, entry.g["id"], unit[0] + 1, tokens)
+            run.add(m, unit[0], ordinal, tokens)
+    run.write(emitter)
     return True

@@ -91,6 +91,16 @@ class Sink:
         found[1].append(line)
         found[2].append(col)
 
+    def extend(self, relation: str, values: list, lines: list, col: int) -> None:
+        """Record the facts ``relation`` with the value tuples ``values`` at ``lines`` (one
+        each), all at column ``col``: one ``extend`` per column for many rows (the fast
+        paths' runs of matched units); nothing when ``values`` is empty."""
+        if values:
+            found = self.rel(relation)
+            found[0].extend(values)
+            found[1].extend(lines)
+            found[2].extend([col] * len(values))
+
     def fact(self, relation: str, *values, line: int = 1, col: int = 1) -> None:
         """Record ``relation(values...)`` at ``line``/``col`` (1-based) of this file."""
         self.row(relation, values, line, col)
