@@ -128,6 +128,7 @@ def test_a_batch_of_files_is_judged_in_one_evaluation_with_the_same_verdicts(mon
     calls = []
     real = judge._evaluate
     monkeypatch.setattr(judge, "_evaluate", lambda facts: calls.append(1) or real(facts))
+    monkeypatch.setattr(judge, "_VERDICTS", {})  # no shape judged before (the files above judged them)
     together = {}
     with judge.batched():
         for module, text in files.items():
@@ -138,3 +139,31 @@ def test_a_batch_of_files_is_judged_in_one_evaluation_with_the_same_verdicts(mon
     for module in files:
         assert together[module].to_plain() == alone[module].to_plain()
         assert together[module].diagnostics  # each file has issues of its own
+
+
+def test_a_shape_judged_before_in_the_process_is_not_evaluated_again(monkeypatch):
+    """The verdicts of a (module, shape) are kept for the process: a later file (another
+    project of a fleet) with only known shapes is judged without an evaluation, with the
+    same verdicts, its own Entry IDs in the messages; a new shape is evaluated alone."""
+    from analyzer.project.extract import judge
+
+    monkeypatch.setattr(judge, "_VERDICTS", {})
+    calls = []
+    real = judge._evaluate
+    monkeypatch.setattr(judge, "_evaluate", lambda facts: calls.append(len(facts["ent_heading"])) or real(facts))
+
+    def extracted(text: str) -> Sink:
+        sink = Sink("docs/memory/decisions.md")
+        extract_entries(text, "decisions.md", 1, sink)
+        return sink
+
+    first = extracted("# Decisions\n\n" + _entry(HEAD, "draft") + "\n" + _entry("MC-DEC-20260101-bbbbbbbb", "active"))
+    other = "MC-DEC-20260101-dddddddd"
+    again = extracted("# Decisions\n\n" + _entry(other, "draft"))
+    assert calls == [2]  # two shapes, once; none for the second file
+    assert again.diagnostics and all(other in d[1] and HEAD not in d[1] for d in again.diagnostics)
+    monkeypatch.setattr(judge, "_VERDICTS", {})
+    assert extracted("# Decisions\n\n" + _entry(other, "draft")).to_plain() == again.to_plain()
+    assert calls == [2, 1]
+    extracted("# Decisions\n\n" + _entry(other, "superseded"))  # a new shape: evaluated alone
+    assert calls == [2, 1, 1]

@@ -150,32 +150,62 @@ def batched() -> Iterator[None]:
     judge_all(waiting)
 
 
+#: (module, local prefix, shape) -> its verdicts ``(issue rows, identity rows)``, of the
+#: shapes judged so far in this process (for the judgement program in ``_VERDICTS_OF``): a
+#: process that extracts many projects (a fleet's worker, a history reading) meets the same
+#: shapes in file after file, and an evaluation costs ~2 ms even for a few shapes. The
+#: verdicts of a shape depend on its module, prefix and shape alone: that is what lets one
+#: evaluation judge a shape once for every file of a batch (the rules join an entry's facts
+#: with its module's, never with another entry's). Bounded: emptied when full.
+_VERDICTS: Dict[tuple, tuple] = {}
+_VERDICTS_OF: list = [None]
+_VERDICTS_MAX = 20_000
+
+
 def judge_all(sinks: List[Sink]) -> None:
-    """Judge the noted entries of ``sinks`` in one evaluation and write each file's verdicts."""
+    """Judge the noted entries of ``sinks`` (in one evaluation, of the shapes not judged
+    before in this process) and write each file's verdicts."""
     if not sinks:
         return
+    program = entries_program()
+    if _VERDICTS_OF[0] is not program or len(_VERDICTS) > _VERDICTS_MAX:
+        _VERDICTS.clear()
+        _VERDICTS_OF[0] = program
     facts: Dict[str, set] = {rel: set() for rel in INPUTS}
     ids: dict = {}  # (module, local, shape) -> its key in the evaluation
+    fresh = []  # (module, local, shape) and its key, of the shapes to evaluate
+    issues: dict = {}  # key -> its issue rows (group, tie, sub, message)
+    identity: dict = {}  # key -> its identity rows (sub, message)
     of_sink = []
     for sink in sinks:
         module, prefix, _ = sink.pending
-        if prefix:
-            facts["ent_local_module"].add((module,))
         shapes = []  # (its key in the evaluation, the entries of that shape)
         for shape, noted in sink.judging.items():
-            sid = ids.get((module, prefix, shape))
+            judged = (module, prefix, shape)
+            sid = ids.get(judged)
             if sid is None:
-                sid = ids[(module, prefix, shape)] = len(ids) + 1
-                _shape_facts(facts, sid, module, shape)
+                sid = ids[judged] = len(ids) + 1
+                known = _VERDICTS.get(judged)
+                if known is None:
+                    if prefix:
+                        facts["ent_local_module"].add((module,))
+                    _shape_facts(facts, sid, module, shape)
+                    fresh.append((judged, sid))
+                else:
+                    if known[0]:
+                        issues[sid] = known[0]
+                    if known[1]:
+                        identity[sid] = known[1]
             shapes.append((sid, noted))
         of_sink.append(shapes)
-    db = _evaluate(facts)
-    issues: dict = {}
-    for sid, group, tie, sub, message in db.tuples("ent_issue"):
-        issues.setdefault(sid, []).append((group, tie, sub, message))
-    identity: dict = {}
-    for sid, sub, message in db.tuples("ent_identity_issue"):
-        identity.setdefault(sid, []).append((sub, message))
+    if fresh:
+        db = _evaluate(facts)
+        for sid, group, tie, sub, message in db.tuples("ent_issue"):
+            issues.setdefault(sid, []).append((group, tie, sub, message))
+        for sid, sub, message in db.tuples("ent_identity_issue"):
+            identity.setdefault(sid, []).append((sub, message))
+        for judged, sid in fresh:
+            _VERDICTS[judged] = (issues.get(sid, ()), identity.get(sid, ()))
     for sink, shapes in zip(sinks, of_sink):
         _write(sink, shapes, issues, identity)
 
