@@ -4,7 +4,7 @@ An entry unit: heading, Status, Scope, optional Subject and Facet, Evidence item
 typed body, an optional Reason body, blank lines between the fields. A matched entry writes
 the facts and the note for the rules that :func:`~analyzer.project.extract.entry_rules.emit_entry`
 writes for the :class:`~analyzer.project.extract.fields.ParsedEntry` the general path would read
-from its lines (:meth:`_Entries.add`, straight from the match): this path only saves the
+from its lines (:meth:`_Entries.write`, straight from the match): this path only saves the
 lexing, and judges nothing itself (the per-entry rules are rules/entries/*.dl, run by
 analyzer/project/extract/judge.py). A section the pattern does not match is read by the
 general path.
@@ -24,7 +24,7 @@ from analyzer.project.extract.judge import note, valued_fields
 from analyzer.project.extract.sink import Sink
 
 
-#: the groups of :func:`entry_unit`, in order: :meth:`_Entries.add` reads them by position
+#: the groups of :func:`entry_unit`, in order: :meth:`_Entries.write` reads them by position
 GROUPS = ("id", "code", "title", "g0", "status", "g1", "scope", "g2", "subject", "g3", "facet", "g4", "evv", "ev", "g5",
           "bname", "bv", "bl", "rv", "rl")
 
@@ -49,116 +49,106 @@ def entry_unit():
 
 
 class _Entries:
-    """The rows of a run of matched entry sections (one after another in a file), kept by
-    relation and written into the sink in one ``extend`` per column when the run ends
-    (:meth:`write`): appending a row to a sink costs a call and three appends, and a
-    1,000-entry repository writes ~12,000 rows. Every row of a relation here has one
-    column (1, or 3 for the Evidence items), and the relations written at the heading's
-    line share one list of lines. Rows keep their order within each relation, and a run
-    ends before any section of the general path is written, so each relation gets its
-    rows in the order the per-row path wrote them."""
+    """A run of matched entry sections (one after another in a file): noted as they are
+    matched (:meth:`add`), their rows made and written into the sink when the run ends
+    (:meth:`write`), kept by relation and written in one ``extend`` per column: appending a
+    row to a sink costs a call and three appends, and a 1,000-entry repository writes
+    ~12,000 rows. Every row of a relation here has one column (1, or 3 for the Evidence
+    items), and the relations written at the heading's line share one list of lines. Rows
+    keep their order within each relation, and a run ends before any section of the
+    general path is written, so each relation gets its rows in the order the per-row path
+    wrote them."""
 
     def __init__(self, sink: Sink, module: str) -> None:
         self.sink, self.module = sink, module
-        self.heads: List[int] = []  # the heading's line of each entry: entry, entry_unit, ..., unit
-        self.entry: List[tuple] = []
-        self.entry_unit: List[tuple] = []
-        self.entry_title: List[tuple] = []
-        self.entry_display: List[tuple] = []
-        self.unit: List[tuple] = []
-        self.subject: List[tuple] = []  # entry_subject, and entry_field at the same lines
-        self.subject_field: List[tuple] = []
-        self.subject_lines: List[int] = []
-        self.facet: List[tuple] = []
-        self.facet_lines: List[int] = []
-        self.body: List[tuple] = []
-        self.body_lines: List[int] = []
-        self.evidence: List[tuple] = []  # entry_evidence, and evidence_source at the same lines
-        self.source: List[tuple] = []
-        self.evidence_lines: List[int] = []
-        self.decision: List[tuple] = []
-        self.decision_lines: List[int] = []
+        self.matched: List[tuple] = []  # (match, 0-based heading line, ordinal, tokens)
 
     def add(self, m, line: int, ordinal: int, tokens: int) -> None:
-        """The rows of the entry matched by ``m`` whose heading is 0-based ``line`` (the
-        facts and note :func:`~analyzer.project.extract.entry_rules.emit_entry` writes for
-        the :class:`~analyzer.project.extract.fields.ParsedEntry` of these lines, straight
-        from the groups: tests/extract/test_canonical.py holds the two to one sink)."""
-        (shown, code, title, g0, status, g1, scope, g2, subject, g3, facet, g4, evv, ev, g5, bname, bv, bl,
-         rv, rl) = m.groups()
-        module = self.module
-        code, status, scope = intern(code.upper()), intern(status.strip()), intern(scope.strip())
-        eid = shown.casefold()
-        line_no = line + 1
-        self.heads.append(line_no)
-        self.entry.append((eid, module, code, status, scope))
-        self.entry_unit.append((eid, module, ordinal))
-        self.entry_title.append((eid, title))
-        self.entry_display.append((eid, shown))
-        self.unit.append((module, ordinal, "h2", shown, tokens))
-        # the 1-based line of each field: after the heading, each field line and the blank
-        # lines (a gap group's newlines) that follow it
-        at = line_no + 1 + len(g0) + 1 + len(g1) + 1 + len(g2)  # the field after Scope
-        if subject is not None:
-            subject = subject.strip()
-            if subject:
-                self.subject.append((eid, intern(subject.casefold())))
-                self.subject_field.append((eid, "Subject", subject))
-                self.subject_lines.append(at)
-            at += 1 + len(g3)
-        if facet is not None:
-            facet = facet.strip()
-            if facet:
-                self.facet.append((eid, intern(facet)))
-                self.facet_lines.append(at)
-            at += 1 + len(g4)
-        items = c.item_values(ev)  # the Evidence field is at ``at``, its items below
-        kinds = []
-        for k, item in enumerate(items, 1):
-            source = classify_evidence(item)
-            kinds.append((source[0], not item))
-            self.evidence.append((eid, item, k))
-            self.source.append((eid, k) + source)
-            self.evidence_lines.append(at + k)
-        bv = bv.strip()
-        body_seen = bool(bl.strip())  # a visible non-blank body line (every matched line is visible)
-        if bv or body_seen:
-            self.body.append((eid, intern(bname)))
-            self.body_lines.append(at + 1 + len(items) + len(g5))
-        if not bv and bname == "Decision":  # as UnitEmitter.entry: a Decision field without a value
-            self.decision.append((module, ordinal, f"{shown} — {title}"))
-            self.decision_lines.append(line_no)
-        valued = valued_fields()
-        # one entry after another: no generator or comprehension per entry
-        fields = [("Status", 1, status if "Status" in valued else None, not status, False, False),
-                  ("Scope", 1, scope if "Scope" in valued else None, not scope, False, False)]
-        if subject is not None:
-            fields.append(("Subject", 1, subject if "Subject" in valued else None, not subject, False, False))
-        if facet is not None:
-            fields.append(("Facet", 1, facet if "Facet" in valued else None, not facet, False, False))
-        fields.append(("Evidence", 1, None, not evv.strip(), False, False))
-        fields.append((bname, 1, bv if bname in valued else None, not bv, body_seen, bool(bv) or body_seen))
-        if rv is not None:
-            rv, reason_seen = rv.strip(), bool(rl.strip())
-            fields.append(("Reason", 1, rv if "Reason" in valued else None, not rv, reason_seen,
-                           bool(rv) or reason_seen))
-        note(self.sink, line_no, shown, code, tuple(fields), tuple(kinds))
+        """Note the entry matched by ``m`` whose heading is 0-based ``line``."""
+        self.matched.append((m, line, ordinal, tokens))
 
     def write(self, emitter: UnitEmitter) -> None:
-        """Write the run's rows into the sink (each formal entry's unit counted as
-        :meth:`UnitEmitter.formal_unit` counts it)."""
-        heads = self.heads
+        """Write the facts and notes :func:`~analyzer.project.extract.entry_rules.emit_entry`
+        writes for the :class:`~analyzer.project.extract.fields.ParsedEntry` of each noted
+        entry's lines, straight from the groups (tests/extract/test_canonical.py holds the
+        two to one sink), and count each formal entry's unit as
+        :meth:`UnitEmitter.formal_unit` does. One loop over the run with the lists in
+        local names: most of the cost is per entry."""
+        sink, module = self.sink, self.module
+        heads: List[int] = []  # the heading's line of each entry: entry, entry_unit, ..., unit
+        entry, entry_unit, entry_title, entry_display, unit = [], [], [], [], []
+        subject_rows, subject_field, subject_lines = [], [], []  # entry_subject and entry_field
+        facet_rows, facet_lines, body, body_lines = [], [], [], []
+        evidence, source_rows, evidence_lines = [], [], []  # entry_evidence and evidence_source
+        decision, decision_lines = [], []
+        valued = valued_fields()
+        status_valued, scope_valued = "Status" in valued, "Scope" in valued
+        subject_valued, facet_valued, reason_valued = "Subject" in valued, "Facet" in valued, "Reason" in valued
+        for m, line, ordinal, tokens in self.matched:
+            (shown, code, title, g0, status, g1, scope, g2, subject, g3, facet, g4, evv, ev, g5, bname, bv, bl,
+             rv, rl) = m.groups()
+            code, status, scope = intern(code.upper()), intern(status.strip()), intern(scope.strip())
+            eid = shown.casefold()
+            line_no = line + 1
+            heads.append(line_no)
+            entry.append((eid, module, code, status, scope))
+            entry_unit.append((eid, module, ordinal))
+            entry_title.append((eid, title))
+            entry_display.append((eid, shown))
+            unit.append((module, ordinal, "h2", shown, tokens))
+            fields = [("Status", 1, status if status_valued else None, not status, False, False),
+                      ("Scope", 1, scope if scope_valued else None, not scope, False, False)]
+            # the 1-based line of each field: after the heading, each field line and the blank
+            # lines (a gap group's newlines) that follow it
+            at = line_no + 1 + len(g0) + 1 + len(g1) + 1 + len(g2)  # the field after Scope
+            if subject is not None:
+                subject = subject.strip()
+                if subject:
+                    subject_rows.append((eid, intern(subject.casefold())))
+                    subject_field.append((eid, "Subject", subject))
+                    subject_lines.append(at)
+                at += 1 + len(g3)
+                fields.append(("Subject", 1, subject if subject_valued else None, not subject, False, False))
+            if facet is not None:
+                facet = facet.strip()
+                if facet:
+                    facet_rows.append((eid, intern(facet)))
+                    facet_lines.append(at)
+                at += 1 + len(g4)
+                fields.append(("Facet", 1, facet if facet_valued else None, not facet, False, False))
+            items = c.item_values(ev)  # the Evidence field is at ``at``, its items below
+            kinds = []
+            for k, item in enumerate(items, 1):
+                source = classify_evidence(item)
+                kinds.append((source[0], not item))
+                evidence.append((eid, item, k))
+                source_rows.append((eid, k) + source)
+                evidence_lines.append(at + k)
+            fields.append(("Evidence", 1, None, not evv.strip(), False, False))
+            bv = bv.strip()
+            body_seen = bool(bl.strip())  # a visible non-blank body line (every matched line is visible)
+            if bv or body_seen:
+                body.append((eid, intern(bname)))
+                body_lines.append(at + 1 + len(items) + len(g5))
+            if not bv and bname == "Decision":  # as UnitEmitter.entry: a Decision field without a value
+                decision.append((module, ordinal, f"{shown} — {title}"))
+                decision_lines.append(line_no)
+            fields.append((bname, 1, bv if bname in valued else None, not bv, body_seen, bool(bv) or body_seen))
+            if rv is not None:
+                rv, reason_seen = rv.strip(), bool(rl.strip())
+                fields.append(("Reason", 1, rv if reason_valued else None, not rv, reason_seen,
+                               bool(rv) or reason_seen))
+            note(sink, line_no, shown, code, tuple(fields), tuple(kinds))
         for relation, values, lines, col in (
-                ("entry", self.entry, heads, 1), ("entry_unit", self.entry_unit, heads, 1),
-                ("entry_title", self.entry_title, heads, 1), ("entry_display", self.entry_display, heads, 1),
-                ("entry_subject", self.subject, self.subject_lines, 1),
-                ("entry_field", self.subject_field, self.subject_lines, 1),
-                ("entry_facet", self.facet, self.facet_lines, 1), ("entry_body", self.body, self.body_lines, 1),
-                ("entry_evidence", self.evidence, self.evidence_lines, 3),
-                ("evidence_source", self.source, self.evidence_lines, 3),
-                ("unit_decision_line", self.decision, self.decision_lines, 1), ("unit", self.unit, heads, 1)):
-            self.sink.extend(relation, values, lines, col)
+                ("entry", entry, heads, 1), ("entry_unit", entry_unit, heads, 1),
+                ("entry_title", entry_title, heads, 1), ("entry_display", entry_display, heads, 1),
+                ("entry_subject", subject_rows, subject_lines, 1), ("entry_field", subject_field, subject_lines, 1),
+                ("entry_facet", facet_rows, facet_lines, 1), ("entry_body", body, body_lines, 1),
+                ("entry_evidence", evidence, evidence_lines, 3), ("evidence_source", source_rows, evidence_lines, 3),
+                ("unit_decision_line", decision, decision_lines, 1), ("unit", unit, heads, 1)):
+            sink.extend(relation, values, lines, col)
         emitter.list_n += len(heads)
+        self.matched = []
 
 
 def entries(text: str, module: str, schema: int, sink: Sink) -> bool:
@@ -187,9 +177,7 @@ def entries(text: str, module: str, schema: int, sink: Sink) -> bool:
     run = _Entries(sink, module)
     for ordinal, (unit, m, tokens, lexed) in enumerate(plan, 1):
         if m is None:
-            if run.heads:  # the matched entries before this unit are written first
-                run.write(emitter)
-                run = _Entries(sink, module)
+            run.write(emitter)  # the matched entries before this unit are written first
             emitter.unit(lexed, ordinal, unit, tokens)
         else:
             run.add(m, unit[0], ordinal, tokens)
