@@ -42,34 +42,28 @@ def subject_unit():
 
 
 class _Subjects:
-    """The rows of a run of clean matched Subjects (one after another in subjects.md), kept
-    by relation and written into the sink in one ``extend`` per column when the run ends
-    (:meth:`write`), as fast_entries._Entries does for entries: rows keep their order
-    within each relation, and a run ends before a Subject is written any other way."""
+    """A run of clean matched Subjects (one after another in subjects.md): each checked as
+    it is matched (:meth:`add`), their rows made when the run ends (:meth:`write`), kept by
+    relation and written in one ``extend`` per column, as fast_entries._Entries does for
+    entries: rows keep their order within each relation, and a run ends before a Subject
+    is written any other way."""
 
     def __init__(self, sink: Sink) -> None:
         self.sink = sink
-        self.heads: List[int] = []  # each Subject's heading line: subject, subject_unit, subject_display
-        self.subject: List[tuple] = []
-        self.unit: List[tuple] = []
-        self.display: List[tuple] = []
-        self.alias: List[tuple] = []
-        self.alias_lines: List[int] = []
-        self.ref: List[tuple] = []  # subject_ref_written, and subject_canonical_ref at the same lines
-        self.canonical: List[tuple] = []
-        self.ref_lines: List[int] = []
-        self.evidence: List[tuple] = []  # subject_evidence, and subject_evidence_source at the same lines
-        self.source: List[tuple] = []
-        self.evidence_lines: List[int] = []
+        # per clean Subject: (ID, shown ID, status, kind, title, ordinal, heading line,
+        # aliases, Canonical-Ref and its normalized form, Evidence items, their sources,
+        # the line of the first item)
+        self.clean: List[tuple] = []
 
     def add(self, m, line: int, ordinal: int, first_item: int) -> bool:
-        """The rows of a matched Subject that :func:`emit_subject` would accept without a
-        problem, as it would write them; False (nothing kept) otherwise. ``first_item``:
-        the 1-based line of its first Evidence item."""
+        """Keep a matched Subject that :func:`emit_subject` would accept without a problem;
+        False (nothing kept) otherwise. ``first_item``: the 1-based line of its first
+        Evidence item."""
         shown, title, status, kind, ref, evv, ev, alv, al = m.groups()
         status, kind = status.strip(), kind.strip().casefold()
         if status != "active" or kind not in KINDS or evv.strip() or alv.strip():
             return False
+        normalized = None
         if ref is not None:
             ref = ref.strip()
             normalized = normalize_ref(ref) if ref else None
@@ -83,39 +77,45 @@ class _Subjects:
         for source in sources:
             if source[0] in bad:
                 return False
-        sid = intern(shown.casefold())
-        at = line + 1
-        self.heads.append(at)
-        self.subject.append((sid, intern(status), intern(kind), title))
-        self.unit.append((sid, ordinal))
-        self.display.append((sid, shown))
-        self.alias.append((sid, normalize_alias(title)))
-        for alias in aliases:
-            self.alias.append((sid, normalize_alias(alias)))
-        self.alias_lines.extend([at] * (1 + len(aliases)))
-        if ref is not None:
-            self.ref.append((sid, ref))
-            self.canonical.append((sid, normalized))
-            self.ref_lines.append(at)
-        k = 0
-        for item, source in zip(evidence, sources):
-            self.evidence_lines.append(first_item + k)
-            k += 1
-            self.evidence.append((sid, item, k))
-            self.source.append((sid, k) + source)
+        self.clean.append((intern(shown.casefold()), shown, intern(status), intern(kind), title, ordinal, line + 1,
+                           aliases, ref, normalized, evidence, sources, first_item))
         return True
 
     def write(self) -> None:
-        """Write the run's rows into the sink."""
-        heads = self.heads
+        """Write the rows of the run's Subjects into the sink, as :func:`emit_subject` writes
+        them (tests/extract/test_canonical.py holds the two to one sink)."""
+        heads: List[int] = []  # each Subject's heading line: subject, subject_unit, subject_display
+        subject, unit, display, alias, alias_lines = [], [], [], [], []
+        ref_rows, canonical, ref_lines = [], [], []  # subject_ref_written and subject_canonical_ref
+        evidence_rows, source_rows, evidence_lines = [], [], []  # subject_evidence and its source
+        for sid, shown, status, kind, title, ordinal, at, aliases, ref, normalized, evidence, sources, first in self.clean:
+            heads.append(at)
+            subject.append((sid, status, kind, title))
+            unit.append((sid, ordinal))
+            display.append((sid, shown))
+            alias.append((sid, normalize_alias(title)))
+            for name in aliases:
+                alias.append((sid, normalize_alias(name)))
+            alias_lines.extend([at] * (1 + len(aliases)))
+            if ref is not None:
+                ref_rows.append((sid, ref))
+                canonical.append((sid, normalized))
+                ref_lines.append(at)
+            k = 0
+            for item, source in zip(evidence, sources):
+                evidence_lines.append(first + k)
+                k += 1
+                evidence_rows.append((sid, item, k))
+                source_rows.append((sid, k) + source)
+        sink = self.sink
         for relation, values, lines, col in (
-                ("subject", self.subject, heads, 1), ("subject_unit", self.unit, heads, 1),
-                ("subject_display", self.display, heads, 1), ("subject_alias", self.alias, self.alias_lines, 1),
-                ("subject_ref_written", self.ref, self.ref_lines, 1),
-                ("subject_canonical_ref", self.canonical, self.ref_lines, 1),
-                ("subject_evidence", self.evidence, self.evidence_lines, 3),
-                ("subject_evidence_source", self.source, self.evidence_lines, 3)):
-            self.sink.extend(relation, values, lines, col)
+                ("subject", subject, heads, 1), ("subject_unit", unit, heads, 1),
+                ("subject_display", display, heads, 1), ("subject_alias", alias, alias_lines, 1),
+                ("subject_ref_written", ref_rows, ref_lines, 1), ("subject_canonical_ref", canonical, ref_lines, 1),
+                ("subject_evidence", evidence_rows, evidence_lines, 3),
+                ("subject_evidence_source", source_rows, evidence_lines, 3)):
+            sink.extend(relation, values, lines, col)
+        self.clean = []
 
 
 def _matched(sink: Sink, m, line: int, ordinal: int, first_item: int, first_alias: int) -> bool:
@@ -157,15 +157,12 @@ def subjects(text: str, module: str, sink: Sink) -> bool:
             if run.add(m, line, ordinal, first_item):
                 units.append((line, line + count("\n", start, end) - 1))
                 continue
-            if run.heads:  # the clean Subjects before this one are written first
-                run.write()
-                run = _Subjects(sink)
+            run.write()  # the clean Subjects before this one are written first
             if _matched(sink, m, line, ordinal, first_item, line + count("\n", start, m.start("al")) + 1):
                 units.append((line, line + count("\n", start, end) - 1))
                 continue
-        elif run.heads:
+        else:
             run.write()
-            run = _Subjects(sink)
         stop = found[ordinal][2] if ordinal < len(found) else None
         unit = general.section_units(line, stop)[0]
         units.append((unit.start, unit.end))
