@@ -117,6 +117,11 @@ class Context:
     #: subquery inside another one may not refer to the outermost query, and an aggregate whose
     #: body reads an earlier aggregate's variable nests exactly so)
     lateral_aggregates: bool = False
+    #: a negated relation atom as an ``ANTI JOIN`` at the end of the body's joins (DuckDB),
+    #: not a ``NOT EXISTS`` subquery: DuckDB plans the subquery as a mark join over the whole
+    #: join of the body (`sem_line`: 100,000 rows joined to find that none is left), the
+    #: anti-join where its columns are bound
+    anti_joins: bool = False
     #: relations known to hold no tuples in any repository: a negation of one holds, and is
     #: left out (analyzer/engine/sql/duck.py: its planning was most of an evaluation's cost)
     empty: Callable[[str], bool] = lambda rel: False
@@ -299,7 +304,10 @@ class Body:
             return False
         inner = Body(self.ctx, self.env, self.repo)
         inner.add([atom])
-        self.where.append(f"NOT EXISTS (SELECT 1 {inner.from_where()})")
+        if self.closed and self.ctx.anti_joins and atom.rel not in self.ctx.builtins and len(inner.froms) == 1:
+            self.froms.append(f"ANTI JOIN {inner.froms[0]} ON {' AND '.join(inner.where)}")
+        else:
+            self.where.append(f"NOT EXISTS (SELECT 1 {inner.from_where()})")
         return True
 
     def builtin(self, atom: ast.Atom) -> bool:
@@ -370,17 +378,22 @@ class Body:
     def from_where(self) -> str:
         """``FROM ... WHERE ...`` of this body (a body of filters alone reads ``(SELECT 1)``)."""
         froms = self.froms or ["(SELECT 1) AS one"]
-        if froms[0].startswith(("LATERAL ", "LEFT JOIN ")):
+        if froms[0].startswith(("LATERAL ",) + _JOINS):
             froms = ["(SELECT 1) AS one"] + froms
-        if any(f.startswith("LEFT JOIN ") for f in froms):
-            # explicit joins: a LEFT JOIN's condition reads the tables listed before it
-            sql = "FROM " + froms[0] + "".join(f" {f}" if f.startswith("LEFT JOIN ") else f" CROSS JOIN {f}"
+        if any(f.startswith(_JOINS) for f in froms):
+            # one chain of explicit joins: a LEFT or ANTI JOIN's condition reads the tables
+            # before it (after a comma it would join only the item it follows)
+            sql = "FROM " + froms[0] + "".join(f" {f}" if f.startswith(_JOINS) else f" CROSS JOIN {f}"
                                                for f in froms[1:])
         else:
             sql = "FROM " + ", ".join(froms)
         if self.where:
             sql += " WHERE " + " AND ".join(self.where)
         return sql
+
+
+#: the joins of a body's FROM list that are not cross joins (:meth:`Body.from_where`)
+_JOINS = ("LEFT JOIN ", "ANTI JOIN ")
 
 
 @dataclass(frozen=True)
