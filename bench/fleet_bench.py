@@ -122,7 +122,12 @@ def main() -> int:
         return 2
     generate(args.root, args.repos, args.entries, args.gen)
     os.environ["PYTHONPATH"] = str(HERE.parent)
-    fleet_out, each_out = Path("/tmp/fleet_bench_fleet.json"), Path("/tmp/fleet_bench_each.json")
+    # a directory of this run's own: two benches at once on one machine wrote the same /tmp
+    # files, and one compared the other's (or a half-written) document
+    import tempfile
+
+    out_dir = Path(tempfile.mkdtemp(prefix="fleet-bench-out-"))
+    fleet_out, each_out = out_dir / "fleet.json", out_dir / "each.json"
     if args.warm:
         fresh_cache()
         print(f"filling the cache: {run_fleet(args.root, fleet_out, True):.1f} s", flush=True)

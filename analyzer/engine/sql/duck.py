@@ -74,6 +74,7 @@ class DuckRun:
 
     LATERAL_UDFS = True  # see emit.Context.lateral
     LATERAL_AGGREGATES = False  # see emit.Context.lateral_aggregates
+    ANTI_JOINS = True  # see emit.Context.anti_joins
     #: Repositories a fleet evaluates together (analyzer/commands/fleet_check.py), each group
     #: while the next ones are still extracted; None: the whole fleet at once. A group pays
     #: the program's fixed cost (about 0.6 s of CPU, most of it planning) once; with 50 the
@@ -315,7 +316,7 @@ class DuckRun:
 
         ctx = emit.Context(self.decls, self.engine.builtins, read,
                            lateral=self.LATERAL_UDFS, lateral_aggregates=self.LATERAL_AGGREGATES,
-                           empty=self._empty)
+                           anti_joins=self.ANTI_JOINS, empty=self._empty)
         sql = emit.rule_select(ctx, rule)
         for kind, rel in sorted(ctx.helpers):
             self._helper(kind, rel)

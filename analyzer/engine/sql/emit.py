@@ -2,8 +2,10 @@
 
 The body's relation atoms become the ``FROM`` list, joined on ``repo`` and on shared
 variables; constants and repeated variables are ``WHERE`` conditions. A negation is a
-``NOT EXISTS`` (an anti-join), an aggregate a correlated scalar subquery (so a group with an
-empty body still counts 0, as the native engine does), comparisons are ``WHERE`` conditions
+``NOT EXISTS`` (an anti-join), an aggregate a ``GROUP BY`` of its body ``LEFT JOIN``ed on
+its grouping variables (``coalesce(count, 0)``: a group with an empty body still counts 0, as
+the native engine does; a correlated scalar subquery where the body cannot be grouped alone),
+comparisons are ``WHERE`` conditions
 or bind a variable (``X = expr``). Builtins are SQL expressions where SQL computes exactly
 the value Python does (``||``, ``starts_with``, ``length`` of code points, ``CAST`` to text),
 registered Python functions where it would not (``casefold``, globs, the linear-time regular
@@ -115,6 +117,11 @@ class Context:
     #: subquery inside another one may not refer to the outermost query, and an aggregate whose
     #: body reads an earlier aggregate's variable nests exactly so)
     lateral_aggregates: bool = False
+    #: a negated relation atom as an ``ANTI JOIN`` at the end of the body's joins (DuckDB),
+    #: not a ``NOT EXISTS`` subquery: DuckDB plans the subquery as a mark join over the whole
+    #: join of the body (`sem_line`: 100,000 rows joined to find that none is left), the
+    #: anti-join where its columns are bound
+    anti_joins: bool = False
     #: relations known to hold no tuples in any repository: a negation of one holds, and is
     #: left out (analyzer/engine/sql/duck.py: its planning was most of an evaluation's cost)
     empty: Callable[[str], bool] = lambda rel: False
@@ -134,7 +141,13 @@ class Body:
         self.repo = repo
         self.froms: List[str] = []
         self.where: List[str] = []
-        self._aggregates: Dict[int, str] = {}  # id(aggregate node) -> its lateral column
+        self._aggregates: Dict[int, str] = {}  # id(aggregate node) -> its value's column
+        # a body of its own (a rule's, a grouped aggregate's), not a subquery reading an
+        # enclosing query's columns: its aggregates may be joined as grouped tables
+        self.closed = env is None and repo is None
+        # whether a row of the relation atoms' join may give several rows (a generator, a
+        # graph helper's scan): see :func:`rule_select`
+        self.multiplies = False
 
     # -- terms -------------------------------------------------------------------------
     def expr(self, term) -> Optional[str]:
@@ -158,27 +171,50 @@ class Body:
         return None
 
     def aggregate(self, node: ast.Aggregate) -> Optional[str]:
-        """A correlated scalar subquery: 0 for an empty count or sum, NULL for min/max."""
+        """The aggregate's value: 0 for an empty count or sum, NULL for an empty min/max."""
         grouping = getattr(node, "_grouping", frozenset())
         if any(v not in self.env for v in grouping):
             return None
+        if id(node) in self._aggregates:  # once, however often the term is asked for
+            return self._aggregates[id(node)]
+        joined = self._grouped(node, sorted(grouping)) if self.closed and not self.ctx.lateral_aggregates else None
+        if joined is not None:
+            self._aggregates[id(node)] = joined
+            return joined
         inner = Body(self.ctx, {v: self.env[v] for v in grouping}, self.repo)
         inner.add(node.body)
-        if node.func == "count":
-            value = "count(*)"
-        else:
-            target = inner.expr(node.target)
-            if target is None:
-                raise EngineError("aggregate target not bound by its body", node.span, code=UNCOMPILABLE)
-            value = {"sum": f"CAST(coalesce(sum({target}), 0) AS BIGINT)"}.get(node.func, f"{node.func}({target})")
+        value = _aggregate_value(node, inner)
         if not self.ctx.lateral_aggregates:
             return f"(SELECT {value} {inner.from_where()})"
-        if id(node) not in self._aggregates:  # once, however often the term is asked for
-            # an aggregate without GROUP BY gives exactly one row: a cross join keeps every row
-            alias = self.ctx.alias("a")
-            self.froms.append(f"LATERAL (SELECT {value} AS v {inner.from_where()}) AS {alias}")
-            self._aggregates[id(node)] = f"{alias}.v"
+        # an aggregate without GROUP BY gives exactly one row: a cross join keeps every row
+        alias = self.ctx.alias("a")
+        self.froms.append(f"LATERAL (SELECT {value} AS v {inner.from_where()}) AS {alias}")
+        self._aggregates[id(node)] = f"{alias}.v"
         return self._aggregates[id(node)]
+
+    def _grouped(self, node: ast.Aggregate, grouping: List[str]) -> Optional[str]:
+        """Join the aggregate as a table of its body grouped by ``repo`` and ``grouping``
+        (``LEFT JOIN``: a group absent from it counts 0); None when its body does not bind
+        every grouping variable by itself. DuckDB plans the correlated scalar subquery as
+        several hash aggregates and joins over every outer row (`id_count`: four over every
+        entry); this is one aggregate and one join."""
+        inner = Body(self.ctx)
+        try:
+            inner.add(node.body)
+        except EngineError:  # its inputs are the enclosing rule's: correlated instead
+            return None
+        if any(v not in inner.env for v in grouping):
+            return None
+        alias = self.ctx.alias("a")
+        keys = [inner.repo] + [inner.env[v] for v in grouping]
+        names = [REPO] + [f"g{i}" for i in range(len(grouping))]
+        select = ", ".join(f"{k} AS {n}" for k, n in zip(keys, names))
+        on = " AND ".join(f"{alias}.{n} = {outer}"
+                          for n, outer in zip(names, [self.repo] + [self.env[v] for v in grouping]))
+        group = ", ".join(str(i + 1) for i in range(len(keys)))
+        self.froms.append(f"LEFT JOIN (SELECT {select}, {_aggregate_value(node, inner)} AS v "
+                          f"{inner.from_where()} GROUP BY {group}) AS {alias} ON {on}")
+        return f"{alias}.v" if node.func in ("min", "max") else f"coalesce({alias}.v, 0)"
 
     # -- literals ----------------------------------------------------------------------
     def add(self, literals) -> None:
@@ -268,7 +304,10 @@ class Body:
             return False
         inner = Body(self.ctx, self.env, self.repo)
         inner.add([atom])
-        self.where.append(f"NOT EXISTS (SELECT 1 {inner.from_where()})")
+        if self.closed and self.ctx.anti_joins and atom.rel not in self.ctx.builtins and len(inner.froms) == 1:
+            self.froms.append(f"ANTI JOIN {inner.froms[0]} ON {' AND '.join(inner.where)}")
+        else:
+            self.where.append(f"NOT EXISTS (SELECT 1 {inner.from_where()})")
         return True
 
     def builtin(self, atom: ast.Atom) -> bool:
@@ -291,6 +330,7 @@ class Body:
                 source, outs = GENERATORS[atom.rel][mode](values)
                 alias = self.ctx.alias("g")
                 self.froms.append(f"LATERAL {source} AS {alias}")
+                self.multiplies = True
                 self.unify(atom, values, {pos: f"{alias}.{col}" for pos, col in outs.items()}, False)
                 return True
         raise EngineError(f"builtin {atom.rel} in mode {modes[0]} has no SQL translation", atom.span,
@@ -327,6 +367,7 @@ class Body:
             raise EngineError(f"{atom.rel} needs a relation name constant for SQL", atom.span, code=UNCOMPILABLE)
         kind, cols = GRAPH_HELPERS[atom.rel]
         self.ctx.helpers.add((kind, rel_term.value))
+        self.multiplies = True
         table = quote(helper_table(kind, rel_term.value))
         later = self.scan(ast.Atom(atom.rel, tuple(atom.args[1:]), atom.span), table, cols)
         for lit in later:
@@ -337,12 +378,22 @@ class Body:
     def from_where(self) -> str:
         """``FROM ... WHERE ...`` of this body (a body of filters alone reads ``(SELECT 1)``)."""
         froms = self.froms or ["(SELECT 1) AS one"]
-        if froms[0].startswith("LATERAL "):
+        if froms[0].startswith(("LATERAL ",) + _JOINS):
             froms = ["(SELECT 1) AS one"] + froms
-        sql = "FROM " + ", ".join(froms)
+        if any(f.startswith(_JOINS) for f in froms):
+            # one chain of explicit joins: a LEFT or ANTI JOIN's condition reads the tables
+            # before it (after a comma it would join only the item it follows)
+            sql = "FROM " + froms[0] + "".join(f" {f}" if f.startswith(_JOINS) else f" CROSS JOIN {f}"
+                                               for f in froms[1:])
+        else:
+            sql = "FROM " + ", ".join(froms)
         if self.where:
             sql += " WHERE " + " AND ".join(self.where)
         return sql
+
+
+#: the joins of a body's FROM list that are not cross joins (:meth:`Body.from_where`)
+_JOINS = ("LEFT JOIN ", "ANTI JOIN ")
 
 
 @dataclass(frozen=True)
@@ -353,12 +404,23 @@ class _Equal:
     term: object
 
 
+def _aggregate_value(node: ast.Aggregate, inner: Body) -> str:
+    """The SQL aggregate of ``node`` over ``inner`` (0 for an empty sum)."""
+    if node.func == "count":
+        return "count(*)"
+    target = inner.expr(node.target)
+    if target is None:
+        raise EngineError("aggregate target not bound by its body", node.span, code=UNCOMPILABLE)
+    return {"sum": f"CAST(coalesce(sum({target}), 0) AS BIGINT)"}.get(node.func, f"{node.func}({target})")
+
+
 def _nullable(term) -> bool:
     return isinstance(term, ast.Aggregate) and term.func in ("min", "max")
 
 
 def rule_select(ctx: Context, rule: ast.Rule) -> str:
-    """``SELECT DISTINCT repo, head...`` for ``rule`` (a fact holds in every repository)."""
+    """``SELECT DISTINCT repo, head...`` for ``rule`` (a fact holds in every repository);
+    ``SELECT`` alone where no two rows can be equal (:func:`_rows_distinct`)."""
     body = Body(ctx)
     body.add(list(rule.body))
     heads = []
@@ -367,4 +429,20 @@ def rule_select(ctx: Context, rule: ast.Rule) -> str:
         if value is None:
             raise EngineError("a head variable is not bound by the body", rule.span, code=UNCOMPILABLE)
         heads.append(value)
-    return f"SELECT DISTINCT {', '.join([body.repo] + heads)} {body.from_where()}"
+    distinct = "" if _rows_distinct(ctx, rule, body) else "DISTINCT "
+    return f"SELECT {distinct}{', '.join([body.repo] + heads)} {body.from_where()}"
+
+
+def _rows_distinct(ctx: Context, rule: ast.Rule, body: Body) -> bool:
+    """Whether ``rule``'s rows are without duplicates as they are: every argument of every
+    relation atom of its body is a constant or a variable the head keeps as it is, and no
+    generator or graph helper adds rows. Tables are sets, so two rows of the atoms' join
+    differ in some atom's column, and so in the head (an aggregate's grouped table joins at
+    most one row, a Python function's lateral subquery exactly one, a negation none):
+    DuckDB's hash aggregate over every row would remove nothing (`owner`, `sem_entry`)."""
+    if body.multiplies:
+        return False
+    kept = {t.name for t in rule.head.args if isinstance(t, ast.Var)}
+    return all(isinstance(t, ast.Const) or (isinstance(t, ast.Var) and t.name in kept)
+               for lit in rule.body if isinstance(lit, ast.Atom) and lit.rel not in ctx.builtins
+               for t in lit.args)

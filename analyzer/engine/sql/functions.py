@@ -64,6 +64,44 @@ FUNCTIONS: Dict[str, Tuple[Callable, Tuple[str, ...], str]] = {
 
 
 def register_duckdb(con) -> None:
-    """Register every function of :data:`FUNCTIONS` on a DuckDB connection."""
+    """Register every function of :data:`FUNCTIONS` on a DuckDB connection, each called
+    with a chunk of rows at a time (:func:`_vectorized`)."""
     for name, (fn, args, result) in FUNCTIONS.items():
-        con.create_function(name, fn, list(args), result, side_effects=False)
+        con.create_function(name, _vectorized(fn, len(args), result), list(args), result, type="arrow",
+                            side_effects=False)
+
+
+def _vectorized(fn: Callable, arity: int, result: str) -> Callable:
+    """``fn`` over Arrow arrays (DuckDB passes up to 2,048 rows a call). Where at most one
+    argument varies in the chunk (a pattern or a constant beside a column: every call the
+    rules make but one), ``fn`` is called once per distinct value of it and the answers are
+    spread by index: a Python call per row was most of `valid_scope`'s 0.08 s for 100
+    repositories (100,000 entries, a few scopes). A NULL argument gives NULL, as DuckDB
+    answers a row-at-a-time function without calling it."""
+    import pyarrow as pa
+    import pyarrow.compute as pc
+
+    kind = {"VARCHAR": pa.string(), "BIGINT": pa.int64(), "BOOLEAN": pa.bool_(),
+            "VARCHAR[]": pa.list_(pa.string())}[result]
+
+    def constant(col) -> bool:
+        return col.null_count == len(col) or (col.null_count == 0 and pc.count_distinct(col).as_py() == 1)
+
+    def call(*cols):
+        cols = [c.combine_chunks() if isinstance(c, pa.ChunkedArray) else c for c in cols]
+        if not len(cols[0]):
+            return pa.array([], type=kind)
+        varying = [i for i, c in enumerate(cols) if not constant(c)]
+        if len(varying) > 1:
+            rows = zip(*(c.to_pylist() for c in cols))
+            return pa.array([None if None in row else fn(*row) for row in rows], type=kind)
+        at = varying[0] if varying else 0
+        encoded = pc.dictionary_encode(cols[at])
+        fixed = [c[0].as_py() for c in cols]
+        answers = []
+        for value in encoded.dictionary.to_pylist():
+            fixed[at] = value
+            answers.append(None if None in fixed else fn(*fixed))
+        return pc.take(pa.array(answers, type=kind), encoded.indices)
+    # DuckDB checks the function's signature against the declared argument types
+    return {1: lambda a: call(a), 2: lambda a, b: call(a, b), 3: lambda a, b, c: call(a, b, c)}[arity]

@@ -98,6 +98,7 @@ class SparkRun(DuckRun):
 
     LATERAL_UDFS = False
     LATERAL_AGGREGATES = True
+    ANTI_JOINS = False  # NOT EXISTS, as the dialects sqlglot writes for read it
     GROUP = None  # each evaluation is minutes of Spark jobs whatever the facts: one for the fleet
 
     def __init__(self, engine, spark):
