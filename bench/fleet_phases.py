@@ -48,9 +48,9 @@ def main() -> int:
         mark("  evaluated")
         return result
 
-    def timed_tables(item):
+    def timed_tables(item, *args):
         arrived.append((time.perf_counter() - start, time.process_time()))
-        return tables(item)
+        return tables(item, *args)
 
     duck.DuckRun.evaluate, fleet_check.Extracted.tables = timed_evaluate, timed_tables
     paths = resolve([args.root])
