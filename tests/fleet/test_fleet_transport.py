@@ -44,12 +44,12 @@ def test_a_worker_sends_names_through_the_pipe_and_the_readers_remove_the_files(
     shutil.copytree(EXAMPLE, repo)
     parcels = tmp_path / "parcels"
     parcels.mkdir()
-    item = fleet_check.extract((3, str(repo), False, (), str(parcels)))
+    item = fleet_check.extract((3, str(repo), False, (), str(parcels), True))
     assert item.result is None
     assert sorted(os.listdir(parcels)) == ["3.arrow", "3.kept"]
     # what the pool pickles: names and spans, not the facts (about 1 MB for 1,000 entries)
     assert len(pickle.dumps(item)) < 4096 < os.path.getsize(parcels / "3.arrow")
-    carried = fleet_check.extract((3, str(repo), False, (), None))  # no directory: the bytes travel
+    carried = fleet_check.extract((3, str(repo), False, (), None, True))  # no directory: the bytes travel
     assert len(pickle.dumps(carried)) > os.path.getsize(parcels / "3.arrow")
 
     decls = check_program(True).program.decls
@@ -83,3 +83,17 @@ def test_the_pool_does_not_spin_while_a_large_result_waits(monkeypatch):
 
 def _large(_number: int) -> int:
     return len(bytes(8 << 20))
+
+
+def test_the_outcomes_the_cli_asks_for_are_those_of_the_results(tmp_path):
+    notebook = EXAMPLE.parents[1] / "tests" / "golden" / "fixtures" / "notebook"
+    paths = []
+    for i, source in enumerate((EXAMPLE, notebook, EXAMPLE)):
+        shutil.copytree(source, tmp_path / f"repo{i}")
+        paths.append(str(tmp_path / f"repo{i}"))
+    shutil.rmtree(tmp_path / "repo2" / "docs" / "memory")  # a check that stops early
+    full = fleet_check.fleet_results(paths, use_cache=False, jobs=2, formats=("json",))
+    outcomes = fleet_check.fleet_results(paths, use_cache=False, jobs=2, formats=("json",), results=False)
+    assert outcomes == [(path, fleet_check.Outcome.of(result), texts) for path, result, texts in full]
+    assert all(isinstance(outcome, fleet_check.Outcome) for _, outcome, _ in outcomes)
+    assert outcomes[2][1].failure and outcomes[0][1].findings and not outcomes[0][1].failure
