@@ -105,7 +105,9 @@ def fleet_results(paths: List[str], engine: str = "duckdb", use_cache: bool = Tr
     # the worker processes are forked before the SQL engine starts (no engine threads in them)
     with parcels, _pool(jobs, len(paths)) as pool:
         def loaded():
-            jobs_ = [(index, path, use_cache, formats, parcels.name, results) for index, path in enumerate(paths)]
+            # without a pool (one process) the bytes stay in memory: no file is written
+            directory = None if pool is None else parcels.name
+            jobs_ = [(index, path, use_cache, formats, directory, results) for index, path in enumerate(paths)]
             for item in _map(pool, extract, jobs_):
                 received.append(True)
                 if item.result is not None:
