@@ -103,22 +103,23 @@ def _check(args, paths) -> int:
     from analyzer.commands.fleet_check import fleet_results
 
     formats = (("json",) if args.format == "json" else ()) + (("sarif",) if args.sarif_dir else ())
+    # each repository's Outcome, not its result: what is printed is rendered in the workers
     checked = fleet_results(paths, args.engine, not args.no_cache, args.jobs, args.memory_limit,
-                            getattr(args, "spark_master", "local[*]"), formats)
-    results = [(path, result) for path, result, _ in checked]
+                            getattr(args, "spark_master", "local[*]"), formats, results=False)
+    outcomes = [(path, outcome) for path, outcome, _ in checked]
     if args.sarif_dir:
         _write_sarif(args.sarif_dir, [(path, texts["sarif"]) for path, _, texts in checked])
     if args.format == "json":
-        code = _emit_documents(_status(results), [(path, texts["json"]) for path, _, texts in checked])
+        code = _emit_documents(_status(outcomes), [(path, texts["json"]) for path, _, texts in checked])
         if code:
             return code
     else:
-        for path, result in results:
-            found = sum(len(f.findings) for f in result.families)
-            print(f"{path}: {result.status} (exit {result.exit_code}, {found} finding{'s' * (found != 1)})")
-            if result.failure is not None:  # why that check stopped, as `analyze check` there says it
-                print(f"  {result.failure.message}")
-    return worst_exit(r.exit_code for _, r in results)
+        for path, outcome in outcomes:
+            found = outcome.findings
+            print(f"{path}: {outcome.status} (exit {outcome.exit_code}, {found} finding{'s' * (found != 1)})")
+            if outcome.failure is not None:  # why that check stopped, as `analyze check` there says it
+                print(f"  {outcome.failure}")
+    return worst_exit(o.exit_code for _, o in outcomes)
 
 
 def worst_exit(codes) -> int:
@@ -166,7 +167,8 @@ def _results(args, paths):
 
 
 def _status(results) -> str:
-    """The ``fleet.result`` status of ``(path, result)`` pairs: that of their :func:`worst_exit`."""
+    """The ``fleet.result`` status of ``(path, result)`` pairs (a result or its Outcome): that
+    of their :func:`worst_exit`."""
     return {exitcodes.OK: "CLEAN", exitcodes.FAILED: "FINDINGS",
             exitcodes.INVALID: "FAILED"}[worst_exit(r.exit_code for _, r in results)]
 

@@ -15,13 +15,13 @@ evaluating (no memory dir, an unusable needed file) keeps that error result.
 from __future__ import annotations
 
 import marshal
+import multiprocessing.pool
 import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 import pickle
 import tempfile
-import zlib
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from analyzer.core import lifetime
@@ -71,13 +71,15 @@ def fleet_check(paths: List[str], engine: str = "duckdb", use_cache: bool = True
 
 def fleet_results(paths: List[str], engine: str = "duckdb", use_cache: bool = True, jobs: int = 1,
                   memory_limit: Optional[str] = None, spark_master: str = "local[*]",
-                  formats: Sequence[str] = ()) -> List[Tuple[str, CheckResult, Dict[str, str]]]:
+                  formats: Sequence[str] = (), results: bool = True) -> List[Tuple[str, object, Dict[str, str]]]:
     """``(path, result, texts)`` per repository, in the order of ``paths``: ``texts`` holds the
-    result rendered in each of ``formats`` (check's renderers: ``json``, ``sarif``).
+    result rendered in each of ``formats`` (check's renderers: ``json``, ``sarif``); with
+    ``results=False`` the result's :class:`Outcome` instead of the result (which then stays
+    in the worker that built it).
 
     Streamed: each repository is extracted (in ``jobs`` processes), its facts are loaded into
     the SQL engine as Arrow tables and its project is dropped, keeping only what its result
-    needs (:class:`KeptProject`, compressed). The repositories are evaluated a group at a
+    needs (:class:`KeptProject`); both travel as files (:class:`Parcel`). The repositories are evaluated a group at a
     time (the run's ``group_size``: 50 to 200 on DuckDB, all of them on Spark), each group
     as soon as its facts are loaded, while the workers extract the next; each window of a group's
     derived tuples is fetched at once and the same processes build and render the results.
@@ -91,21 +93,28 @@ def fleet_results(paths: List[str], engine: str = "duckdb", use_cache: bool = Tr
     only = sorted({rel for name in ORDER for rel in FAMILIES[name].relations})
     formats = tuple(formats)
     done: Dict[int, Tuple[CheckResult, Dict[str, str]]] = {}
-    kept: Dict[int, bytes] = {}
+    kept: Dict[int, Parcel] = {}
 
     # DuckDB's threads: the cores idle now, before the workers load them (duck.idle_cores)
     threads = None if engine == "spark" else idle_cores()
     received = []  # a flag per repository the workers have given back
+    decls = program.program.decls
+    # the workers leave each repository's facts and kept project in files of a private
+    # directory (Parcel), removed with everything left in it when the fleet ends
+    parcels = tempfile.TemporaryDirectory(prefix="analyze-fleet-facts-")
     # the worker processes are forked before the SQL engine starts (no engine threads in them)
-    with _pool(jobs, len(paths)) as pool:
+    with parcels, _pool(jobs, len(paths)) as pool:
         def loaded():
-            for item in _map(pool, extract, [(index, path, use_cache, formats) for index, path in enumerate(paths)]):
+            # without a pool (one process) the bytes stay in memory: no file is written
+            directory = None if pool is None else parcels.name
+            jobs_ = [(index, path, use_cache, formats, directory, results) for index, path in enumerate(paths)]
+            for item in _map(pool, extract, jobs_):
                 received.append(True)
                 if item.result is not None:
                     done[item.index] = (item.result, item.texts)
                 else:
                     kept[item.index] = item.kept
-                    yield item.index, item.tables()
+                    yield item.index, item.tables(decls)
 
         stream = loaded()
         finishing = []  # each window's results, as the workers build them
@@ -126,7 +135,7 @@ def fleet_results(paths: List[str], engine: str = "duckdb", use_cache: bool = Tr
                         extracting = pool is not None and len(received) < len(paths)
                         run.use_threads(max(1, threads - min(jobs, len(paths))) if extracting else threads)
                     run.evaluate(only, keep=only)  # intermediate tables dropped after their last reader
-                    finishing.extend(_finish_group(pool, run, only, paths, kept, formats))
+                    finishing.extend(_finish_group(pool, run, only, paths, kept, (formats, results)))
                     if not run.GROUP:
                         break
                     run = run.next_group()
@@ -151,8 +160,9 @@ def _group(stream, size: int, rows: int):
             return
 
 
-def _finish_group(pool, run, only, paths, kept, formats) -> list:
-    """The results of the repositories ``run`` evaluated (``(index, result, texts)`` each),
+def _finish_group(pool, run, only, paths, kept, returns) -> list:
+    """The results of the repositories ``run`` evaluated (``(index, result, texts)`` each,
+    ``returns``: the formats and whether the result itself comes back, :func:`finish_one`),
     built by ``pool`` (here without one) a window of derived tuples at a time: one iterable
     per window. The pool builds them as it gets to them (after the extractions it was
     given before); a run that is the fleet's only group (Spark) waits for each window's
@@ -163,7 +173,7 @@ def _finish_group(pool, run, only, paths, kept, formats) -> list:
         window = run.numbers[start:start + WINDOW]
         run.window(window[0], window[-1] + 1)
         tasks = [(index, paths[index], kept.pop(index), {rel: run.rows(rel).get(index, set()) for rel in rels},
-                  formats) for index in window]
+                  *returns) for index in window]
         results = _map(pool, finish_one, tasks)
         windows.append(list(results) if pool is None or not run.GROUP else results)
     return windows
@@ -212,22 +222,49 @@ def carried(fn, *args, **kwargs):
         raise
 
 
-def finish_one(task) -> Tuple[int, CheckResult, Dict[str, str]]:
+def finish_one(task) -> Tuple[int, object, Dict[str, str]]:
     """One repository's result from its derived tuples: ``task = (index, path, kept, rows,
-    formats)`` (``kept`` from :func:`extract`, ``rows``: relation -> tuples). Stored in the
-    result cache as `check --all` stores it, and rendered in ``formats`` (run in a worker)."""
+    formats, full)`` (``kept`` from :func:`extract`, ``rows``: relation -> tuples). Stored in
+    the result cache as `check --all` stores it, and rendered in ``formats`` (run in a
+    worker); the result itself comes back when ``full``, else its :class:`Outcome`."""
     from analyzer.engine.sql.duck import TupleDatabase
     from analyzer.query import check_cache
     from analyzer.query.check import finish
 
-    index, path, blob, rows, formats = task
+    index, path, parcel, rows, formats, full = task
     with gc_paused():  # many small acyclic objects: the collector would scan them for nothing
-        request, project, facts, needed, key = pickle.loads(zlib.decompress(blob))
+        request, project, facts, needed, key = pickle.loads(parcel.take())
         result, probes, git = finish(request, project, facts, needed, TupleDatabase(rows))
         if key:  # what `check --all` in that repository stores, and reuses
             check_cache.store(key, result, probes, git)
         result = _as_cli(result)  # the report family's relations are dropped here
-        return index, result, rendered(path, result, formats)
+        return (index, *_returned(path, result, formats, full))
+
+
+def _returned(path: str, result: CheckResult, formats: Sequence[str], full: bool) -> tuple:
+    """What a worker sends back of a repository's ``result``: the result (``full``) or its
+    :class:`Outcome`, and its rendered ``formats``."""
+    return (result if full else Outcome.of(result)), rendered(path, result, formats)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What ``analyze fleet check`` says of a repository beside its rendered documents: its
+    status, exit status, number of findings and why its check stopped (``failure``'s
+    message, or None). The CLI asks for this instead of the result: a result of 941 findings
+    (a 1,000-entry repository with stale Evidence) took the main process about 11 ms to
+    unpickle, one in ten repositories of the benchmark's fleet."""
+
+    status: str
+    exit_code: int
+    findings: int
+    failure: Optional[str] = None
+
+    @classmethod
+    def of(cls, result: CheckResult) -> "Outcome":
+        """The outcome of ``result``."""
+        return cls(result.status, result.exit_code, sum(len(f.findings) for f in result.families),
+                   None if result.failure is None else result.failure.message)
 
 
 def rendered(path: str, result: CheckResult, formats: Sequence[str]) -> Dict[str, str]:
@@ -336,23 +373,81 @@ class KeptProject:
         self.facts = KeptFacts(project.facts)
 
 
-@dataclass
-class Extracted:
-    """One repository after extraction: its early result, or its facts as Arrow IPC streams
-    (``ipc``: relation -> bytes) and its compressed ``(request, KeptProject)``."""
+class Parcel:
+    """Bytes a worker leaves for another process: a file of the fleet's private directory,
+    whose name alone travels through the pool's pipe (or, without a directory, the bytes).
+    A repository's facts are about 1 MB of Arrow buffers (1,000 entries): through the pipe,
+    the main process's thread reading them and unpickling them took about 1 ms a
+    repository, and the worker's pickling and writing 0.5 ms more; a file is one write and
+    one read. The kept project goes the same way, uncompressed (zlib took 0.85 ms a
+    repository, both ways), from the worker that extracted it to the one that finishes it:
+    the main process never reads it."""
 
-    index: int
-    result: Optional[CheckResult] = None
-    ipc: Optional[Dict[str, bytes]] = None
-    kept: Optional[bytes] = None
-    texts: Optional[Dict[str, str]] = None  # the (early or cached) result rendered
+    __slots__ = ("path", "data")
 
-    def tables(self) -> Dict[str, object]:
-        """The facts as Arrow tables (the IPC streams are dropped as they are read)."""
+    def __init__(self, data, directory: Optional[str] = None, name: str = "") -> None:
+        self.path = None if directory is None else os.path.join(directory, name)
+        self.data = None
+        if self.path is None:
+            self.data = bytes(data)
+        else:
+            with open(self.path, "wb") as handle:
+                handle.write(data)
+
+    def __getstate__(self):
+        return self.path, self.data
+
+    def __setstate__(self, state) -> None:
+        self.path, self.data = state
+
+    def take(self) -> bytes:
+        """The bytes, once (the file is removed as it is read)."""
+        if self.path is None:
+            data, self.data = self.data, None
+            return data
+        with open(self.path, "rb") as handle:
+            data = handle.read()
+        os.unlink(self.path)
+        self.path = None
+        return data
+
+    def take_mapped(self):
+        """The bytes as an Arrow buffer, once: the file mapped into memory (and removed: the
+        mapping keeps its pages until the last buffer sharing them is freed). A group's
+        facts are held until they are inserted; read into fresh memory they cost the main
+        process a copy and a page fault per page (about 0.5 ms a repository)."""
         import pyarrow as pa
 
-        tables = {rel: pa.ipc.open_stream(data).read_all() for rel, data in self.ipc.items()}
-        self.ipc = None
+        if self.path is None:
+            return pa.py_buffer(self.take())
+        with pa.memory_map(self.path) as source:
+            data = source.read_buffer()
+        os.unlink(self.path)
+        self.path = None
+        return data
+
+
+@dataclass
+class Extracted:
+    """One repository after extraction: its early result, or its facts as Arrow record
+    batches in a :class:`Parcel` (``spans``: where each relation's are,
+    :func:`~analyzer.engine.sql.duck.packed_tables`) and its ``(request, KeptProject, ...)``
+    pickled in another."""
+
+    index: int
+    result: object = None  # a CheckResult, or its Outcome (:func:`extract`'s ``full``)
+    facts: Optional[Parcel] = None
+    spans: Optional[Dict[str, list]] = None
+    kept: Optional[Parcel] = None
+    texts: Optional[Dict[str, str]] = None  # the (early or cached) result rendered
+
+    def tables(self, decls) -> Dict[str, object]:
+        """The facts as Arrow tables of the relations ``decls`` declares (read once: the
+        parcel is gone afterwards)."""
+        from analyzer.engine.sql.duck import unpacked_tables
+
+        tables = unpacked_tables(decls, self.facts.take_mapped(), self.spans)
+        self.facts = self.spans = None
         return tables
 
 
@@ -361,32 +456,30 @@ class Extracted:
 PROBED = ("source_path", "git_head", "git_unavailable")
 
 
-def extract(job: Tuple[int, str, bool, Sequence[str]]) -> Extracted:
-    """Repository ``job = (index, path, use_cache, formats)`` extracted and reduced to what
-    the fleet keeps of it (run in a worker process: the Arrow tables are built and serialized
-    there). With the cache, a result ``check --all`` (or an earlier fleet) stored for the
+def extract(job: Tuple[int, str, bool, Sequence[str], Optional[str], bool]) -> Extracted:
+    """Repository ``job = (index, path, use_cache, formats, directory, full)`` extracted and reduced
+    to what the fleet keeps of it (run in a worker process: the Arrow tables are built and
+    serialized there, and left in files of ``directory`` when given: :class:`Parcel`). With the cache, a result ``check --all`` (or an earlier fleet) stored for the
     repository as it is now is reused: nothing is extracted or evaluated for it. A result
-    decided here (cached, or a check that stops early) is rendered in ``formats`` here."""
+    decided here (cached, or a check that stops early) is rendered in ``formats`` here, and
+    comes back itself when ``full``, else its :class:`Outcome`."""
     from analyzer.project.config import ConfigError
 
-    index, path, use_cache, formats = job
+    index, path, use_cache, formats, directory, full = job
     try:
         with gc_paused():  # extraction makes many acyclic objects: the collector would scan them for nothing
-            item = _extract(index, path, use_cache)
+            item = _extract(index, path, use_cache, directory)
     except ConfigError as exc:  # named by the repository's path: the fleet refuses it (analyze fleet)
         raise ConfigError(exc.code, exc.message, os.path.join(path, exc.path), exc.line, exc.col) from None
     if item.result is not None:
-        item.result = _as_cli(item.result)
-        item.texts = rendered(path, item.result, formats)
+        item.result, item.texts = _returned(path, _as_cli(item.result), formats, full)
     return item
 
 
-def _extract(index: int, path: str, use_cache: bool) -> Extracted:
+def _extract(index: int, path: str, use_cache: bool, directory: Optional[str]) -> Extracted:
     from dataclasses import replace
 
-    import pyarrow as pa
-
-    from analyzer.engine.sql.duck import arrow_tables
+    from analyzer.engine.sql.duck import arrow_tables, packed_tables
     from analyzer.query.check import CheckRequest, check_program, lookup
     from analyzer.query.check_families import ORDER
 
@@ -398,18 +491,14 @@ def _extract(index: int, path: str, use_cache: bool) -> Extracted:
     if item.result is not None:
         return Extracted(index, item.result)
     decls = check_program(True).program.decls
-    tables = arrow_tables(decls, index, {rel: rows for rel, rows in item.facts.items() if rel in item.needed})
-    ipc = {}
-    for rel, table in tables.items():
-        sink = pa.BufferOutputStream()
-        with pa.ipc.new_stream(sink, table.schema) as writer:
-            writer.write_table(table)
-        ipc[rel] = sink.getvalue().to_pybytes()
+    data, spans = packed_tables(arrow_tables(decls, index, {rel: rows for rel, rows in item.facts.items()
+                                                          if rel in item.needed}))
     # the file listing was for the facts and the key: finish does not read it
     kept = ((replace(item.request, repo_files=None), KeptProject(item.project),
              {rel: item.facts[rel] for rel in PROBED if rel in item.facts}, item.needed & set(PROBED), key))
-    # level 1: a quarter of the default level's time, for a tenth more bytes (about 17 KB)
-    return Extracted(index, None, ipc, zlib.compress(pickle.dumps(kept, pickle.HIGHEST_PROTOCOL), 1))
+    # about 110 KB for a 1,000-entry repository, until a worker finishes it
+    return Extracted(index, None, Parcel(data, directory, f"{index}.arrow"), spans,
+                     Parcel(pickle.dumps(kept, pickle.HIGHEST_PROTOCOL), directory, f"{index}.kept"))
 
 
 def worker_pool(processes: int):
@@ -426,7 +515,20 @@ def worker_pool(processes: int):
 
     _preload()
     gc.collect()  # after _preload: whatever it left in cycles is not inherited
-    return multiprocessing.get_context("fork").Pool(processes, initializer=_worker_start, initargs=(os.getpid(),))
+    return _Pool(processes, initializer=_worker_start, initargs=(os.getpid(),),
+                 context=multiprocessing.get_context("fork"))
+
+
+class _Pool(multiprocessing.pool.Pool):
+    """The standard pool, whose worker-watching thread sleeps until a worker ends or the pool
+    changes. The standard one also wakes whenever a result is waiting in its queue, and spins
+    while it stays there: a repository's facts (about 1 MB) take the result thread many reads,
+    and the watching thread spun through them, about 4.4 ms of the main process's CPU a
+    repository (more than its load into DuckDB). It watches nothing there a worker's own
+    sentinel and the pool's change notifier (an emptied cache, close, terminate) do not say."""
+
+    def _get_sentinels(self):
+        return [self._change_notifier._reader]
 
 
 def _preload() -> None:

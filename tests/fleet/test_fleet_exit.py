@@ -37,7 +37,7 @@ def test_fleet_check_returns_that_exit(codes, exit_code, status, monkeypatch, ca
     """The command's own return goes through the same rule (its text lines aside)."""
     from analyzer.commands import fleet_check
 
-    checked = [(f"r{n}", CheckResult([], "OK", code), {}) for n, code in enumerate(codes)]
+    checked = [(f"r{n}", fleet_check.Outcome("OK", code, 0), {}) for n, code in enumerate(codes)]
     monkeypatch.setattr(fleet_check, "fleet_results", lambda *a, **k: checked)
     args = argparse.Namespace(format="text", sarif_dir=None, engine="duckdb", no_cache=True, jobs=1,
                               memory_limit=None, spark_master="local[*]")

