@@ -1,5 +1,7 @@
 """The file-level fast path (analyzer/project/extract/canonical.py, fast_entries.py, fast_subjects.py)
-gives exactly the general path's sink: facts in order, diagnostics, unit ranges, title, info.
+gives exactly the general path's sink: each relation's facts in order, diagnostics, unit ranges,
+title, info. The order of the relations themselves is not kept (a run's rows are written a
+relation at a time): the fact base is a set per relation, and the comparison is of dicts.
 
 The general path is the reference. Inputs: the firing and conformance corpora, a generated
 project (and, as cross-checks, ../shared's scenarios, templates and real-world trees), and
