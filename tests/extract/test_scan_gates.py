@@ -9,7 +9,7 @@ Each property is checked twice over texts joined from the same pieces: under Hyp
 examples, as tests/extract/test_secret_trigger.py checks its gate, new texts every run and a
 shrunk counterexample), and over a fixed sweep of tens of thousands of texts drawn with
 ``random`` (:func:`_sweep`, about 10 microseconds a text against Hypothesis's 1.5 ms). The
-sweep is what makes the counts enough: on twelve mutations of the three gates (a lookbehind,
+sweep is what makes the counts enough: on eleven mutations of the three gates (a lookbehind,
 the repetition bound, a separator, a class of the gate's bytes, the ID blanking, the
 non-ASCII part), each sweep failed with its seed here and with each of five others, where
 Hypothesis alone at the earlier 1,500 and 3,000 examples missed some of them in up to four of
