@@ -155,6 +155,31 @@ def pytest_addoption(parser):
 
 
 @lru_cache(maxsize=None)
+@lru_cache(maxsize=1)
+def _folders_with_tests() -> frozenset:
+    """Every folder under tests/ holding a test module at any depth (pytest's default
+    ``python_files``): one walk of the tree, a few milliseconds."""
+    here = Path(__file__).resolve().parent
+    found = set()
+    for top, _, files in os.walk(here):
+        if any(f.endswith(".py") and (f.startswith("test_") or f.endswith("_test.py")) for f in files):
+            folder = Path(top)
+            while folder not in found and folder != here.parent:
+                found.add(folder)
+                folder = folder.parent
+    return frozenset(found)
+
+
+def pytest_ignore_collect(collection_path, config):
+    """Folders under tests/ holding no test module are not walked: the corpus cases, golden
+    fixtures and agent trees are about 1,000 of the 1,092 folders, and pytest's walk of them
+    (a node, its conftest look-up and ignore checks each) cost about half a second of CPU in
+    every xdist worker. Nothing is collected from them either way."""
+    if collection_path.is_dir() and collection_path.resolve() not in _folders_with_tests():
+        return True
+    return None
+
+
 def _source(path: Path) -> str:
     """The text of a test module or conftest.py ('' when it cannot be read)."""
     try:
