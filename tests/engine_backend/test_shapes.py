@@ -7,6 +7,8 @@ evaluated both ways (``shapes.TIGHT`` off gives the general code), with provenan
 outer loops cut into chunks of one or two tuples (analyzer/engine/runtime.py); the per-rule
 profile counts the same new tuples."""
 
+from functools import lru_cache
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -67,6 +69,15 @@ def programs(draw):
 
 
 IDLE = _Run.idle
+
+
+@lru_cache(maxsize=4)
+def _parsed(text):
+    """``text`` parsed once for the five evaluations of an example (the parse was 2/3 of the
+    property's time): each evaluation still builds, stratifies and compiles its own Engine,
+    which only reads the Program (its statements are frozen dataclasses)."""
+    return parse_program(text, "shapes.dl")
+
 triples = st.lists(st.tuples(st.integers(0, 2), st.integers(0, 2), st.integers(0, 2)), max_size=15)
 singles = st.lists(st.tuples(st.integers(0, 2)), max_size=3)
 # a first column that identifies the tuple: indexes on it are unique (analyzer/engine/indexes.py)
@@ -82,7 +93,7 @@ def _evaluate(text, facts, tight, provenance=False, chunk=None, derived=None, sk
     if not skip:  # every variant runs, even one with an empty atom (evaluate.py _Run.idle)
         _Run.idle = lambda self, variant: False
     try:
-        db = Engine(parse_program(text, "shapes.dl"), builtins={}).evaluate(
+        db = Engine(_parsed(text), builtins={}).evaluate(
             facts, provenance=provenance, profile=derived is not None)
         if provenance:  # proof search compiles its own variants, aggregates included
             for rel in DERIVED + ("n",):

@@ -31,6 +31,16 @@ def _documents(results):
     return [fleet_check.result_document(path, result) for path, result in results]
 
 
+@pytest.fixture(scope="module")
+def fleet(tmp_path_factory):
+    """Twelve repositories and their documents from one evaluation of the whole fleet (one
+    group, one process), made once for the module: each test runs the first few grouped and
+    compares with their documents here (a repository's results are its own, so the first n of
+    twelve are those of a fleet of n; the five whole runs per module were about a fifth of its CPU)."""
+    paths = _fleet(tmp_path_factory.mktemp("fleet"), 12)
+    return paths, _documents(fleet_check.fleet_check(paths, use_cache=False, jobs=1))
+
+
 def _groups(monkeypatch) -> list:
     """The repositories of each group evaluated from now on (filled as they are)."""
     groups = []
@@ -50,9 +60,8 @@ def _groups(monkeypatch) -> list:
     # one group for the whole fleet (Spark's), its results built a window at a time
     (2, None, 2, [[0, 1, 2, 4, 5, 6]]),
 ])
-def test_groups_give_the_results_of_one_evaluation(tmp_path, monkeypatch, jobs, group, window, expected):
-    paths = _fleet(tmp_path, 7)
-    whole = _documents(fleet_check.fleet_check(paths, use_cache=False, jobs=jobs))
+def test_groups_give_the_results_of_one_evaluation(fleet, monkeypatch, jobs, group, window, expected):
+    paths, whole = fleet[0][:7], fleet[1][:7]
     groups = _groups(monkeypatch)
     monkeypatch.setattr(duck.DuckRun, "GROUP", group)
     monkeypatch.setattr(fleet_check, "WINDOW", window)
@@ -63,12 +72,11 @@ def test_groups_give_the_results_of_one_evaluation(tmp_path, monkeypatch, jobs, 
 
 
 
-def test_groups_grow_with_the_repositories_evaluated(tmp_path, monkeypatch):
+def test_groups_grow_with_the_repositories_evaluated(fleet, monkeypatch):
     """Each group takes as many repositories as were evaluated before it, between GROUP and
     GROUP_MAX: a large fleet pays the program's fixed cost fewer times, and the results are
     still those of one evaluation."""
-    paths = _fleet(tmp_path, 12)
-    whole = _documents(fleet_check.fleet_check(paths, use_cache=False, jobs=1))
+    paths, whole = fleet
     groups = _groups(monkeypatch)
     monkeypatch.setattr(duck.DuckRun, "GROUP", 2)
     monkeypatch.setattr(duck.DuckRun, "GROUP_MAX", 3)
@@ -81,12 +89,11 @@ def test_group_size():
     assert duck.DuckRun.GROUP_MAX >= duck.DuckRun.GROUP
 
 
-def test_a_group_ends_at_its_tuple_budget(tmp_path, monkeypatch):
+def test_a_group_ends_at_its_tuple_budget(fleet, monkeypatch):
     """A group ends with the repository that brings it to GROUP_ROWS tuples, however many
     repositories GROUP allows: larger repositories make smaller groups (the tables held at
     once stay about one budget), and the results are still those of one evaluation."""
-    paths = _fleet(tmp_path, 4)
-    whole = _documents(fleet_check.fleet_check(paths, use_cache=False, jobs=1))
+    paths, whole = fleet[0][:4], fleet[1][:4]
     groups = _groups(monkeypatch)
     monkeypatch.setattr(duck.DuckRun, "GROUP", 50)
     monkeypatch.setattr(duck.DuckRun, "GROUP_ROWS", 1)  # every repository's facts reach it

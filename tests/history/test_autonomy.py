@@ -70,22 +70,50 @@ def test_matrix_cell(history, mode, cls):
     cell_holds(judge(repo, shas, mode, cls), mode, cls)
 
 
-def mutated_program(tmp_path, mode, cls, value):
+@pytest.fixture(scope="module")
+def rules_copy(tmp_path_factory):
+    """A copy of the rules (and the facts they include) for the mutations, one per module:
+    each mutation rewrites its matrix.dl and puts the original back."""
+    root = tmp_path_factory.mktemp("mutated")
+    shutil.copytree(REPO / "rules", root / "rules")
+    shutil.copytree(REPO / "facts", root / "facts")
+    return root
+
+
+# Each file's parsed statements by (text, path), for the mutated programs: only matrix.dl differs
+# between them, and parsing the 29 rule files was about two thirds of a mutation's compilation
+# (the statements are frozen dataclasses, so sharing them is safe; each program is still checked
+# and compiled whole)
+_PARSED: dict = {}
+
+
+def mutated_program(copy, mode, cls, value, monkeypatch):
     """rules/autonomy/autonomy.dl built from a copy of the rules with one cell changed."""
+    from analyzer.engine import syntax
     from analyzer.engine.cache import load_engine
 
-    shutil.copytree(REPO / "rules", tmp_path / "rules")
-    shutil.copytree(REPO / "facts", tmp_path / "facts")
-    matrix = tmp_path / "rules" / "autonomy" / "matrix.dl"
-    text, n = re.subn(rf'policy\("{mode}", "{cls}", "[a-z]+"\)\.', f'policy("{mode}", "{cls}", "{value}").',
-                      matrix.read_text(encoding="utf-8"))
+    parse = syntax.parse_statements
+
+    def parse_once(text, path="<string>"):
+        if (text, path) not in _PARSED:
+            _PARSED[text, path] = parse(text, path)
+        return list(_PARSED[text, path])
+
+    matrix = copy / "rules" / "autonomy" / "matrix.dl"
+    original = matrix.read_text(encoding="utf-8")
+    text, n = re.subn(rf'policy\("{mode}", "{cls}", "[a-z]+"\)\.', f'policy("{mode}", "{cls}", "{value}").', original)
     assert n == 1
     matrix.write_text(text, encoding="utf-8")
-    return load_engine(tmp_path / "rules" / "autonomy" / "autonomy.dl", use_cache=False)
+    try:
+        with monkeypatch.context() as patch:
+            patch.setattr(syntax, "parse_statements", parse_once)
+            return load_engine(copy / "rules" / "autonomy" / "autonomy.dl", use_cache=False)
+    finally:
+        matrix.write_text(original, encoding="utf-8")
 
 
 @pytest.mark.parametrize("mode, cls", CELLS, ids=[f"{m}-{c}" for m, c in CELLS])
-def test_mutation_self_check(history, tmp_path, mode, cls):
+def test_mutation_self_check(history, rules_copy, monkeypatch, mode, cls):
     """Flipping one cell fails exactly the named test of that cell, test_matrix_cell[<mode>-<class>]:
     its own assertion fails with the mutated rules, every other cell still holds.
 
@@ -96,7 +124,7 @@ def test_mutation_self_check(history, tmp_path, mode, cls):
     extracted the facts of the window's ~50 revisions again: 25 of them, ~20 s of CPU."""
     repo, shas = history
     flipped = {"allow": "confirm", "plan": "allow", "confirm": "allow"}[MATRIX[mode][cls]]
-    program = mutated_program(tmp_path, mode, cls, flipped)
+    program = mutated_program(rules_copy, mode, cls, flipped, monkeypatch)
     failing = []
     for other_mode, other_cls in CELLS:
         if other_mode != mode and (other_mode, other_cls) != (mode, cls):
