@@ -31,6 +31,7 @@ CALLED_BY_NAME: Dict[Tuple[str, str], str] = {
     ("analyzer/engine/compile.py", "gen_neg"): "RuleCompiler, as getattr(self, 'gen_' + step.kind)",
     ("analyzer/engine/compile.py", "gen_cmp"): "RuleCompiler, as getattr(self, 'gen_' + step.kind)",
     ("analyzer/engine/compile.py", "gen_call"): "RuleCompiler, as getattr(self, 'gen_' + step.kind)",
+    ("analyzer/commands/fleet_check.py", "_get_sentinels"): "multiprocessing.pool.Pool.__init__ (overridden)",
 }
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
