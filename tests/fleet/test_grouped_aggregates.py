@@ -115,3 +115,32 @@ def test_a_negated_relation_is_an_anti_join_after_the_tables_it_reads():
     # a builtin's negation stays a condition
     assert sql["lonely"].count("ANTI JOIN") == 1 and "NOT EXISTS (SELECT 1 FROM (SELECT 1) AS one WHERE contains(" \
         in sql["lonely"]
+
+
+DIVIDING = """
+.decl m(a: symbol, b: symbol, n: number)
+.decl k(a: symbol)
+.decl share(a: symbol, n: number)
+share(A, N) :- k(A), N = sum Y : { m(A, _, X), Y = 10 / X }.
+"""
+
+
+def test_an_aggregate_whose_body_divides_is_computed_only_for_the_rule_s_groups():
+    """A zero divisor in a group no rule asks about (here in a repository without ``k``) is never
+    computed natively: the grouped form would compute it for every group and stop with DL905."""
+    from analyzer.engine.sql import emit
+    from analyzer.engine.sql.duck import DuckRun
+
+    program = parse_program(DIVIDING, "<dividing>")
+    assert not check_program(program)
+    eng = Engine(program)
+    fleet = [{"k": {("x",)}, "m": {("x", "a", 2), ("x", "b", 5)}}, {"k": set(), "m": {("w", "a", 0)}}]
+    run = DuckRun(eng)
+    run.load(fleet)
+    run.evaluate()
+    for i, facts in enumerate(fleet):
+        assert run.database(i).relation("share") == eng.evaluate(facts).relation("share"), i
+    assert run.database(0).relation("share") == [("x", 7)]
+    sql = emit.rule_select(emit.Context(eng.program.decls, eng.builtins, lambda a: a.rel, anti_joins=True),
+                           eng.rules[0])
+    assert "LEFT JOIN" not in sql and "(SELECT CAST(coalesce(sum(" in sql

@@ -198,6 +198,11 @@ class Body:
         every grouping variable by itself. DuckDB plans the correlated scalar subquery as
         several hash aggregates and joins over every outer row (`id_count`: four over every
         entry); this is one aggregate and one join."""
+        if _divides(node.body):
+            # grouped, its body runs for every group of every repository, also for those the
+            # rule never asks about: a zero divisor there would stop the evaluation (DL905)
+            # where the native engine (and the correlated subquery) never computes it
+            return None
         inner = Body(self.ctx)
         try:
             inner.add(node.body)
@@ -412,6 +417,23 @@ def _aggregate_value(node: ast.Aggregate, inner: Body) -> str:
     if target is None:
         raise EngineError("aggregate target not bound by its body", node.span, code=UNCOMPILABLE)
     return {"sum": f"CAST(coalesce(sum({target}), 0) AS BIGINT)"}.get(node.func, f"{node.func}({target})")
+
+
+def _divides(literals) -> bool:
+    """Whether a ``/`` or ``%`` appears anywhere in ``literals`` (a body's literals)."""
+    def walk(node) -> bool:
+        if isinstance(node, ast.BinOp):
+            return node.op in "/%" or walk(node.left) or walk(node.right)
+        if isinstance(node, ast.Atom):
+            return any(walk(arg) for arg in node.args)
+        if isinstance(node, ast.Negation):
+            return walk(node.atom)
+        if isinstance(node, ast.Comparison):
+            return walk(node.left) or walk(node.right)
+        if isinstance(node, ast.Aggregate):
+            return walk(node.target) or any(walk(lit) for lit in node.body)
+        return False
+    return any(walk(lit) for lit in literals)
 
 
 def _nullable(term) -> bool:
