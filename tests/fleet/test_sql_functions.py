@@ -53,3 +53,38 @@ def test_one_call_per_distinct_value_of_the_one_varying_argument():
     con.execute("CREATE TABLE t AS SELECT 'v' || (range % 3) AS s FROM range(1000)")
     assert con.execute("SELECT count(*) FROM t WHERE f('v1', s)").fetchall() == [(333,)]
     assert sorted(set(calls)) == ["v0", "v1", "v2"] and len(calls) == 3  # one chunk: 1,000 rows
+
+
+NO_RESULT = """
+.decl k(a: symbol)
+.decl bad_glob(a: symbol, why: symbol)
+.decl bad_path(a: symbol, why: symbol)
+.decl number(a: symbol, v: number)
+.decl cut(a: symbol, s: symbol)
+bad_glob(A, W) :- k(A), glob_invalid(A, W).
+bad_path(A, W) :- k(A), path_invalid(A, W).
+number(A, V) :- k(A), to_number(A, V).
+cut(A, S) :- k(A), substr(A, 2, 3, S).
+"""
+
+
+def test_a_builtin_with_no_result_for_a_row_derives_nothing_there_as_natively():
+    """None is a builtin's "no result" (a valid glob, a text that is no number, a cut past the
+    end): DuckDB must take it as NULL for that row, not stop the evaluation."""
+    from analyzer.engine.check import check_program
+    from analyzer.engine.evaluate import Engine
+    from analyzer.engine.sql.duck import DuckRun
+    from analyzer.engine.syntax import parse_program
+
+    program = parse_program(NO_RESULT, "<no-result>")
+    assert not check_program(program)
+    eng = Engine(program)
+    fleet = [{"k": {("src/*.py",), ("a/[",), ("12",), ("x",), ("../up",)}}]
+    run = DuckRun(eng)
+    run.load(fleet)
+    run.evaluate()
+    native = eng.evaluate(fleet[0])
+    for rel in ("bad_glob", "bad_path", "number", "cut"):
+        assert run.database(0).relation(rel) == native.relation(rel), rel
+    assert run.database(0).relation("number") == [("12", 12)]
+    assert len(run.database(0).relation("bad_glob")) < 5 and len(run.database(0).relation("cut")) < 5

@@ -67,8 +67,11 @@ def register_duckdb(con) -> None:
     """Register every function of :data:`FUNCTIONS` on a DuckDB connection, each called
     with a chunk of rows at a time (:func:`_vectorized`)."""
     for name, (fn, args, result) in FUNCTIONS.items():
+        # "special": DuckDB hands NULLs to the function and takes NULL back; by default it
+        # refuses a NULL result, and None is how a builtin says "no result" (a valid path
+        # for path_invalid, a text that is no number for to_number)
         con.create_function(name, _vectorized(fn, len(args), result), list(args), result, type="arrow",
-                            side_effects=False)
+                            null_handling="special", side_effects=False)
 
 
 def _vectorized(fn: Callable, arity: int, result: str) -> Callable:
