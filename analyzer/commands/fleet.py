@@ -10,6 +10,7 @@ optional extra (MA-FLEET-EXTRA) or a rule the SQL back end cannot run (DL940, DL
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib.util
 import json
 import os
@@ -85,7 +86,8 @@ def run(args: argparse.Namespace) -> int:
     from analyzer.commands.fleet_query import RepositoryStopped
 
     try:
-        return _COMMANDS[args.fleet_command](args, paths)
+        with _terminated_cleanly():
+            return _COMMANDS[args.fleet_command](args, paths)
     except RepositoryStopped as exc:  # query and export answer over every repository, or not at all
         for path, message in exc.stopped:
             print(f"analyze fleet: error: {path}: {message}", file=sys.stderr)
@@ -97,6 +99,28 @@ def run(args: argparse.Namespace) -> int:
         raise  # a limit (--timeout) is every command's DL902 line and exit 2 (analyzer/commands/cli.py)
     except EngineError as exc:
         return _error(exc.code or "DL941", exc.message if hasattr(exc, "message") else str(exc))
+
+
+@contextlib.contextmanager
+def _terminated_cleanly():
+    """SIGTERM (a CI job cancelled, a timeout) ends the command as SystemExit(143) instead of
+    at once: the fleet's worker processes are ended and its private temporary directory,
+    which may hold a group's facts (megabytes), is removed on the way out, as on Ctrl-C."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame):
+        raise SystemExit(128 + signum)
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _check(args, paths) -> int:

@@ -14,6 +14,7 @@ evaluating (no memory dir, an unusable needed file) keeps that error result.
 
 from __future__ import annotations
 
+import contextlib
 import marshal
 import multiprocessing.pool
 import os
@@ -101,12 +102,11 @@ def fleet_results(paths: List[str], engine: str = "duckdb", use_cache: bool = Tr
     decls = program.program.decls
     # the workers leave each repository's facts and kept project in files of a private
     # directory (Parcel), removed with everything left in it when the fleet ends
-    parcels = tempfile.TemporaryDirectory(prefix="analyze-fleet-facts-")
     # the worker processes are forked before the SQL engine starts (no engine threads in them)
-    with parcels, _pool(jobs, len(paths)) as pool:
+    with scratch("analyze-fleet-facts-", paths) as parcels, _pool(jobs, len(paths)) as pool:
         def loaded():
             # without a pool (one process) the bytes stay in memory: no file is written
-            directory = None if pool is None else parcels.name
+            directory = None if pool is None else parcels
             jobs_ = [(index, path, use_cache, formats, directory, results) for index, path in enumerate(paths)]
             for item in _map(pool, extract, jobs_):
                 received.append(True)
@@ -119,7 +119,7 @@ def fleet_results(paths: List[str], engine: str = "duckdb", use_cache: bool = Tr
         stream = loaded()
         finishing = []  # each window's results, as the workers build them
         # DuckDB offloads tables beyond --memory-limit here, never into the working directory
-        with tempfile.TemporaryDirectory(prefix="analyze-fleet-") as spill:
+        with scratch("analyze-fleet-", paths) as spill:
             run = new_run(program, engine, memory_limit, spark_master, spill, threads)
             try:
                 # a group is evaluated while the workers still extract the next ones: only the
@@ -177,6 +177,36 @@ def _finish_group(pool, run, only, paths, kept, returns) -> list:
         results = _map(pool, finish_one, tasks)
         windows.append(list(results) if pool is None or not run.GROUP else results)
     return windows
+
+
+@contextlib.contextmanager
+def scratch(prefix: str, paths: Sequence[str]):
+    """A private temporary directory for the fleet's own files (removed with what is left in
+    it), or None where no usable temporary directory lies outside the repositories the fleet
+    analyzes: the analyzer never writes into a project it analyzes (TMPDIR set inside one, or
+    Python's fallback to the working directory), so the bytes then stay in memory
+    (:class:`Parcel`) and DuckDB offloads nothing. The candidates are Python's (TMPDIR, TEMP,
+    TMP, /tmp, /var/tmp, /usr/tmp), judged without ``tempfile.gettempdir``, which writes a
+    probe file into the first it tries."""
+    roots = [os.path.realpath(path).rstrip(os.sep) + os.sep for path in paths]
+    for candidate in _temp_candidates():
+        base = os.path.realpath(candidate)
+        if not os.path.isdir(base) or not os.access(base, os.W_OK | os.X_OK):
+            continue
+        if any((base + os.sep).startswith(root) for root in roots):
+            continue
+        with tempfile.TemporaryDirectory(prefix=prefix, dir=base) as name:
+            yield name
+        return
+    yield None
+
+
+def _temp_candidates() -> List[str]:
+    """Where Python looks for a temporary directory, in its order (``tempfile.tempdir`` first
+    when a program set it), without the working directory."""
+    named = [tempfile.tempdir] if tempfile.tempdir else []
+    named += [os.environ[name] for name in ("TMPDIR", "TEMP", "TMP") if os.environ.get(name)]
+    return named + ["/tmp", "/var/tmp", "/usr/tmp"]
 
 
 class _Inline:
@@ -388,11 +418,21 @@ class Parcel:
     def __init__(self, data, directory: Optional[str] = None, name: str = "") -> None:
         self.path = None if directory is None else os.path.join(directory, name)
         self.data = None
-        if self.path is None:
-            self.data = bytes(data)
-        else:
-            with open(self.path, "wb") as handle:
-                handle.write(data)
+        if self.path is not None:
+            try:
+                with open(self.path, "wb") as handle:
+                    handle.write(data)
+                return
+            except OSError:  # a full or unwritable temporary directory: the pipe carries the bytes
+                self._remove()
+        self.path = None
+        self.data = bytes(data)
+
+    def _remove(self) -> None:
+        try:
+            os.unlink(self.path)
+        except OSError:
+            pass
 
     def __getstate__(self):
         return self.path, self.data
@@ -553,6 +593,9 @@ def _worker_start(parent: int) -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # the command's SIGTERM handler (analyze fleet) is the main process's: the pool ends a
+    # worker with SIGTERM, and a worker simply ends
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if sys.platform.startswith("linux"):
         try:
             import ctypes
