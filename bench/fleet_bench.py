@@ -64,11 +64,20 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+_MADE = []  # the cache directories this run made, removed when it exits
+
+
 def fresh_cache() -> None:
-    """A new, empty XDG_CACHE_HOME holding only the compiled rules."""
+    """A new, empty XDG_CACHE_HOME holding only the compiled rules (removed at exit: a
+    1,000-repository side leaves about 0.9 GB there)."""
+    import atexit
+    import shutil
     import tempfile
 
-    os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="fleet-bench-cache-")
+    if not _MADE:
+        atexit.register(lambda: [shutil.rmtree(path, ignore_errors=True) for path in _MADE])
+    _MADE.append(tempfile.mkdtemp(prefix="fleet-bench-cache-"))
+    os.environ["XDG_CACHE_HOME"] = _MADE[-1]
     subprocess.run(ANALYZE + ["check", "--all"], cwd=str(HERE.parent / "tests" / "golden" / "fixtures" / "notebook"),
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
