@@ -24,15 +24,17 @@ def term_vars(term) -> Iterator[ast.Var]:
         yield from term_vars(term.right)
 
 
-def _walk(term) -> Iterator:
+def subterms(term) -> Iterator:
     """Every sub-term of ``term``, not looking inside aggregate bodies."""
     yield term
     if isinstance(term, ast.BinOp):
-        yield from _walk(term.left)
-        yield from _walk(term.right)
+        yield from subterms(term.left)
+        yield from subterms(term.right)
 
 
-def _args(lit) -> tuple:
+def literal_args(lit) -> tuple:
+    """The terms of a body literal: an atom's (or a negated atom's) arguments, a
+    comparison's two sides."""
     if isinstance(lit, ast.Comparison):
         return (lit.left, lit.right)
     return (lit.atom if isinstance(lit, ast.Negation) else lit).args
@@ -41,7 +43,7 @@ def _args(lit) -> tuple:
 def _deep_vars(term) -> set:
     """Names of every variable in ``term``, aggregate bodies and targets included."""
     names = set()
-    for sub in _walk(term):
+    for sub in subterms(term):
         if isinstance(sub, ast.Var):
             names.add(sub.name)
         elif isinstance(sub, ast.Aggregate):
@@ -52,7 +54,7 @@ def _deep_vars(term) -> set:
 
 
 def _all_vars(literals) -> set:
-    return {name for lit in literals for term in _args(lit) for name in _deep_vars(term)}
+    return {name for lit in literals for term in literal_args(lit) for name in _deep_vars(term)}
 
 
 class _RuleSafety:
@@ -61,7 +63,7 @@ class _RuleSafety:
         self.reported: set = set()
         outer = {v.name for t in rule.head.args for v in term_vars(t)}
         for lit in rule.body:
-            outer |= {v.name for t in _args(lit) for v in term_vars(t)}
+            outer |= {v.name for t in literal_args(lit) for v in term_vars(t)}
         self.outer = outer
 
     def once(self, span, code: str, key: str, message: str) -> None:
@@ -123,19 +125,19 @@ class _RuleSafety:
 
     def wildcards(self, terms, where: str) -> None:
         for term in terms:
-            for sub in _walk(term):
+            for sub in subterms(term):
                 if isinstance(sub, ast.Wildcard):
                     self.report(sub.span, "DL113", f"wildcard `_` cannot be used in {where}")
 
     def misplaced_aggregates(self, terms, where: str) -> None:
         for term in terms:
-            for sub in _walk(term):
+            for sub in subterms(term):
                 if isinstance(sub, ast.Aggregate):
                     self.report(sub.span, "DL122", f"aggregate in {where}; write `N = "
                                 f"{sub.func} ... : {{ ... }}` as a body literal")
 
     def literal(self, lit, bound: set, depth: int) -> None:
-        terms = _args(lit)
+        terms = literal_args(lit)
         if isinstance(lit, ast.Comparison):
             self.comparison(lit, bound, depth)
             return
@@ -167,7 +169,7 @@ class _RuleSafety:
                 else:
                     self.aggregate(side, bound)
             else:
-                self.misplaced_aggregates([t for t in _walk(side) if t is not side], "an expression")
+                self.misplaced_aggregates([t for t in subterms(side) if t is not side], "an expression")
         if any(isinstance(s, ast.Aggregate) for s in sides):
             return  # an unbound `N = agg` is explained by the aggregate's own DL111
         self.unbound(sides, bound, "DL110", f"in `{cmp.op}` is never bound")

@@ -26,6 +26,7 @@ from analyzer.engine.errors import EngineError
 from analyzer.engine.sql.tables import REPO, columns, quote
 from analyzer.engine.astfmt import literal_text
 from analyzer.engine.plan import term_vars
+from analyzer.engine.safety import literal_args, subterms
 
 REPOS = "__repos"  # the table of repository numbers: the source of a body without relation atoms
 UNCOMPILABLE = "DL940"
@@ -420,20 +421,10 @@ def _aggregate_value(node: ast.Aggregate, inner: Body) -> str:
 
 
 def _divides(literals) -> bool:
-    """Whether a ``/`` or ``%`` appears anywhere in ``literals`` (a body's literals)."""
-    def walk(node) -> bool:
-        if isinstance(node, ast.BinOp):
-            return node.op in "/%" or walk(node.left) or walk(node.right)
-        if isinstance(node, ast.Atom):
-            return any(walk(arg) for arg in node.args)
-        if isinstance(node, ast.Negation):
-            return walk(node.atom)
-        if isinstance(node, ast.Comparison):
-            return walk(node.left) or walk(node.right)
-        if isinstance(node, ast.Aggregate):
-            return walk(node.target) or any(walk(lit) for lit in node.body)
-        return False
-    return any(walk(lit) for lit in literals)
+    """Whether a ``/`` or ``%`` appears in ``literals`` (an aggregate's body: the checker
+    refuses an aggregate inside it, so no body nests below)."""
+    return any(isinstance(sub, ast.BinOp) and sub.op in "/%"
+               for lit in literals for term in literal_args(lit) for sub in subterms(term))
 
 
 def _nullable(term) -> bool:
