@@ -233,6 +233,12 @@ def head_units(text: str, first_section: Section):
 
 
 @lru_cache(maxsize=None)
-def compiled(pattern: str):
-    """A multi-line pattern compiled once."""
-    return re.compile(pattern, re.M)
+def compiled(pattern: str, groups: Optional[Tuple[str, ...]] = None):
+    """A multi-line pattern compiled once; with ``groups``, checked to have exactly those
+    groups in that order (a fast path reads them by position, and a grammar terminal that
+    gained a group would shift them)."""
+    found = re.compile(pattern, re.M)
+    if groups is not None and (tuple(sorted(found.groupindex, key=found.groupindex.get)) != groups
+                               or found.groups != len(groups)):
+        raise RuntimeError(f"a fast path's pattern groups changed: {found.groupindex}")
+    return found

@@ -34,7 +34,7 @@ def entry_unit():
     """The compiled pattern of a whole canonical formal entry section (its groups are
     :data:`GROUPS`, checked: a grammar terminal that gained a group would shift them)."""
     body = c.body_lines()
-    pattern = c.compiled(
+    return c.compiled(
         c.embed(terminal("entries", "ENTRY_HEADING").pattern, {"id": "id", "code": "code", "title": "title"})
         + "\n(?P<g0>\n*)"
         + c.field("Status", "status") + "(?P<g1>\n*)" + c.field("Scope", "scope") + "(?P<g2>\n*)"
@@ -42,10 +42,7 @@ def entry_unit():
         # entry Evidence items are the lines starting with "- " (fields.py): the ITEM lines
         + c.field("Evidence", "evv") + c.items("subjects", "ev") + "(?P<g5>\n*)"
         + c.field(typed_bodies(), "bv", "bname") + f"(?P<bl>{body})"
-        + f"(?:{c.field('Reason', 'rv')}(?P<rl>{body}))?")
-    if tuple(sorted(pattern.groupindex, key=pattern.groupindex.get)) != GROUPS or pattern.groups != len(GROUPS):
-        raise RuntimeError(f"the entry pattern's groups changed: {pattern.groupindex}")
-    return pattern
+        + f"(?:{c.field('Reason', 'rv')}(?P<rl>{body}))?", GROUPS)
 
 
 class _Entries:
