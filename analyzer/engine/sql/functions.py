@@ -37,7 +37,13 @@ def _fixed(call: Callable, arity: int) -> Callable:
     answers remembered: a column repeats its values (10,000 entries, a few scopes), and a
     Python call per row was 1.5 s of a 10-repository check."""
     call = lru_cache(maxsize=1 << 16)(call)
-    return {1: lambda a: call((a,)), 2: lambda a, b: call((a, b)), 3: lambda a, b, c: call((a, b, c))}[arity]
+    return _positional(lambda *args: call(args), arity)
+
+
+def _positional(call: Callable, arity: int) -> Callable:
+    """``call(*args)`` as a function of exactly ``arity`` named positional parameters: DuckDB
+    reads a Python function's signature to check it against the declared argument types."""
+    return {1: lambda a: call(a), 2: lambda a, b: call(a, b), 3: lambda a, b, c: call(a, b, c)}[arity]
 
 
 def _split(text: str, sep: str) -> Optional[List[str]]:
@@ -106,5 +112,4 @@ def _vectorized(fn: Callable, arity: int, result: str) -> Callable:
             fixed[at] = value
             answers.append(None if None in fixed else fn(*fixed))
         return pc.take(pa.array(answers, type=kind), encoded.indices)
-    # DuckDB checks the function's signature against the declared argument types
-    return {1: lambda a: call(a), 2: lambda a, b: call(a, b), 3: lambda a, b, c: call(a, b, c)}[arity]
+    return _positional(call, arity)
