@@ -101,12 +101,13 @@ def fleet_results(paths: List[str], engine: str = "duckdb", use_cache: bool = Tr
     received = []  # a flag per repository the workers have given back
     decls = program.program.decls
     # the workers leave each repository's facts and kept project in files of a private
-    # directory (Parcel), removed with everything left in it when the fleet ends
-    # the worker processes are forked before the SQL engine starts (no engine threads in them)
-    with scratch("analyze-fleet-facts-", paths) as parcels, _pool(jobs, len(paths)) as pool:
+    # directory (Parcel), and DuckDB offloads beyond --memory-limit into its "spill" folder
+    # (never the working directory); removed with everything left in it when the fleet ends.
+    # The worker processes are forked before the SQL engine starts (no engine threads in them)
+    with scratch("analyze-fleet-", paths) as private, _pool(jobs, len(paths)) as pool:
         def loaded():
             # without a pool (one process) the bytes stay in memory: no file is written
-            directory = None if pool is None else parcels
+            directory = None if pool is None else private
             jobs_ = [(index, path, use_cache, formats, directory, results) for index, path in enumerate(paths)]
             for item in _map(pool, extract, jobs_):
                 received.append(True)
@@ -118,32 +119,33 @@ def fleet_results(paths: List[str], engine: str = "duckdb", use_cache: bool = Tr
 
         stream = loaded()
         finishing = []  # each window's results, as the workers build them
-        # DuckDB offloads tables beyond --memory-limit here, never into the working directory
-        with scratch("analyze-fleet-", paths) as spill:
-            run = new_run(program, engine, memory_limit, spark_master, spill, threads)
-            try:
-                # a group is evaluated while the workers still extract the next ones: only the
-                # last group's evaluation waits for the last repository (docs/fleet.md)
-                evaluated = 0
-                while True:
-                    size = run.group_size(evaluated)
-                    run.load_stream(_group(stream, size, run.GROUP_ROWS) if size else stream)
-                    if not run.numbers:  # every result from the cache (or an early one)
-                        break
-                    evaluated += len(run.numbers)
-                    if threads:  # while the workers extract, the cores are theirs
-                        extracting = pool is not None and len(received) < len(paths)
-                        run.use_threads(max(1, threads - min(jobs, len(paths))) if extracting else threads)
-                    run.evaluate(only, keep=only)  # intermediate tables dropped after their last reader
-                    finishing.extend(_finish_group(pool, run, only, paths, kept, (formats, results)))
-                    if not run.GROUP:
-                        break
-                    run = run.next_group()
-            finally:
-                if engine != "spark":
-                    run.con.close()
-        for results in finishing:
-            for index, result, texts in results:
+        spill = None if private is None else os.path.join(private, "spill")
+        if spill is not None:
+            os.mkdir(spill, 0o700)
+        run = new_run(program, engine, memory_limit, spark_master, spill, threads)
+        try:
+            # a group is evaluated while the workers still extract the next ones: only the
+            # last group's evaluation waits for the last repository (docs/fleet.md)
+            evaluated = 0
+            while True:
+                size = run.group_size(evaluated)
+                run.load_stream(_group(stream, size, run.GROUP_ROWS) if size else stream)
+                if not run.numbers:  # every result from the cache (or an early one)
+                    break
+                evaluated += len(run.numbers)
+                if threads:  # while the workers extract, the cores are theirs
+                    extracting = pool is not None and len(received) < len(paths)
+                    run.use_threads(max(1, threads - min(jobs, len(paths))) if extracting else threads)
+                run.evaluate(only, keep=only)  # intermediate tables dropped after their last reader
+                finishing.extend(_finish_group(pool, run, only, paths, kept, (formats, results)))
+                if not run.GROUP:
+                    break
+                run = run.next_group()
+        finally:
+            if engine != "spark":
+                run.con.close()
+        for window in finishing:
+            for index, result, texts in window:
                 done[index] = (result, texts)
     return [(path, *done[index]) for index, path in enumerate(paths)]
 
@@ -416,23 +418,24 @@ class Parcel:
     __slots__ = ("path", "data")
 
     def __init__(self, data, directory: Optional[str] = None, name: str = "") -> None:
-        self.path = None if directory is None else os.path.join(directory, name)
-        self.data = None
-        if self.path is not None:
+        self.path, self.data = None, None
+        if directory is not None:
+            self.path = os.path.join(directory, name)
             try:
                 with open(self.path, "wb") as handle:
                     handle.write(data)
                 return
             except OSError:  # a full or unwritable temporary directory: the pipe carries the bytes
-                self._remove()
-        self.path = None
+                self._drop_file()
         self.data = bytes(data)
 
-    def _remove(self) -> None:
+    def _drop_file(self) -> None:
+        """Remove the file (what was read of it stays readable) and forget it."""
         try:
             os.unlink(self.path)
-        except OSError:
+        except OSError:  # a write that failed may have left none
             pass
+        self.path = None
 
     def __getstate__(self):
         return self.path, self.data
@@ -447,8 +450,7 @@ class Parcel:
             return data
         with open(self.path, "rb") as handle:
             data = handle.read()
-        os.unlink(self.path)
-        self.path = None
+        self._drop_file()
         return data
 
     def take_mapped(self):
@@ -462,8 +464,7 @@ class Parcel:
             return pa.py_buffer(self.take())
         with pa.memory_map(self.path) as source:
             data = source.read_buffer()
-        os.unlink(self.path)
-        self.path = None
+        self._drop_file()
         return data
 
 
@@ -562,9 +563,10 @@ def worker_pool(processes: int):
 class _Pool(multiprocessing.pool.Pool):
     """The standard pool, whose worker-watching thread sleeps until a worker ends or the pool
     changes. The standard one also wakes whenever a result is waiting in its queue, and spins
-    while it stays there: a repository's facts (about 1 MB) take the result thread many reads,
-    and the watching thread spun through them, about 4.4 ms of the main process's CPU a
-    repository (more than its load into DuckDB). It watches nothing there a worker's own
+    while it stays there: a large result (a repository's facts before they went through
+    files, about 1 MB; a rendered document of many findings still) takes the result thread
+    many reads, and the watching thread spun through them, about 4.4 ms of the main
+    process's CPU a repository (more than its load into DuckDB). It watches nothing there a worker's own
     sentinel and the pool's change notifier (an emptied cache, close, terminate) do not say."""
 
     def _get_sentinels(self):
