@@ -52,11 +52,21 @@ FLEET = [{"k": {("x",), ("y",), ("z",), ("B",)}, "lim": {("x", 2), ("y", 9), ("y
          {"k": set(), "lim": set(), "m": set()}]
 
 
-def engine() -> Engine:
-    """The program (checked)."""
-    program = parse_program(PROGRAM, "<grouped>")
+def engine(text: str = PROGRAM) -> Engine:
+    """The program ``text`` (checked: no diagnostic at all)."""
+    program = parse_program(text, "<grouped>")
     assert not check_program(program)
     return Engine(program)
+
+
+def evaluated(eng: Engine, fleet):
+    """A DuckDB run of ``eng`` over ``fleet``, evaluated."""
+    from analyzer.engine.sql.duck import DuckRun
+
+    run = DuckRun(eng)
+    run.load(fleet)
+    run.evaluate()
+    return run
 
 
 def selects(eng: Engine) -> dict:
@@ -69,12 +79,8 @@ def selects(eng: Engine) -> dict:
 
 
 def test_aggregates_and_heads_equal_the_native_engine_without_duplicate_tuples():
-    from analyzer.engine.sql.duck import DuckRun
-
     eng = engine()
-    run = DuckRun(eng)
-    run.load(FLEET)
-    run.evaluate()
+    run = evaluated(eng, FLEET)
     for i, facts in enumerate(FLEET):
         native = eng.evaluate(facts)
         assert {rel: run.database(i).relation(rel) for rel in eng.program.decls} == \
@@ -128,19 +134,11 @@ share(A, N) :- k(A), N = sum Y : { m(A, _, X), Y = 10 / X }.
 def test_an_aggregate_whose_body_divides_is_computed_only_for_the_rule_s_groups():
     """A zero divisor in a group no rule asks about (here in a repository without ``k``) is never
     computed natively: the grouped form would compute it for every group and stop with DL905."""
-    from analyzer.engine.sql import emit
-    from analyzer.engine.sql.duck import DuckRun
-
-    program = parse_program(DIVIDING, "<dividing>")
-    assert not check_program(program)
-    eng = Engine(program)
+    eng = engine(DIVIDING)
     fleet = [{"k": {("x",)}, "m": {("x", "a", 2), ("x", "b", 5)}}, {"k": set(), "m": {("w", "a", 0)}}]
-    run = DuckRun(eng)
-    run.load(fleet)
-    run.evaluate()
+    run = evaluated(eng, fleet)
     for i, facts in enumerate(fleet):
         assert run.database(i).relation("share") == eng.evaluate(facts).relation("share"), i
     assert run.database(0).relation("share") == [("x", 7)]
-    sql = emit.rule_select(emit.Context(eng.program.decls, eng.builtins, lambda a: a.rel, anti_joins=True),
-                           eng.rules[0])
+    sql = selects(eng)["share"]
     assert "LEFT JOIN" not in sql and "(SELECT CAST(coalesce(sum(" in sql
